@@ -1,0 +1,21 @@
+package dev.consistentcut.record;
+
+import dev.consistentcut.channel.ChannelElement;
+import java.util.Objects;
+
+/**
+ * A data record flowing through the job: its identity, the key that every hash-partitioned edge
+ * routes by, and a value that operators may transform. Operators never change {@code id} or
+ * {@code key}; they may change {@code value}. Immutable and thread-safe.
+ */
+public record Record(RecordId id, long key, long value) implements ChannelElement {
+
+    public Record {
+        Objects.requireNonNull(id, "id");
+    }
+
+    /** The same record with another value: what a map or join operator emits. */
+    public Record withValue(long newValue) {
+        return new Record(id, key, newValue);
+    }
+}
