@@ -111,7 +111,7 @@ BarrierDue(s, c) == /\ InFlight(c)
                     /\ offset[s] < RecordsPerSource \/ FinishedSourcesInject
 
 \* Acknowledge checkpoint c for task t: part of InjectBarrier and ReceiveBarrier.
-\* Implemented by CheckpointCoordinator.acknowledge(ack), with an Acknowledgement of t, c and the snapshot.
+\* Implemented by CheckpointCoordinator.acknowledge(ack) (an Acknowledgement of t and c).
 Acknowledge(t, c) == acked' = [acked EXCEPT ![c] = @ \cup {t}]
 
 -----------------------------------------------------------------------------
