@@ -122,12 +122,14 @@ public final class OperatorTask implements Task {
      * is not blocked, and every channel on the record's route has room.
      */
     public boolean canProcessRecord(int input) {
-        return inputs.get(input).peek() instanceof Record r && !handler.isBlocked(input) && routeHasRoom(r.key());
+        return input >= 0 && input < inputs.size()
+                && inputs.get(input).peek() instanceof Record r && !handler.isBlocked(input) && routeHasRoom(r.key());
     }
 
     /** Whether {@code ReceiveBarrier} is enabled on {@code input}: a barrier is at its head and the input is not blocked. */
     public boolean canReceiveBarrier(int input) {
-        return inputs.get(input).peek() instanceof Barrier && !handler.isBlocked(input);
+        return input >= 0 && input < inputs.size()
+                && inputs.get(input).peek() instanceof Barrier && !handler.isBlocked(input);
     }
 
     private boolean routeHasRoom(long key) {
