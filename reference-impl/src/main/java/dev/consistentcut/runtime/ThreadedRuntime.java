@@ -146,6 +146,7 @@ public final class ThreadedRuntime implements JobRuntime {
         long nextTrigger = start + options.checkpointInterval();
         long nextProgress = start + PROGRESS_INTERVAL;
         long lastSinkRecords = 0;
+        long lastProgress = start;
         startWorkers();
         try {
             while (true) {
@@ -172,10 +173,12 @@ public final class ThreadedRuntime implements JobRuntime {
                 }
                 if (now >= nextProgress) {
                     long sink = sinkRecords.get();
-                    options.progress().accept(String.format("%.1f s: sinks received %d records (%d records/s)",
-                            (now - start) / 1e9, sink, sink - lastSinkRecords));
+                    double seconds = (now - lastProgress) / 1e9;
+                    options.progress().accept(String.format("%.1f s: sinks received %d records (%.0f records/s)",
+                            (now - start) / 1e9, sink, (sink - lastSinkRecords) / seconds));
                     lastSinkRecords = sink;
-                    nextProgress += PROGRESS_INTERVAL;
+                    lastProgress = now;
+                    nextProgress = now + PROGRESS_INTERVAL; // no catch-up lines after a stall
                 }
                 endgame = deployment.sourcesExhausted();
                 if (!failurePending() && terminated()) {
