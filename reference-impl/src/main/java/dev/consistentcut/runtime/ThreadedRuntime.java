@@ -104,7 +104,6 @@ public final class ThreadedRuntime implements JobRuntime {
     private final Map<String, Worker> workers = new LinkedHashMap<>();
     private final List<CompletedCheckpoint> completed = new ArrayList<>();
     private final List<Violation> violations = new ArrayList<>();
-    private int aborted;
     private int failures;
     private boolean failAfterCheckpointDone;
     private long triggeredCount;
@@ -162,7 +161,7 @@ public final class ThreadedRuntime implements JobRuntime {
                 }
                 performRequestedFailures();
                 if (options.checkpointTimeout() > 0) {
-                    aborted += coordinator.abortExpired(options.checkpointTimeout());
+                    coordinator.abortExpired(options.checkpointTimeout());
                 }
                 long now = System.nanoTime();
                 boolean canTrigger = shouldTrigger();
@@ -200,7 +199,7 @@ public final class ThreadedRuntime implements JobRuntime {
         if (options.trackProcessed()) {
             violations.addAll(invariants.exactlyOnce(deployment.ledgers()));
         }
-        return new RunResult(mode.name(), "threads", true, completed, aborted, failures,
+        return new RunResult(mode.name(), "threads", true, completed, abortedCount(), failures,
                 stepsFinished.get() + triggeredCount + completed.size(), violations, options.trackProcessed(),
                 deployment.ledgers(), System.nanoTime() - start);
     }
@@ -347,7 +346,6 @@ public final class ThreadedRuntime implements JobRuntime {
     /** {@code FailAndRestore} on the coordinator thread: stop every task, restore, restart. */
     private void failAndRestoreNow() {
         stopWorkers();
-        aborted += (int) coordinator.inFlight().stream().filter(c -> coordinator.status(c) == CheckpointStatus.PENDING).count();
         Optional<CompletedCheckpoint> latest = coordinator.failAndRestore();
         completions.clear();
         deployment.restore(latest);
@@ -400,6 +398,15 @@ public final class ThreadedRuntime implements JobRuntime {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * Checkpoints that ended ABORTED, whatever the reason (timeout, random abort, failure, or
+     * subsumed by a newer completed one), as the coordinator records them.
+     */
+    private int abortedCount() {
+        return (int) triggerTimes.keySet().stream()
+                .filter(id -> coordinator.status(id) == CheckpointStatus.ABORTED).count();
     }
 
     // ------------------------------------------------------------------ for tests
