@@ -244,12 +244,7 @@ public final class SimulationRuntime implements JobRuntime {
         }
         CompletedCheckpoint cp = done.get();
         completed.add(cp);
-        if (options.trackProcessed()) {
-            violations.addAll(invariants.consistentCut(cp));
-        }
-        if (!mode.overtaking()) {
-            violations.addAll(invariants.alignedNoChannelState(cp));
-        }
+        violations.addAll(invariants.completedCheckpoint(cp, mode.overtaking(), options.trackProcessed()));
         options.onCheckpoint().accept(cp);
         if (listener != ActionListener.NONE) {
             listener.onAction(Action.COMPLETE_CHECKPOINT.specName(), Map.of("checkpoint", c));
