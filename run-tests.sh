@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# run-tests.sh: the project's test command (CI runs exactly this, through .ci/run).
+# Quick modes only; each step's long mode is in the README. Runs every step even after a
+# failure, so one run shows everything that is broken, then exits non-zero if any step failed.
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cd "$ROOT"
+
+if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
+  cat <<'USAGE'
+Usage: ./run-tests.sh
+
+Runs, in order (quick modes, about 20-30 minutes on 2 cores):
+  1. mvn -B verify            build; JUnit, lincheck and QuickTheories tests of every module
+  2. model-check self-test    model-check.sh's verdicts on a toy spec, right and wrong expectations
+  3. ./model-check.sh --quick TLC on the quick models of spec/models.tsv
+Each step's output goes to the terminal; a summary line per step closes the run.
+USAGE
+  exit 0
+fi
+[ $# -eq 0 ] || { echo "run-tests.sh: unknown argument '$1' (see --help)" >&2; exit 2; }
+
+command -v java >/dev/null 2>&1 || { echo "run-tests.sh: java not found: install a JDK 17+" >&2; exit 2; }
+command -v mvn >/dev/null 2>&1 || { echo "run-tests.sh: mvn not found: install Maven 3.8+" >&2; exit 2; }
+
+passed=0; failed=0; summary=()
+step() {
+  local name=$1; shift
+  echo; echo "=== $name: $* ==="
+  local start=$SECONDS
+  if "$@"; then passed=$((passed + 1)); summary+=("ok      $(printf '%5ss' $((SECONDS - start)))  $name")
+  else failed=$((failed + 1)); summary+=("FAILED  $(printf '%5ss' $((SECONDS - start)))  $name"); fi
+}
+
+step "maven verify" mvn -B -ntp verify
+step "model-check self-test" tests/model-check-selftest.sh
+step "TLC quick models" ./model-check.sh --quick
+
+echo; echo "=== summary ==="
+printf '%s\n' "${summary[@]}"
+echo "steps: $passed passed, $failed failed"
+[ $failed -eq 0 ]

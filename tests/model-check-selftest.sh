@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Self-test of model-check.sh, on a tiny counter spec (tests/model-check-fixtures):
+# - models.tsv: every expectation is right (pass, invariant, property, deadlock) -> must exit 0;
+# - models-wrong.tsv: every expectation is wrong -> must exit 1 and mark each of its rows FAILED.
+# This is the broken twin of the TLC harness: it shows that the script's verdicts can fail.
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+FIX="$ROOT/tests/model-check-fixtures"
+OUT="$ROOT/target/model-check-selftest"
+rm -rf "$OUT"; mkdir -p "$OUT"
+fail=0
+
+MODEL_CHECK_SPEC_DIR="$FIX" MODEL_CHECK_OUT_DIR="$OUT/good" "$ROOT/model-check.sh" --workers 1 >"$OUT/good.log" 2>&1
+rc=$?
+if [ $rc -eq 0 ]; then echo "selftest: right expectations -> exit 0: ok"
+else echo "selftest: right expectations -> exit $rc, expected 0"; cat "$OUT/good.log"; fail=1; fi
+
+MODEL_CHECK_SPEC_DIR="$FIX" MODEL_CHECK_MANIFEST="$FIX/models-wrong.tsv" MODEL_CHECK_OUT_DIR="$OUT/wrong" \
+  "$ROOT/model-check.sh" --workers 1 >"$OUT/wrong.log" 2>&1
+rc=$?
+wrong_rows=$(grep -cvE '^\s*(#|$)' "$FIX/models-wrong.tsv")
+failed_rows=$(grep -c ',FAILED,' "$OUT/wrong/results.csv" 2>/dev/null || echo 0)
+if [ $rc -eq 1 ] && [ "$failed_rows" -eq "$wrong_rows" ]; then
+  echo "selftest: wrong expectations -> exit 1 with $failed_rows/$wrong_rows models FAILED: ok"
+else
+  echo "selftest: wrong expectations -> exit $rc with $failed_rows/$wrong_rows models FAILED, expected exit 1 and all"
+  cat "$OUT/wrong.log"; fail=1
+fi
+
+if "$ROOT/model-check.sh" --no-such-flag >"$OUT/usage.log" 2>&1; then
+  echo "selftest: an unknown flag was accepted"; fail=1
+elif [ $? -eq 2 ] && grep -q "unknown option '--no-such-flag'" "$OUT/usage.log"; then
+  echo "selftest: unknown flag -> exit 2 naming it: ok"
+else echo "selftest: unknown flag not reported as such"; cat "$OUT/usage.log"; fail=1; fi
+
+exit $fail
