@@ -42,7 +42,7 @@ ProcessRecord(t, e) ==
     /\ IsRecord(r)
     /\ e \notin Blocked(t)
     /\ HasRoom(t, r)
-    /\ chan' = Enqueue([chan EXCEPT ![e] = Tail(@)], Route(t, r), r)
+    /\ chan' = Enqueue([chan EXCEPT ![e] = Tail(@)], RouteOf(t, r), r)
     /\ processed' = [processed EXCEPT ![t] = @ (+) SetToBag({r})]
     /\ UNCHANGED <<sourceVars, handling, arrived, coordinatorVars, failures>>
 

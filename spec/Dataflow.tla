@@ -30,8 +30,12 @@ CONSTANTS
 
 Tasks == Sources \cup Operators
 CheckpointIds == 1..MaxCheckpoints
-InputsOf(t) == {e \in Edges : e[2] = t}
-OutputsOf(n) == {e \in Edges : e[1] = n}
+\* The in- and out-edges of every node, tabulated once (TLC evaluates a constant
+\* definition once, not in every state; the same holds for RouteTable and PathTable).
+InputTable == [n \in Tasks |-> {e \in Edges : e[2] = n}]
+OutputTable == [n \in Tasks |-> {e \in Edges : e[1] = n}]
+InputsOf(t) == InputTable[t]
+OutputsOf(n) == OutputTable[n]
 
 \* A record is identified by its source and offset; operators keep that identity.
 Records == [src : Sources, off : 0..RecordsPerSource - 1]
@@ -49,23 +53,37 @@ ASSUME /\ Sources \cap Operators = {}
        /\ MaxCheckpoints \in Nat /\ MaxConcurrent \in Nat \ {0}
        /\ MaxFailures \in Nat /\ AbortEnabled \in BOOLEAN /\ FinishedSourcesInject \in BOOLEAN
 
+RECURSIVE Downstream(_, _)
+\* The nodes reachable from node n in 1..k steps.
+Downstream(n, k) ==
+    IF k = 0 THEN {}
+    ELSE LET next == {e[2] : e \in OutputsOf(n)} IN next \cup UNION {Downstream(m, k - 1) : m \in next}
+
+\* The graph is acyclic (Paths counts routes by recursion over it).
+ASSUME \A n \in Tasks : n \notin Downstream(n, Cardinality(Tasks))
+
 RECURSIVE SumOver(_, _)
 \* The sum of f[x] over the finite set S.
 SumOver(S, f) == IF S = {} THEN 0
                  ELSE LET x == CHOOSE x \in S : TRUE IN f[x] + SumOver(S \ {x}, f)
 
-RECURSIVE CountRoutes(_, _, _)
-\* The number of routes record r takes from node n to operator t (the graph is a DAG).
-CountRoutes(n, r, t) ==
-    IF n = t THEN 1
-    ELSE SumOver(Route(n, r), [e \in Route(n, r) |-> CountRoutes(e[2], r, t)])
+\* The routes of every record from every node, tabulated once.
+RouteTable == [n \in Tasks |-> [r \in Records |-> Route(n, r)]]
+\* The out-edges of node n that record r takes (Route, looked up).
+RouteOf(n, r) == RouteTable[n][r]
 
-\* CountRoutes, tabulated: TLC evaluates a constant definition once, not in every state.
-RouteTable == [n \in Tasks |-> [r \in Records |-> [t \in Operators |-> CountRoutes(n, r, t)]]]
+RECURSIVE CountPaths(_, _, _)
+\* The number of routes record r takes from node n to operator t (the graph is a DAG).
+CountPaths(n, r, t) ==
+    IF n = t THEN 1
+    ELSE SumOver(RouteOf(n, r), [e \in RouteOf(n, r) |-> CountPaths(e[2], r, t)])
+
+\* CountPaths, tabulated once.
+PathTable == [n \in Tasks |-> [r \in Records |-> [t \in Operators |-> CountPaths(n, r, t)]]]
 
 \* Paths(n, r, t): the number of routes from node n to operator t for record r.
 \* Implemented by PhysicalGraph.paths(n, r, t).
-Paths(n, r, t) == RouteTable[n][r][t]
+Paths(n, r, t) == PathTable[n][r][t]
 
 \* How many records (barriers not counted) the sequence q holds.
 RecordCount(q) == Len(SelectSeq(q, IsRecord))
@@ -118,7 +136,7 @@ Acknowledge(t, c) == acked' = [acked EXCEPT ![c] = @ \cup {t}]
 (* Channel helpers.                                                        *)
 
 \* Every channel that r is routed on from n has room for one more record.
-HasRoom(n, r) == \A d \in Route(n, r) : RecordCount(chan[d]) < Capacity
+HasRoom(n, r) == \A d \in RouteOf(n, r) : RecordCount(chan[d]) < Capacity
 \* ch with message m appended to every channel in es (FIFO: behind everything queued).
 Enqueue(ch, es, m) == [d \in DOMAIN ch |-> IF d \in es THEN Append(ch[d], m) ELSE ch[d]]
 \* ch with message m put at the head of every channel in es (the priority lane).
@@ -163,7 +181,7 @@ EmitRecord(s) ==
     LET r == [src |-> s, off |-> offset[s]] IN
     /\ offset[s] < RecordsPerSource
     /\ HasRoom(s, r)
-    /\ chan' = Enqueue(chan, Route(s, r), r)
+    /\ chan' = Enqueue(chan, RouteOf(s, r), r)
     /\ offset' = [offset EXCEPT ![s] = @ + 1]
     /\ UNCHANGED <<operatorVars, coordinatorVars, failures>>
 

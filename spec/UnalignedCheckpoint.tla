@@ -63,7 +63,7 @@ ProcessRecord(t, e) ==
     /\ chan[e] # <<>>
     /\ IsRecord(r)
     /\ HasRoom(t, r)
-    /\ chan' = Enqueue([chan EXCEPT ![e] = Tail(@)], Route(t, r), r)
+    /\ chan' = Enqueue([chan EXCEPT ![e] = Tail(@)], RouteOf(t, r), r)
     /\ processed' = [processed EXCEPT ![t] = @ (+) SetToBag({r})]
     /\ snapChan' = IF e \in Persisting(t)
                      THEN [snapChan EXCEPT ![handling[t]][e] = Append(@, r)]
@@ -129,7 +129,7 @@ UnalignedNeverBlocksInv ==
 \* How many copies of r the sender of e says, in its own snapshot in c, it had sent on e.
 SentBeforeSnapshot(c, e, r) ==
     LET v == e[1] IN
-    IF e \notin Route(v, r) THEN 0
+    IF e \notin RouteOf(v, r) THEN 0
     ELSE IF v \in Sources THEN (IF r.off < snapOffset[c][v] THEN 1 ELSE 0)
     ELSE CopiesIn(r, snapProcessed[c][v])
 
