@@ -15,8 +15,9 @@
 (***************************************************************************)
 EXTENDS Dataflow, CutInvariants
 
+\* A dial, defined correctly and wrongly in MCAlignedCheckpoint.tla; correct: TRUE.
 CONSTANT
-    BlocksOnBarrier  \* a task stops reading an input whose barrier has arrived (a dial; correct: TRUE)
+    BlocksOnBarrier  \* a task stops reading an input whose barrier has arrived
 
 ASSUME BlocksOnBarrier \in BOOLEAN
 

@@ -23,10 +23,15 @@ CONSTANTS
     MaxCheckpoints,   \* checkpoint ids are 1..MaxCheckpoints, never reused
     MaxConcurrent,    \* checkpoints in flight at once, at most
     MaxFailures,      \* global failures, at most
-    AbortEnabled,     \* whether the coordinator may time a pending checkpoint out
-    RecordedOffset(_),\* the offset a source records, given its next offset (a dial; correct: n)
-    RestoredChannel(_),\* what recovery puts back into a channel, given its persisted state (a dial; correct: q)
-    FinishedSourcesInject \* a source that has read its whole log still injects barriers (a dial; correct: TRUE)
+    AbortEnabled      \* whether the coordinator may time a pending checkpoint out
+
+\* The dials: each is read in one place (per protocol), and MCDataflow.tla defines it correctly and
+\* wrongly; a .cfg picks one.  Correct: RecordedOffset(n) = n, RestoredChannel(q) = q,
+\* FinishedSourcesInject = TRUE.
+CONSTANTS
+    RecordedOffset(_),    \* the offset a source records in a checkpoint, given its next offset
+    RestoredChannel(_),   \* what recovery puts back into a channel, given its persisted state
+    FinishedSourcesInject \* whether a source that has read its whole log still injects barriers
 
 Tasks == Sources \cup Operators
 CheckpointIds == 1..MaxCheckpoints
@@ -57,7 +62,8 @@ RECURSIVE Downstream(_, _)
 \* The nodes reachable from node n in 1..k steps.
 Downstream(n, k) ==
     IF k = 0 THEN {}
-    ELSE LET next == {e[2] : e \in OutputsOf(n)} IN next \cup UNION {Downstream(m, k - 1) : m \in next}
+    ELSE LET next == {e[2] : e \in OutputsOf(n)}
+         IN  next \cup UNION {Downstream(m, k - 1) : m \in next}
 
 \* The graph is acyclic (Paths counts routes by recursion over it).
 ASSUME \A n \in Tasks : n \notin Downstream(n, Cardinality(Tasks))
@@ -165,7 +171,8 @@ Init == /\ offset = [s \in Sources |-> 0]
         /\ discardedUpTo = 0
         /\ failures = 0
 
-\* The coordinator starts checkpoint c, the next unused id, if fewer than MaxConcurrent are in flight.
+\* The coordinator starts checkpoint c, the next unused id, while fewer than
+\* MaxConcurrent checkpoints are in flight.
 \* Implemented by CheckpointCoordinator.triggerCheckpoint().
 TriggerCheckpoint(c) ==
     /\ ckpt[c] = "none"
@@ -246,7 +253,8 @@ Terminating == Terminated /\ UNCHANGED vars
 \* Every triggered checkpoint eventually completes, or a newer one completes and subsumes it.
 CheckpointCompletesProp ==
     \A c \in CheckpointIds :
-        ckpt[c] = "pending" ~> (ckpt[c] = "completed" \/ \E d \in CheckpointIds : d > c /\ ckpt[d] = "completed")
+        ckpt[c] = "pending" ~> \/ ckpt[c] = "completed"
+                               \/ \E d \in CheckpointIds : d > c /\ ckpt[d] = "completed"
 
 \* Every source eventually reads its whole log and every record reaches the end of its routes.
 DrainsProp == <>[]Drained
