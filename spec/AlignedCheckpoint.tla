@@ -97,3 +97,4 @@ AlignedNoChannelStateInv ==
     \A c \in CheckpointIds, e \in Edges : snapChan[c][e] = <<>>
 
 =============================================================================
+Models and TLC figures: MCAlignedCheckpoint.tla (after its ====).

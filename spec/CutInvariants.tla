@@ -76,3 +76,5 @@ AtLeastOnceInv ==
                    CopiesIn(r, processed[t]) >= Paths(r.src, r, t)
 
 =============================================================================
+Every model checks these invariants (or, for a model that must fail, names the one
+TLC must report): MCAlignedCheckpoint.tla and MCUnalignedCheckpoint.tla record the figures.

@@ -260,3 +260,5 @@ CheckpointCompletesProp ==
 DrainsProp == <>[]Drained
 
 =============================================================================
+Models and TLC figures: MCAlignedCheckpoint.tla and MCUnalignedCheckpoint.tla (after
+their ====), and spec/models.tsv.

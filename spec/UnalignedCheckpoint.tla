@@ -153,3 +153,4 @@ UnalignedChannelStateBoundInv ==
             CopiesInSeq(r, snapChan[c][e]) <= SentBeforeSnapshot(c, e, r)
 
 =============================================================================
+Models and TLC figures: MCUnalignedCheckpoint.tla (after its ====).
