@@ -218,7 +218,7 @@ public final class SimulationRuntime implements JobRuntime {
             }
         }
         if (options.checkpointTimeout() > 0) {
-            aborted += coordinator.abortExpired(options.checkpointTimeout());
+            aborted += ExpiredAborts.abort(coordinator, options.checkpointTimeout(), triggerTimes.keySet(), listener);
         }
     }
 
