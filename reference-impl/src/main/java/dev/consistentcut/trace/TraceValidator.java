@@ -95,7 +95,7 @@ public final class TraceValidator {
         } catch (IllegalArgumentException | UncheckedIOException e) {
             return new Verdict(Outcome.ERROR, trace, 0, 0, "not a valid trace: " + e.getMessage(), null, seconds(start));
         } catch (IOException e) {
-            return new Verdict(Outcome.ERROR, trace, 0, 0, "I/O error: " + e.getMessage(), null, seconds(start));
+            return new Verdict(Outcome.ERROR, trace, 0, 0, "I/O error: " + e, null, seconds(start));
         } finally {
             if (work != null) {
                 deleteTree(work);
