@@ -7,7 +7,7 @@
 (* definitions (TraceAligned.cfg): a trace must be a behaviour of the      *)
 (* protocol as it is meant, not of one of its bugs.                        *)
 (***************************************************************************)
-EXTENDS MCAlignedCheckpoint, TraceValidation
+EXTENDS AlignedCheckpoint, TraceValidation
 
 ASSUME TraceHeader.mode = "aligned"
 

@@ -7,9 +7,14 @@
 (* definitions (TraceUnaligned.cfg): a trace must be a behaviour of the    *)
 (* protocol as it is meant, not of one of its bugs.                        *)
 (***************************************************************************)
-EXTENDS MCUnalignedCheckpoint, TraceValidation
+EXTENDS UnalignedCheckpoint, TraceValidation
 
 ASSUME TraceHeader.mode = "unaligned"
+
+\* The unaligned dials, correct: persist every overtaken record, and the records of the inputs
+\* whose barrier has not arrived yet.
+CorrectPersistedOvertaken(q) == q
+CorrectPersistFrom(inputs, barrierArrived) == inputs \ barrierArrived
 
 \* The action event ev names, with its parameters.  Its checks are in TraceValidation.
 Act(ev) ==

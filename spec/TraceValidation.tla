@@ -1,4 +1,4 @@
------------------------------- MODULE TraceValidation ------------------------------
+--------------------------- MODULE TraceValidation ---------------------------
 (***************************************************************************)
 (* Trace validation, the part both protocols share: how a recorded trace  *)
 (* of the Java engine is read, and what each of its events claims about    *)
@@ -8,7 +8,7 @@
 (* one event per spec action); dev.consistentcut.trace.TraceToTla turns it *)
 (* into the module TraceData (TraceHeader, the topology; Trace, the        *)
 (* events).  TraceAligned.tla and TraceUnaligned.tla EXTEND this module    *)
-(* and their protocol's MC module, and let TLC follow the trace: event i   *)
+(* and their protocol's module, and let TLC follow the trace: event i      *)
 (* may only be matched by the action it names, with its parameters, and    *)
 (* only if the recorded values agree with the spec's state (Check).  The   *)
 (* trace is accepted iff TLC reaches its end (TraceNotFullyMatchedInv is   *)
@@ -43,6 +43,12 @@ TraceMaxCheckpoints ==
     Max({0} \cup {Trace[j].checkpoint : j \in {j \in DOMAIN Trace : Trace[j].event = "TriggerCheckpoint"}})
 TraceMaxFailures == Cardinality({j \in DOMAIN Trace : Trace[j].event = "FailAndRestore"})
 TraceAbortEnabled == TRUE
+
+\* The dials, with their correct definitions (as the comments in Dataflow.tla state them and the
+\* MC modules define them): a trace must be a behaviour of the protocol as meant, not of a bug.
+\* Defined here rather than taken from the MC modules, whose model values are not a trace's.
+CorrectRecordedOffset(n) == n
+CorrectRestoredChannel(q) == q
 
 \* <<node, source>> -> for each offset of that source, the out-edges of node its record takes.
 RouteFun == FunOf(TraceHeader.routes)

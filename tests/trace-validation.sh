@@ -48,6 +48,8 @@ for job in demo join diamond; do
 done
 record sim-demo-aligned-2inflight --runtime simulation --job demo --mode aligned --max-concurrent 2 --seed 5 \
   --records 8 --checkpoints 6 --failures 2 --abort-probability 0.02
+record sim-diamond-unaligned-timeouts --runtime simulation --job diamond --mode unaligned --seed 7 \
+  --records 6 --checkpoints 6 --failures 1 --checkpoint-timeout 12
 for mode in aligned unaligned; do
   record "threads-demo-$mode" --runtime threads --job demo --mode "$mode" --records 8 --failures 1
   record "threads-diamond-$mode" --runtime threads --job diamond --mode "$mode" --records 6 --failures 1

@@ -40,6 +40,8 @@ public final class TraceTool {
                 --failures N                   failures: one right after the first completed
                                                checkpoint, in the simulation up to N-1 more at random (default 0)
                 --abort-probability P          simulation: chance per step to abort a pending checkpoint (default 0)
+                --checkpoint-timeout N         abort a checkpoint pending longer than N steps (simulation)
+                                               or N milliseconds (threads); 0: never (default 0)
               to-tla TRACE DIR              write DIR/TraceData.tla, the trace as TLA+
               validate --spec DIR --tlc JAR [--logs DIR] [--expect-reject] TRACE...
                                             let TLC decide whether each trace is a behaviour of the spec;
@@ -54,6 +56,20 @@ public final class TraceTool {
 
     public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));
+    }
+
+    /**
+     * How to run a recorded job (see the usage text).
+     *
+     * @param checkpointTimeout simulation steps, or milliseconds in the threaded runtime; 0: none
+     */
+    record Settings(boolean threads, long seed, int checkpoints, int maxConcurrent, int failures,
+                    double abortProbability, long checkpointTimeout) {
+
+        /** The simulation, {@code seed}, 3 checkpoints, one in flight, no failure, abort or timeout. */
+        static Settings simulation(long seed) {
+            return new Settings(false, seed, 3, 1, 0, 0, 0);
+        }
     }
 
     /** Runs one command; returns the exit code. */
@@ -81,7 +97,8 @@ public final class TraceTool {
 
     private static int record(List<String> args, PrintStream out) {
         Map<String, String> o = options(args, List.of("--out", "--runtime", "--mode", "--job", "--records", "--capacity",
-                "--seed", "--checkpoints", "--max-concurrent", "--failures", "--abort-probability"), List.of(), new ArrayList<>());
+                "--seed", "--checkpoints", "--max-concurrent", "--failures", "--abort-probability", "--checkpoint-timeout"),
+                List.of(), new ArrayList<>());
         if (!o.containsKey("--out")) {
             throw new IllegalArgumentException("record needs --out FILE");
         }
@@ -97,38 +114,45 @@ public final class TraceTool {
         int maxConcurrent = count(o, "--max-concurrent", 1, 1);
         int failures = count(o, "--failures", 0, 0);
         double abort = number(o, "--abort-probability", 0.0, Double::parseDouble);
+        long timeout = number(o, "--checkpoint-timeout", 0L, Long::parseLong);
+        if (timeout < 0) {
+            throw new IllegalArgumentException("--checkpoint-timeout must be >= 0, got " + timeout);
+        }
         String job = o.getOrDefault("--job", "demo");
         boolean threads = runtime.equals("threads");
         JobGraph graph = TraceJobs.build(job, records, capacity, seed, threads ? TimeUnit.MICROSECONDS.toNanos(200) : 0);
-        return record(Path.of(o.get("--out")), graph, mode, threads, seed, checkpoints, maxConcurrent, failures, abort,
-                job, out);
+        return record(Path.of(o.get("--out")), graph, job, mode,
+                new Settings(threads, seed, checkpoints, maxConcurrent, failures, abort, timeout), out);
     }
 
     /** Runs {@code graph} with a recorder writing {@code file}; 0 if the run finished, 1 if not. */
-    static int record(Path file, JobGraph graph, BarrierMode mode, boolean threads, long seed, int checkpoints,
-                      int maxConcurrent, int failures, double abortProbability, String job, PrintStream out) {
-        TraceRecorder recorder = TraceRecorder.open(file, graph, mode, threads ? "threads" : "simulation", maxConcurrent);
+    static int record(Path file, JobGraph graph, String job, BarrierMode mode, Settings s, PrintStream out) {
+        TraceRecorder recorder = TraceRecorder.open(file, graph, mode, s.threads() ? "threads" : "simulation", s.maxConcurrent());
         RunOptions.Builder options = RunOptions.builder()
                 .listener(recorder)
                 .onCheckpoint(recorder::checkpointCompleted)
-                .seed(seed)
-                .maxConcurrentAligned(maxConcurrent)
-                .failAfterCheckpoint(failures > 0 ? 1 : 0);
+                .seed(s.seed())
+                .maxConcurrentAligned(s.maxConcurrent())
+                .failAfterCheckpoint(s.failures() > 0 ? 1 : 0);
         RunResult result;
         try (recorder) {
-            if (threads) {
+            if (s.threads()) {
                 // A checkpoint every 2 ms; the sink's pause keeps records in flight meanwhile.
-                ThreadedRuntime rt = new ThreadedRuntime(graph, mode, options.checkpointInterval(TimeUnit.MILLISECONDS.toNanos(2)).build());
+                ThreadedRuntime rt = new ThreadedRuntime(graph, mode, options
+                        .checkpointInterval(TimeUnit.MILLISECONDS.toNanos(2))
+                        .checkpointTimeout(TimeUnit.MILLISECONDS.toNanos(s.checkpointTimeout()))
+                        .build());
                 recorder.attach(RuntimeViews.of(rt));
                 result = rt.run();
             } else {
                 SimulationRuntime rt = new SimulationRuntime(graph, mode, options
                         .maxSteps(100_000)
-                        .maxCheckpoints(checkpoints)
+                        .maxCheckpoints(s.checkpoints())
                         .triggerProbability(0.1)
-                        .abortProbability(abortProbability)
-                        .maxFailures(Math.max(0, failures - 1))
-                        .failureProbability(failures > 1 ? 0.01 : 0)
+                        .abortProbability(s.abortProbability())
+                        .checkpointTimeout(s.checkpointTimeout())
+                        .maxFailures(Math.max(0, s.failures() - 1))
+                        .failureProbability(s.failures() > 1 ? 0.01 : 0)
                         .build());
                 recorder.attach(RuntimeViews.of(rt));
                 result = rt.run();
@@ -136,7 +160,7 @@ public final class TraceTool {
         }
         out.printf("%s: %d events (%s runtime, %s, job %s, seed %d): %s, %d checkpoints completed, %d aborted, %d failures; "
                         + "the engine's own invariant checks: %s%n",
-                file, recorder.events(), result.runtime(), mode.name(), job, seed, result.finished() ? "finished" : "NOT finished",
+                file, recorder.events(), result.runtime(), mode.name(), job, s.seed(), result.finished() ? "finished" : "NOT finished",
                 result.checkpoints().size(), result.abortedCheckpoints(), result.failures(),
                 result.violations().isEmpty() ? "hold" : "violated: " + result.violations().stream().limit(3).map(Violation::message).toList());
         return result.finished() ? 0 : 1;

@@ -42,7 +42,7 @@ public final class BrokenTraces {
     /** Records case {@code c} into {@code dir} (simulation, 8 records per source, 3 checkpoints, no failure). */
     static Path record(Case c, Path dir, PrintStream out) {
         Path f = c.file(dir);
-        TraceTool.record(f, TraceJobs.build(c.job(), 8, 2, c.seed(), 0), c.mode(), false, c.seed(), 3, 1, 0, 0.0, c.job(), out);
+        TraceTool.record(f, TraceJobs.build(c.job(), 8, 2, c.seed(), 0), c.job(), c.mode(), TraceTool.Settings.simulation(c.seed()), out);
         return f;
     }
 
