@@ -27,6 +27,11 @@ FunOf(pairs) == [k \in {p[1] : p \in Range(pairs)} |-> (CHOOSE p \in Range(pairs
 \* Per operator, the bag a sequence of <<record, count>> pairs describes.
 BagsOf(pairs) == [t \in DOMAIN FunOf(pairs) |-> FunOf(FunOf(pairs)[t])]
 Max(S) == CHOOSE m \in S : \A n \in S : n <= m
+\* What event ev says its barrier persisted on edge d (nothing if it does not say).
+PersistedOn(ev, d) == IF "persisted" \in DOMAIN ev /\ d \in DOMAIN FunOf(ev.persisted)
+                        THEN FunOf(ev.persisted)[d] ELSE <<>>
+\* snapChan of checkpoint c grew on every edge by exactly what event ev says it persisted there.
+PersistedAsRecorded(ev, c) == snapChan'[c] = [d \in Edges |-> snapChan[c][d] \o PersistedOn(ev, d)]
 
 -----------------------------------------------------------------------------
 (* The constants of Dataflow, as the trace's header records them (the     *)
@@ -79,9 +84,9 @@ WellFormed(ev) ==
 \* What each event records besides its parameters: the names of its checks (its JSON fields).
 CheckNames(ev) ==
     CASE ev.event = "EmitRecord" -> <<"record", "offset", "channels">>
-      [] ev.event = "InjectBarrier" -> <<"offset", "channels">>
-      [] ev.event = "ProcessRecord" -> <<"record", "channels">>
-      [] ev.event = "ReceiveBarrier" -> <<"checkpoint", "channels">>
+      [] ev.event = "InjectBarrier" -> <<"offset", "persisted", "channels">>
+      [] ev.event = "ProcessRecord" -> <<"record", "persisted", "channels">>
+      [] ev.event = "ReceiveBarrier" -> <<"checkpoint", "snapshot", "persisted", "channels">>
       [] ev.event = "CompleteCheckpoint" -> <<"offsets", "processed", "channelState">>
       [] ev.event = "FailAndRestore" -> <<"restored", "offsets", "processed", "channels">>
       [] OTHER -> <<>>
@@ -92,6 +97,13 @@ Check(ev, k) ==
       [] ev.event = "EmitRecord" /\ k = "record" -> ev.record = [src |-> ev.task, off |-> offset[ev.task]]
       [] ev.event = "EmitRecord" /\ k = "offset" -> offset'[ev.task] = ev.offset
       [] ev.event = "InjectBarrier" /\ k = "offset" -> snapOffset'[ev.checkpoint][ev.task] = ev.offset
+      [] ev.event = "InjectBarrier" /\ k = "persisted" -> PersistedAsRecorded(ev, ev.checkpoint)
+      [] ev.event = "ProcessRecord" /\ k = "persisted" -> ev.persisted = (snapChan' # snapChan)
+      \* No "snapshot" field: the step took none, so the spec's must not change either.
+      [] ev.event = "ReceiveBarrier" /\ k = "snapshot" ->
+              snapProcessed'[ev.checkpoint][ev.task] =
+                  IF "snapshot" \in DOMAIN ev THEN FunOf(ev.snapshot) ELSE snapProcessed[ev.checkpoint][ev.task]
+      [] ev.event = "ReceiveBarrier" /\ k = "persisted" -> PersistedAsRecorded(ev, ev.checkpoint)
       [] ev.event = "ProcessRecord" /\ k = "record" ->
               chan[ev.channel] # <<>> /\ Head(chan[ev.channel]) = ev.record
       [] ev.event = "ReceiveBarrier" /\ k = "checkpoint" ->

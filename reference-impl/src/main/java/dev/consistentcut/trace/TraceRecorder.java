@@ -151,6 +151,8 @@ public final class TraceRecorder implements ActionListener, Closeable {
                 Json.quote(b, task);
                 b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
                 b.append(",\"offset\":").append(num(action, params, "offset"));
+                b.append(",\"persisted\":");
+                persisted(b, action, params);
                 graph.outputs(task).forEach(c -> touched.add(c.id()));
             }
             case "ProcessRecord", "ReceiveBarrier" -> {
@@ -165,9 +167,21 @@ public final class TraceRecorder implements ActionListener, Closeable {
                     RecordId r = record(action, params);
                     b.append(",\"record\":");
                     record(b, r);
+                    if (!(params.get("persisted") instanceof Boolean persisted)) {
+                        throw missing(action, params, "persisted", "a boolean");
+                    }
+                    b.append(",\"persisted\":").append(persisted);
                     touched.addAll(routeChannels(task, r));
                 } else {
                     b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+                    if (params.containsKey("snapshot")) {
+                        b.append(",\"snapshot\":");
+                        bag(b, ledger(action, params));
+                    }
+                    if (params.containsKey("overtaken")) {
+                        b.append(",\"persisted\":");
+                        persisted(b, action, params);
+                    }
                     graph.outputs(task).forEach(c -> touched.add(c.id()));
                 }
             }
@@ -363,6 +377,32 @@ public final class TraceRecorder implements ActionListener, Closeable {
             b.append(']');
         }
         b.append(']');
+    }
+
+    /** The records a barrier overtook and persisted, per output channel: [[edge, records], ...]. */
+    private void persisted(StringBuilder b, String action, Map<String, Object> params) {
+        if (!(params.get("overtaken") instanceof Map<?, ?> overtaken)) {
+            throw missing(action, params, "overtaken", "a map from channel id to records");
+        }
+        List<String> ids = graph.channels().stream().map(ChannelSpec::id).filter(overtaken::containsKey).toList();
+        if (ids.size() != overtaken.size()) {
+            throw missing(action, params, "overtaken", "a map keyed by channel ids of the job");
+        }
+        channelPairs(b, ids, c -> {
+            List<ChannelElement> records = new ArrayList<>();
+            for (Object r : (List<?>) overtaken.get(c)) {
+                records.add((Record) r);
+            }
+            elements(b, records);
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<RecordId, Integer> ledger(String action, Map<String, Object> params) {
+        if (params.get("snapshot") instanceof Map<?, ?> m) {
+            return (Map<RecordId, Integer>) m;
+        }
+        throw missing(action, params, "snapshot", "a map from record id to count");
     }
 
     private String str(String action, Map<String, Object> params, String key) {

@@ -255,6 +255,10 @@ public final class TraceValidator {
             case "EmitRecord/record" -> "the record at the source's offset";
             case "EmitRecord/offset" -> "the source's offset after the step";
             case "InjectBarrier/offset" -> "the offset the source records in the checkpoint";
+            case "InjectBarrier/persisted", "ReceiveBarrier/persisted" ->
+                    "the records the barrier overtook, persisted as channel state of the checkpoint";
+            case "ProcessRecord/persisted" -> "whether the record was persisted as channel state of the checkpoint";
+            case "ReceiveBarrier/snapshot" -> "the snapshot of the operator's processed records taken in this step";
             case "ProcessRecord/record" -> "the record at the head of the input channel";
             case "ReceiveBarrier/checkpoint" -> "the barrier at the head of the input channel";
             case "CompleteCheckpoint/offsets" -> "the checkpoint's source offsets";

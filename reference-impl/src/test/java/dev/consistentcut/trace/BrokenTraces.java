@@ -32,9 +32,9 @@ public final class BrokenTraces {
             new Case("broken-aligned-nonblocking", BrokenHandlers.alignedWithoutBlocking(), "demo", 1,
                     "\"event\":\"ProcessRecord\"", "is not enabled"),
             // Records taken after the snapshot, before their input's barrier, are not persisted:
-            // the completed checkpoint lacks channel state the spec's checkpoint has.
+            // the spec's unaligned ProcessRecord persists such a record, the engine says it did not.
             new Case("broken-unaligned-forgetful", BrokenHandlers.unalignedForgettingInFlight(), "demo", 3,
-                    "\"event\":\"CompleteCheckpoint\"", "channelState"));
+                    "\"event\":\"ProcessRecord\"", "persisted (whether the record was persisted"));
 
     private BrokenTraces() {
     }

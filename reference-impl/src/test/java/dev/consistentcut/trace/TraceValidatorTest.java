@@ -118,6 +118,26 @@ class TraceValidatorTest {
     }
 
     @Test
+    void aSnapshotOtherThanTheSpecsIsCaughtAtTheStepThatTookIt() throws IOException {
+        // Event 7 completes j's alignment: its snapshot holds s1@0, which it processed at event 5.
+        String e7 = good.get(7).replace("\"snapshot\":[[{\"src\":\"s1#0\",\"off\":0},1]]", "\"snapshot\":[]");
+        TraceValidator.Verdict v = validate(withEvent(7, e7));
+        assertEquals(TraceValidator.Outcome.REJECTED, v.outcome(), v.report());
+        assertEquals(7, v.unexplainedEvent());
+        assertTrue(v.report().contains("snapshot (the snapshot of the operator's processed records taken in this step)"),
+                v.report());
+    }
+
+    @Test
+    void persistingChannelStateInAnAlignedCheckpointIsCaught() throws IOException {
+        String e5 = good.get(5).replace("\"persisted\":false", "\"persisted\":true");
+        TraceValidator.Verdict v = validate(withEvent(5, e5));
+        assertEquals(TraceValidator.Outcome.REJECTED, v.outcome(), v.report());
+        assertEquals(5, v.unexplainedEvent());
+        assertTrue(v.report().contains("persisted (whether the record was persisted as channel state"), v.report());
+    }
+
+    @Test
     void anEventNamingNoActionIsCaught() throws IOException {
         TraceValidator.Verdict v = validate(withEvent(2, "{\"event\":\"TriggerCheckpoints\",\"checkpoint\":1}"));
         assertEquals(TraceValidator.Outcome.REJECTED, v.outcome(), v.report());
