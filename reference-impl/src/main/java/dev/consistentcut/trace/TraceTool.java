@@ -25,7 +25,8 @@ import java.util.function.Function;
 public final class TraceTool {
 
     static final String USAGE = """
-            Usage: java -cp reference-impl.jar dev.consistentcut.trace.TraceTool COMMAND [options]
+            Usage: java -jar reference-impl.jar trace COMMAND [options]
+               or: java -cp reference-impl.jar dev.consistentcut.trace.TraceTool COMMAND [options]
 
             Commands:
               record --out FILE [options]   run a job with a trace recorder and write the trace (NDJSON)
@@ -72,8 +73,8 @@ public final class TraceTool {
         }
     }
 
-    /** Runs one command; returns the exit code. */
-    static int run(String[] args, PrintStream out, PrintStream err) {
+    /** Runs one command; returns the exit code. (The CLI's {@code trace} command calls this.) */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
         if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")) {
             (args.length == 0 ? err : out).print(USAGE);
             return args.length == 0 ? 2 : 0;
