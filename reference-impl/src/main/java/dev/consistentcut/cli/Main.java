@@ -117,9 +117,8 @@ public final class Main {
     private static Map<String, String> verdicts(CliOptions o, RunResult r) {
         Map<String, List<Violation>> byInvariant = new LinkedHashMap<>();
         byInvariant.put(CutInvariants.CONSISTENT_CUT, new ArrayList<>());
-        if (!o.mode().overtaking()) {
-            byInvariant.put(CutInvariants.ALIGNED_NO_CHANNEL_STATE, new ArrayList<>());
-        }
+        byInvariant.put(o.mode().overtaking() ? CutInvariants.UNALIGNED_CHANNEL_STATE_BOUND
+                : CutInvariants.ALIGNED_NO_CHANNEL_STATE, new ArrayList<>());
         byInvariant.put(CutInvariants.EXACTLY_ONCE, new ArrayList<>());
         for (Violation v : r.violations()) {
             String name = switch (v.invariant()) {

@@ -1,0 +1,236 @@
+------------------------------ MODULE Dataflow ------------------------------
+(***************************************************************************)
+(* The part both barrier protocols share: the dataflow graph, the records, *)
+(* the bounded FIFO channels, the operator state, the checkpoint           *)
+(* coordinator and global failure with recovery.                           *)
+(*                                                                         *)
+(* Place in the whole: AlignedCheckpoint.tla and UnalignedCheckpoint.tla   *)
+(* EXTEND this module (and CutInvariants.tla, which states what a          *)
+(* consistent cut is) and add the three steps in which they differ:        *)
+(* InjectBarrier, ProcessRecord and ReceiveBarrier.  MC*.tla give the      *)
+(* topologies and bounds.  Every action is named after the Java method of  *)
+(* reference-impl that performs it (docs/vocabulary.md).                   *)
+(***************************************************************************)
+EXTENDS Naturals, Sequences, FiniteSets, Bags
+
+CONSTANTS
+    Sources,          \* source tasks; each reads its own replayable input log
+    Operators,        \* operator tasks (multi-input, multi-output; sinks have no output)
+    Edges,            \* directed acyclic edges <<from, to>>, from a task to an operator
+    Route(_, _),      \* Route(n, r): the out-edges of node n that record r takes
+    RecordsPerSource, \* length of every source's input log
+    Capacity,         \* records (not barriers) a channel holds at most: backpressure
+    MaxCheckpoints,   \* checkpoint ids are 1..MaxCheckpoints, never reused
+    MaxConcurrent,    \* checkpoints in flight at once, at most
+    MaxFailures,      \* global failures, at most
+    AbortEnabled,     \* whether the coordinator may time a pending checkpoint out
+    RecordedOffset(_),\* the offset a source records, given its next offset (a dial; correct: n)
+    RestoredChannel(_),\* what recovery puts back into a channel, given its persisted state (a dial; correct: q)
+    FinishedSourcesInject \* a source that has read its whole log still injects barriers (a dial; correct: TRUE)
+
+Tasks == Sources \cup Operators
+CheckpointIds == 1..MaxCheckpoints
+InputsOf(t) == {e \in Edges : e[2] = t}
+OutputsOf(n) == {e \in Edges : e[1] = n}
+
+\* A record is identified by its source and offset; operators keep that identity.
+Records == [src : Sources, off : 0..RecordsPerSource - 1]
+\* A barrier of checkpoint c travels in the channels between the records.
+Barriers == [ckpt : CheckpointIds]
+Messages == Records \cup Barriers
+IsBarrier(m) == DOMAIN m = {"ckpt"}
+IsRecord(m) == ~IsBarrier(m)
+
+ASSUME /\ Sources \cap Operators = {}
+       /\ Edges \subseteq Tasks \X Operators
+       /\ \A n \in Tasks, r \in Records : Route(n, r) \subseteq OutputsOf(n)
+       /\ \A s \in Sources, r \in Records : r.src # s => Route(s, r) = {}
+       /\ RecordsPerSource \in Nat /\ Capacity \in Nat \ {0}
+       /\ MaxCheckpoints \in Nat /\ MaxConcurrent \in Nat \ {0}
+       /\ MaxFailures \in Nat /\ AbortEnabled \in BOOLEAN /\ FinishedSourcesInject \in BOOLEAN
+
+RECURSIVE SumOver(_, _)
+\* The sum of f[x] over the finite set S.
+SumOver(S, f) == IF S = {} THEN 0
+                 ELSE LET x == CHOOSE x \in S : TRUE IN f[x] + SumOver(S \ {x}, f)
+
+RECURSIVE CountRoutes(_, _, _)
+\* The number of routes record r takes from node n to operator t (the graph is a DAG).
+CountRoutes(n, r, t) ==
+    IF n = t THEN 1
+    ELSE SumOver(Route(n, r), [e \in Route(n, r) |-> CountRoutes(e[2], r, t)])
+
+\* CountRoutes, tabulated: TLC evaluates a constant definition once, not in every state.
+RouteTable == [n \in Tasks |-> [r \in Records |-> [t \in Operators |-> CountRoutes(n, r, t)]]]
+
+\* Paths(n, r, t): the number of routes from node n to operator t for record r.
+\* Implemented by PhysicalGraph.paths(n, r, t).
+Paths(n, r, t) == RouteTable[n][r][t]
+
+\* How many records (barriers not counted) the sequence q holds.
+RecordCount(q) == Len(SelectSeq(q, IsRecord))
+\* How many copies of record r the sequence q holds.
+CopiesInSeq(r, q) == Len(SelectSeq(q, LAMBDA m : m = r))
+
+VARIABLES
+    offset,        \* offset[s]: the next offset source s reads
+    chan,          \* chan[e]: the messages (records, barriers) in channel e, head first
+    processed,     \* processed[t]: bag of the records operator t has processed
+    handling,      \* handling[t]: the checkpoint whose barriers task t is handling, 0 if none
+    arrived,       \* arrived[t]: the inputs of t whose barrier of handling[t] has arrived
+    ckpt,          \* ckpt[c]: "none", "pending", "completed" or "aborted"
+    acked,         \* acked[c]: the tasks that have acknowledged checkpoint c
+    snapOffset,    \* snapOffset[c][s]: the offset source s recorded in checkpoint c
+    snapProcessed, \* snapProcessed[c][t]: operator t's processed bag in checkpoint c
+    snapChan,      \* snapChan[c][e]: the records persisted as channel e's state in c
+    latest,        \* the latest completed checkpoint, 0 if none
+    discardedUpTo, \* checkpoints with id <= discardedUpTo lost their barriers to a failure
+    failures       \* the number of global failures so far
+
+sourceVars == <<offset>>
+operatorVars == <<processed, handling, arrived>>
+coordinatorVars == <<ckpt, acked, snapOffset, snapProcessed, snapChan, latest, discardedUpTo>>
+vars == <<sourceVars, chan, operatorVars, coordinatorVars, failures>>
+
+-----------------------------------------------------------------------------
+(* Checkpoint bookkeeping.                                                 *)
+
+Triggered(c) == ckpt[c] # "none"
+\* c's barriers exist or are still to be injected: triggered, not discarded by a failure.
+Live(c) == Triggered(c) /\ c > discardedUpTo
+\* In flight: live and not yet acknowledged by every task (aborted ones too:
+\* their barriers still travel, so the unaligned one-at-a-time rule counts them).
+InFlight(c) == Live(c) /\ acked[c] # Tasks
+\* Checkpoint c's barrier is due at source s: c is in flight, s has not injected it, and
+\* s has injected every older in-flight one.  Sources inject barriers in id order, so
+\* every channel carries them in id order.  A source that has read its whole log takes
+\* part like any other (as Flink does since FLIP-147).
+BarrierDue(s, c) == /\ InFlight(c)
+                    /\ s \notin acked[c]
+                    /\ \A d \in 1..(c - 1) : InFlight(d) => s \in acked[d]
+                    /\ offset[s] < RecordsPerSource \/ FinishedSourcesInject
+
+\* Acknowledge checkpoint c for task t: part of InjectBarrier and ReceiveBarrier.
+\* Implemented by CheckpointCoordinator.acknowledge(ack) (an Acknowledgement of t and c).
+Acknowledge(t, c) == acked' = [acked EXCEPT ![c] = @ \cup {t}]
+
+-----------------------------------------------------------------------------
+(* Channel helpers.                                                        *)
+
+\* Every channel that r is routed on from n has room for one more record.
+HasRoom(n, r) == \A d \in Route(n, r) : RecordCount(chan[d]) < Capacity
+\* ch with message m appended to every channel in es (FIFO: behind everything queued).
+Enqueue(ch, es, m) == [d \in DOMAIN ch |-> IF d \in es THEN Append(ch[d], m) ELSE ch[d]]
+\* ch with message m put at the head of every channel in es (the priority lane).
+EnqueueAhead(ch, es, m) == [d \in DOMAIN ch |-> IF d \in es THEN <<m>> \o ch[d] ELSE ch[d]]
+\* The operator t can take the head of input e unless its routes are full:
+\* the statement of "never blocks" (UnalignedNeverBlocksInv) is about these inputs.
+Takeable(t, e) == /\ chan[e] # <<>>
+                  /\ IsRecord(Head(chan[e])) => HasRoom(t, Head(chan[e]))
+
+-----------------------------------------------------------------------------
+(* Initial state and the shared actions.                                   *)
+
+NoSnapshot == [p \in Operators |-> EmptyBag]
+
+Init == /\ offset = [s \in Sources |-> 0]
+        /\ chan = [e \in Edges |-> <<>>]
+        /\ processed = NoSnapshot
+        /\ handling = [t \in Operators |-> 0]
+        /\ arrived = [t \in Operators |-> {}]
+        /\ ckpt = [c \in CheckpointIds |-> "none"]
+        /\ acked = [c \in CheckpointIds |-> {}]
+        /\ snapOffset = [c \in CheckpointIds |-> [s \in Sources |-> 0]]
+        /\ snapProcessed = [c \in CheckpointIds |-> NoSnapshot]
+        /\ snapChan = [c \in CheckpointIds |-> [e \in Edges |-> <<>>]]
+        /\ latest = 0
+        /\ discardedUpTo = 0
+        /\ failures = 0
+
+\* The coordinator starts checkpoint c, the next unused id, if fewer than MaxConcurrent are in flight.
+\* Implemented by CheckpointCoordinator.triggerCheckpoint().
+TriggerCheckpoint(c) ==
+    /\ ckpt[c] = "none"
+    /\ \A d \in 1..(c - 1) : Triggered(d)
+    /\ Cardinality({d \in CheckpointIds : InFlight(d)}) < MaxConcurrent
+    /\ ckpt' = [ckpt EXCEPT ![c] = "pending"]
+    /\ UNCHANGED <<sourceVars, chan, operatorVars, acked, snapOffset, snapProcessed,
+                   snapChan, latest, discardedUpTo, failures>>
+
+\* Source s reads the record at offset[s] and sends it on its routes; it waits while one is full.
+\* Implemented by SourceTask.emitRecord().
+EmitRecord(s) ==
+    LET r == [src |-> s, off |-> offset[s]] IN
+    /\ offset[s] < RecordsPerSource
+    /\ HasRoom(s, r)
+    /\ chan' = Enqueue(chan, Route(s, r), r)
+    /\ offset' = [offset EXCEPT ![s] = @ + 1]
+    /\ UNCHANGED <<operatorVars, coordinatorVars, failures>>
+
+\* Every task has acknowledged pending checkpoint c: it becomes the latest completed one.
+\* Older pending checkpoints are subsumed (aborted), as Flink's coordinator does.
+\* Implemented by CheckpointCoordinator.completeCheckpoint(c).
+CompleteCheckpoint(c) ==
+    /\ ckpt[c] = "pending"
+    /\ acked[c] = Tasks
+    /\ ckpt' = [d \in CheckpointIds |-> IF d = c THEN "completed"
+                                        ELSE IF d < c /\ ckpt[d] = "pending" THEN "aborted"
+                                        ELSE ckpt[d]]
+    /\ latest' = c
+    /\ UNCHANGED <<sourceVars, chan, operatorVars, acked, snapOffset, snapProcessed,
+                   snapChan, discardedUpTo, failures>>
+
+\* A pending checkpoint times out.  Its barriers still travel; its acks no longer matter.
+\* Implemented by CheckpointCoordinator.abortCheckpoint(c).
+AbortCheckpoint(c) ==
+    /\ AbortEnabled
+    /\ ckpt[c] = "pending"
+    /\ ckpt' = [ckpt EXCEPT ![c] = "aborted"]
+    /\ UNCHANGED <<sourceVars, chan, operatorVars, acked, snapOffset, snapProcessed,
+                   snapChan, latest, discardedUpTo, failures>>
+
+\* A global failure: pending checkpoints abort, every barrier is lost, and every task
+\* restarts from the latest completed checkpoint (the initial state if none): operator
+\* state restored, sources rewound, each channel refilled with its persisted state.
+\* Implemented by JobRuntime.failAndRestore().
+FailAndRestore ==
+    /\ failures < MaxFailures
+    /\ failures' = failures + 1
+    /\ ckpt' = [c \in CheckpointIds |-> IF ckpt[c] = "pending" THEN "aborted" ELSE ckpt[c]]
+    /\ discardedUpTo' = Cardinality({c \in CheckpointIds : Triggered(c)})
+    /\ IF latest = 0
+         THEN /\ processed' = NoSnapshot
+              /\ offset' = [s \in Sources |-> 0]
+              /\ chan' = [e \in Edges |-> <<>>]
+         ELSE /\ processed' = snapProcessed[latest]
+              /\ offset' = snapOffset[latest]
+              /\ chan' = [e \in Edges |-> RestoredChannel(snapChan[latest][e])]
+    /\ handling' = [t \in Operators |-> 0]
+    /\ arrived' = [t \in Operators |-> {}]
+    /\ UNCHANGED <<acked, snapOffset, snapProcessed, snapChan, latest>>
+
+-----------------------------------------------------------------------------
+(* The end of a run.                                                       *)
+
+\* Every source is exhausted and no channel holds a record.
+Drained == /\ \A s \in Sources : offset[s] = RecordsPerSource
+           /\ \A e \in Edges : RecordCount(chan[e]) = 0
+\* Drained and no checkpoint left in flight or pending: nothing more can happen but triggers.
+Terminated == /\ Drained
+              /\ \A c \in CheckpointIds : ~InFlight(c) /\ ckpt[c] # "pending"
+\* A finished run stutters, so that TLC's deadlock check stays on for real deadlocks.
+Terminating == Terminated /\ UNCHANGED vars
+
+-----------------------------------------------------------------------------
+(* Liveness, checked under each protocol's FairSpec in models without      *)
+(* failures and without timeouts (MaxFailures = 0, AbortEnabled = FALSE).  *)
+
+\* Every triggered checkpoint eventually completes, or a newer one completes and subsumes it.
+CheckpointCompletesProp ==
+    \A c \in CheckpointIds :
+        ckpt[c] = "pending" ~> (ckpt[c] = "completed" \/ \E d \in CheckpointIds : d > c /\ ckpt[d] = "completed")
+
+\* Every source eventually reads its whole log and every record reaches the end of its routes.
+DrainsProp == <>[]Drained
+
+=============================================================================
