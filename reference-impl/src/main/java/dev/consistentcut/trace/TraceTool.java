@@ -97,9 +97,13 @@ public final class TraceTool {
     // ------------------------------------------------------------------ record
 
     private static int record(List<String> args, PrintStream out) {
+        List<String> positional = new ArrayList<>();
         Map<String, String> o = options(args, List.of("--out", "--runtime", "--mode", "--job", "--records", "--capacity",
                 "--seed", "--checkpoints", "--max-concurrent", "--failures", "--abort-probability", "--checkpoint-timeout"),
-                List.of(), new ArrayList<>());
+                List.of(), positional);
+        if (!positional.isEmpty()) {
+            throw new IllegalArgumentException("record takes options only, got '" + positional.get(0) + "'");
+        }
         if (!o.containsKey("--out")) {
             throw new IllegalArgumentException("record needs --out FILE");
         }
@@ -229,9 +233,6 @@ public final class TraceTool {
             } else {
                 positional.add(a);
             }
-        }
-        if (!positional.isEmpty() && flags.isEmpty() && !valued.contains("--spec")) {
-            throw new IllegalArgumentException("unexpected argument '" + positional.get(0) + "'");
         }
         return o;
     }

@@ -40,6 +40,7 @@ class TraceToolTest {
         assertUsageError("--runtime fibers: expected simulation or threads", "record", "--out", "x", "--runtime", "fibers");
         assertUsageError("unknown option '--colour'", "record", "--out", "x", "--colour");
         assertUsageError("--seed needs a value", "record", "--out", "x", "--seed");
+        assertUsageError("record takes options only, got 'extra'", "record", "--out", "x", "extra");
         assertUsageError("validate needs --spec DIR and --tlc JAR", "validate", "t.ndjson");
         assertUsageError("to-tla needs TRACE and DIR", "to-tla", "t.ndjson");
     }
