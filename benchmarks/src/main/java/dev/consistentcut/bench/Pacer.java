@@ -1,0 +1,56 @@
+package dev.consistentcut.bench;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Holds a thread to at most one event per {@code periodNanos} on average: the per-record cost of
+ * the slow sink (the backpressure level) and the rate of the throttled source (the skew), the
+ * same code in both engines so that both see the same load.
+ *
+ * <p>It paces against a grid of deadlines rather than sleeping a fixed time per event: a
+ * {@code parkNanos} overshoots by tens of microseconds on Linux, and sleeping a fixed time would
+ * add that overshoot to every record. On the grid an overshoot is caught up on the next event, so
+ * the long-run rate is exactly {@code 1e9 / periodNanos}. At most one period of credit is kept
+ * after an idle spell, so a burst after waiting for input is at most one record long.
+ *
+ * <p>Not thread-safe: one pacer per thread (a sink instance, a source instance).
+ */
+public final class Pacer {
+
+    private final long periodNanos;
+    private long nextDeadline;
+
+    /** A pacer with {@code periodNanos} between events; 0 means no pacing at all. */
+    public Pacer(long periodNanos) {
+        if (periodNanos < 0) {
+            throw new IllegalArgumentException("periodNanos must be >= 0, got " + periodNanos);
+        }
+        this.periodNanos = periodNanos;
+        this.nextDeadline = System.nanoTime();
+    }
+
+    /** A pacer for {@code perSecond} events per second; 0 or less means no pacing. */
+    public static Pacer perSecond(double perSecond) {
+        return new Pacer(perSecond <= 0 ? 0 : Math.round(1e9 / perSecond));
+    }
+
+    public long periodNanos() {
+        return periodNanos;
+    }
+
+    /**
+     * Waits until the next event is due, then books it. Returns at once if pacing is off or the
+     * thread is behind schedule. Keeps the interrupt flag set if interrupted (and returns early).
+     */
+    public void await() {
+        if (periodNanos == 0) {
+            return;
+        }
+        long now = System.nanoTime();
+        nextDeadline = Math.max(nextDeadline, now - periodNanos) + periodNanos;
+        long wait;
+        while ((wait = nextDeadline - System.nanoTime()) > 0 && !Thread.currentThread().isInterrupted()) {
+            LockSupport.parkNanos(wait);
+        }
+    }
+}
