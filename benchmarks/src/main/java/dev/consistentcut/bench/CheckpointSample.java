@@ -5,8 +5,9 @@ package dev.consistentcut.bench;
  *
  * @param id the engine's checkpoint id
  * @param durationMs from trigger to completion
- * @param startDelayMs the longest time from trigger to a task's first barrier (the barrier's travel to the last task)
- * @param alignmentMs the longest time from a task's first barrier to its last
+ * @param startDelayMs the longest time from trigger to a task's first barrier (the barrier's travel to the last task);
+ *     NaN where not read (Flink: only a sample of checkpoints is read in detail)
+ * @param alignmentMs the longest time from a task's first barrier to its last; NaN where not read
  * @param persistedRecords in-flight records persisted as channel state; -1 where the engine does not report records (Flink reports bytes)
  * @param persistedBytes in-flight data persisted as channel state
  * @param sizeBytes the whole checkpoint: operator state plus channel state

@@ -9,7 +9,8 @@ import java.util.List;
  * @param scenario the grid cell
  * @param seconds the measurement window (after warm-up)
  * @param records records the sink received in the window
- * @param checkpoints the checkpoints triggered and completed inside the window
+ * @param checkpoints the checkpoints triggered and completed inside the window (all of them:
+ *     those not read in detail carry NaN start delay and alignment)
  * @param failedCheckpoints checkpoints triggered in the window that failed or were aborted
  */
 public record ScenarioRun(

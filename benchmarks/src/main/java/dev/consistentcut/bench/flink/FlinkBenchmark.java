@@ -94,12 +94,32 @@ public final class FlinkBenchmark {
      * triggered in the window failed.
      */
     private int readCheckpoints(JobID job, long from, long to, List<CheckpointSample> out) throws IOException, InterruptedException {
-        JsonNode root = get("/jobs/" + job + "/checkpoints");
+        Window window = window(get("/jobs/" + job + "/checkpoints"), from, to);
+        List<JsonNode> completed = window.completed();
+        int stride = Math.max(1, (completed.size() + MAX_DETAILED_CHECKPOINTS - 1) / MAX_DETAILED_CHECKPOINTS);
+        for (int i = 0; i < completed.size(); i++) {
+            out.add(sample(job, completed.get(i), i % stride == 0));
+        }
+        return window.failed();
+    }
+
+    /** The checkpoints of a measurement window: completed ones in id order, and how many failed. */
+    record Window(List<JsonNode> completed, int failed) {
+    }
+
+    /**
+     * From the answer of {@code /jobs/<id>/checkpoints}: every checkpoint triggered at or after
+     * {@code from} and completed by {@code to}, and the number triggered in the window that failed.
+     */
+    static Window window(JsonNode checkpoints, long from, long to) {
+        if (!checkpoints.path("history").isArray()) {
+            throw new IllegalArgumentException("Flink's checkpoint statistics have no 'history' array: " + checkpoints);
+        }
         List<JsonNode> completed = new ArrayList<>();
         int failed = 0;
-        for (JsonNode c : root.path("history")) {
+        for (JsonNode c : checkpoints.path("history")) {
             long trigger = c.path("trigger_timestamp").asLong();
-            if (trigger < from) {
+            if (trigger < from || trigger > to) {
                 continue;
             }
             String status = c.path("status").asText();
@@ -110,22 +130,19 @@ public final class FlinkBenchmark {
             }
         }
         completed.sort((a, b) -> Long.compare(a.path("id").asLong(), b.path("id").asLong()));
-        int stride = Math.max(1, (completed.size() + MAX_DETAILED_CHECKPOINTS - 1) / MAX_DETAILED_CHECKPOINTS);
-        for (int i = 0; i < completed.size(); i += stride) {
-            out.add(sample(job, completed.get(i)));
-        }
-        return failed;
+        return new Window(completed, failed);
     }
 
-    private CheckpointSample sample(JobID job, JsonNode c) throws IOException, InterruptedException {
+    /** One checkpoint of the history; with {@code detailed}, its subtasks' start delay and alignment too. */
+    private CheckpointSample sample(JobID job, JsonNode c, boolean detailed) throws IOException, InterruptedException {
         long id = c.path("id").asLong();
-        double startDelay = 0;
-        double alignment = 0;
+        double startDelay = detailed ? 0 : Double.NaN;
+        double alignment = detailed ? 0 : Double.NaN;
         Iterator<String> vertices = c.path("tasks").fieldNames();
-        if (!vertices.hasNext()) {
+        if (detailed && !vertices.hasNext()) {
             vertices = get("/jobs/" + job + "/checkpoints/details/" + id).path("tasks").fieldNames();
         }
-        while (vertices.hasNext()) {
+        while (detailed && vertices.hasNext()) {
             JsonNode subtasks = get("/jobs/" + job + "/checkpoints/details/" + id + "/subtasks/" + vertices.next());
             for (JsonNode s : subtasks.path("subtasks")) {
                 startDelay = Math.max(startDelay, s.path("start_delay").asDouble());

@@ -1,0 +1,28 @@
+package dev.consistentcut.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+/** The pacer's arithmetic; its timing is the benchmark's business, not a test's. */
+class PacerTest {
+
+    @Test
+    void ratesBecomePeriods() {
+        assertEquals(5_000_000, Pacer.perSecond(200).periodNanos());
+        assertEquals(1_000_000, Pacer.perSecond(1_000).periodNanos());
+        assertEquals(0, Pacer.perSecond(0).periodNanos(), "no rate, no pacing");
+    }
+
+    @Test
+    void theBackpressureLevelsAreTenfoldApart() {
+        assertEquals(0, Backpressure.NONE.sinkNanosPerRecord());
+        assertEquals(10 * Backpressure.LIGHT.sinkNanosPerRecord(), Backpressure.HEAVY.sinkNanosPerRecord());
+    }
+
+    @Test
+    void aNegativePeriodIsRejected() {
+        assertThrows(IllegalArgumentException.class, () -> new Pacer(-1));
+    }
+}
