@@ -12,6 +12,7 @@ import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.CategoryAxis;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.CombinedDomainCategoryPlot;
 import org.jfree.chart.renderer.category.LineAndShapeRenderer;
@@ -49,10 +50,11 @@ public final class Chart {
         }
         LogAxis durationAxis = new LogAxis("checkpoint duration p50 (ms, log scale)");
         durationAxis.setSmallestValue(0.1);
+        durationAxis.setTickUnit(new NumberTickUnit(1)); // one tick per power of ten
         durationAxis.setNumberFormatOverride(new java.text.DecimalFormat("#,##0.#"));
-        CategoryPlot top = new CategoryPlot(durations, null, durationAxis, renderer(durations));
-        NumberAxis bytesAxis = new NumberAxis("persisted in-flight data p50 (KB)");
-        CategoryPlot bottom = new CategoryPlot(persisted, null, bytesAxis, renderer(persisted));
+        CategoryPlot top = new CategoryPlot(durations, null, durationAxis, renderer(durations, true));
+        NumberAxis bytesAxis = new NumberAxis("persisted in-flight data p50, unaligned (KB)");
+        CategoryPlot bottom = new CategoryPlot(persisted, null, bytesAxis, renderer(persisted, false));
         CombinedDomainCategoryPlot plot = new CombinedDomainCategoryPlot(new CategoryAxis("backpressure (sink cost: none, 100 µs, 1 ms per record)"));
         plot.add(top, 3);
         plot.add(bottom, 2);
@@ -63,10 +65,13 @@ public final class Chart {
         ChartUtils.saveChartAsPNG(png.toFile(), chart, 900, 700);
     }
 
-    private static LineAndShapeRenderer renderer(DefaultCategoryDataset data) {
+    /** Colour by engine, dashes for aligned, one marker for all; the legend once (from the upper panel). */
+    private static LineAndShapeRenderer renderer(DefaultCategoryDataset data, boolean inLegend) {
         LineAndShapeRenderer r = new LineAndShapeRenderer(true, true);
+        r.setDefaultSeriesVisibleInLegend(inLegend);
         for (int i = 0; i < data.getRowCount(); i++) {
             String series = (String) data.getRowKey(i);
+            r.setSeriesShape(i, new java.awt.geom.Ellipse2D.Double(-4, -4, 8, 8));
             r.setSeriesPaint(i, series.startsWith("reference") ? REFERENCE : FLINK);
             r.setSeriesStroke(i, series.endsWith("unaligned")
                     ? new BasicStroke(2.5f)
