@@ -1,6 +1,7 @@
 package dev.consistentcut.bench;
 
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * Holds a thread to at most one event per {@code periodNanos} on average: the per-record cost of
@@ -17,8 +18,13 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class Pacer {
 
+    /** How often a cancellable wait asks whether to give up. */
+    public static final long CANCEL_CHECK_NANOS = 250_000;
+
     private final long periodNanos;
     private long nextDeadline;
+    /** Whether {@link #nextDeadline} is the slot of an event still waited for (after a cancelled wait). */
+    private boolean booked;
 
     /** A pacer with {@code periodNanos} between events; 0 means no pacing at all. */
     public Pacer(long periodNanos) {
@@ -43,14 +49,34 @@ public final class Pacer {
      * thread is behind schedule. Keeps the interrupt flag set if interrupted (and returns early).
      */
     public void await() {
+        awaitUnless(null);
+    }
+
+    /**
+     * Like {@link #await()}, but gives up as soon as {@code cancel} says so (asked every
+     * {@link #CANCEL_CHECK_NANOS} while waiting): returns true when the event's time came, false
+     * when cancelled. A cancelled wait keeps its slot on the grid: the next call waits for the
+     * same slot, so cancelling never raises the long-run rate.
+     *
+     * @param cancel asked while waiting; null for a plain wait
+     */
+    public boolean awaitUnless(BooleanSupplier cancel) {
         if (periodNanos == 0) {
-            return;
+            return true;
         }
-        long now = System.nanoTime();
-        nextDeadline = Math.max(nextDeadline, now - periodNanos) + periodNanos;
+        if (!booked) {
+            long now = System.nanoTime();
+            nextDeadline = Math.max(nextDeadline, now - periodNanos) + periodNanos;
+            booked = true;
+        }
         long wait;
         while ((wait = nextDeadline - System.nanoTime()) > 0 && !Thread.currentThread().isInterrupted()) {
-            LockSupport.parkNanos(wait);
+            if (cancel != null && cancel.getAsBoolean()) {
+                return false;
+            }
+            LockSupport.parkNanos(cancel == null ? wait : Math.min(wait, CANCEL_CHECK_NANOS));
         }
+        booked = false;
+        return true;
     }
 }

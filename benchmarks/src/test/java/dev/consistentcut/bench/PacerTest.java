@@ -22,6 +22,14 @@ class PacerTest {
     }
 
     @Test
+    void aCancelledWaitReturnsFalseAndAnUnpacedOneTrue() {
+        Pacer hourly = new Pacer(3_600_000_000_000L);
+        assertEquals(false, hourly.awaitUnless(() -> true), "cancelled before its hour is up");
+        assertEquals(false, hourly.awaitUnless(() -> true), "and the slot is still the one waited for");
+        assertEquals(true, new Pacer(0).awaitUnless(() -> true), "no pacing: nothing to wait for, nothing to cancel");
+    }
+
+    @Test
     void aNegativePeriodIsRejected() {
         assertThrows(IllegalArgumentException.class, () -> new Pacer(-1));
     }
