@@ -18,6 +18,9 @@ import java.util.function.BooleanSupplier;
  */
 public final class Pacer {
 
+    /** The most lost time a pacer makes up for with events in a burst. */
+    public static final long MAX_CREDIT_NANOS = 10_000_000;
+
     /** How often a cancellable wait asks whether to give up. */
     public static final long CANCEL_CHECK_NANOS = 250_000;
 
@@ -66,7 +69,7 @@ public final class Pacer {
         }
         if (!booked) {
             long now = System.nanoTime();
-            nextDeadline = Math.max(nextDeadline, now - periodNanos) + periodNanos;
+            nextDeadline = Math.max(nextDeadline, now - Math.max(periodNanos, MAX_CREDIT_NANOS)) + periodNanos;
             booked = true;
         }
         long wait;

@@ -22,11 +22,11 @@ public record RunPlan(boolean quick, Duration warmup, Duration measure, Duration
     }
 
     public static RunPlan fullPlan() {
-        return new RunPlan(false, Duration.ofSeconds(3), Duration.ofSeconds(10), Duration.ofSeconds(24), grid(List.of(false, true)));
+        return new RunPlan(false, Duration.ofSeconds(3), Duration.ofSeconds(10), Duration.ofSeconds(30), grid(List.of(false, true)));
     }
 
     public static RunPlan quickPlan() {
-        return new RunPlan(true, Duration.ofSeconds(1), Duration.ofSeconds(3), Duration.ofSeconds(8), grid(List.of(true)));
+        return new RunPlan(true, Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(9), grid(List.of(true)));
     }
 
     /** Every (backpressure, skew, mode) cell, mode varying fastest so that comparable runs sit side by side in time. */
