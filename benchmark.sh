@@ -54,7 +54,9 @@ mvn -B -q -ntp -pl benchmarks -am package -DskipTests >"benchmarks/target/build.
   || { echo; echo "benchmark.sh: build failed, see benchmarks/target/build.log" >&2; tail -20 benchmarks/target/build.log >&2; exit 1; }
 mkdir -p "$log"
 
-if [ -n "$quick" ]; then jmh_opts=(-f 1 -wi 1 -w 500ms -i 2 -r 500ms); else jmh_opts=(-f 1 -wi 3 -w 1s -i 5 -r 1s); fi
+# Quick: one short iteration each, and only the extreme parameter values.
+if [ -n "$quick" ]; then jmh_opts=(-f 1 -wi 1 -w 300ms -i 2 -r 300ms -p capacity=1000 -p keys=1000,100000)
+else jmh_opts=(-f 1 -wi 3 -w 1s -i 5 -r 1s); fi
 status "JMH microbenchmarks"
 if ! java -jar benchmarks/target/microbenchmarks.jar "${jmh_opts[@]}" -jvmArgs "-Xmx1g" \
        -rf csv -rff "$out/micro.csv" 2>&1 | tee "$log/jmh.log" | while IFS= read -r line; do

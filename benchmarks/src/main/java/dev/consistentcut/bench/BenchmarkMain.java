@@ -175,10 +175,8 @@ public final class BenchmarkMain {
         travel.put(Backpressure.HEAVY, 2 * idle + hops.busyHopMs(Backpressure.HEAVY.sinkNanosPerRecord()));
         progress.detail("store write bandwidth");
         Path dir = Files.createDirectories(tmp.resolve("calibration"));
-        ReferenceCalibration.StoreFigure reference = ReferenceCalibration.storeBandwidth(dir.resolve("reference"));
-        double flink = StoreBandwidth.measure(StoreBandwidth.plainFile(Files.createDirectories(dir.resolve("flink")),
-                (int) reference.checkpointBytes()));
-        return new Calibration(reference.bytesPerSecond(), flink, travel);
+        ReferenceCalibration.StoreFigure store = ReferenceCalibration.storeBandwidth(dir.resolve("store"));
+        return new Calibration(store.bytesPerSecond(), travel);
     }
 
     private static String line(ScenarioRun r) {

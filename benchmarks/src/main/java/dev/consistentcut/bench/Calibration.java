@@ -5,18 +5,15 @@ import java.util.Map;
 /**
  * The constants of the predictions, measured in the same run as the scenarios.
  *
- * @param referenceStoreBytesPerSecond write bandwidth of the reference engine's checkpoint store
+ * @param storeBytesPerSecond write bandwidth of the reference engine's checkpoint store
  *     (the durable directory store: encode, write, fsync, rename), for a checkpoint of the size an
  *     unaligned checkpoint has under backpressure
- * @param flinkStoreBytesPerSecond write bandwidth of a file written the way Flink's filesystem
- *     checkpoint storage writes one (no fsync), of the same size, in the same temporary directory
  * @param barrierTravelMs per backpressure level: the time an overtaking barrier needs to cross
  *     the job's three hops (source, count, sink) when nothing waits for it but the task threads:
  *     two hops into idle tasks and one into a sink busy with its per-record cost
  */
 public record Calibration(
-        double referenceStoreBytesPerSecond,
-        double flinkStoreBytesPerSecond,
+        double storeBytesPerSecond,
         Map<Backpressure, Double> barrierTravelMs) {
 
     public Calibration {
@@ -29,9 +26,5 @@ public record Calibration(
             throw new IllegalArgumentException("no barrier travel time calibrated for backpressure " + b.label());
         }
         return v;
-    }
-
-    public double storeBytesPerSecond(String engine) {
-        return engine.equals(ScenarioRun.FLINK) ? flinkStoreBytesPerSecond : referenceStoreBytesPerSecond;
     }
 }

@@ -119,18 +119,18 @@ public final class Report {
                     .append(" |\n");
         }
         Calibration c = in.calibration();
-        md.append("\nCalibration, measured in the same run: store write bandwidth ")
-                .append(formatBytes(c.referenceStoreBytesPerSecond())).append("/s (reference engine's directory store, fsync included), ")
-                .append(formatBytes(c.flinkStoreBytesPerSecond())).append("/s (a plain file, as Flink's filesystem storage writes); barrier travel through the three hops ");
+        md.append("\nCalibration of the reference engine, measured in the same run: its directory store writes ")
+                .append(formatBytes(c.storeBytesPerSecond())).append("/s (a whole unaligned checkpoint under backpressure: encode, write, fsync, rename, pointer); "
+                        + "an overtaking barrier crosses the three hops in ");
         List<String> travel = new ArrayList<>();
         for (Backpressure b : Backpressure.values()) {
             if (c.barrierTravelMs().containsKey(b)) {
-                travel.add(b.label() + " " + formatNumber(c.travelMs(b)) + " ms");
+                travel.add(formatNumber(c.travelMs(b)) + " ms (" + b.label() + " backpressure)");
             }
         }
         md.append(String.join(", ", travel)).append(".\n");
         md.append("Predictions: aligned = backlog ahead of the barrier / drain rate (reference engine: records queued in its channels at the trigger; "
-                + "Flink: estimated from the records its unaligned run persisted); unaligned = persisted bytes / store bandwidth + barrier travel.\n");
+                + "Flink: estimated from the records its unaligned run persisted, 32 bytes each); unaligned (reference engine only) = persisted bytes / store bandwidth + barrier travel.\n");
         if (!in.micro().isEmpty()) {
             md.append("\n#### Microbenchmarks (JMH 1.37)\n\n| benchmark | parameters | score | error (99.9%) | unit |\n| --- | --- | ---: | ---: | --- |\n");
             for (MicroResult m : in.micro()) {

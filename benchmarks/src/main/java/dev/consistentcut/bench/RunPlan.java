@@ -26,7 +26,7 @@ public record RunPlan(boolean quick, Duration warmup, Duration measure, Duration
     }
 
     public static RunPlan quickPlan() {
-        return new RunPlan(true, Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(9), grid(List.of(true)));
+        return new RunPlan(true, Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(7), grid(List.of(true)));
     }
 
     /** Every (backpressure, skew, mode) cell, mode varying fastest so that comparable runs sit side by side in time. */

@@ -1,10 +1,6 @@
 package dev.consistentcut.bench;
 
-import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Path;
-import java.util.SplittableRandom;
 
 /**
  * Write bandwidth of checkpoint storage, measured as the median of several writes of one size:
@@ -35,21 +31,5 @@ public final class StoreBandwidth {
             seconds[i] = (System.nanoTime() - start) / 1e9;
         }
         return bytes / Stats.median(seconds);
-    }
-
-    /**
-     * The way Flink's filesystem checkpoint storage writes a state file: a new file, written
-     * through a 4 KB buffer, closed, not fsynced.
-     */
-    public static Writer plainFile(Path dir, int bytes) {
-        byte[] data = new byte[bytes];
-        new SplittableRandom(7).nextBytes(data);
-        return attempt -> {
-            Path file = dir.resolve("bandwidth-" + attempt);
-            try (OutputStream out = new java.io.BufferedOutputStream(new FileOutputStream(file.toFile()), 4096)) {
-                out.write(data);
-            }
-            return bytes; // the caller's temporary directory is removed at the end of the run
-        };
     }
 }

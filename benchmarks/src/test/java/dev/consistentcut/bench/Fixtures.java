@@ -8,7 +8,7 @@ import java.util.Map;
 final class Fixtures {
 
     static final Calibration CALIBRATION = new Calibration(
-            100_000_000, 400_000_000,
+            100_000_000,
             Map.of(Backpressure.NONE, 0.1, Backpressure.LIGHT, 0.2, Backpressure.HEAVY, 0.6));
 
     private Fixtures() {

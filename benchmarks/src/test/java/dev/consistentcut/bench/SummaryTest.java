@@ -36,7 +36,7 @@ class SummaryTest {
         // 120,000 bytes at 100 MB/s is 1.2 ms, plus 0.6 ms of barrier travel under heavy backpressure.
         assertEquals(1.8, s.predictedP50Ms(), 1e-9);
         Summary flink = find(Fixtures.summaries(Fixtures.goodGrid()), ScenarioRun.FLINK, Backpressure.HEAVY, Mode.UNALIGNED);
-        assertEquals(192_000 / 400e6 * 1000 + 0.6, flink.predictedP50Ms(), 1e-9, "Flink's own store bandwidth");
+        assertTrue(Double.isNaN(flink.predictedP50Ms()), "no model of Flink's fixed per-checkpoint costs, so no prediction");
     }
 
     @Test
