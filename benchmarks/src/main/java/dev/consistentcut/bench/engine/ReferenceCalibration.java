@@ -47,7 +47,7 @@ public final class ReferenceCalibration {
     public static StoreFigure storeBandwidth(Path dir) throws IOException {
         CheckpointStore store = storeFactory(dir).get();
         // Built before the clock starts: only the store's work (encode, write, fsync, rename) is timed.
-        CompletedCheckpoint[] checkpoints = new CompletedCheckpoint[StoreBandwidth.WRITES + 1];
+        CompletedCheckpoint[] checkpoints = new CompletedCheckpoint[StoreBandwidth.WARMUP_WRITES + StoreBandwidth.WRITES];
         for (int i = 0; i < checkpoints.length; i++) {
             checkpoints[i] = SyntheticCheckpoint.of(i + 1);
         }
