@@ -27,7 +27,8 @@ import java.util.function.LongSupplier;
  *
  * <p><b>Invariant.</b> Each checkpoint's status moves only {@code PENDING -> COMPLETED} or
  * {@code PENDING -> ABORTED}; so a checkpoint is completed or aborted, never both, and completed
- * at most once. A checkpoint is completed only when every task acknowledged it, and then it is in
+ * at most once. Completing a checkpoint subsumes (aborts) every older one still PENDING, so the
+ * latest completed checkpoint only moves forward. A checkpoint is completed only when every task acknowledged it, and then it is in
  * the store before it is reported COMPLETED. Ids are 1, 2, ... and never reused, also across
  * failures; they start above every id the store already holds, so no stored checkpoint is ever
  * overwritten.
@@ -215,8 +216,16 @@ public final class CheckpointCoordinator {
             a.status = CheckpointStatus.COMPLETED;
             settle(a);
             completed.add(id);
-            if (latest == null || id > latest.id()) {
-                latest = c;
+            latest = c;
+            // Subsume: an older checkpoint still PENDING can no longer become the latest, so it
+            // is aborted, as Flink's coordinator does and as the spec's CompleteCheckpoint says.
+            // Without this, completing it later would move "latest" (and the store's pointer)
+            // backwards. Its barriers still travel, so it stays in flight until fully acked.
+            for (Attempt older : List.copyOf(open.headMap(id).values())) {
+                if (older.status == CheckpointStatus.PENDING) {
+                    older.status = CheckpointStatus.ABORTED;
+                    settle(older);
+                }
             }
             return Optional.of(c);
         }

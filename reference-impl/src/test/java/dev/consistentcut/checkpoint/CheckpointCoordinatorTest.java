@@ -297,6 +297,24 @@ class CheckpointCoordinatorTest {
     }
 
     @Test
+    void completingANewerCheckpointSubsumesAnOlderPendingOne() {
+        CheckpointCoordinator co = aligned(2);
+        long c1 = trigger(co);
+        long c2 = trigger(co);
+        assertEquals(AckResult.ALL_ACKNOWLEDGED, ackAll(co, c1));
+        assertEquals(AckResult.ALL_ACKNOWLEDGED, ackAll(co, c2));
+
+        assertTrue(co.completeCheckpoint(c2).isPresent());
+        // c1 can no longer become the latest: it is aborted, and completing it is refused,
+        // so neither the coordinator's nor the store's latest ever moves backwards.
+        assertEquals(CheckpointStatus.ABORTED, co.status(c1));
+        assertEquals(Optional.empty(), co.completeCheckpoint(c1));
+        assertEquals(c2, co.latestCompleted().orElseThrow().id());
+        assertEquals(c2, store.latest().orElseThrow().id());
+        assertEquals(List.of(c2), co.completedIds());
+    }
+
+    @Test
     void abortExpiredAbortsOnlyPendingCheckpointsOlderThanTheTimeout() {
         CheckpointCoordinator co = aligned(3);
         clock.set(0);
