@@ -72,7 +72,6 @@ public final class SimulationRuntime implements JobRuntime {
     private final List<CompletedCheckpoint> completed = new ArrayList<>();
     private final List<Violation> violations = new ArrayList<>();
     private int triggered;
-    private int aborted;
     private int failures;
     private boolean failAfterCheckpointDone;
     private long lastTrigger = Long.MIN_VALUE / 2;
@@ -159,7 +158,7 @@ public final class SimulationRuntime implements JobRuntime {
                     + "; sources exhausted " + deployment.sourcesExhausted() + ", channels empty "
                     + deployment.channelsEmpty() + ", in flight " + coordinator.inFlight()));
         }
-        return new RunResult(mode.name(), "simulation", finished, completed, aborted, failures, step, all,
+        return new RunResult(mode.name(), "simulation", finished, completed, abortedCount(), failures, step, all,
                 options.trackProcessed(), deployment.ledgers(), step);
     }
 
@@ -218,7 +217,7 @@ public final class SimulationRuntime implements JobRuntime {
             }
         }
         if (options.checkpointTimeout() > 0) {
-            aborted += coordinator.abortExpired(options.checkpointTimeout());
+            coordinator.abortExpired(options.checkpointTimeout());
         }
     }
 
@@ -245,12 +244,7 @@ public final class SimulationRuntime implements JobRuntime {
         }
         CompletedCheckpoint cp = done.get();
         completed.add(cp);
-        if (options.trackProcessed()) {
-            violations.addAll(invariants.consistentCut(cp));
-        }
-        if (!mode.overtaking()) {
-            violations.addAll(invariants.alignedNoChannelState(cp));
-        }
+        violations.addAll(invariants.completedCheckpoint(cp, mode.overtaking(), options.trackProcessed()));
         options.onCheckpoint().accept(cp);
         if (listener != ActionListener.NONE) {
             listener.onAction(Action.COMPLETE_CHECKPOINT.specName(), Map.of("checkpoint", c));
@@ -260,7 +254,6 @@ public final class SimulationRuntime implements JobRuntime {
     /** Action {@code AbortCheckpoint}, through the coordinator. */
     private void abortCheckpoint(long c) {
         if (coordinator.abortCheckpoint(c)) {
-            aborted++;
             completable.remove(c);
             if (listener != ActionListener.NONE) {
                 listener.onAction(Action.ABORT_CHECKPOINT.specName(), Map.of("checkpoint", c));
@@ -270,7 +263,6 @@ public final class SimulationRuntime implements JobRuntime {
 
     @Override
     public void failAndRestore() {
-        aborted += (int) coordinator.inFlight().stream().filter(c -> coordinator.status(c) == CheckpointStatus.PENDING).count();
         Optional<CompletedCheckpoint> latest = coordinator.failAndRestore();
         completable.clear();
         deployment.restore(latest);
@@ -283,6 +275,15 @@ public final class SimulationRuntime implements JobRuntime {
         if (listener != ActionListener.NONE) {
             listener.onAction(Action.FAIL_AND_RESTORE.specName(), Map.of("checkpoint", latest.map(CompletedCheckpoint::id).orElse(0L)));
         }
+    }
+
+    /**
+     * Checkpoints that ended ABORTED, whatever the reason (timeout, random abort, failure, or
+     * subsumed by a newer completed one), as the coordinator records them.
+     */
+    private int abortedCount() {
+        return (int) triggerTimes.keySet().stream()
+                .filter(id -> coordinator.status(id) == CheckpointStatus.ABORTED).count();
     }
 
     // ------------------------------------------------------------------ for tests and the CLI

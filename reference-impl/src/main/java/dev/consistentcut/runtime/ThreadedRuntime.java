@@ -104,7 +104,6 @@ public final class ThreadedRuntime implements JobRuntime {
     private final Map<String, Worker> workers = new LinkedHashMap<>();
     private final List<CompletedCheckpoint> completed = new ArrayList<>();
     private final List<Violation> violations = new ArrayList<>();
-    private int aborted;
     private int failures;
     private boolean failAfterCheckpointDone;
     private long triggeredCount;
@@ -146,6 +145,7 @@ public final class ThreadedRuntime implements JobRuntime {
         long nextTrigger = start + options.checkpointInterval();
         long nextProgress = start + PROGRESS_INTERVAL;
         long lastSinkRecords = 0;
+        long lastProgress = start;
         startWorkers();
         try {
             while (true) {
@@ -161,7 +161,7 @@ public final class ThreadedRuntime implements JobRuntime {
                 }
                 performRequestedFailures();
                 if (options.checkpointTimeout() > 0) {
-                    aborted += coordinator.abortExpired(options.checkpointTimeout());
+                    coordinator.abortExpired(options.checkpointTimeout());
                 }
                 long now = System.nanoTime();
                 boolean canTrigger = shouldTrigger();
@@ -172,10 +172,12 @@ public final class ThreadedRuntime implements JobRuntime {
                 }
                 if (now >= nextProgress) {
                     long sink = sinkRecords.get();
-                    options.progress().accept(String.format("%.1f s: sinks received %d records (%d records/s)",
-                            (now - start) / 1e9, sink, sink - lastSinkRecords));
+                    double seconds = (now - lastProgress) / 1e9;
+                    options.progress().accept(String.format("%.1f s: sinks received %d records (%.0f records/s)",
+                            (now - start) / 1e9, sink, (sink - lastSinkRecords) / seconds));
                     lastSinkRecords = sink;
-                    nextProgress += PROGRESS_INTERVAL;
+                    lastProgress = now;
+                    nextProgress = now + PROGRESS_INTERVAL; // no catch-up lines after a stall
                 }
                 endgame = deployment.sourcesExhausted();
                 if (!failurePending() && terminated()) {
@@ -197,7 +199,7 @@ public final class ThreadedRuntime implements JobRuntime {
         if (options.trackProcessed()) {
             violations.addAll(invariants.exactlyOnce(deployment.ledgers()));
         }
-        return new RunResult(mode.name(), "threads", true, completed, aborted, failures,
+        return new RunResult(mode.name(), "threads", true, completed, abortedCount(), failures,
                 stepsFinished.get() + triggeredCount + completed.size(), violations, options.trackProcessed(),
                 deployment.ledgers(), System.nanoTime() - start);
     }
@@ -278,12 +280,7 @@ public final class ThreadedRuntime implements JobRuntime {
         }
         CompletedCheckpoint cp = done.get();
         completed.add(cp);
-        if (options.trackProcessed()) {
-            violations.addAll(invariants.consistentCut(cp));
-        }
-        if (!mode.overtaking()) {
-            violations.addAll(invariants.alignedNoChannelState(cp));
-        }
+        violations.addAll(invariants.completedCheckpoint(cp, mode.overtaking(), options.trackProcessed()));
         options.onCheckpoint().accept(cp);
         if (listener != ActionListener.NONE) {
             listener.onAction(Action.COMPLETE_CHECKPOINT.specName(), Map.of("checkpoint", c));
@@ -344,7 +341,6 @@ public final class ThreadedRuntime implements JobRuntime {
     /** {@code FailAndRestore} on the coordinator thread: stop every task, restore, restart. */
     private void failAndRestoreNow() {
         stopWorkers();
-        aborted += (int) coordinator.inFlight().stream().filter(c -> coordinator.status(c) == CheckpointStatus.PENDING).count();
         Optional<CompletedCheckpoint> latest = coordinator.failAndRestore();
         completions.clear();
         deployment.restore(latest);
@@ -397,6 +393,15 @@ public final class ThreadedRuntime implements JobRuntime {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * Checkpoints that ended ABORTED, whatever the reason (timeout, random abort, failure, or
+     * subsumed by a newer completed one), as the coordinator records them.
+     */
+    private int abortedCount() {
+        return (int) triggerTimes.keySet().stream()
+                .filter(id -> coordinator.status(id) == CheckpointStatus.ABORTED).count();
     }
 
     // ------------------------------------------------------------------ for tests

@@ -238,4 +238,21 @@ class SimulationRuntimeTest {
                 () -> RunOptions.builder().failureProbability(1.5).build());
         assertEquals("failureProbability must be within [0, 1], got 1.5", e.getMessage());
     }
+
+    @Test
+    void abortedCheckpointsAreCountedAndLeaveTheRunExactlyOnce() {
+        List<String> aborts = new ArrayList<>();
+        RunResult r = new SimulationRuntime(Topologies.join(6), BarrierHandlers.unaligned(), RunOptions.builder()
+                .seed(6).triggerProbability(0.2).maxCheckpoints(10).abortProbability(0.05)
+                .listener((a, p) -> {
+                    if (a.equals("AbortCheckpoint")) {
+                        aborts.add(a);
+                    }
+                })
+                .build()).run();
+        assertTrue(r.holds(), r.violations().toString());
+        assertTrue(r.abortedCheckpoints() > 0, "this seed aborts some checkpoints");
+        // Every AbortCheckpoint step counts; a checkpoint subsumed by a newer completed one counts too.
+        assertTrue(r.abortedCheckpoints() >= aborts.size(), r.abortedCheckpoints() + " < " + aborts.size());
+    }
 }
