@@ -13,6 +13,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -99,22 +100,23 @@ public final class BenchmarkMain {
     }
 
     private void execute(Options options, PrintStream out, PrintStream err) throws Exception {
-        RunPlan plan = options.quick() ? RunPlan.quickPlan() : RunPlan.fullPlan();
-        List<Scenario> scenarios = plan.scenarios().stream().filter(s -> s.name().contains(options.only())).toList();
+        RunPlan fullGrid = options.quick() ? RunPlan.quickPlan() : RunPlan.fullPlan();
+        List<Scenario> scenarios = fullGrid.scenarios().stream().filter(s -> s.name().contains(options.only())).toList();
         if (scenarios.isEmpty()) {
             throw new IllegalArgumentException("--only '" + options.only() + "' matches no scenario of the plan");
         }
+        RunPlan plan = fullGrid.only(scenarios);
+        List<Scenario> schedule = plan.schedule();
         boolean flink = options.engines().contains(ScenarioRun.FLINK);
         boolean reference = options.engines().contains(ScenarioRun.REFERENCE);
         Files.createDirectories(options.out());
         Machine machine = Machine.current();
         double loadAtStart = Machine.loadAverage();
         Path tmp = Files.createTempDirectory("consistent-cut-bench");
-        int steps = 2 + scenarios.size() * options.engines().size() + (flink ? 1 : 0);
-        Duration planned = new RunPlan(plan.quick(), plan.warmup(), plan.measure(), plan.measureHeavy(), scenarios)
-                .plannedScenarioTime().multipliedBy(options.engines().size()).dividedBy(2).plusSeconds(flink ? 15 : 5);
+        int steps = 2 + schedule.size() * options.engines().size() + (flink ? 1 : 0);
+        Duration planned = plan.plannedTimePerEngine().multipliedBy(options.engines().size()).plusSeconds(flink ? 15 : 5);
         Progress progress = new Progress(err, System.console() != null, steps, planned);
-        List<ScenarioRun> runs = new ArrayList<>();
+        Map<String, List<ScenarioRun>> rounds = new LinkedHashMap<>();
         try {
             progress.step("calibration");
             Calibration calibration = calibrate(tmp, progress);
@@ -126,22 +128,33 @@ public final class BenchmarkMain {
                     cluster = FlinkCluster.start(Files.createDirectories(tmp.resolve("flink")));
                 }
                 FlinkBenchmark flinkEngine = cluster == null ? null : new FlinkBenchmark(cluster);
-                for (Scenario s : scenarios) {
+                for (Scenario s : schedule) {
                     Duration window = plan.window(s);
                     if (reference) {
                         progress.step("reference " + s.name());
-                        runs.add(referenceEngine.run(s, plan.warmup(), window, progress));
-                        progress.note(line(runs.get(runs.size() - 1)));
+                        ScenarioRun r = referenceEngine.run(s, plan.warmup(), window, progress);
+                        rounds.computeIfAbsent(ScenarioRun.REFERENCE + " " + s.name(), k -> new ArrayList<>()).add(r);
+                        progress.note(line(r));
                     }
                     if (flinkEngine != null) {
                         progress.step("flink     " + s.name());
-                        runs.add(flinkEngine.run(s, plan.warmup(), window, progress));
-                        progress.note(line(runs.get(runs.size() - 1)));
+                        ScenarioRun r = flinkEngine.run(s, plan.warmup(), window, progress);
+                        rounds.computeIfAbsent(ScenarioRun.FLINK + " " + s.name(), k -> new ArrayList<>()).add(r);
+                        progress.note(line(r));
                     }
                 }
             } finally {
                 if (cluster != null) {
                     cluster.close();
+                }
+            }
+            List<ScenarioRun> runs = new ArrayList<>();
+            for (Scenario s : scenarios) {
+                for (String engine : List.of(ScenarioRun.REFERENCE, ScenarioRun.FLINK)) {
+                    List<ScenarioRun> r = rounds.get(engine + " " + s.name());
+                    if (r != null) {
+                        runs.add(ScenarioRun.merge(r));
+                    }
                 }
             }
             progress.step("report");

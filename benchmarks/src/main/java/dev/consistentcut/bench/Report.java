@@ -1,6 +1,7 @@
 package dev.consistentcut.bench;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -33,7 +34,8 @@ public final class Report {
             "engine", "backpressure", "skew", "mode", "window_s", "throughput_rps", "checkpoints", "failed",
             "duration_p50_ms", "duration_p99_ms", "duration_max_ms", "start_delay_p50_ms", "alignment_p50_ms",
             "persisted_records_p50", "persisted_bytes_p50", "checkpoint_bytes_p50", "backlog_records_p50",
-            "predicted_p50_ms", "measured_over_predicted", "prediction_basis");
+            "predicted_p50_ms", "measured_over_predicted", "prediction_basis",
+            "rounds", "round_throughput_min_rps", "round_throughput_max_rps");
 
     private Report() {
     }
@@ -50,7 +52,8 @@ public final class Report {
                     raw(s.startDelayP50Ms()), raw(s.alignmentP50Ms()),
                     raw(s.persistedRecordsP50()), raw(s.persistedBytesP50()), raw(s.sizeBytesP50()),
                     raw(s.backlogRecordsP50()), raw(s.predictedP50Ms()), raw(s.ratio()),
-                    s.predictionBasis());
+                    s.predictionBasis(), Integer.toString(r.roundThroughputs().size()),
+                    raw(Collections.min(r.roundThroughputs())), raw(Collections.max(r.roundThroughputs())));
             out.append(String.join(",", f)).append('\n');
         }
         return out.toString();
@@ -75,7 +78,7 @@ public final class Report {
         for (String engine : List.of(ScenarioRun.REFERENCE, ScenarioRun.FLINK)) {
             md.append("\n#### ").append(engine.equals(ScenarioRun.FLINK) ? "Apache Flink 2.3.0 (MiniCluster)" : "Reference engine (threaded runtime)")
                     .append("\n\n");
-            md.append("| backpressure | skew | mode | records/s | checkpoints | duration p50 / p99 / max (ms) | start delay p50 (ms) | alignment p50 (ms) | persisted records p50 | persisted bytes p50 | checkpoint size p50 | predicted p50 (ms) | measured / predicted |\n");
+            md.append("| backpressure | skew | mode | records/s (rounds' range) | checkpoints | duration p50 / p99 / max (ms) | start delay p50 (ms) | alignment p50 (ms) | persisted records p50 | persisted bytes p50 | checkpoint size p50 | predicted p50 (ms) | measured / predicted |\n");
             md.append("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
             for (Summary s : in.rows()) {
                 if (!s.engine().equals(engine)) {
@@ -85,7 +88,7 @@ public final class Report {
                 md.append("| ").append(s.scenario().backpressure().label())
                         .append(" | ").append(s.scenario().skew() ? "on" : "off")
                         .append(" | ").append(s.scenario().mode().label())
-                        .append(" | ").append(formatNumber(s.run().throughput()))
+                        .append(" | ").append(throughput(s.run()))
                         .append(" | ").append(cp ? s.run().checkpoints().size() + failed(s) : "")
                         .append(" | ").append(cp ? formatNumber(s.durationP50Ms()) + " / " + formatNumber(s.durationP99Ms()) + " / " + formatNumber(s.durationMaxMs()) : "")
                         .append(" | ").append(cp ? formatNumber(s.startDelayP50Ms()) : "")
@@ -140,6 +143,16 @@ public final class Report {
             }
         }
         return md.toString();
+    }
+
+    /** Records per second; for a run of several rounds, the pooled figure and the rounds' range. */
+    static String throughput(ScenarioRun r) {
+        String pooled = formatNumber(r.throughput());
+        if (r.roundThroughputs().size() < 2) {
+            return pooled;
+        }
+        return pooled + " (" + formatNumber(Collections.min(r.roundThroughputs())) + " to "
+                + formatNumber(Collections.max(r.roundThroughputs())) + ")";
     }
 
     private static String failed(Summary s) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -18,6 +19,17 @@ class JobShapeTest {
             seen.add(k);
         }
         assertEquals(JobShape.KEYS, seen.size());
+    }
+
+    @Test
+    void cellsWithoutBackpressureRunInInterleavedRounds() {
+        List<Scenario> schedule = RunPlan.fullPlan().schedule();
+        assertEquals(6 * 3 + 12, schedule.size(), "6 cells without backpressure 3 times, 12 others once");
+        // The first group: the three modes of none/even, three times over, in mode order.
+        for (int i = 0; i < 9; i++) {
+            assertEquals(new Scenario(Backpressure.NONE, false, Mode.values()[i % 3]), schedule.get(i));
+        }
+        assertEquals(1, RunPlan.quickPlan().schedule().stream().filter(s -> s.backpressure() == Backpressure.NONE).count() / 3);
     }
 
     @Test

@@ -40,6 +40,27 @@ class SummaryTest {
     }
 
     @Test
+    void roundsArePooledAndTheirRangeKept() {
+        Scenario s = new Scenario(Backpressure.NONE, true, Mode.NONE);
+        ScenarioRun merged = ScenarioRun.merge(List.of(
+                new ScenarioRun(ScenarioRun.REFERENCE, s, 4, 400_000, List.of(), 0),
+                new ScenarioRun(ScenarioRun.REFERENCE, s, 4, 1_200_000, List.of(), 1)));
+        assertEquals(200_000, merged.throughput(), 1e-9, "1.6 M records in 8 s");
+        assertEquals(List.of(100_000.0, 300_000.0), merged.roundThroughputs());
+        assertEquals(1, merged.failedCheckpoints());
+        assertEquals("200,000 (100,000 to 300,000)", Report.throughput(merged));
+    }
+
+    @Test
+    void roundsOfDifferentCellsAreNotMerged() {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> ScenarioRun.merge(List.of(
+                        new ScenarioRun(ScenarioRun.REFERENCE, new Scenario(Backpressure.NONE, true, Mode.NONE), 4, 1, List.of(), 0),
+                        new ScenarioRun(ScenarioRun.FLINK, new Scenario(Backpressure.NONE, true, Mode.NONE), 4, 1, List.of(), 0))));
+        assertTrue(e.getMessage().contains("cannot merge flink"), e.getMessage());
+    }
+
+    @Test
     void withoutCheckpointsThereIsNothingToPredict() {
         Summary s = find(Fixtures.summaries(Fixtures.goodGrid()), ScenarioRun.REFERENCE, Backpressure.NONE, Mode.NONE);
         assertTrue(Double.isNaN(s.predictedP50Ms()));
