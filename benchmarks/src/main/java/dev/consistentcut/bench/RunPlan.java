@@ -45,10 +45,11 @@ public record RunPlan(boolean quick, Duration warmup, Map<Backpressure, Duration
                 3, grid(List.of(false, true)));
     }
 
+    /** Heavy: long enough for one aligned checkpoint (4 to 8 s) to start and end inside the window. */
     public static RunPlan quickPlan() {
         return new RunPlan(true, Duration.ofSeconds(1),
                 Map.of(Backpressure.NONE, Duration.ofSeconds(2), Backpressure.LIGHT, Duration.ofSeconds(2),
-                        Backpressure.HEAVY, Duration.ofSeconds(7)),
+                        Backpressure.HEAVY, Duration.ofSeconds(11)),
                 1, grid(List.of(true)));
     }
 

@@ -71,8 +71,10 @@ public final class Targets {
             double speedup = a.get().durationP50Ms() / u.get().durationP50Ms();
             // No completed aligned checkpoint in the window is the slowest outcome of all, and a miss.
             met &= !Double.isNaN(speedup) && speedup >= MIN_HEAVY_SPEEDUP;
-            figures.add(String.format("%s: %s / %s = %sx", skew ? "skew" : "even",
-                    ms(a.get().durationP50Ms()), ms(u.get().durationP50Ms()), num(speedup)));
+            figures.add(Double.isNaN(a.get().durationP50Ms())
+                    ? (skew ? "skew" : "even") + ": no aligned checkpoint completed in the window"
+                    : String.format("%s: %s / %s = %sx", skew ? "skew" : "even",
+                            ms(a.get().durationP50Ms()), ms(u.get().durationP50Ms()), num(speedup)));
         }
         return verdict(target, figures, any, met);
     }

@@ -50,7 +50,9 @@ class TargetsTest {
     void noCompletedAlignedCheckpointIsAMissNotAPass() {
         List<ScenarioRun> runs = Fixtures.goodGrid();
         replace(runs, Fixtures.run(ScenarioRun.REFERENCE, Backpressure.HEAVY, true, Mode.ALIGNED, 1_000, 4_000, 0, 4_000, 0));
-        assertEquals("MISSED", judge(runs).get(1).status());
+        Targets.Verdict v = judge(runs).get(1);
+        assertEquals("MISSED", v.status());
+        assertTrue(v.measured().contains("skew: no aligned checkpoint completed in the window"), v.measured());
     }
 
     @Test
