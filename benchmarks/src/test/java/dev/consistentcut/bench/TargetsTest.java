@@ -65,6 +65,16 @@ class TargetsTest {
     }
 
     @Test
+    void aBacklogThatDidNotGrowTenfoldMissesThePremise() {
+        List<ScenarioRun> runs = Fixtures.goodGrid();
+        // Light backlog 4,000 records at 5,000 records/s: 0.8 s; heavy 4 s: only fivefold.
+        replace(runs, Fixtures.run(ScenarioRun.REFERENCE, Backpressure.LIGHT, true, Mode.ALIGNED, 5_000, 800, 0, 4_000, 20));
+        Targets.Verdict v = judge(runs).get(2);
+        assertEquals("MISSED", v.status());
+        assertTrue(v.measured().contains("backlog x5.00"), v.measured());
+    }
+
+    @Test
     void anAlignedDurationOffItsPredictionByMoreThanAQuarterIsAMiss() {
         List<ScenarioRun> runs = Fixtures.goodGrid();
         replace(runs, Fixtures.run(ScenarioRun.REFERENCE, Backpressure.LIGHT, true, Mode.ALIGNED, 10_000, 520, 0, 4_000, 20));
