@@ -15,8 +15,9 @@
 (***************************************************************************)
 EXTENDS Dataflow, CutInvariants
 
+\* A dial, defined correctly and wrongly in MCAlignedCheckpoint.tla; correct: TRUE.
 CONSTANT
-    BlocksOnBarrier  \* a task stops reading an input whose barrier has arrived (a dial; correct: TRUE)
+    BlocksOnBarrier  \* a task stops reading an input whose barrier has arrived
 
 ASSUME BlocksOnBarrier \in BOOLEAN
 
@@ -42,7 +43,7 @@ ProcessRecord(t, e) ==
     /\ IsRecord(r)
     /\ e \notin Blocked(t)
     /\ HasRoom(t, r)
-    /\ chan' = Enqueue([chan EXCEPT ![e] = Tail(@)], Route(t, r), r)
+    /\ chan' = Enqueue([chan EXCEPT ![e] = Tail(@)], RouteOf(t, r), r)
     /\ processed' = [processed EXCEPT ![t] = @ (+) SetToBag({r})]
     /\ UNCHANGED <<sourceVars, handling, arrived, coordinatorVars, failures>>
 

@@ -49,7 +49,8 @@ CutCount(c, t, r) ==
 CutTarget(c, t, r) ==
     IF r.off < snapOffset[c][r.src] THEN Paths(r.src, r, t) ELSE 0
 
-\* In every completed checkpoint, no operator would count a record more often than it has routes to it after a restore.
+\* In every completed checkpoint, no operator would count a record more often than it
+\* has routes to it after a restore.
 NoDoubleCountInv ==
     \A c \in CheckpointIds : ckpt[c] = "completed" =>
         \A t \in Operators, r \in Records : CutCount(c, t, r) <= CutTarget(c, t, r)

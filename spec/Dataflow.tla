@@ -23,15 +23,24 @@ CONSTANTS
     MaxCheckpoints,   \* checkpoint ids are 1..MaxCheckpoints, never reused
     MaxConcurrent,    \* checkpoints in flight at once, at most
     MaxFailures,      \* global failures, at most
-    AbortEnabled,     \* whether the coordinator may time a pending checkpoint out
-    RecordedOffset(_),\* the offset a source records, given its next offset (a dial; correct: n)
-    RestoredChannel(_),\* what recovery puts back into a channel, given its persisted state (a dial; correct: q)
-    FinishedSourcesInject \* a source that has read its whole log still injects barriers (a dial; correct: TRUE)
+    AbortEnabled      \* whether the coordinator may time a pending checkpoint out
+
+\* The dials: each is read in one place (per protocol), and MCDataflow.tla defines it correctly and
+\* wrongly; a .cfg picks one.  Correct: RecordedOffset(n) = n, RestoredChannel(q) = q,
+\* FinishedSourcesInject = TRUE.
+CONSTANTS
+    RecordedOffset(_),    \* the offset a source records in a checkpoint, given its next offset
+    RestoredChannel(_),   \* what recovery puts back into a channel, given its persisted state
+    FinishedSourcesInject \* whether a source that has read its whole log still injects barriers
 
 Tasks == Sources \cup Operators
 CheckpointIds == 1..MaxCheckpoints
-InputsOf(t) == {e \in Edges : e[2] = t}
-OutputsOf(n) == {e \in Edges : e[1] = n}
+\* The in- and out-edges of every node, tabulated once (TLC evaluates a constant
+\* definition once, not in every state; the same holds for RouteTable and PathTable).
+InputTable == [n \in Tasks |-> {e \in Edges : e[2] = n}]
+OutputTable == [n \in Tasks |-> {e \in Edges : e[1] = n}]
+InputsOf(t) == InputTable[t]
+OutputsOf(n) == OutputTable[n]
 
 \* A record is identified by its source and offset; operators keep that identity.
 Records == [src : Sources, off : 0..RecordsPerSource - 1]
@@ -49,23 +58,38 @@ ASSUME /\ Sources \cap Operators = {}
        /\ MaxCheckpoints \in Nat /\ MaxConcurrent \in Nat \ {0}
        /\ MaxFailures \in Nat /\ AbortEnabled \in BOOLEAN /\ FinishedSourcesInject \in BOOLEAN
 
+RECURSIVE Downstream(_, _)
+\* The nodes reachable from node n in 1..k steps.
+Downstream(n, k) ==
+    IF k = 0 THEN {}
+    ELSE LET next == {e[2] : e \in OutputsOf(n)}
+         IN  next \cup UNION {Downstream(m, k - 1) : m \in next}
+
+\* The graph is acyclic (Paths counts routes by recursion over it).
+ASSUME \A n \in Tasks : n \notin Downstream(n, Cardinality(Tasks))
+
 RECURSIVE SumOver(_, _)
 \* The sum of f[x] over the finite set S.
 SumOver(S, f) == IF S = {} THEN 0
                  ELSE LET x == CHOOSE x \in S : TRUE IN f[x] + SumOver(S \ {x}, f)
 
-RECURSIVE CountRoutes(_, _, _)
-\* The number of routes record r takes from node n to operator t (the graph is a DAG).
-CountRoutes(n, r, t) ==
-    IF n = t THEN 1
-    ELSE SumOver(Route(n, r), [e \in Route(n, r) |-> CountRoutes(e[2], r, t)])
+\* The routes of every record from every node, tabulated once.
+RouteTable == [n \in Tasks |-> [r \in Records |-> Route(n, r)]]
+\* The out-edges of node n that record r takes (Route, looked up).
+RouteOf(n, r) == RouteTable[n][r]
 
-\* CountRoutes, tabulated: TLC evaluates a constant definition once, not in every state.
-RouteTable == [n \in Tasks |-> [r \in Records |-> [t \in Operators |-> CountRoutes(n, r, t)]]]
+RECURSIVE CountPaths(_, _, _)
+\* The number of routes record r takes from node n to operator t (the graph is a DAG).
+CountPaths(n, r, t) ==
+    IF n = t THEN 1
+    ELSE SumOver(RouteOf(n, r), [e \in RouteOf(n, r) |-> CountPaths(e[2], r, t)])
+
+\* CountPaths, tabulated once.
+PathTable == [n \in Tasks |-> [r \in Records |-> [t \in Operators |-> CountPaths(n, r, t)]]]
 
 \* Paths(n, r, t): the number of routes from node n to operator t for record r.
 \* Implemented by PhysicalGraph.paths(n, r, t).
-Paths(n, r, t) == RouteTable[n][r][t]
+Paths(n, r, t) == PathTable[n][r][t]
 
 \* How many records (barriers not counted) the sequence q holds.
 RecordCount(q) == Len(SelectSeq(q, IsRecord))
@@ -118,7 +142,7 @@ Acknowledge(t, c) == acked' = [acked EXCEPT ![c] = @ \cup {t}]
 (* Channel helpers.                                                        *)
 
 \* Every channel that r is routed on from n has room for one more record.
-HasRoom(n, r) == \A d \in Route(n, r) : RecordCount(chan[d]) < Capacity
+HasRoom(n, r) == \A d \in RouteOf(n, r) : RecordCount(chan[d]) < Capacity
 \* ch with message m appended to every channel in es (FIFO: behind everything queued).
 Enqueue(ch, es, m) == [d \in DOMAIN ch |-> IF d \in es THEN Append(ch[d], m) ELSE ch[d]]
 \* ch with message m put at the head of every channel in es (the priority lane).
@@ -147,7 +171,8 @@ Init == /\ offset = [s \in Sources |-> 0]
         /\ discardedUpTo = 0
         /\ failures = 0
 
-\* The coordinator starts checkpoint c, the next unused id, if fewer than MaxConcurrent are in flight.
+\* The coordinator starts checkpoint c, the next unused id, while fewer than
+\* MaxConcurrent checkpoints are in flight.
 \* Implemented by CheckpointCoordinator.triggerCheckpoint().
 TriggerCheckpoint(c) ==
     /\ ckpt[c] = "none"
@@ -163,7 +188,7 @@ EmitRecord(s) ==
     LET r == [src |-> s, off |-> offset[s]] IN
     /\ offset[s] < RecordsPerSource
     /\ HasRoom(s, r)
-    /\ chan' = Enqueue(chan, Route(s, r), r)
+    /\ chan' = Enqueue(chan, RouteOf(s, r), r)
     /\ offset' = [offset EXCEPT ![s] = @ + 1]
     /\ UNCHANGED <<operatorVars, coordinatorVars, failures>>
 
@@ -228,7 +253,8 @@ Terminating == Terminated /\ UNCHANGED vars
 \* Every triggered checkpoint eventually completes, or a newer one completes and subsumes it.
 CheckpointCompletesProp ==
     \A c \in CheckpointIds :
-        ckpt[c] = "pending" ~> (ckpt[c] = "completed" \/ \E d \in CheckpointIds : d > c /\ ckpt[d] = "completed")
+        ckpt[c] = "pending" ~> \/ ckpt[c] = "completed"
+                               \/ \E d \in CheckpointIds : d > c /\ ckpt[d] = "completed"
 
 \* Every source eventually reads its whole log and every record reaches the end of its routes.
 DrainsProp == <>[]Drained

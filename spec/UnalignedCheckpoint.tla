@@ -25,11 +25,14 @@
 (***************************************************************************)
 EXTENDS Dataflow, CutInvariants
 
+\* Dials, defined correctly and wrongly in MCUnalignedCheckpoint.tla.  Correct:
+\* PersistedOvertaken(q) = q, PersistFrom(inputs, arrived) = inputs \ arrived.
 CONSTANTS
-    PersistedOvertaken(_), \* given the records a barrier overtook, those persisted (a dial; correct: all)
-    PersistFrom(_, _)      \* given a task's inputs and those whose barrier arrived, the
-                           \* inputs it persists records from (a dial; correct: the others)
+    PersistedOvertaken(_), \* given the records a barrier overtook: those persisted
+    PersistFrom(_, _)      \* given a task's inputs and those whose barrier arrived: the
+                           \* inputs whose records it persists
 
+\* At most one unaligned checkpoint is in flight at a time, as in Flink.
 ASSUME MaxConcurrent = 1
 
 \* The inputs whose records t persists now: while it handles a checkpoint, those whose
@@ -39,7 +42,7 @@ Persisting(t) == IF handling[t] = 0 THEN {} ELSE PersistFrom(InputsOf(t), arrive
 \* Barrier c goes to the head of every output of node n (ch: the channels before).
 Overtake(ch, n, c) == EnqueueAhead(ch, OutputsOf(n), [ckpt |-> c])
 \* snapChan with what barrier c overtook on n's outputs appended to their persisted state.
-PersistOvertaken(ch, n, c) ==
+SaveOvertaken(ch, n, c) ==
     [snapChan EXCEPT ![c] = [e \in Edges |-> IF e \in OutputsOf(n)
                                               THEN snapChan[c][e] \o PersistedOvertaken(ch[e])
                                               ELSE snapChan[c][e]]]
@@ -51,7 +54,7 @@ InjectBarrier(s, c) ==
     /\ BarrierDue(s, c)
     /\ snapOffset' = [snapOffset EXCEPT ![c][s] = RecordedOffset(offset[s])]
     /\ chan' = Overtake(chan, s, c)
-    /\ snapChan' = PersistOvertaken(chan, s, c)
+    /\ snapChan' = SaveOvertaken(chan, s, c)
     /\ Acknowledge(s, c)
     /\ UNCHANGED <<sourceVars, operatorVars, ckpt, snapProcessed, latest, discardedUpTo, failures>>
 
@@ -63,7 +66,7 @@ ProcessRecord(t, e) ==
     /\ chan[e] # <<>>
     /\ IsRecord(r)
     /\ HasRoom(t, r)
-    /\ chan' = Enqueue([chan EXCEPT ![e] = Tail(@)], Route(t, r), r)
+    /\ chan' = Enqueue([chan EXCEPT ![e] = Tail(@)], RouteOf(t, r), r)
     /\ processed' = [processed EXCEPT ![t] = @ (+) SetToBag({r})]
     /\ snapChan' = IF e \in Persisting(t)
                      THEN [snapChan EXCEPT ![handling[t]][e] = Append(@, r)]
@@ -86,7 +89,7 @@ ReceiveBarrier(t, e) ==
     /\ IF handling[t] = 0
          THEN /\ snapProcessed' = [snapProcessed EXCEPT ![c][t] = processed[t]]
               /\ chan' = Overtake(taken, t, c)
-              /\ snapChan' = PersistOvertaken(taken, t, c)
+              /\ snapChan' = SaveOvertaken(taken, t, c)
          ELSE /\ chan' = taken
               /\ UNCHANGED <<snapProcessed, snapChan>>
     /\ IF nowArrived = InputsOf(t)
@@ -129,7 +132,7 @@ UnalignedNeverBlocksInv ==
 \* How many copies of r the sender of e says, in its own snapshot in c, it had sent on e.
 SentBeforeSnapshot(c, e, r) ==
     LET v == e[1] IN
-    IF e \notin Route(v, r) THEN 0
+    IF e \notin RouteOf(v, r) THEN 0
     ELSE IF v \in Sources THEN (IF r.off < snapOffset[c][v] THEN 1 ELSE 0)
     ELSE CopiesIn(r, snapProcessed[c][v])
 
