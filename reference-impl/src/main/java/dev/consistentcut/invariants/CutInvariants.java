@@ -1,0 +1,236 @@
+package dev.consistentcut.invariants;
+
+import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.checkpoint.TaskSnapshot;
+import dev.consistentcut.graph.PhysicalGraph;
+import dev.consistentcut.record.Record;
+import dev.consistentcut.record.RecordId;
+import dev.consistentcut.source.SourceLog;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntPredicate;
+
+/**
+ * The one place where the Java states the specification's invariants, with the spec's names and
+ * formulas ({@code spec/Dataflow.tla}, {@code docs/vocabulary.md}), over a physical graph and the
+ * records of its source logs (the input universe).
+ *
+ * <p>Notation, as in the spec: {@code source(r)} is the source instance that read record {@code r};
+ * {@code target(e)} the receiver of channel {@code e}; {@code paths(n, r, t)} is
+ * {@link PhysicalGraph#paths}; {@code copies(r, s)} the number of times {@code r} occurs in the
+ * sequence {@code s}.
+ *
+ * <p>Each check returns every violation it finds (empty when the invariant holds), each with a
+ * message naming the checkpoint, operator, record, both sides and which way the count is off.
+ * Immutable and thread-safe.
+ */
+public final class CutInvariants {
+
+    public static final String CONSISTENT_CUT = "ConsistentCutInv";
+    public static final String NO_DOUBLE_COUNT = "NoDoubleCountInv";
+    public static final String NO_SKIP = "NoSkipInv";
+    public static final String EXACTLY_ONCE = "ExactlyOnceInv";
+    public static final String ALIGNED_NO_CHANNEL_STATE = "AlignedNoChannelStateInv";
+    public static final String UNALIGNED_NEVER_BLOCKS = "UnalignedNeverBlocksInv";
+
+    private final PhysicalGraph graph;
+    private final List<Record> universe;
+    private final Map<RecordId, Record> byId = new HashMap<>();
+    private final List<String> operators;
+    /** expected[i][k] = paths(source(universe[i]), universe[i], operators[k]). */
+    private final int[][] expected;
+
+    public CutInvariants(PhysicalGraph graph) {
+        this.graph = graph;
+        List<Record> all = new ArrayList<>();
+        for (String s : graph.sourceTasks()) {
+            SourceLog log = graph.log(s);
+            for (long off = 0; off < log.length(); off++) {
+                all.add(log.read(s, off));
+            }
+        }
+        this.universe = List.copyOf(all);
+        this.operators = graph.operatorTasks();
+        this.expected = new int[universe.size()][operators.size()];
+        for (int i = 0; i < universe.size(); i++) {
+            Record r = universe.get(i);
+            byId.put(r.id(), r);
+            for (int k = 0; k < operators.size(); k++) {
+                expected[i][k] = graph.paths(r.id().source(), r, operators.get(k));
+            }
+        }
+    }
+
+    /** Every record of every source log: the records the invariants quantify over. */
+    public List<Record> universe() {
+        return universe;
+    }
+
+    /**
+     * {@code ConsistentCutInv == NoDoubleCountInv /\ NoSkipInv}: for every operator {@code t} and
+     * record {@code r},
+     * <pre>
+     * c.taskSnapshots[t].timesProcessed(r) + Σ_e copies(r, c.channelState[e]) * paths(target(e), r, t)
+     *   = IF r.offset < c.sourceOffsets[source(r)] THEN paths(source(r), r, t) ELSE 0
+     * </pre>
+     * Restoring {@code c} then makes every operator see every record of the cut exactly as often
+     * as it has routes to it, and nothing after the cut.
+     */
+    public List<Violation> consistentCut(CompletedCheckpoint c) {
+        List<Violation> out = new ArrayList<>();
+        checkCut(c, true, true, out);
+        return out;
+    }
+
+    /** {@code NoDoubleCountInv}: no operator would count a record more often than it has routes to it after a restore (the {@code <=} half). */
+    public List<Violation> noDoubleCount(CompletedCheckpoint c) {
+        List<Violation> out = new ArrayList<>();
+        checkCut(c, true, false, out);
+        return out;
+    }
+
+    /** {@code NoSkipInv}: no operator would miss a record of the cut after a restore (the {@code >=} half). */
+    public List<Violation> noSkip(CompletedCheckpoint c) {
+        List<Violation> out = new ArrayList<>();
+        checkCut(c, false, true, out);
+        return out;
+    }
+
+    private void checkCut(CompletedCheckpoint c, boolean over, boolean under, List<Violation> out) {
+        if (!structureComplete(c, out)) {
+            return;
+        }
+        // Where each record sits in the persisted channel state: the receivers of its copies.
+        Map<RecordId, List<String>> persistedAt = new HashMap<>();
+        for (Map.Entry<String, List<Record>> e : c.channelState().entrySet()) {
+            String receiver = graph.channel(e.getKey()).receiver();
+            for (Record r : e.getValue()) {
+                if (!byId.containsKey(r.id())) {
+                    out.add(new Violation(CONSISTENT_CUT, c.id(), null, r.id(), 1, 0, "ConsistentCutInv violated in checkpoint "
+                            + c.id() + ": channel " + e.getKey() + " holds record " + r.id() + ", which no source log has"));
+                    continue;
+                }
+                persistedAt.computeIfAbsent(r.id(), k -> new ArrayList<>()).add(receiver);
+            }
+        }
+        for (int k = 0; k < operators.size(); k++) {
+            String t = operators.get(k);
+            TaskSnapshot snap = c.taskSnapshots().get(t);
+            for (RecordId id : snap.processed().keySet()) {
+                if (!byId.containsKey(id)) {
+                    out.add(new Violation(CONSISTENT_CUT, c.id(), t, id, 1, 0, "ConsistentCutInv violated in checkpoint "
+                            + c.id() + ": operator " + t + " has processed record " + id + ", which no source log has"));
+                }
+            }
+            for (int i = 0; i < universe.size(); i++) {
+                Record r = universe.get(i);
+                long processed = snap.timesProcessed(r.id());
+                long inChannels = 0;
+                for (String receiver : persistedAt.getOrDefault(r.id(), List.of())) {
+                    inChannels += graph.paths(receiver, r, t);
+                }
+                long lhs = processed + inChannels;
+                long recorded = c.sourceOffsets().get(r.id().source());
+                boolean inCut = r.id().offset() < recorded;
+                long rhs = inCut ? expected[i][k] : 0;
+                if ((over && lhs > rhs) || (under && lhs < rhs)) {
+                    String half = lhs > rhs ? NO_DOUBLE_COUNT : NO_SKIP;
+                    out.add(new Violation(half, c.id(), t, r.id(), lhs, rhs, String.format(
+                            "ConsistentCutInv (%s) violated in checkpoint %d: operator %s, record %s: processed %d"
+                                    + " + persisted in channels %d = %d, expected %d (offset %d %s recorded offset %d of %s): %s",
+                            half, c.id(), t, r.id(), processed, inChannels, lhs, rhs, r.id().offset(),
+                            inCut ? "<" : ">=", recorded, r.id().source(), lhs > rhs ? "counted twice" : "skipped")));
+                }
+            }
+        }
+    }
+
+    /** A checkpoint must name every source, every operator and only known channels before it can be checked. */
+    private boolean structureComplete(CompletedCheckpoint c, List<Violation> out) {
+        int before = out.size();
+        for (String s : graph.sourceTasks()) {
+            if (!c.sourceOffsets().containsKey(s)) {
+                out.add(new Violation(CONSISTENT_CUT, c.id(), null, null, 0, 1,
+                        "ConsistentCutInv cannot hold in checkpoint " + c.id() + ": it records no offset for source " + s));
+            }
+        }
+        for (String t : operators) {
+            if (!c.taskSnapshots().containsKey(t)) {
+                out.add(new Violation(CONSISTENT_CUT, c.id(), t, null, 0, 1,
+                        "ConsistentCutInv cannot hold in checkpoint " + c.id() + ": it has no snapshot of operator " + t));
+            }
+        }
+        for (String e : c.channelState().keySet()) {
+            try {
+                graph.channel(e);
+            } catch (IllegalArgumentException unknown) {
+                out.add(new Violation(CONSISTENT_CUT, c.id(), null, null, 1, 0,
+                        "ConsistentCutInv cannot hold in checkpoint " + c.id() + ": it persists state for unknown channel " + e));
+            }
+        }
+        return out.size() == before;
+    }
+
+    /**
+     * {@code ExactlyOnceInv}: once every source is exhausted and every channel holds no record,
+     * every operator {@code t} has processed every record {@code r} exactly
+     * {@code paths(source(r), r, t)} times, whatever failures happened.
+     *
+     * @param processed per operator task instance: its final ledger {@code processed[t]}
+     */
+    public List<Violation> exactlyOnce(Map<String, ? extends Map<RecordId, Integer>> processed) {
+        List<Violation> out = new ArrayList<>();
+        for (int k = 0; k < operators.size(); k++) {
+            String t = operators.get(k);
+            Map<RecordId, Integer> ledger = processed.get(t);
+            if (ledger == null) {
+                out.add(new Violation(EXACTLY_ONCE, 0, t, null, 0, 1, "ExactlyOnceInv cannot be checked: no ledger of operator " + t));
+                continue;
+            }
+            for (RecordId id : ledger.keySet()) {
+                if (!byId.containsKey(id)) {
+                    out.add(new Violation(EXACTLY_ONCE, 0, t, id, ledger.get(id), 0, "ExactlyOnceInv violated: operator "
+                            + t + " processed record " + id + ", which no source log has: counted twice"));
+                }
+            }
+            for (int i = 0; i < universe.size(); i++) {
+                RecordId id = universe.get(i).id();
+                int actual = ledger.getOrDefault(id, 0);
+                int want = expected[i][k];
+                if (actual != want) {
+                    out.add(new Violation(EXACTLY_ONCE, 0, t, id, actual, want, String.format(
+                            "ExactlyOnceInv violated: operator %s, record %s: processed %d times, expected %d: %s",
+                            t, id, actual, want, actual > want ? "counted twice" : "skipped")));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** {@code AlignedNoChannelStateInv}: an aligned checkpoint persists no channel state. */
+    public List<Violation> alignedNoChannelState(CompletedCheckpoint c) {
+        List<Violation> out = new ArrayList<>();
+        c.channelState().forEach((channel, records) -> {
+            if (!records.isEmpty()) {
+                out.add(new Violation(ALIGNED_NO_CHANNEL_STATE, c.id(), null, records.get(0).id(), records.size(), 0,
+                        "AlignedNoChannelStateInv violated in checkpoint " + c.id() + ": channel " + channel
+                                + " persisted " + records.size() + " record(s), first " + records.get(0).id()));
+            }
+        });
+        return out;
+    }
+
+    /** {@code UnalignedNeverBlocksInv}: an unaligned task never blocks an input. */
+    public static List<Violation> unalignedNeverBlocks(String task, int inputCount, IntPredicate isBlocked) {
+        List<Violation> out = new ArrayList<>();
+        for (int i = 0; i < inputCount; i++) {
+            if (isBlocked.test(i)) {
+                out.add(new Violation(UNALIGNED_NEVER_BLOCKS, 0, task, null, 1, 0,
+                        "UnalignedNeverBlocksInv violated: task " + task + " blocks input " + i));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,115 @@
+package dev.consistentcut.source;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A {@link SourceLog} stored in a text file, so that a log outlives the process that wrote it.
+ *
+ * <h2>Format</h2>
+ * UTF-8 text, one record per line: {@code <key> <value>}, two signed decimal integers (Java
+ * {@code long}) separated by spaces or tabs. Blank lines and lines whose first non-blank character
+ * is {@code #} are ignored. The record on the {@code n}-th non-ignored line (counting from 0) has
+ * offset {@code n}. Example:
+ * <pre>
+ * # key value
+ * 7 1
+ * 3 1
+ * </pre>
+ *
+ * <p>The whole file is read and validated when it is opened, so a malformed line stops the job
+ * before it starts (with an error naming the file, the line number and what is wrong) instead of
+ * halfway through; records are then served from memory. Reading any offset again (a rewind) gives
+ * the same record. Immutable and thread-safe once opened.
+ */
+public final class FileSourceLog implements SourceLog {
+
+    private final Path file;
+    private final InMemorySourceLog entries;
+
+    private FileSourceLog(Path file, List<Entry> entries) {
+        this.file = file;
+        this.entries = new InMemorySourceLog(entries);
+    }
+
+    /**
+     * Opens and validates {@code file}.
+     *
+     * @throws IllegalArgumentException naming the file and line if the file is missing or a line is malformed
+     * @throws UncheckedIOException if the file cannot be read
+     */
+    public static FileSourceLog open(Path file) {
+        List<Entry> list = new ArrayList<>();
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            int lineNumber = 0;
+            while ((line = in.readLine()) != null) {
+                lineNumber++;
+                String text = line.strip();
+                if (text.isEmpty() || text.startsWith("#")) {
+                    continue;
+                }
+                list.add(parse(file, lineNumber, text));
+            }
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("source log " + file + ": no such file", e);
+        } catch (java.nio.charset.MalformedInputException e) {
+            throw new IllegalArgumentException("source log " + file + ": not valid UTF-8 text", e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("source log " + file + ": cannot read: " + e.getMessage(), e);
+        }
+        return new FileSourceLog(file, list);
+    }
+
+    private static Entry parse(Path file, int lineNumber, String text) {
+        String[] fields = text.split("[ \\t]+");
+        if (fields.length != 2) {
+            throw new IllegalArgumentException("source log " + file + " line " + lineNumber
+                    + ": expected '<key> <value>' (two integers), found " + fields.length + " field(s): '" + text + "'");
+        }
+        return new Entry(parseLong(file, lineNumber, "key", fields[0]), parseLong(file, lineNumber, "value", fields[1]));
+    }
+
+    private static long parseLong(Path file, int lineNumber, String what, String field) {
+        try {
+            return Long.parseLong(field);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("source log " + file + " line " + lineNumber
+                    + ": " + what + " '" + field + "' is not an integer", e);
+        }
+    }
+
+    /** Writes {@code entries} to {@code file} in the format {@link #open} reads. */
+    public static void write(Path file, List<Entry> entries) {
+        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            out.write("# key value\n");
+            for (Entry e : entries) {
+                out.write(e.key() + " " + e.value() + "\n");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("source log " + file + ": cannot write: " + e.getMessage(), e);
+        }
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    @Override
+    public long length() {
+        return entries.length();
+    }
+
+    @Override
+    public Entry entryAt(long offset) {
+        return entries.entryAt(offset);
+    }
+}

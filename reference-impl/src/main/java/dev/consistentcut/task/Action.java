@@ -1,0 +1,27 @@
+package dev.consistentcut.task;
+
+/**
+ * The actions of the TLA+ specification, with their spec names (see {@code docs/vocabulary.md}).
+ * Each is performed by exactly one Java method of the same name.
+ */
+public enum Action {
+    TRIGGER_CHECKPOINT("TriggerCheckpoint"),
+    EMIT_RECORD("EmitRecord"),
+    INJECT_BARRIER("InjectBarrier"),
+    PROCESS_RECORD("ProcessRecord"),
+    RECEIVE_BARRIER("ReceiveBarrier"),
+    COMPLETE_CHECKPOINT("CompleteCheckpoint"),
+    ABORT_CHECKPOINT("AbortCheckpoint"),
+    FAIL_AND_RESTORE("FailAndRestore");
+
+    private final String specName;
+
+    Action(String specName) {
+        this.specName = specName;
+    }
+
+    /** The action's name in the spec, the vocabulary and (later) the trace. */
+    public String specName() {
+        return specName;
+    }
+}

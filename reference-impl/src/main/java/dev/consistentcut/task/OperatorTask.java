@@ -1,0 +1,322 @@
+package dev.consistentcut.task;
+
+import dev.consistentcut.barrier.BarrierHandlerContext;
+import dev.consistentcut.barrier.BarrierHandlerState;
+import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.channel.Barrier;
+import dev.consistentcut.channel.Channel;
+import dev.consistentcut.channel.ChannelElement;
+import dev.consistentcut.checkpoint.Acknowledgement;
+import dev.consistentcut.checkpoint.TaskSnapshot;
+import dev.consistentcut.graph.PhysicalGraph;
+import dev.consistentcut.graph.PhysicalGraph.ChannelSpec;
+import dev.consistentcut.operator.Operator;
+import dev.consistentcut.record.Record;
+import dev.consistentcut.record.RecordId;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * An operator task instance (sinks included): runs its {@link Operator} over the records of its
+ * inputs and handles barriers through its {@link BarrierHandlerState}. Steps:
+ * {@link #processRecord(int)} ({@code ProcessRecord}) and {@link #receiveBarrier(int)}
+ * ({@code ReceiveBarrier}), per physical input.
+ *
+ * <p>Besides the operator's state the task keeps the ledger {@link #processed()}, the spec's bag
+ * {@code processed[t]}: how often it processed each record. The ledger is snapshotted with the
+ * operator state; the invariants are stated over it. It can be turned off for benchmarks (then
+ * snapshots carry an empty ledger and the invariants cannot be checked).
+ *
+ * <p>Threading: see {@link Task}.
+ */
+public final class OperatorTask implements Task {
+
+    private final String id;
+    private final PhysicalGraph graph;
+    private final Supplier<? extends Operator> factory;
+    private final List<Channel> inputs;
+    private final int[] logicalInput;
+    private final List<Channel> outputs;
+    private final BarrierMode mode;
+    private final CoordinatorGateway coordinator;
+    private final ActionListener listener;
+    private final boolean trackProcessed;
+    private final Context context = new Context();
+
+    private Operator operator;
+    private BarrierHandlerState handler;
+    /** The spec's {@code processed[t]}. */
+    private HashMap<RecordId, Integer> processed = new HashMap<>();
+
+    // The checkpoint being handled: what the acknowledgement will carry.
+    private long firstBarrierTime;
+    private TaskSnapshot pendingSnapshot;
+    private long pendingSnapshotId;
+    private final Map<String, List<Record>> inputChannelState = new LinkedHashMap<>();
+    private final Map<String, List<Record>> outputChannelState = new LinkedHashMap<>();
+
+    /**
+     * @param channels every channel of the job by id; this task uses its inputs and outputs in
+     *     {@link PhysicalGraph#inputs}/{@link PhysicalGraph#outputs} order
+     * @param trackProcessed keep the {@link #processed()} ledger (needed by every invariant check)
+     */
+    public OperatorTask(String id, PhysicalGraph graph, Map<String, Channel> channels, BarrierMode mode,
+                        CoordinatorGateway coordinator, ActionListener listener, boolean trackProcessed) {
+        this.id = Objects.requireNonNull(id, "id");
+        this.graph = Objects.requireNonNull(graph, "graph");
+        PhysicalGraph.TaskSpec spec = graph.task(id);
+        this.factory = graph.job().node(spec.node()).operatorFactory();
+        List<ChannelSpec> in = graph.inputs(id);
+        this.inputs = in.stream().map(c -> SourceTask.channel(channels, c)).toList();
+        this.logicalInput = in.stream().mapToInt(ChannelSpec::logicalInput).toArray();
+        this.outputs = graph.outputs(id).stream().map(c -> SourceTask.channel(channels, c)).toList();
+        this.mode = Objects.requireNonNull(mode, "mode");
+        this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
+        this.listener = Objects.requireNonNull(listener, "listener");
+        this.trackProcessed = trackProcessed;
+        restore(null);
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    public int inputCount() {
+        return inputs.size();
+    }
+
+    /** The user operator (a fresh instance after each restore). */
+    public Operator operator() {
+        return operator;
+    }
+
+    /** The current barrier handler state. */
+    public BarrierHandlerState handlerState() {
+        return handler;
+    }
+
+    /** Whether the handler blocks physical input {@code input} now. */
+    public boolean isBlocked(int input) {
+        return handler.isBlocked(input);
+    }
+
+    /** The ledger {@code processed[t]}: record id to times processed (read-only view). */
+    public Map<RecordId, Integer> processed() {
+        return Collections.unmodifiableMap(processed);
+    }
+
+    /** Whether this task has no outputs. */
+    public boolean isSink() {
+        return outputs.isEmpty();
+    }
+
+    /**
+     * Whether {@code ProcessRecord} is enabled on {@code input}: a record is at its head, the input
+     * is not blocked, and every channel on the record's route has room.
+     */
+    public boolean canProcessRecord(int input) {
+        return input >= 0 && input < inputs.size()
+                && inputs.get(input).peek() instanceof Record r && !handler.isBlocked(input) && routeHasRoom(r.key());
+    }
+
+    /** Whether {@code ReceiveBarrier} is enabled on {@code input}: a barrier is at its head and the input is not blocked. */
+    public boolean canReceiveBarrier(int input) {
+        return input >= 0 && input < inputs.size()
+                && inputs.get(input).peek() instanceof Barrier && !handler.isBlocked(input);
+    }
+
+    private boolean routeHasRoom(long key) {
+        for (int o : graph.route(id, key)) {
+            if (!outputs.get(o).hasRoom()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Action {@code ProcessRecord(t, e)}: takes the record at the head of {@code input}, lets the
+     * handler see it (unaligned: persisted if the input's barrier is still to come), adds it to
+     * {@link #processed()}, runs the operator and sends its result on the route.
+     *
+     * <p>In the threaded runtime an unaligned barrier can arrive in the input's priority lane
+     * between the check and the take, and is then what the take returns; the step then performs
+     * {@code ReceiveBarrier} with it (a barrier needs no room, so it is enabled too), and reports that.
+     */
+    public void processRecord(int input) {
+        if (!canProcessRecord(input)) {
+            throw notEnabled("ProcessRecord", input);
+        }
+        ChannelElement element = inputs.get(input).poll();
+        if (element instanceof Barrier b) {
+            handleBarrier(input, b);
+            return;
+        }
+        Record record = (Record) element;
+        handler = handler.recordReceived(input, record, context);
+        if (trackProcessed) {
+            processed.merge(record.id(), 1, Integer::sum);
+        }
+        Record result = operator.process(logicalInput[input], record);
+        if (result == null || !result.id().equals(record.id()) || result.key() != record.key()) {
+            throw new IllegalStateException("task " + id + ": operator " + operator.getClass().getSimpleName()
+                    + " turned record " + record + " into " + result + "; it must keep the id and key");
+        }
+        for (int o : graph.route(id, result.key())) {
+            if (!outputs.get(o).offerRecord(result)) {
+                throw new IllegalStateException("task " + id + ": channel " + outputs.get(o).id() + " lost its room");
+            }
+        }
+        if (listener != ActionListener.NONE) {
+            listener.onAction(Action.PROCESS_RECORD.specName(),
+                    Map.of("task", id, "input", input, "channel", inputs.get(input).id(), "record", record.id()));
+        }
+    }
+
+    /**
+     * Action {@code ReceiveBarrier(t, e)}: takes the barrier at the head of {@code input} and hands
+     * it to the handler state, which may block the input, snapshot, forward and acknowledge.
+     *
+     * @throws IllegalStateException naming task, input and both ids if the barrier belongs to a
+     *     newer (or older) checkpoint than the one being handled
+     */
+    public void receiveBarrier(int input) {
+        if (!canReceiveBarrier(input)) {
+            throw notEnabled("ReceiveBarrier", input);
+        }
+        handleBarrier(input, (Barrier) inputs.get(input).poll());
+    }
+
+    private void handleBarrier(int input, Barrier barrier) {
+        if (handler.checkpointId() == 0) {
+            firstBarrierTime = coordinator.now();
+        }
+        handler = handler.barrierReceived(input, barrier, context);
+        if (listener != ActionListener.NONE) {
+            listener.onAction(Action.RECEIVE_BARRIER.specName(), Map.of("task", id, "input", input,
+                    "channel", inputs.get(input).id(), "checkpoint", barrier.checkpointId()));
+        }
+    }
+
+    private IllegalStateException notEnabled(String action, int input) {
+        if (input < 0 || input >= inputs.size()) {
+            return new IllegalStateException("task " + id + ": " + action + " on input " + input
+                    + ", but it has inputs 0.." + (inputs.size() - 1));
+        }
+        return new IllegalStateException("task " + id + ": " + action + "(" + input + ") is not enabled: head "
+                + inputs.get(input).peek() + ", handler " + handler);
+    }
+
+    /**
+     * Recovery: a fresh operator with {@code snapshot}'s state and ledger (initial state when
+     * {@code snapshot} is null), the handler back in its initial state, no checkpoint in progress.
+     */
+    public void restore(TaskSnapshot snapshot) {
+        operator = factory.get();
+        processed = new HashMap<>();
+        if (snapshot != null) {
+            operator.restoreState(snapshot.operatorState());
+            processed.putAll(snapshot.processed());
+        }
+        handler = mode.initialState();
+        clearPending();
+    }
+
+    private void clearPending() {
+        pendingSnapshot = null;
+        pendingSnapshotId = 0;
+        inputChannelState.clear();
+        outputChannelState.clear();
+    }
+
+    @Override
+    public void enabledSteps(List<Step> out) {
+        for (int i = 0; i < inputs.size(); i++) {
+            ChannelElement head = inputs.get(i).peek();
+            if (head == null || handler.isBlocked(i)) {
+                continue;
+            }
+            if (head instanceof Barrier b) {
+                out.add(new Step(Action.RECEIVE_BARRIER, id, i, b.checkpointId()));
+            } else if (routeHasRoom(((Record) head).key())) {
+                out.add(new Step(Action.PROCESS_RECORD, id, i, 0));
+            }
+        }
+    }
+
+    @Override
+    public void perform(Step step) {
+        switch (step.action()) {
+            case PROCESS_RECORD -> processRecord(step.input());
+            case RECEIVE_BARRIER -> receiveBarrier(step.input());
+            default -> throw new IllegalStateException("task " + id + ": an operator has no step " + step);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "OperatorTask[" + id + ", " + handler + "]";
+    }
+
+    /** The task's side of the barrier handler states' requests. */
+    private final class Context implements BarrierHandlerContext {
+
+        @Override
+        public String taskId() {
+            return id;
+        }
+
+        @Override
+        public int inputCount() {
+            return inputs.size();
+        }
+
+        @Override
+        public void snapshot(long checkpointId) {
+            pendingSnapshot = new TaskSnapshot(operator.snapshotState(), processed);
+            pendingSnapshotId = checkpointId;
+        }
+
+        @Override
+        public void forwardBarrier(long checkpointId) {
+            Barrier b = new Barrier(checkpointId);
+            for (Channel out : outputs) {
+                out.putBarrier(b);
+            }
+        }
+
+        @Override
+        public void forwardBarrierOvertaking(long checkpointId) {
+            Barrier b = new Barrier(checkpointId);
+            for (Channel out : outputs) {
+                outputChannelState.put(out.id(), out.putBarrierOvertaking(b));
+            }
+        }
+
+        @Override
+        public void persistInFlight(int input, Record record) {
+            inputChannelState.computeIfAbsent(inputs.get(input).id(), k -> new ArrayList<>()).add(record);
+        }
+
+        @Override
+        public void acknowledge(long checkpointId) {
+            if (pendingSnapshot == null || pendingSnapshotId != checkpointId) {
+                throw new IllegalStateException("task " + id + ": acknowledging checkpoint " + checkpointId
+                        + " without a snapshot for it (snapshot taken for " + pendingSnapshotId + ")");
+            }
+            long now = coordinator.now();
+            long startDelay = firstBarrierTime - coordinator.triggerTime(checkpointId);
+            Acknowledgement ack = Acknowledgement.ofOperator(id, checkpointId, pendingSnapshot,
+                    inputChannelState, outputChannelState, startDelay, now - firstBarrierTime);
+            clearPending();
+            coordinator.acknowledge(ack);
+        }
+    }
+}

@@ -1,0 +1,171 @@
+package dev.consistentcut.task;
+
+import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.channel.Barrier;
+import dev.consistentcut.channel.Channel;
+import dev.consistentcut.checkpoint.Acknowledgement;
+import dev.consistentcut.graph.PhysicalGraph;
+import dev.consistentcut.graph.PhysicalGraph.ChannelSpec;
+import dev.consistentcut.record.Record;
+import dev.consistentcut.source.SourceLog;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/**
+ * A source task instance: reads its {@link SourceLog} from {@link #offset()} on and injects
+ * barriers. Steps: {@link #emitRecord()} ({@code EmitRecord}) and {@link #injectBarrier(long)}
+ * ({@code InjectBarrier}). Threading: see {@link Task}.
+ */
+public final class SourceTask implements Task {
+
+    private final String id;
+    private final SourceLog log;
+    private final PhysicalGraph graph;
+    private final List<Channel> outputs;
+    private final BarrierMode mode;
+    private final CoordinatorGateway coordinator;
+    private final ActionListener listener;
+
+    /** The spec's {@code offset[s]}: the next offset to read. */
+    private long offset;
+
+    /**
+     * @param channels every channel of the job by id; this task uses its outputs in
+     *     {@link PhysicalGraph#outputs} order
+     */
+    public SourceTask(String id, PhysicalGraph graph, Map<String, Channel> channels, BarrierMode mode,
+                      CoordinatorGateway coordinator, ActionListener listener) {
+        this.id = Objects.requireNonNull(id, "id");
+        this.graph = Objects.requireNonNull(graph, "graph");
+        this.log = graph.log(id);
+        this.outputs = graph.outputs(id).stream().map(c -> channel(channels, c)).toList();
+        this.mode = Objects.requireNonNull(mode, "mode");
+        this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
+        this.listener = Objects.requireNonNull(listener, "listener");
+    }
+
+    static Channel channel(Map<String, Channel> channels, ChannelSpec spec) {
+        Channel c = channels.get(spec.id());
+        if (c == null) {
+            throw new IllegalArgumentException("no channel object for channel " + spec.id());
+        }
+        return c;
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    /** The next offset to read: every record before it has been emitted. */
+    public long offset() {
+        return offset;
+    }
+
+    /** Whether every record of the log has been emitted. */
+    public boolean exhausted() {
+        return offset >= log.length();
+    }
+
+    /** Whether {@code EmitRecord} is enabled: a record is left and every channel on its route has room. */
+    public boolean canEmitRecord() {
+        if (exhausted()) {
+            return false;
+        }
+        long key = log.entryAt(offset).key();
+        for (int o : graph.route(id, key)) {
+            if (!outputs.get(o).hasRoom()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Action {@code EmitRecord}: sends the record at {@link #offset()} on its route, then advances the offset. */
+    public void emitRecord() {
+        if (!canEmitRecord()) {
+            throw new IllegalStateException("task " + id + ": EmitRecord is not enabled at offset " + offset
+                    + (exhausted() ? " (log exhausted)" : " (a channel on the route is full)"));
+        }
+        Record r = log.read(id, offset);
+        for (int o : graph.route(id, r.key())) {
+            if (!outputs.get(o).offerRecord(r)) {
+                // Each channel has one sender, this task, so the room checked above cannot vanish.
+                throw new IllegalStateException("task " + id + ": channel " + outputs.get(o).id() + " lost its room");
+            }
+        }
+        offset++;
+        if (listener != ActionListener.NONE) {
+            listener.onAction(Action.EMIT_RECORD.specName(), Map.of("task", id, "record", r.id()));
+        }
+    }
+
+    /** The checkpoint whose barrier {@code InjectBarrier} would inject now, if any. */
+    public OptionalLong barrierToInject() {
+        return coordinator.nextBarrierFor(id);
+    }
+
+    /**
+     * Action {@code InjectBarrier(s, c)}: records {@link #offset()} as this source's offset in
+     * {@code c}, sends barrier {@code c} on every output (unaligned: overtaking the queued records,
+     * which become those channels' state) and acknowledges {@code c}.
+     */
+    public void injectBarrier(long checkpointId) {
+        OptionalLong next = barrierToInject();
+        if (next.isEmpty() || next.getAsLong() != checkpointId) {
+            throw new IllegalStateException("task " + id + ": InjectBarrier(" + checkpointId + ") is not enabled; next barrier: "
+                    + (next.isPresent() ? next.getAsLong() : "none"));
+        }
+        long startDelay = coordinator.now() - coordinator.triggerTime(checkpointId);
+        Barrier barrier = new Barrier(checkpointId);
+        Map<String, List<Record>> overtaken = new LinkedHashMap<>();
+        for (Channel out : outputs) {
+            if (mode.overtaking()) {
+                overtaken.put(out.id(), out.putBarrierOvertaking(barrier));
+            } else {
+                out.putBarrier(barrier);
+            }
+        }
+        coordinator.acknowledge(Acknowledgement.ofSource(id, checkpointId, offset, overtaken, startDelay));
+        if (listener != ActionListener.NONE) {
+            listener.onAction(Action.INJECT_BARRIER.specName(), Map.of("task", id, "checkpoint", checkpointId, "offset", offset));
+        }
+    }
+
+    /** Recovery: the next record read is the one at {@code newOffset}. */
+    public void rewind(long newOffset) {
+        if (newOffset < 0 || newOffset > log.length()) {
+            throw new IllegalArgumentException("task " + id + ": cannot rewind to offset " + newOffset
+                    + ", the log has offsets 0.." + (log.length() - 1));
+        }
+        offset = newOffset;
+    }
+
+    @Override
+    public void enabledSteps(List<Step> out) {
+        OptionalLong barrier = barrierToInject();
+        if (barrier.isPresent()) {
+            out.add(new Step(Action.INJECT_BARRIER, id, -1, barrier.getAsLong()));
+        }
+        if (canEmitRecord()) {
+            out.add(new Step(Action.EMIT_RECORD, id, -1, 0));
+        }
+    }
+
+    @Override
+    public void perform(Step step) {
+        switch (step.action()) {
+            case EMIT_RECORD -> emitRecord();
+            case INJECT_BARRIER -> injectBarrier(step.checkpointId());
+            default -> throw new IllegalStateException("task " + id + ": a source has no step " + step);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SourceTask[" + id + ", offset " + offset + "/" + log.length() + "]";
+    }
+}

@@ -1,0 +1,30 @@
+package dev.consistentcut.task;
+
+import java.util.List;
+
+/**
+ * A task instance as a step machine: its logic advances only by discrete steps named after the
+ * spec's actions, and it tells which steps are enabled right now. A step never blocks halfway:
+ * it is enabled only if it can run to its end (for example, a record is taken from an input only
+ * when every channel on its route has room).
+ *
+ * <p><b>Threading contract.</b> A task is confined to one thread at a time: the simulation's
+ * single thread, or its own thread in the threaded runtime. The runtime hands a task from thread
+ * to thread only across {@code Thread.start}/{@code Thread.join} (happens-before), as it does
+ * around a restore.
+ */
+public sealed interface Task permits SourceTask, OperatorTask {
+
+    /** The task instance id, e.g. {@code count#1}. */
+    String id();
+
+    /** Appends every step enabled now to {@code out}. */
+    void enabledSteps(List<Step> out);
+
+    /**
+     * Performs {@code step}, which {@link #enabledSteps} reported.
+     *
+     * @throws IllegalStateException naming the task and the step if it is not enabled
+     */
+    void perform(Step step);
+}
