@@ -22,7 +22,8 @@ Runs the jcstress tests in stress-tests/target/jcstress.jar (build it first with
   --expect-broken  run only the Broken... twins; exit 0 only if every one of them is caught
                    (jcstress observes a forbidden outcome). A twin not caught is retried alone
                    (3 attempts in --quick, 1 in --long) before it counts as not caught.
-  -- ARGS          passed to jcstress as they are (e.g. -- -v, -- -c 2).
+  -- ARGS          passed to jcstress as they are (e.g. -- -v). If they contain -m, they replace
+                   the preset of --quick/--long (e.g. -- -m quick -iters 1 -time 100).
   -h, --help       this text.
 
 Without --expect-broken the Broken... twins are left out, and the exit code is 0 only if every
@@ -77,6 +78,10 @@ case "$mode" in
     quick) mode_args=(-m sanity -time 100); broken_attempts=3 ;;
     long) mode_args=(-m tough); broken_attempts=1 ;;
 esac
+
+for a in "${extra[@]}"; do
+    if [[ "$a" == -m ]]; then mode_args=(); mode="$mode, preset replaced"; fi
+done
 
 # --- select the tests: list them, then split normal tests and Broken... twins by simple name.
 all_tests="$("$java_bin" "${java_opts[@]}" -jar "$jar" -l -t "$regex" 2>/dev/null | grep -E '^[a-z][A-Za-z0-9_.]*\.[A-Z][A-Za-z0-9_]*$' || true)"
