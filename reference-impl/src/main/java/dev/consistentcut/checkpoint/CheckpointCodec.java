@@ -1,0 +1,303 @@
+package dev.consistentcut.checkpoint;
+
+import dev.consistentcut.record.Record;
+import dev.consistentcut.record.RecordId;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.zip.CRC32C;
+
+/**
+ * The binary format of a stored {@link CompletedCheckpoint}. All integers big-endian.
+ *
+ * <pre>
+ * header (16 bytes)
+ *   int32  magic      0x43434B50 ("CCKP")
+ *   int32  version    1
+ *   int32  bodyLength number of body bytes that follow the header
+ *   int32  checksum   CRC32C of the body bytes
+ * body
+ *   int64  checkpoint id
+ *   int32  n, then n x (string source task, int64 offset)                      source offsets
+ *   int32  n, then n x (string task, int32 len, len bytes operator state,
+ *                      int32 m, m x (string source, int64 offset, int32 times)) task snapshots
+ *   int32  n, then n x (string channel, int32 m, m x record)                    channel state
+ *   stats: int64 triggerTime, int64 completionTime,
+ *          int32 n, n x (string task, int64 startDelay),
+ *          int32 n, n x (string task, int64 alignmentDuration),
+ *          int64 persistedRecords, int64 persistedBytes, int64 stateBytes
+ * string = int32 byte length, then UTF-8 bytes
+ * record = string source, int64 offset, int64 key, int64 value
+ * </pre>
+ *
+ * Map entries are written in ascending key order, so equal checkpoints encode to equal bytes.
+ * Records within a channel keep their FIFO order. The checksum covers the whole body, and the
+ * length in the header lets a truncated file be told from a corrupt one. {@link
+ * CheckpointStats#persistedBytes()} and {@link CheckpointStats#stateBytes()} are the sizes of the
+ * channel-state and task-snapshot sections in this format ({@link #channelStateSize}, {@link
+ * #stateSize}). Stateless and thread-safe.
+ */
+public final class CheckpointCodec {
+
+    public static final int MAGIC = 0x43434B50;
+    public static final int VERSION = 1;
+    public static final int HEADER_BYTES = 16;
+
+    private CheckpointCodec() {
+    }
+
+    /** The checkpoint in the format above. */
+    public static byte[] encode(CompletedCheckpoint c) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream body = new DataOutputStream(bytes);
+        try {
+            body.writeLong(c.id());
+            writeOffsets(body, c.sourceOffsets());
+            writeSnapshots(body, c.taskSnapshots());
+            writeChannelState(body, c.channelState());
+            writeStats(body, c.stats());
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to memory cannot fail", e);
+        }
+        byte[] b = bytes.toByteArray();
+        return ByteBuffer.allocate(HEADER_BYTES + b.length)
+                .putInt(MAGIC)
+                .putInt(VERSION)
+                .putInt(b.length)
+                .putInt(crc32c(b, 0, b.length))
+                .put(b)
+                .array();
+    }
+
+    /**
+     * Decodes what {@link #encode} wrote.
+     *
+     * @param where names the bytes' origin (a file name) in the error message
+     * @throws CorruptCheckpointException naming {@code where} and the first defect found: "bad
+     *     magic", "truncated: expected N bytes, found M", "unsupported version", "checksum
+     *     mismatch", "trailing bytes", "bad length field" or "malformed body"
+     */
+    public static CompletedCheckpoint decode(byte[] bytes, String where) throws CorruptCheckpointException {
+        int n = bytes.length;
+        ByteBuffer buf = ByteBuffer.wrap(bytes);
+        if (n >= 4 && buf.getInt(0) != MAGIC) {
+            throw new CorruptCheckpointException(where, String.format(
+                    "bad magic: expected 0x%08X (\"CCKP\"), found 0x%08X; not a checkpoint file", MAGIC, buf.getInt(0)));
+        }
+        if (n < HEADER_BYTES) {
+            throw new CorruptCheckpointException(
+                    where, "truncated: expected at least " + HEADER_BYTES + " bytes (the header), found " + n);
+        }
+        int version = buf.getInt(4);
+        if (version != VERSION) {
+            throw new CorruptCheckpointException(
+                    where, "unsupported version: " + version + " (this build reads version " + VERSION + ")");
+        }
+        int bodyLength = buf.getInt(8);
+        if (bodyLength < 0) {
+            throw new CorruptCheckpointException(where, "bad length field: " + bodyLength);
+        }
+        long expected = HEADER_BYTES + (long) bodyLength;
+        if (n < expected) {
+            throw new CorruptCheckpointException(where, "truncated: expected " + expected + " bytes, found " + n);
+        }
+        if (n > expected) {
+            throw new CorruptCheckpointException(
+                    where, "trailing bytes: expected " + expected + " bytes, found " + n);
+        }
+        int stored = buf.getInt(12);
+        int computed = crc32c(bytes, HEADER_BYTES, bodyLength);
+        if (stored != computed) {
+            throw new CorruptCheckpointException(where, String.format(
+                    "checksum mismatch: header says CRC32C 0x%08X, body has 0x%08X", stored, computed));
+        }
+        BodyReader in = new BodyReader(buf.position(HEADER_BYTES).slice());
+        try {
+            CompletedCheckpoint c = in.readCheckpoint();
+            if (in.buf.hasRemaining()) {
+                throw new IllegalArgumentException(in.buf.remaining() + " bytes left over after the statistics");
+            }
+            return c;
+        } catch (BufferUnderflowException e) {
+            throw new CorruptCheckpointException(
+                    where, "malformed body: ends in the middle of a field at body byte " + in.buf.position(), e);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new CorruptCheckpointException(
+                    where, "malformed body at body byte " + in.buf.position() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Bytes the task-snapshot section takes for {@code snapshots}: {@link CheckpointStats#stateBytes()}. */
+    public static long stateSize(Map<String, TaskSnapshot> snapshots) {
+        DataOutputStream out = new DataOutputStream(OutputStream.nullOutputStream());
+        try {
+            writeSnapshots(out, snapshots);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.size();
+    }
+
+    /** Bytes the channel-state section takes: {@link CheckpointStats#persistedBytes()}. */
+    public static long channelStateSize(Map<String, List<Record>> channelState) {
+        DataOutputStream out = new DataOutputStream(OutputStream.nullOutputStream());
+        try {
+            writeChannelState(out, channelState);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.size();
+    }
+
+    static int crc32c(byte[] b, int offset, int length) {
+        CRC32C crc = new CRC32C();
+        crc.update(b, offset, length);
+        return (int) crc.getValue();
+    }
+
+    // ---------------------------------------------------------------- writing
+
+    private static void writeOffsets(DataOutputStream out, Map<String, Long> offsets) throws IOException {
+        out.writeInt(offsets.size());
+        for (Map.Entry<String, Long> e : new TreeMap<>(offsets).entrySet()) {
+            writeString(out, e.getKey());
+            out.writeLong(e.getValue());
+        }
+    }
+
+    private static void writeSnapshots(DataOutputStream out, Map<String, TaskSnapshot> snapshots) throws IOException {
+        out.writeInt(snapshots.size());
+        for (Map.Entry<String, TaskSnapshot> e : new TreeMap<>(snapshots).entrySet()) {
+            writeString(out, e.getKey());
+            byte[] state = e.getValue().operatorState();
+            out.writeInt(state.length);
+            out.write(state);
+            Map<RecordId, Integer> processed = new TreeMap<>(e.getValue().processed());
+            out.writeInt(processed.size());
+            for (Map.Entry<RecordId, Integer> p : processed.entrySet()) {
+                writeString(out, p.getKey().source());
+                out.writeLong(p.getKey().offset());
+                out.writeInt(p.getValue());
+            }
+        }
+    }
+
+    private static void writeChannelState(DataOutputStream out, Map<String, List<Record>> channels) throws IOException {
+        out.writeInt(channels.size());
+        for (Map.Entry<String, List<Record>> e : new TreeMap<>(channels).entrySet()) {
+            writeString(out, e.getKey());
+            out.writeInt(e.getValue().size());
+            for (Record r : e.getValue()) {
+                writeString(out, r.id().source());
+                out.writeLong(r.id().offset());
+                out.writeLong(r.key());
+                out.writeLong(r.value());
+            }
+        }
+    }
+
+    private static void writeStats(DataOutputStream out, CheckpointStats s) throws IOException {
+        out.writeLong(s.triggerTime());
+        out.writeLong(s.completionTime());
+        writeOffsets(out, s.startDelay());
+        writeOffsets(out, s.alignmentDuration());
+        out.writeLong(s.persistedRecords());
+        out.writeLong(s.persistedBytes());
+        out.writeLong(s.stateBytes());
+    }
+
+    private static void writeString(DataOutputStream out, String s) throws IOException {
+        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(utf8.length);
+        out.write(utf8);
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    /** Reads a body whose checksum already matched; any inconsistency left is a bug or a forgery. */
+    private static final class BodyReader {
+        final ByteBuffer buf;
+
+        BodyReader(ByteBuffer buf) {
+            this.buf = buf;
+        }
+
+        CompletedCheckpoint readCheckpoint() {
+            long id = buf.getLong();
+            Map<String, Long> offsets = readLongMap("source offset");
+            Map<String, TaskSnapshot> snapshots = new HashMap<>();
+            int tasks = count("task snapshot");
+            for (int i = 0; i < tasks; i++) {
+                String task = string();
+                byte[] state = new byte[count("operator state byte")];
+                buf.get(state);
+                Map<RecordId, Integer> processed = new HashMap<>();
+                int entries = count("processed entry");
+                for (int j = 0; j < entries; j++) {
+                    putUnique(processed, new RecordId(string(), buf.getLong()), buf.getInt(), "processed entry");
+                }
+                putUnique(snapshots, task, new TaskSnapshot(state, processed), "task snapshot");
+            }
+            Map<String, List<Record>> channelState = new HashMap<>();
+            int channels = count("channel");
+            for (int i = 0; i < channels; i++) {
+                String channel = string();
+                int records = count("record");
+                List<Record> list = new ArrayList<>(records);
+                for (int j = 0; j < records; j++) {
+                    RecordId rid = new RecordId(string(), buf.getLong());
+                    list.add(new Record(rid, buf.getLong(), buf.getLong()));
+                }
+                putUnique(channelState, channel, list, "channel");
+            }
+            long triggerTime = buf.getLong();
+            long completionTime = buf.getLong();
+            Map<String, Long> startDelay = readLongMap("start delay");
+            Map<String, Long> alignment = readLongMap("alignment duration");
+            CheckpointStats stats = new CheckpointStats(triggerTime, completionTime, startDelay, alignment,
+                    buf.getLong(), buf.getLong(), buf.getLong());
+            return new CompletedCheckpoint(id, offsets, snapshots, channelState, stats);
+        }
+
+        private Map<String, Long> readLongMap(String what) {
+            Map<String, Long> m = new HashMap<>();
+            int n = count(what);
+            for (int i = 0; i < n; i++) {
+                putUnique(m, string(), buf.getLong(), what);
+            }
+            return m;
+        }
+
+        /** A count, checked against the bytes left so that a bad one cannot allocate gigabytes. */
+        private int count(String what) {
+            int n = buf.getInt();
+            if (n < 0 || n > buf.remaining()) {
+                throw new IllegalArgumentException(
+                        what + " count " + n + " impossible with " + buf.remaining() + " bytes left");
+            }
+            return n;
+        }
+
+        private String string() {
+            byte[] utf8 = new byte[count("string byte")];
+            buf.get(utf8);
+            return new String(utf8, StandardCharsets.UTF_8);
+        }
+
+        private static <K, V> void putUnique(Map<K, V> m, K key, V value, String what) {
+            if (m.put(key, value) != null) {
+                throw new IllegalArgumentException("duplicate " + what + " " + key);
+            }
+        }
+    }
+}

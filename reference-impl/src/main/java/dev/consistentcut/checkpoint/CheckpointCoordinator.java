@@ -1,0 +1,463 @@
+package dev.consistentcut.checkpoint;
+
+import dev.consistentcut.record.Record;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.LongSupplier;
+
+/**
+ * Triggers checkpoints, collects the tasks' acknowledgements, and completes or aborts each
+ * checkpoint: the spec actions {@code TriggerCheckpoint}, {@code CompleteCheckpoint}, {@code
+ * AbortCheckpoint} and the coordinator's share of {@code FailAndRestore}.
+ *
+ * <p><b>In flight.</b> A checkpoint is <em>in flight</em> from its trigger until every task has
+ * acknowledged it, unless a failure discarded it first. An aborted checkpoint stays in flight
+ * until every task has acknowledged it, because its barriers still travel; counting it keeps an
+ * unaligned task from ever seeing two checkpoints' barriers at once. At most {@code maxConcurrent}
+ * checkpoints are in flight (1 for unaligned jobs). The TLA+ spec uses the same definition.
+ *
+ * <p><b>Invariant.</b> Each checkpoint's status moves only {@code PENDING -> COMPLETED} or
+ * {@code PENDING -> ABORTED}; so a checkpoint is completed or aborted, never both, and completed
+ * at most once. Completing a checkpoint subsumes (aborts) every older one still PENDING, so the
+ * latest completed checkpoint only moves forward. A checkpoint is completed only when every task acknowledged it, and then it is in
+ * the store before it is reported COMPLETED. Ids are 1, 2, ... and never reused, also across
+ * failures; they start above every id the store already holds, so no stored checkpoint is ever
+ * overwritten.
+ *
+ * <p><b>Threading contract.</b> Thread-safe: any thread may call any method. Every method holds
+ * one lock for its whole duration, including the store write in {@link #completeCheckpoint}
+ * (acceptable for a reference engine: acknowledgements wait while a checkpoint is written). No
+ * method blocks except on that lock and on the store; the coordinator starts no threads, and the
+ * runtime drives time through {@code clock}. Memory consistency: actions of a task before its
+ * {@link #acknowledge} happen-before the actions of any thread after a later call that observes
+ * that acknowledgement (e.g. the {@link #completeCheckpoint} that includes it).
+ */
+public final class CheckpointCoordinator {
+
+    private final Set<String> tasks;
+    private final Set<String> channels;
+    private final int maxConcurrent;
+    private final CheckpointStore store;
+    private final LongSupplier clock;
+
+    private final Object lock = new Object();
+    // All fields below are guarded by lock.
+    private long nextId;
+    private boolean shutdown;
+    /** Every checkpoint ever triggered by this coordinator. */
+    private final Map<Long, Attempt> attempts = new HashMap<>();
+    /** Those still in flight or still PENDING; the others have dropped their acknowledgements. */
+    private final TreeMap<Long, Attempt> open = new TreeMap<>();
+    private final List<Long> completed = new ArrayList<>();
+    private CompletedCheckpoint latest;
+
+    /**
+     * @param tasks every task instance id that must acknowledge a checkpoint (sources and operators)
+     * @param channels every channel id: a completed checkpoint lists each, with an empty list where
+     *     nothing was persisted
+     * @param maxConcurrent most checkpoints in flight at once, >= 1
+     * @param store where completed checkpoints go; its {@code latest()} at construction becomes
+     *     {@link #latestCompleted()} (a runtime starting from the initial state passes an empty
+     *     store, or restores from that checkpoint first)
+     * @param clock the runtime's time: {@code System::nanoTime} threaded, a step counter simulated
+     */
+    public CheckpointCoordinator(
+            Set<String> tasks, Set<String> channels, int maxConcurrent, CheckpointStore store, LongSupplier clock) {
+        this.tasks = Set.copyOf(Objects.requireNonNull(tasks, "tasks"));
+        this.channels = Set.copyOf(Objects.requireNonNull(channels, "channels"));
+        this.store = Objects.requireNonNull(store, "store");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        if (this.tasks.isEmpty()) {
+            throw new IllegalArgumentException("a coordinator needs at least one task to acknowledge");
+        }
+        if (maxConcurrent < 1) {
+            throw new IllegalArgumentException("maxConcurrent must be >= 1, got " + maxConcurrent);
+        }
+        this.maxConcurrent = maxConcurrent;
+        this.latest = store.latest().orElse(null);
+        long highest = latest == null ? 0 : latest.id();
+        for (long id : store.retainedIds()) {
+            highest = Math.max(highest, id);
+        }
+        this.nextId = highest + 1;
+    }
+
+    /** Aligned barriers: up to {@code maxConcurrent} checkpoints in flight. */
+    public static CheckpointCoordinator forAligned(
+            Set<String> tasks, Set<String> channels, int maxConcurrent, CheckpointStore store, LongSupplier clock) {
+        return new CheckpointCoordinator(tasks, channels, maxConcurrent, store, clock);
+    }
+
+    /** Unaligned barriers: at most one checkpoint in flight, so a task never sees two at once. */
+    public static CheckpointCoordinator forUnaligned(
+            Set<String> tasks, Set<String> channels, CheckpointStore store, LongSupplier clock) {
+        return new CheckpointCoordinator(tasks, channels, 1, store, clock);
+    }
+
+    // ---------------------------------------------------------------- spec actions
+
+    /**
+     * {@code TriggerCheckpoint}: starts the next checkpoint, PENDING, with the trigger time from
+     * the clock.
+     *
+     * @return its id; empty, and nothing changed, when {@code maxConcurrent} checkpoints are in
+     *     flight or the coordinator is shut down
+     */
+    public OptionalLong triggerCheckpoint() {
+        synchronized (lock) {
+            if (shutdown || inFlightCount() >= maxConcurrent) {
+                return OptionalLong.empty();
+            }
+            Attempt a = new Attempt(nextId++, clock.getAsLong());
+            attempts.put(a.id, a);
+            open.put(a.id, a);
+            return OptionalLong.of(a.id);
+        }
+    }
+
+    /**
+     * The checkpoint whose barrier {@code sourceTask} must inject next: the lowest in-flight id
+     * (pending or aborted: aborted barriers still travel) that source has not acknowledged yet.
+     * A source injects a barrier and acknowledges it in one step, so it injects each barrier once
+     * and in id order. Non-blocking.
+     *
+     * @return empty when there is none
+     * @throws IllegalArgumentException for an unknown task
+     */
+    public OptionalLong nextBarrierFor(String sourceTask) {
+        synchronized (lock) {
+            requireKnownTask(sourceTask, "asking for its next barrier");
+            for (Attempt a : open.values()) {
+                if (a.inFlight() && !a.acked.contains(sourceTask)) {
+                    return OptionalLong.of(a.id);
+                }
+            }
+            return OptionalLong.empty();
+        }
+    }
+
+    /**
+     * Records one task's contribution ({@code InjectBarrier} for a source, {@code ReceiveBarrier}
+     * for an operator).
+     *
+     * @return ACCEPTED or ALL_ACKNOWLEDGED for a pending checkpoint (after the latter the caller
+     *     calls {@link #completeCheckpoint}); IGNORED_ABORTED (the ack still counts towards the
+     *     aborted checkpoint leaving flight); IGNORED_DISCARDED when a failure discarded it
+     * @throws IllegalArgumentException for an unknown task, an id never triggered, a channel id
+     *     not in the job, or channel state for a channel another task already gave the same part
+     *     for; nothing is recorded
+     * @throws IllegalStateException for a second acknowledgement from the same task for the same
+     *     checkpoint; nothing is recorded
+     */
+    public AckResult acknowledge(Acknowledgement ack) {
+        Objects.requireNonNull(ack, "acknowledgement");
+        String task = ack.task();
+        long id = ack.checkpointId();
+        synchronized (lock) {
+            requireKnownTask(task, "acknowledging checkpoint " + id);
+            Attempt a = attempts.get(id);
+            if (a == null) {
+                throw new IllegalArgumentException(
+                        "task " + task + " acknowledged checkpoint " + id + ", which was never triggered");
+            }
+            if (a.discarded) {
+                return AckResult.IGNORED_DISCARDED;
+            }
+            if (!a.inFlight() || a.acked.contains(task)) {
+                throw new IllegalStateException(
+                        "duplicate acknowledgement from task " + task + " for checkpoint " + id);
+            }
+            a.checkChannels(ack);
+            a.acked.add(task);
+            if (a.status == CheckpointStatus.ABORTED) {
+                settle(a);
+                return AckResult.IGNORED_ABORTED;
+            }
+            a.acks.put(task, ack);
+            a.claimChannels(ack);
+            return a.inFlight() ? AckResult.ACCEPTED : AckResult.ALL_ACKNOWLEDGED;
+        }
+    }
+
+    /**
+     * {@code CompleteCheckpoint}: if {@code id} is PENDING and every task acknowledged it, builds
+     * the {@link CompletedCheckpoint}, writes it to the store, makes it the latest (unless a
+     * higher id already completed) and marks it COMPLETED. Each channel's state is the receiver's
+     * {@code inputChannelState} part followed by the sender's {@code outputChannelState} part.
+     *
+     * @return the completed checkpoint; empty, and nothing changed, otherwise (unknown id, not
+     *     pending, acknowledgements missing, or already completed)
+     * @throws java.io.UncheckedIOException when the store fails: the checkpoint is then ABORTED
+     *     (it never became restorable) and the store's previous latest stays
+     */
+    public Optional<CompletedCheckpoint> completeCheckpoint(long id) {
+        synchronized (lock) {
+            Attempt a = attempts.get(id);
+            if (a == null || a.status != CheckpointStatus.PENDING || a.inFlight()) {
+                return Optional.empty();
+            }
+            CompletedCheckpoint c = a.build(clock.getAsLong());
+            try {
+                store.store(c);
+            } catch (RuntimeException e) {
+                a.status = CheckpointStatus.ABORTED;
+                settle(a);
+                throw e;
+            }
+            a.status = CheckpointStatus.COMPLETED;
+            settle(a);
+            completed.add(id);
+            latest = c;
+            // Subsume: an older checkpoint still PENDING can no longer become the latest, so it
+            // is aborted, as Flink's coordinator does and as the spec's CompleteCheckpoint says.
+            // Without this, completing it later would move "latest" (and the store's pointer)
+            // backwards. Its barriers still travel, so it stays in flight until fully acked.
+            for (Attempt older : List.copyOf(open.headMap(id).values())) {
+                if (older.status == CheckpointStatus.PENDING) {
+                    older.status = CheckpointStatus.ABORTED;
+                    settle(older);
+                }
+            }
+            return Optional.of(c);
+        }
+    }
+
+    /** {@code AbortCheckpoint}: PENDING becomes ABORTED. False, and nothing changed, otherwise. */
+    public boolean abortCheckpoint(long id) {
+        synchronized (lock) {
+            Attempt a = attempts.get(id);
+            if (a == null || a.status != CheckpointStatus.PENDING) {
+                return false;
+            }
+            a.status = CheckpointStatus.ABORTED;
+            settle(a);
+            return true;
+        }
+    }
+
+    /**
+     * Aborts every PENDING checkpoint triggered more than {@code timeout} clock units ago.
+     *
+     * @return how many it aborted
+     */
+    public int abortExpired(long timeout) {
+        synchronized (lock) {
+            long now = clock.getAsLong();
+            int aborted = 0;
+            for (Attempt a : new ArrayList<>(open.values())) {
+                if (a.status == CheckpointStatus.PENDING && now - a.triggerTime > timeout) {
+                    a.status = CheckpointStatus.ABORTED;
+                    settle(a);
+                    aborted++;
+                }
+            }
+            return aborted;
+        }
+    }
+
+    /**
+     * The coordinator's share of {@code FailAndRestore}: every PENDING checkpoint becomes ABORTED
+     * and every checkpoint not completed is discarded (its later acknowledgements get
+     * IGNORED_DISCARDED and it no longer counts as in flight). Ids keep counting up.
+     *
+     * @return the store's latest checkpoint (read from the store, so a corrupt newest file falls
+     *     back to an older one), which also becomes {@link #latestCompleted()}; empty means restore
+     *     the initial state
+     */
+    public Optional<CompletedCheckpoint> failAndRestore() {
+        synchronized (lock) {
+            for (Attempt a : new ArrayList<>(open.values())) {
+                if (a.status == CheckpointStatus.PENDING) {
+                    a.status = CheckpointStatus.ABORTED;
+                }
+                a.discarded = true;
+                settle(a);
+            }
+            latest = store.latest().orElse(null);
+            return Optional.ofNullable(latest);
+        }
+    }
+
+    /** No checkpoint is triggered after this; everything else keeps working. */
+    public void shutdown() {
+        synchronized (lock) {
+            shutdown = true;
+        }
+    }
+
+    // ---------------------------------------------------------------- queries
+
+    /** The checkpoint a restore would use now: the newest completed (or recovered) one. */
+    public Optional<CompletedCheckpoint> latestCompleted() {
+        synchronized (lock) {
+            return Optional.ofNullable(latest);
+        }
+    }
+
+    /** NONE for an id this coordinator never triggered. */
+    public CheckpointStatus status(long id) {
+        synchronized (lock) {
+            Attempt a = attempts.get(id);
+            return a == null ? CheckpointStatus.NONE : a.status;
+        }
+    }
+
+    /** Ids in flight (see the class comment), ascending. */
+    public Set<Long> inFlight() {
+        synchronized (lock) {
+            Set<Long> ids = new TreeSet<>();
+            for (Attempt a : open.values()) {
+                if (a.inFlight()) {
+                    ids.add(a.id);
+                }
+            }
+            return ids;
+        }
+    }
+
+    /** Ids this coordinator completed, in completion order. */
+    public List<Long> completedIds() {
+        synchronized (lock) {
+            return List.copyOf(completed);
+        }
+    }
+
+    public Set<String> tasks() {
+        return tasks;
+    }
+
+    public Set<String> channels() {
+        return channels;
+    }
+
+    public int maxConcurrent() {
+        return maxConcurrent;
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    private int inFlightCount() {
+        int n = 0;
+        for (Attempt a : open.values()) {
+            if (a.inFlight()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private void requireKnownTask(String task, String doing) {
+        if (!tasks.contains(task)) {
+            throw new IllegalArgumentException(
+                    "unknown task " + task + " " + doing + "; the job's tasks are " + new TreeSet<>(tasks));
+        }
+    }
+
+    /**
+     * Drops what an attempt no longer needs: a decided one its acknowledgements, and one that is
+     * also out of flight its place among the open attempts (it then keeps only its status and
+     * who acknowledged it, for duplicate detection).
+     */
+    private void settle(Attempt a) {
+        if (a.status != CheckpointStatus.PENDING) {
+            a.acks.clear();
+            a.inputClaims.clear();
+            a.outputClaims.clear();
+            if (!a.inFlight()) {
+                open.remove(a.id);
+            }
+        }
+    }
+
+    /** One triggered checkpoint. Guarded by the coordinator's lock. */
+    private final class Attempt {
+        final long id;
+        final long triggerTime;
+        CheckpointStatus status = CheckpointStatus.PENDING;
+        boolean discarded;
+        /** Tasks that acknowledged, kept while in flight (aborted ones too). */
+        final Set<String> acked = new HashSet<>();
+        /** Acknowledgements of a pending checkpoint, in the order they arrived. */
+        final Map<String, Acknowledgement> acks = new HashMap<>();
+        /** Channel id to the task that gave its input (receiver) part, resp. output (sender) part. */
+        final Map<String, String> inputClaims = new HashMap<>();
+        final Map<String, String> outputClaims = new HashMap<>();
+
+        Attempt(long id, long triggerTime) {
+            this.id = id;
+            this.triggerTime = triggerTime;
+        }
+
+        boolean inFlight() {
+            return !discarded && acked.size() < tasks.size();
+        }
+
+        void checkChannels(Acknowledgement ack) {
+            checkChannels(ack, ack.inputChannelState().keySet(), inputClaims, "input (receiver)");
+            checkChannels(ack, ack.outputChannelState().keySet(), outputClaims, "output (sender)");
+        }
+
+        private void checkChannels(Acknowledgement ack, Set<String> ids, Map<String, String> claims, String part) {
+            for (String channel : ids) {
+                if (!channels.contains(channel)) {
+                    throw new IllegalArgumentException("task " + ack.task() + ", checkpoint " + id
+                            + ": channel state for unknown channel " + channel + "; the job's channels are "
+                            + new TreeSet<>(channels));
+                }
+                String other = claims.get(channel);
+                if (other != null) {
+                    throw new IllegalArgumentException("task " + ack.task() + ", checkpoint " + id + ": channel "
+                            + channel + " already has its " + part + " state from task " + other);
+                }
+            }
+        }
+
+        void claimChannels(Acknowledgement ack) {
+            ack.inputChannelState().keySet().forEach(ch -> inputClaims.put(ch, ack.task()));
+            ack.outputChannelState().keySet().forEach(ch -> outputClaims.put(ch, ack.task()));
+        }
+
+        CompletedCheckpoint build(long completionTime) {
+            Map<String, Long> offsets = new HashMap<>();
+            Map<String, TaskSnapshot> snapshots = new HashMap<>();
+            Map<String, Long> startDelay = new HashMap<>();
+            Map<String, Long> alignment = new HashMap<>();
+            for (Acknowledgement ack : acks.values()) {
+                if (ack.isSource()) {
+                    offsets.put(ack.task(), ack.sourceOffset());
+                } else {
+                    snapshots.put(ack.task(), ack.snapshot());
+                }
+                startDelay.put(ack.task(), ack.startDelay());
+                alignment.put(ack.task(), ack.alignmentDuration());
+            }
+            Map<String, List<Record>> channelState = new HashMap<>();
+            long persisted = 0;
+            for (String channel : channels) {
+                List<Record> records = new ArrayList<>();
+                String receiver = inputClaims.get(channel);
+                if (receiver != null) {
+                    records.addAll(acks.get(receiver).inputChannelState().get(channel));
+                }
+                String sender = outputClaims.get(channel);
+                if (sender != null) {
+                    records.addAll(acks.get(sender).outputChannelState().get(channel));
+                }
+                channelState.put(channel, records);
+                persisted += records.size();
+            }
+            CheckpointStats stats = new CheckpointStats(triggerTime, completionTime, startDelay, alignment,
+                    persisted, CheckpointCodec.channelStateSize(channelState), CheckpointCodec.stateSize(snapshots));
+            return new CompletedCheckpoint(id, offsets, snapshots, channelState, stats);
+        }
+    }
+}

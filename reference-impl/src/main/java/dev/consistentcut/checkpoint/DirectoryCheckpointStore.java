@@ -1,0 +1,321 @@
+package dev.consistentcut.checkpoint;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * A durable {@link CheckpointStore}: one file per checkpoint in a directory, plus a pointer.
+ *
+ * <p><b>Writing</b> ({@link #store}): the checkpoint, encoded by {@link CheckpointCodec}, goes to
+ * {@code chk-<id>.tmp}, is fsynced, atomically renamed to {@code chk-<id>.ckpt}, and the directory
+ * is fsynced (where the OS allows it). Only then is the pointer {@code LATEST} written the same way
+ * (via {@code LATEST.tmp}): the pointer is the commit point. Finally checkpoints older than the
+ * newest {@code retain} valid ones are deleted, but only those that still decode: a file that
+ * cannot be parsed is reported and left in place, so bad input never loses data. A crash at any
+ * point leaves either the old or the new pointer, each naming a complete file.
+ *
+ * <p><b>Reading</b> ({@link #latest}): the checkpoint {@code LATEST} names, fully decoded and
+ * checksum-verified. If the pointer is missing or corrupt, or the file it names is missing,
+ * truncated or corrupt, a warning says which file and what is wrong, and the newest older
+ * checkpoint file that decodes is used instead (each one skipped is reported too). The pointer
+ * holds no data of its own (it is derived from the directory), so a corrupt pointer is replaced
+ * by the next {@link #store}.
+ *
+ * <p><b>Threading contract.</b> Thread-safe within one process: every method holds this store's
+ * lock, so a {@link #latest()} racing with a {@link #store} sees the old or the new checkpoint,
+ * never a partial one, and never a file that {@code store}'s pruning is about to delete. Only one
+ * store instance (one process) may write a directory. Warnings are delivered on the calling
+ * thread while the lock is held. Memory consistency: actions before {@code store(c)}
+ * happen-before the actions after a {@code latest()} that returns a checkpoint equal to {@code c}.
+ */
+public final class DirectoryCheckpointStore implements CheckpointStore {
+
+    static final String POINTER = "LATEST";
+    private static final String POINTER_TEMP = "LATEST.tmp";
+    private static final Pattern CHECKPOINT_FILE = Pattern.compile("chk-(\\d{1,18})\\.ckpt");
+    private static final Pattern TEMP_FILE = Pattern.compile("chk-\\d{1,18}\\.tmp|LATEST\\.tmp");
+    private static final Pattern POINTER_LINE = Pattern.compile("checkpoint (\\d{1,18}) crc32c ([0-9a-f]{8})\n");
+
+    private final Path dir;
+    private final int retain;
+    private final Consumer<String> warnings;
+    /** Ids whose files failed to decode when pruning: reported once, never deleted; guarded by this. */
+    private final Set<Long> undecodable = new HashSet<>();
+
+    /**
+     * Opens (creating if needed) a checkpoint directory and reports leftover temporary files.
+     *
+     * @param retain how many valid checkpoints to keep, >= 1
+     * @param warnings receives one human-readable line per problem found (corrupt files, leftovers)
+     * @throws IllegalArgumentException naming the path when it is not a directory, or not
+     *     readable and writable
+     * @throws UncheckedIOException naming the path when it cannot be created or listed
+     */
+    public DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings) {
+        this.dir = Objects.requireNonNull(dir, "dir");
+        this.warnings = Objects.requireNonNull(warnings, "warnings");
+        if (retain < 1) {
+            throw new IllegalArgumentException("retain must be >= 1, got " + retain);
+        }
+        this.retain = retain;
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("checkpoint directory " + dir + " exists but is not a directory");
+        }
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create checkpoint directory " + dir + ": " + e, e);
+        }
+        if (!Files.isReadable(dir) || !Files.isWritable(dir)) {
+            throw new IllegalArgumentException("checkpoint directory " + dir + " is not readable and writable");
+        }
+        for (String name : list()) {
+            if (TEMP_FILE.matcher(name).matches()) {
+                warnings.accept(dir.resolve(name) + ": leftover temporary file of an interrupted write; ignored");
+            }
+        }
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    @Override
+    public synchronized void store(CompletedCheckpoint c) {
+        Objects.requireNonNull(c, "checkpoint");
+        Path target = dir.resolve(fileName(c.id()));
+        if (Files.exists(target)) {
+            throw new IllegalArgumentException("checkpoint " + c.id() + " is already stored (" + target
+                    + " exists); checkpoint ids are never reused, so it is not overwritten");
+        }
+        byte[] bytes = CheckpointCodec.encode(c);
+        try {
+            writeAtomically(bytes, dir.resolve("chk-" + c.id() + ".tmp"), target);
+            if (c.id() > pointedIdOrZero()) {
+                writeAtomically(pointerBytes(c.id()), dir.resolve(POINTER_TEMP), dir.resolve(POINTER));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("storing checkpoint " + c.id() + " in " + dir + " failed: " + e, e);
+        }
+        prune();
+    }
+
+    @Override
+    public synchronized Optional<CompletedCheckpoint> latest() {
+        long below = Long.MAX_VALUE; // fall back to checkpoints with a smaller id than this
+        Path pointer = dir.resolve(POINTER);
+        Long pointed = null;
+        try {
+            pointed = parsePointer(Files.readAllBytes(pointer));
+        } catch (NoSuchFileException e) {
+            if (!checkpointIdsDescending().isEmpty()) {
+                warnings.accept(pointer + ": missing; falling back to the newest valid checkpoint file");
+            }
+        } catch (IOException e) {
+            warnings.accept(describe(pointer, e) + "; falling back to the newest valid checkpoint file");
+        }
+        if (pointed != null) {
+            Path file = dir.resolve(fileName(pointed));
+            if (!Files.exists(file)) {
+                warnings.accept(file + " (named by LATEST): missing; falling back to an older checkpoint");
+            } else {
+                try {
+                    return Optional.of(read(file, pointed));
+                } catch (IOException e) {
+                    warnings.accept(describe(file, e) + "; falling back to an older checkpoint");
+                }
+            }
+            below = pointed;
+        }
+        for (long id : checkpointIdsDescending()) {
+            if (id >= below) {
+                continue;
+            }
+            Path file = dir.resolve(fileName(id));
+            try {
+                CompletedCheckpoint c = read(file, id);
+                warnings.accept("using " + file + " instead");
+                return Optional.of(c);
+            } catch (IOException e) {
+                warnings.accept(describe(file, e) + "; skipped and left in place");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Ids named by checkpoint files in the directory, ascending, whether or not they decode (so a
+     * coordinator starting above them never reuses one).
+     */
+    @Override
+    public synchronized List<Long> retainedIds() {
+        List<Long> ids = checkpointIdsDescending();
+        java.util.Collections.reverse(ids);
+        return ids;
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    static String fileName(long id) {
+        return "chk-" + id + ".ckpt";
+    }
+
+    static byte[] pointerBytes(long id) {
+        String body = "checkpoint " + id;
+        byte[] b = body.getBytes(StandardCharsets.US_ASCII);
+        return String.format("%s crc32c %08x\n", body, CheckpointCodec.crc32c(b, 0, b.length))
+                .getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** The id in a pointer file; a CorruptCheckpointException names the defect. */
+    private long parsePointer(byte[] bytes) throws CorruptCheckpointException {
+        String text = new String(bytes, StandardCharsets.US_ASCII);
+        Matcher m = POINTER_LINE.matcher(text);
+        if (!m.matches()) {
+            throw new CorruptCheckpointException(dir.resolve(POINTER).toString(),
+                    "corrupt pointer: expected one line 'checkpoint <id> crc32c <8 hex digits>', found "
+                            + bytes.length + " bytes: " + printable(text));
+        }
+        long id = Long.parseLong(m.group(1));
+        if (!java.util.Arrays.equals(bytes, pointerBytes(id))) {
+            throw new CorruptCheckpointException(dir.resolve(POINTER).toString(),
+                    "checksum mismatch in pointer: " + printable(text));
+        }
+        return id;
+    }
+
+    /** The id LATEST names, or 0 when it is missing or corrupt (then any new checkpoint replaces it). */
+    private long pointedIdOrZero() {
+        try {
+            return parsePointer(Files.readAllBytes(dir.resolve(POINTER)));
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private CompletedCheckpoint read(Path file, long expectedId) throws IOException {
+        CompletedCheckpoint c = CheckpointCodec.decode(Files.readAllBytes(file), file.toString());
+        if (c.id() != expectedId) {
+            throw new CorruptCheckpointException(file.toString(),
+                    "holds checkpoint " + c.id() + ", but its name says " + expectedId);
+        }
+        return c;
+    }
+
+    /**
+     * Keeps the newest {@code retain} checkpoints that decode and deletes older ones that decode.
+     * Files that do not decode are never deleted and do not count as retained. Every candidate is
+     * decoded afresh (a few small files per store): the retention rule is then exact, not a guess.
+     */
+    private void prune() {
+        int kept = 0;
+        for (long id : checkpointIdsDescending()) {
+            Path file = dir.resolve(fileName(id));
+            boolean valid;
+            if (undecodable.contains(id)) {
+                valid = false; // reported already
+            } else {
+                try {
+                    read(file, id);
+                    valid = true;
+                } catch (IOException e) {
+                    warnings.accept(describe(file, e) + "; not deleted, and not counted as retained");
+                    undecodable.add(id);
+                    valid = false;
+                }
+            }
+            if (!valid) {
+                continue;
+            }
+            if (kept < retain) {
+                kept++;
+            } else {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (IOException e) {
+                    warnings.accept(file + ": could not delete an expired checkpoint: " + e);
+                }
+            }
+        }
+    }
+
+    private void writeAtomically(byte[] bytes, Path temp, Path target) throws IOException {
+        try {
+            try (FileChannel ch = FileChannel.open(temp,
+                    StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+                ByteBuffer b = ByteBuffer.wrap(bytes);
+                while (b.hasRemaining()) {
+                    ch.write(b);
+                }
+                ch.force(true);
+            }
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            try {
+                Files.deleteIfExists(temp); // our own partial write, never anyone's data
+            } catch (IOException ignored) {
+                // the temp file stays; it is reported as a leftover when the directory is next opened
+            }
+            throw e;
+        }
+        fsyncDirectory();
+    }
+
+    /** Makes the rename durable. Some platforms cannot open a directory for fsync; there it is skipped. */
+    private void fsyncDirectory() {
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (IOException e) {
+            // Not supported on this platform (e.g. Windows); the rename is still atomic.
+        }
+    }
+
+    private List<String> list() {
+        try (Stream<Path> files = Files.list(dir)) {
+            List<String> names = new ArrayList<>();
+            files.forEach(p -> names.add(p.getFileName().toString()));
+            return names;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list checkpoint directory " + dir + ": " + e, e);
+        }
+    }
+
+    private List<Long> checkpointIdsDescending() {
+        List<Long> ids = new ArrayList<>();
+        for (String name : list()) {
+            Matcher m = CHECKPOINT_FILE.matcher(name);
+            if (m.matches()) {
+                ids.add(Long.parseLong(m.group(1)));
+            }
+        }
+        ids.sort(java.util.Comparator.reverseOrder());
+        return ids;
+    }
+
+    private static String describe(Path file, IOException e) {
+        return e instanceof CorruptCheckpointException ? e.getMessage() : file + ": cannot be read: " + e;
+    }
+
+    private static String printable(String s) {
+        String shown = s.length() > 80 ? s.substring(0, 80) + "..." : s;
+        return "'" + shown.replace("\n", "\\n").replaceAll("[^\\x20-\\x7e\\\\]", "?") + "'";
+    }
+}
