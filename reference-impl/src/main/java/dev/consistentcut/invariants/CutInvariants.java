@@ -34,6 +34,7 @@ public final class CutInvariants {
     public static final String EXACTLY_ONCE = "ExactlyOnceInv";
     public static final String ALIGNED_NO_CHANNEL_STATE = "AlignedNoChannelStateInv";
     public static final String UNALIGNED_NEVER_BLOCKS = "UnalignedNeverBlocksInv";
+    public static final String UNALIGNED_CHANNEL_STATE_BOUND = "UnalignedChannelStateBoundInv";
 
     private final PhysicalGraph graph;
     private final List<Record> universe;
@@ -220,6 +221,79 @@ public final class CutInvariants {
             }
         });
         return out;
+    }
+
+    /**
+     * Every invariant a completed checkpoint must satisfy, as the runtimes check each one when it
+     * completes: {@code ConsistentCutInv} and, for unaligned barriers, {@code
+     * UnalignedChannelStateBoundInv} (both need the processed-record ledgers, so only with
+     * {@code ledgers}); for aligned barriers, {@code AlignedNoChannelStateInv}.
+     */
+    public List<Violation> completedCheckpoint(CompletedCheckpoint c, boolean overtaking, boolean ledgers) {
+        List<Violation> out = new ArrayList<>();
+        if (ledgers) {
+            out.addAll(consistentCut(c));
+        }
+        if (overtaking) {
+            if (ledgers) {
+                out.addAll(unalignedChannelStateBound(c));
+            }
+        } else {
+            out.addAll(alignedNoChannelState(c));
+        }
+        return out;
+    }
+
+    /**
+     * {@code UnalignedChannelStateBoundInv}: the channel state a checkpoint persists on a channel
+     * holds only records its sender had sent on it before the sender's own snapshot, each at most
+     * as often as it was sent. As in {@code spec/UnalignedCheckpoint.tla}: for every channel
+     * {@code e} with sender {@code v} and every record {@code r},
+     * <pre>
+     * copies(r, c.channelState[e]) <= SentBeforeSnapshot(c, e, r) ==
+     *   IF e not in route(v, r) THEN 0
+     *   ELSE IF v is a source THEN (IF r.offset < c.sourceOffsets[v] THEN 1 ELSE 0)
+     *   ELSE c.taskSnapshots[v].timesProcessed(r)
+     * </pre>
+     * The spec explains why this, and not the channel capacity, is the tight bound: what a
+     * receiver persists after its own snapshot grows with everything its sender sends before
+     * that channel's barrier arrives.
+     */
+    public List<Violation> unalignedChannelStateBound(CompletedCheckpoint c) {
+        List<Violation> out = new ArrayList<>();
+        c.channelState().forEach((channel, records) -> {
+            PhysicalGraph.ChannelSpec e = graph.channel(channel);
+            String v = e.sender();
+            int output = graph.outputs(v).indexOf(e);
+            Map<RecordId, Integer> copies = new HashMap<>();
+            for (Record r : records) {
+                copies.merge(r.id(), 1, Integer::sum);
+            }
+            copies.forEach((id, n) -> {
+                Record r = byId.get(id);
+                long sent = r == null ? 0 : sentBeforeSnapshot(c, v, output, r);
+                if (n > sent) {
+                    out.add(new Violation(UNALIGNED_CHANNEL_STATE_BOUND, c.id(), null, id, n, sent, String.format(
+                            "UnalignedChannelStateBoundInv violated in checkpoint %d: channel %s persisted record %s"
+                                    + " %d time(s), but its sender %s had sent it there %d time(s) before its snapshot",
+                            c.id(), channel, id, n, v, sent)));
+                }
+            });
+        });
+        return out;
+    }
+
+    private long sentBeforeSnapshot(CompletedCheckpoint c, String sender, int output, Record r) {
+        boolean routed = java.util.Arrays.stream(graph.route(sender, r.key())).anyMatch(o -> o == output);
+        if (!routed) {
+            return 0;
+        }
+        if (graph.sourceTasks().contains(sender)) {
+            Long recorded = c.sourceOffsets().get(sender);
+            return r.id().source().equals(sender) && recorded != null && r.id().offset() < recorded ? 1 : 0;
+        }
+        TaskSnapshot snap = c.taskSnapshots().get(sender);
+        return snap == null ? 0 : snap.timesProcessed(r.id());
     }
 
     /** {@code UnalignedNeverBlocksInv}: an unaligned task never blocks an input. */

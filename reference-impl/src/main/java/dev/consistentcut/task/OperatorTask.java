@@ -146,12 +146,19 @@ public final class OperatorTask implements Task {
      * handler see it (unaligned: persisted if the input's barrier is still to come), adds it to
      * {@link #processed()}, runs the operator and sends its result on the route.
      *
-     * <p>In the threaded runtime an unaligned barrier can arrive in the input's priority lane
-     * between the check and the take, and is then what the take returns; the step then performs
-     * {@code ReceiveBarrier} with it (a barrier needs no room, so it is enabled too), and reports that.
+     * <p>In the threaded runtime an unaligned barrier can arrive in the input's priority lane after
+     * the step was chosen (when a record was at the head), and overtake that record. The step then
+     * performs {@code ReceiveBarrier} with it instead (a barrier needs no room, so it is enabled
+     * too), and reports that. The simulation never sees this: nothing moves between choosing and
+     * performing a step.
      */
     public void processRecord(int input) {
-        if (!canProcessRecord(input)) {
+        // Decide from one look at the head: it can change from a record to an overtaking barrier
+        // (the sender's priority lane), never the other way, and a barrier at the head stays there.
+        ChannelElement head = input >= 0 && input < inputs.size() ? inputs.get(input).peek() : null;
+        boolean enabled = !(head == null || handler.isBlocked(input))
+                && (head instanceof Barrier || routeHasRoom(((Record) head).key()));
+        if (!enabled) {
             throw notEnabled("ProcessRecord", input);
         }
         ChannelElement element = inputs.get(input).poll();

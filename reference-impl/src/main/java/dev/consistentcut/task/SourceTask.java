@@ -17,7 +17,8 @@ import java.util.OptionalLong;
 /**
  * A source task instance: reads its {@link SourceLog} from {@link #offset()} on and injects
  * barriers. Steps: {@link #emitRecord()} ({@code EmitRecord}) and {@link #injectBarrier(long)}
- * ({@code InjectBarrier}). Threading: see {@link Task}.
+ * ({@code InjectBarrier}). Threading: see {@link Task}; in addition {@link #offset()} and
+ * {@link #exhausted()} may be read by any thread.
  */
 public final class SourceTask implements Task {
 
@@ -29,8 +30,12 @@ public final class SourceTask implements Task {
     private final CoordinatorGateway coordinator;
     private final ActionListener listener;
 
-    /** The spec's {@code offset[s]}: the next offset to read. */
-    private long offset;
+    /**
+     * The spec's {@code offset[s]}: the next offset to read. Written only by the task's thread;
+     * volatile so that a threaded runtime's coordinator thread can read {@link #offset()} and
+     * {@link #exhausted()} (to stop triggering and to detect termination).
+     */
+    private volatile long offset;
 
     /**
      * @param channels every channel of the job by id; this task uses its outputs in

@@ -181,6 +181,38 @@ class CutInvariantsTest {
     }
 
     @Test
+    void channelStateBoundHoldsForWhatTheSenderHadSent() {
+        // count had processed 0 and 1 before its snapshot, so it can have sent both to the sink.
+        CompletedCheckpoint c = checkpoint(2, processed(0, 1), processed(), List.of(rec(0), rec(1)));
+        assertEquals(List.of(), INV.unalignedChannelStateBound(c));
+        assertEquals(List.of(), INV.unalignedChannelStateBound(CORRECT));
+    }
+
+    @Test
+    void channelStateBoundNamesARecordTheSenderHadNotSent() {
+        // Record 2 is persisted on count->sink, but count's snapshot never processed it.
+        CompletedCheckpoint twice = checkpoint(3, processed(0, 1), processed(0), List.of(rec(1), rec(1)));
+        CompletedCheckpoint unsent = checkpoint(3, processed(0, 1), processed(0), List.of(rec(1), rec(2)));
+        assertEquals(List.of("UnalignedChannelStateBoundInv violated in checkpoint 7: channel count#0->sink#0 persisted"
+                        + " record s#0@1 2 time(s), but its sender count#0 had sent it there 1 time(s) before its snapshot"),
+                INV.unalignedChannelStateBound(twice).stream().map(Violation::message).toList());
+        assertEquals(List.of("UnalignedChannelStateBoundInv violated in checkpoint 7: channel count#0->sink#0 persisted"
+                        + " record s#0@2 1 time(s), but its sender count#0 had sent it there 0 time(s) before its snapshot"),
+                INV.unalignedChannelStateBound(unsent).stream().map(Violation::message).toList());
+    }
+
+    @Test
+    void completedCheckpointChecksWhatTheModeRequires() {
+        assertEquals(List.of(), INV.completedCheckpoint(CORRECT, true, true));
+        assertEquals(List.of(CutInvariants.ALIGNED_NO_CHANNEL_STATE),
+                INV.completedCheckpoint(CORRECT, false, true).stream().map(Violation::invariant).toList());
+        CompletedCheckpoint late = checkpoint(3, processed(0, 1), processed(0), List.of(rec(1), rec(2)));
+        // count misses record 2 (skipped); the sink sees it once, persisted, but count never sent it.
+        assertEquals(List.of(CutInvariants.NO_SKIP, CutInvariants.UNALIGNED_CHANNEL_STATE_BOUND),
+                INV.completedCheckpoint(late, true, true).stream().map(Violation::invariant).distinct().toList());
+    }
+
+    @Test
     void unalignedNeverBlocksNamesTheBlockedInput() {
         assertEquals(List.of(), CutInvariants.unalignedNeverBlocks("j#0", 2, i -> false));
         assertEquals("UnalignedNeverBlocksInv violated: task j#0 blocks input 1",

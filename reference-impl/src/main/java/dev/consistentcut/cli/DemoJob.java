@@ -1,0 +1,33 @@
+package dev.consistentcut.cli;
+
+import dev.consistentcut.graph.JobGraph;
+import dev.consistentcut.graph.Partitioning;
+import dev.consistentcut.operator.KeyedCount;
+import dev.consistentcut.operator.RecordingSink;
+import dev.consistentcut.source.InMemorySourceLog;
+
+/**
+ * The demo job: two sources of {@code records} records each (keys 0-99, drawn from the seed) into
+ * a keyed count with parallelism 2 (hash-partitioned, so each count instance has two inputs and
+ * alignment matters), then one slow sink.
+ */
+final class DemoJob {
+
+    static final int KEYS = 100;
+
+    private DemoJob() {
+    }
+
+    static JobGraph build(int records, long seed, long sinkDelayNanos, int capacity) {
+        return JobGraph.builder()
+                .defaultCapacity(capacity)
+                .source("s1", InMemorySourceLog.randomKeys(records, KEYS, seed))
+                .source("s2", InMemorySourceLog.randomKeys(records, KEYS, seed + 1))
+                .operator("count", 2, KeyedCount::new)
+                .operator("sink", 1, () -> new RecordingSink(sinkDelayNanos))
+                .edge("s1", "count", Partitioning.HASH)
+                .edge("s2", "count", Partitioning.HASH)
+                .edge("count", "sink", Partitioning.HASH)
+                .build();
+    }
+}

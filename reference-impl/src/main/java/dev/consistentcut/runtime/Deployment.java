@@ -1,0 +1,101 @@
+package dev.consistentcut.runtime;
+
+import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.channel.Channel;
+import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.checkpoint.TaskSnapshot;
+import dev.consistentcut.graph.NodeKind;
+import dev.consistentcut.graph.PhysicalGraph;
+import dev.consistentcut.record.RecordId;
+import dev.consistentcut.task.ActionListener;
+import dev.consistentcut.task.CoordinatorGateway;
+import dev.consistentcut.task.OperatorTask;
+import dev.consistentcut.task.SourceTask;
+import dev.consistentcut.task.Task;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The physical graph made concrete: one {@link Channel} per channel and one task per task
+ * instance, shared by both runtimes. Also the task side of {@code FailAndRestore}. Not
+ * thread-safe: the runtime calls it while no task runs.
+ */
+final class Deployment {
+
+    final PhysicalGraph graph;
+    final Map<String, Channel> channels = new LinkedHashMap<>();
+    final List<SourceTask> sources = new ArrayList<>();
+    final List<OperatorTask> operators = new ArrayList<>();
+    final Map<String, Task> tasks = new LinkedHashMap<>();
+
+    Deployment(PhysicalGraph graph, BarrierMode mode, CoordinatorGateway gateway, ActionListener listener,
+               boolean trackProcessed) {
+        this.graph = graph;
+        for (PhysicalGraph.ChannelSpec c : graph.channels()) {
+            channels.put(c.id(), new Channel(c.id(), c.capacity()));
+        }
+        for (PhysicalGraph.TaskSpec t : graph.tasks()) {
+            if (t.kind() == NodeKind.SOURCE) {
+                SourceTask s = new SourceTask(t.id(), graph, channels, mode, gateway, listener);
+                sources.add(s);
+                tasks.put(t.id(), s);
+            } else {
+                OperatorTask o = new OperatorTask(t.id(), graph, channels, mode, gateway, listener, trackProcessed);
+                operators.add(o);
+                tasks.put(t.id(), o);
+            }
+        }
+    }
+
+    /**
+     * The task side of {@code FailAndRestore}: every operator gets its state and ledger from
+     * {@code checkpoint}, every source its offset, every channel its persisted records; the
+     * initial state where {@code checkpoint} is empty.
+     */
+    void restore(Optional<CompletedCheckpoint> checkpoint) {
+        for (OperatorTask o : operators) {
+            TaskSnapshot s = null;
+            if (checkpoint.isPresent()) {
+                s = checkpoint.get().taskSnapshots().get(o.id());
+                if (s == null) {
+                    throw new IllegalStateException("checkpoint " + checkpoint.get().id() + " has no snapshot of operator " + o.id());
+                }
+            }
+            o.restore(s);
+        }
+        for (SourceTask s : sources) {
+            long offset = 0;
+            if (checkpoint.isPresent()) {
+                Long recorded = checkpoint.get().sourceOffsets().get(s.id());
+                if (recorded == null) {
+                    throw new IllegalStateException("checkpoint " + checkpoint.get().id() + " has no offset of source " + s.id());
+                }
+                offset = recorded;
+            }
+            s.rewind(offset);
+        }
+        for (Channel c : channels.values()) {
+            c.restore(checkpoint.map(cp -> cp.channelState().getOrDefault(c.id(), List.of())).orElse(List.of()));
+        }
+    }
+
+    boolean sourcesExhausted() {
+        return sources.stream().allMatch(SourceTask::exhausted);
+    }
+
+    boolean channelsEmpty() {
+        return channels.values().stream().allMatch(Channel::isEmpty);
+    }
+
+    /** Copies of every operator's ledger. */
+    Map<String, Map<RecordId, Integer>> ledgers() {
+        Map<String, Map<RecordId, Integer>> out = new LinkedHashMap<>();
+        for (OperatorTask o : operators) {
+            out.put(o.id(), Map.copyOf(o.processed()));
+        }
+        return out;
+    }
+}

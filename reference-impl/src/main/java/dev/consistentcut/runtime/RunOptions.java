@@ -1,0 +1,213 @@
+package dev.consistentcut.runtime;
+
+import dev.consistentcut.checkpoint.CheckpointStore;
+import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.task.ActionListener;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Settings of one run, for both runtimes. Time-valued settings are in the runtime's clock unit:
+ * simulation steps in {@link SimulationRuntime}, nanoseconds in {@link ThreadedRuntime}. Each
+ * setting says which runtime reads it. Immutable; build with {@link #builder()}.
+ *
+ * @param seed simulation: seeds the choice of the next step (the whole run follows from it)
+ * @param maxSteps simulation: a run that has not finished after this many steps is reported as not finished
+ * @param checkpointInterval both: least time between two triggers (0: any time)
+ * @param triggerProbability simulation: chance that an enabled trigger is taken at a step
+ * @param maxCheckpoints simulation: most checkpoints triggered in the run (the checkpoint budget)
+ * @param checkpointTimeout both: a pending checkpoint older than this is aborted (0: never)
+ * @param abortProbability simulation: chance per step of aborting a pending checkpoint at random
+ * @param maxConcurrentAligned both: checkpoints in flight at once in aligned mode (unaligned: always 1)
+ * @param maxFailures simulation: most failures injected at random steps
+ * @param failureProbability simulation: chance per step of a failure while the budget lasts
+ * @param failAtStep simulation: a failure at exactly this step (-1: none), counted in the budget
+ * @param failAfterCheckpoint both: one failure right after the {@code n}-th completed checkpoint (0: none)
+ * @param storeFactory both: the checkpoint store (called once per runtime)
+ * @param listener both: observes every action (thread-safe in the threaded runtime)
+ * @param trackProcessed both: keep the processed ledgers; without them no invariant can be checked
+ * @param onCheckpoint both: called with each completed checkpoint (coordinator thread when threaded)
+ * @param progress both: progress lines, e.g. for stderr
+ */
+public record RunOptions(
+        long seed,
+        long maxSteps,
+        long checkpointInterval,
+        double triggerProbability,
+        int maxCheckpoints,
+        long checkpointTimeout,
+        double abortProbability,
+        int maxConcurrentAligned,
+        int maxFailures,
+        double failureProbability,
+        long failAtStep,
+        int failAfterCheckpoint,
+        Supplier<CheckpointStore> storeFactory,
+        ActionListener listener,
+        boolean trackProcessed,
+        Consumer<CompletedCheckpoint> onCheckpoint,
+        Consumer<String> progress) {
+
+    public RunOptions {
+        Objects.requireNonNull(storeFactory, "storeFactory");
+        Objects.requireNonNull(listener, "listener");
+        Objects.requireNonNull(onCheckpoint, "onCheckpoint");
+        Objects.requireNonNull(progress, "progress");
+        requireProbability("triggerProbability", triggerProbability);
+        requireProbability("abortProbability", abortProbability);
+        requireProbability("failureProbability", failureProbability);
+        requireAtLeast("maxSteps", maxSteps, 1);
+        requireAtLeast("checkpointInterval", checkpointInterval, 0);
+        requireAtLeast("maxCheckpoints", maxCheckpoints, 0);
+        requireAtLeast("checkpointTimeout", checkpointTimeout, 0);
+        requireAtLeast("maxConcurrentAligned", maxConcurrentAligned, 1);
+        requireAtLeast("maxFailures", maxFailures, 0);
+        requireAtLeast("failAfterCheckpoint", failAfterCheckpoint, 0);
+    }
+
+    private static void requireAtLeast(String name, long value, long min) {
+        if (value < min) {
+            throw new IllegalArgumentException(name + " must be >= " + min + ", got " + value);
+        }
+    }
+
+    private static void requireProbability(String name, double p) {
+        if (!(p >= 0 && p <= 1)) {
+            throw new IllegalArgumentException(name + " must be within [0, 1], got " + p);
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from the defaults documented on each setter. Not thread-safe. */
+    public static final class Builder {
+        private long seed = 1;
+        private long maxSteps = 50_000_000;
+        private long checkpointInterval;
+        private double triggerProbability = 0.05;
+        private int maxCheckpoints = Integer.MAX_VALUE;
+        private long checkpointTimeout;
+        private double abortProbability;
+        private int maxConcurrentAligned = 1;
+        private int maxFailures;
+        private double failureProbability;
+        private long failAtStep = -1;
+        private int failAfterCheckpoint;
+        private Supplier<CheckpointStore> storeFactory = () -> new dev.consistentcut.checkpoint.InMemoryCheckpointStore(3);
+        private ActionListener listener = ActionListener.NONE;
+        private boolean trackProcessed = true;
+        private Consumer<CompletedCheckpoint> onCheckpoint = c -> { };
+        private Consumer<String> progress = s -> { };
+
+        /** Default 1. */
+        public Builder seed(long v) {
+            seed = v;
+            return this;
+        }
+
+        /** Default 50,000,000. */
+        public Builder maxSteps(long v) {
+            maxSteps = v;
+            return this;
+        }
+
+        /** Default 0: any time. */
+        public Builder checkpointInterval(long v) {
+            checkpointInterval = v;
+            return this;
+        }
+
+        /** Default 0.05. */
+        public Builder triggerProbability(double v) {
+            triggerProbability = v;
+            return this;
+        }
+
+        /** Default unlimited. */
+        public Builder maxCheckpoints(int v) {
+            maxCheckpoints = v;
+            return this;
+        }
+
+        /** Default 0: never. */
+        public Builder checkpointTimeout(long v) {
+            checkpointTimeout = v;
+            return this;
+        }
+
+        /** Default 0. */
+        public Builder abortProbability(double v) {
+            abortProbability = v;
+            return this;
+        }
+
+        /** Default 1. */
+        public Builder maxConcurrentAligned(int v) {
+            maxConcurrentAligned = v;
+            return this;
+        }
+
+        /** Default 0. */
+        public Builder maxFailures(int v) {
+            maxFailures = v;
+            return this;
+        }
+
+        /** Default 0. */
+        public Builder failureProbability(double v) {
+            failureProbability = v;
+            return this;
+        }
+
+        /** Default -1: none. */
+        public Builder failAtStep(long v) {
+            failAtStep = v;
+            return this;
+        }
+
+        /** Default 0: none. */
+        public Builder failAfterCheckpoint(int v) {
+            failAfterCheckpoint = v;
+            return this;
+        }
+
+        /** Default: an in-memory store keeping the last 3. */
+        public Builder store(Supplier<CheckpointStore> v) {
+            storeFactory = v;
+            return this;
+        }
+
+        /** Default {@link ActionListener#NONE}. */
+        public Builder listener(ActionListener v) {
+            listener = v;
+            return this;
+        }
+
+        /** Default true. */
+        public Builder trackProcessed(boolean v) {
+            trackProcessed = v;
+            return this;
+        }
+
+        /** Default: nothing. */
+        public Builder onCheckpoint(Consumer<CompletedCheckpoint> v) {
+            onCheckpoint = v;
+            return this;
+        }
+
+        /** Default: nothing. */
+        public Builder progress(Consumer<String> v) {
+            progress = v;
+            return this;
+        }
+
+        public RunOptions build() {
+            return new RunOptions(seed, maxSteps, checkpointInterval, triggerProbability, maxCheckpoints,
+                    checkpointTimeout, abortProbability, maxConcurrentAligned, maxFailures, failureProbability,
+                    failAtStep, failAfterCheckpoint, storeFactory, listener, trackProcessed, onCheckpoint, progress);
+        }
+    }
+}

@@ -1,0 +1,514 @@
+package dev.consistentcut.runtime;
+
+import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.channel.Channel;
+import dev.consistentcut.checkpoint.AckResult;
+import dev.consistentcut.checkpoint.Acknowledgement;
+import dev.consistentcut.checkpoint.CheckpointCoordinator;
+import dev.consistentcut.checkpoint.CheckpointStatus;
+import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.graph.JobGraph;
+import dev.consistentcut.graph.PhysicalGraph;
+import dev.consistentcut.invariants.CutInvariants;
+import dev.consistentcut.invariants.Violation;
+import dev.consistentcut.task.Action;
+import dev.consistentcut.task.ActionListener;
+import dev.consistentcut.task.CoordinatorGateway;
+import dev.consistentcut.task.OperatorTask;
+import dev.consistentcut.task.SourceTask;
+import dev.consistentcut.task.Step;
+import dev.consistentcut.task.Task;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The threaded runtime: one thread per task instance, running the same task classes as the
+ * simulation, and a coordinator thread (the thread that calls {@link #run()}) that triggers a
+ * checkpoint every {@link RunOptions#checkpointInterval()} nanoseconds, completes checkpoints,
+ * aborts those older than {@link RunOptions#checkpointTimeout()}, injects the failure after the
+ * {@link RunOptions#failAfterCheckpoint()}-th completed checkpoint, and detects termination.
+ *
+ * <p><b>Waiting, not spinning.</b> A task thread with no enabled step waits on its {@link Wakeup};
+ * each channel wakes its receiver when an element arrives and its sender when a record leaves (the
+ * channel's listeners), and a trigger wakes the sources. Backpressure is therefore a sender
+ * waiting for room. A slow operator ({@link dev.consistentcut.operator.Operator#delayNanosPerRecord()})
+ * parks its thread after each record.
+ *
+ * <p><b>Completion.</b> A task whose acknowledgement makes a checkpoint complete-able hands its id
+ * to the coordinator thread, which calls {@code completeCheckpoint} and checks the checkpoint
+ * against {@code ConsistentCutInv} (and {@code AlignedNoChannelStateInv} when aligned). So the
+ * store is written by the coordinator thread only.
+ *
+ * <p><b>Termination</b>: every source exhausted, every channel empty, nothing in flight or waiting
+ * for completion, and no task in the middle of a step. The coordinator thread reads the counters
+ * of started and finished steps before and after inspecting the rest; if no step was running at
+ * the first read and none started until the last, what it inspected was a quiescent state. It then
+ * stops the task threads and checks {@code ExactlyOnceInv} on their final ledgers.
+ *
+ * <p><b>Stopping threads</b> (termination, {@code FailAndRestore}): a stop flag and a wake-up,
+ * then {@code join}. Threads are not interrupted, because an interrupt closes any
+ * {@code FileChannel} the thread is using (a trace-writing {@link ActionListener}, say), and
+ * every step is short anyway.
+ *
+ * <p><b>Threading contract.</b> {@link #run()} is called once, by one thread, which becomes the
+ * coordinator thread. {@link #failAndRestore()} may be called from any other thread while
+ * {@code run()} runs: it asks the coordinator thread to do it and waits until it is done.
+ */
+public final class ThreadedRuntime implements JobRuntime {
+
+    private static final long PROGRESS_INTERVAL = TimeUnit.SECONDS.toNanos(1);
+
+    private final BarrierMode mode;
+    private final RunOptions options;
+    private final PhysicalGraph graph;
+    private final CheckpointCoordinator coordinator;
+    private final Deployment deployment;
+    private final CutInvariants invariants;
+    private final ActionListener listener;
+
+    private final Map<Long, Long> triggerTimes = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<Long> completions = new ConcurrentLinkedQueue<>();
+    private final AtomicLong stepsStarted = new AtomicLong();
+    private final AtomicLong stepsFinished = new AtomicLong();
+    private final AtomicLong sinkRecords = new AtomicLong();
+    private final AtomicReference<Throwable> taskFailure = new AtomicReference<>();
+    /** True on this runtime's task threads. */
+    private final ThreadLocal<Boolean> onTaskThread = ThreadLocal.withInitial(() -> false);
+    /** Set by the coordinator thread once every source is exhausted: idle tasks then wake it up. */
+    private volatile boolean endgame;
+
+    private final ReentrantLock control = new ReentrantLock();
+    private final Condition coordinatorWake = control.newCondition();
+    private final Condition failureDone = control.newCondition();
+    // Guarded by control.
+    private boolean wakeRequested;
+    private int failuresRequested;
+    private int failuresPerformed;
+    private Thread coordinatorThread;
+
+    // Coordinator thread only.
+    private final Map<String, Worker> workers = new LinkedHashMap<>();
+    private final List<CompletedCheckpoint> completed = new ArrayList<>();
+    private final List<Violation> violations = new ArrayList<>();
+    private int failures;
+    private boolean failAfterCheckpointDone;
+    private long triggeredCount;
+
+    public ThreadedRuntime(JobGraph job, BarrierMode mode, RunOptions options) {
+        this.mode = mode;
+        this.options = options;
+        this.graph = PhysicalGraph.of(job);
+        this.listener = options.listener();
+        Set<String> tasks = new LinkedHashSet<>();
+        graph.tasks().forEach(t -> tasks.add(t.id()));
+        Set<String> channels = new LinkedHashSet<>();
+        graph.channels().forEach(c -> channels.add(c.id()));
+        this.coordinator = mode.overtaking()
+                ? CheckpointCoordinator.forUnaligned(tasks, channels, options.storeFactory().get(), System::nanoTime)
+                : CheckpointCoordinator.forAligned(tasks, channels, options.maxConcurrentAligned(),
+                        options.storeFactory().get(), System::nanoTime);
+        this.deployment = new Deployment(graph, mode, new Gateway(), listener, options.trackProcessed());
+        this.invariants = new CutInvariants(graph);
+        Optional<CompletedCheckpoint> resume = coordinator.latestCompleted();
+        if (resume.isPresent()) {
+            deployment.restore(resume);
+        }
+    }
+
+    /** Runs the job until it terminates; the calling thread is the coordinator thread. Call once. */
+    @Override
+    public RunResult run() {
+        control.lock();
+        try {
+            if (coordinatorThread != null) {
+                throw new IllegalStateException("ThreadedRuntime.run() may be called once");
+            }
+            coordinatorThread = Thread.currentThread();
+        } finally {
+            control.unlock();
+        }
+        long start = System.nanoTime();
+        long nextTrigger = start + options.checkpointInterval();
+        long nextProgress = start + PROGRESS_INTERVAL;
+        long lastSinkRecords = 0;
+        long lastProgress = start;
+        startWorkers();
+        try {
+            while (true) {
+                Throwable f = taskFailure.get();
+                if (f != null) {
+                    throw new IllegalStateException(f.getMessage(), f);
+                }
+                for (Long c; (c = completions.poll()) != null; ) {
+                    completeCheckpoint(c);
+                }
+                if (failureDue()) {
+                    failAndRestoreNow();
+                }
+                performRequestedFailures();
+                if (options.checkpointTimeout() > 0) {
+                    coordinator.abortExpired(options.checkpointTimeout());
+                }
+                long now = System.nanoTime();
+                boolean canTrigger = shouldTrigger();
+                if (canTrigger && now >= nextTrigger) {
+                    triggerCheckpoint();
+                    nextTrigger = now + options.checkpointInterval();
+                    canTrigger = shouldTrigger();
+                }
+                if (now >= nextProgress) {
+                    long sink = sinkRecords.get();
+                    double seconds = (now - lastProgress) / 1e9;
+                    options.progress().accept(String.format("%.1f s: sinks received %d records (%.0f records/s)",
+                            (now - start) / 1e9, sink, (sink - lastSinkRecords) / seconds));
+                    lastSinkRecords = sink;
+                    lastProgress = now;
+                    nextProgress = now + PROGRESS_INTERVAL; // no catch-up lines after a stall
+                }
+                endgame = deployment.sourcesExhausted();
+                if (!failurePending() && terminated()) {
+                    break;
+                }
+                long until = canTrigger ? Math.min(nextTrigger, nextProgress) : nextProgress;
+                awaitWork(until - System.nanoTime());
+            }
+        } finally {
+            stopWorkers();
+            control.lock();
+            try {
+                coordinatorThread = null;
+                failureDone.signalAll();
+            } finally {
+                control.unlock();
+            }
+        }
+        if (options.trackProcessed()) {
+            violations.addAll(invariants.exactlyOnce(deployment.ledgers()));
+        }
+        return new RunResult(mode.name(), "threads", true, completed, abortedCount(), failures,
+                stepsFinished.get() + triggeredCount + completed.size(), violations, options.trackProcessed(),
+                deployment.ledgers(), System.nanoTime() - start);
+    }
+
+    private boolean failurePending() {
+        return options.failAfterCheckpoint() > 0 && !failAfterCheckpointDone;
+    }
+
+    private boolean failureDue() {
+        return failurePending() && completed.size() >= options.failAfterCheckpoint();
+    }
+
+    /** Triggers while the coordinator allows it, and the job still reads input or a failure is still to come. */
+    private boolean shouldTrigger() {
+        int allowed = mode.overtaking() ? 1 : options.maxConcurrentAligned();
+        return coordinator.inFlight().size() < allowed && (!deployment.sourcesExhausted() || failurePending());
+    }
+
+    private boolean terminated() {
+        long finished = stepsFinished.get();
+        long started = stepsStarted.get();
+        if (started != finished) {
+            return false;
+        }
+        boolean quiet = completions.isEmpty() && coordinator.inFlight().isEmpty()
+                && deployment.sourcesExhausted() && deployment.channelsEmpty();
+        return quiet && stepsStarted.get() == started;
+    }
+
+    private void awaitWork(long nanos) {
+        control.lock();
+        try {
+            long left = nanos;
+            while (!wakeRequested && left > 0) {
+                left = coordinatorWake.awaitNanos(left);
+            }
+            wakeRequested = false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("coordinator thread interrupted", e);
+        } finally {
+            control.unlock();
+        }
+    }
+
+    private void wakeCoordinator() {
+        control.lock();
+        try {
+            wakeRequested = true;
+            coordinatorWake.signal();
+        } finally {
+            control.unlock();
+        }
+    }
+
+    /** Action {@code TriggerCheckpoint}, through the coordinator; wakes the sources to inject the barrier. */
+    private void triggerCheckpoint() {
+        long now = System.nanoTime();
+        OptionalLong c = coordinator.triggerCheckpoint();
+        if (c.isEmpty()) {
+            return;
+        }
+        triggeredCount++;
+        triggerTimes.put(c.getAsLong(), now);
+        if (listener != ActionListener.NONE) {
+            listener.onAction(Action.TRIGGER_CHECKPOINT.specName(), Map.of("checkpoint", c.getAsLong()));
+        }
+        for (SourceTask s : deployment.sources) {
+            workers.get(s.id()).wakeup.signal();
+        }
+    }
+
+    /** Action {@code CompleteCheckpoint}, through the coordinator; the checkpoint is checked at once. */
+    private void completeCheckpoint(long c) {
+        Optional<CompletedCheckpoint> done = coordinator.completeCheckpoint(c);
+        if (done.isEmpty()) {
+            return;
+        }
+        CompletedCheckpoint cp = done.get();
+        completed.add(cp);
+        violations.addAll(invariants.completedCheckpoint(cp, mode.overtaking(), options.trackProcessed()));
+        options.onCheckpoint().accept(cp);
+        if (listener != ActionListener.NONE) {
+            listener.onAction(Action.COMPLETE_CHECKPOINT.specName(), Map.of("checkpoint", c));
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Asks the coordinator thread to fail and restore the job, and waits until it has.
+     *
+     * @throws IllegalStateException if {@link #run()} is not running, or if called from a task thread
+     */
+    @Override
+    public void failAndRestore() {
+        control.lock();
+        try {
+            if (coordinatorThread == null) {
+                throw new IllegalStateException("failAndRestore needs a running run()");
+            }
+            if (Thread.currentThread() == coordinatorThread) {
+                throw new IllegalStateException("the coordinator thread fails the job itself; do not call failAndRestore from it");
+            }
+            if (onTaskThread.get()) {
+                throw new IllegalStateException("a task thread cannot fail the job: it would wait for itself to stop");
+            }
+            int target = ++failuresRequested;
+            wakeRequested = true;
+            coordinatorWake.signal();
+            while (failuresPerformed < target && coordinatorThread != null) {
+                failureDone.awaitUninterruptibly();
+            }
+        } finally {
+            control.unlock();
+        }
+    }
+
+    private void performRequestedFailures() {
+        int requested;
+        control.lock();
+        try {
+            requested = failuresRequested - failuresPerformed;
+        } finally {
+            control.unlock();
+        }
+        for (int i = 0; i < requested; i++) {
+            failAndRestoreNow();
+            control.lock();
+            try {
+                failuresPerformed++;
+                failureDone.signalAll();
+            } finally {
+                control.unlock();
+            }
+        }
+    }
+
+    /** {@code FailAndRestore} on the coordinator thread: stop every task, restore, restart. */
+    private void failAndRestoreNow() {
+        stopWorkers();
+        Optional<CompletedCheckpoint> latest = coordinator.failAndRestore();
+        completions.clear();
+        deployment.restore(latest);
+        failures++;
+        if (failureDue()) {
+            failAfterCheckpointDone = true;
+        }
+        endgame = false;
+        options.progress().accept("failure " + failures + ": restored "
+                + latest.map(c -> "checkpoint " + c.id()).orElse("the initial state"));
+        if (listener != ActionListener.NONE) {
+            listener.onAction(Action.FAIL_AND_RESTORE.specName(), Map.of("checkpoint", latest.map(CompletedCheckpoint::id).orElse(0L)));
+        }
+        startWorkers();
+    }
+
+    private void startWorkers() {
+        workers.clear();
+        for (Task t : deployment.tasks.values()) {
+            workers.put(t.id(), new Worker(t));
+        }
+        // Channels are idle here: setting their listeners is allowed.
+        for (PhysicalGraph.ChannelSpec c : graph.channels()) {
+            Wakeup receiver = workers.get(c.receiver()).wakeup;
+            Wakeup sender = workers.get(c.sender()).wakeup;
+            deployment.channels.get(c.id()).setListeners(receiver::signal, sender::signal);
+        }
+        for (Worker w : workers.values()) {
+            w.thread.start();
+        }
+    }
+
+    private void stopWorkers() {
+        for (Worker w : workers.values()) {
+            w.stop = true;
+            w.wakeup.signal();
+            LockSupport.unpark(w.thread);
+        }
+        for (Worker w : workers.values()) {
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    w.thread.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Checkpoints that ended ABORTED, whatever the reason (timeout, random abort, failure, or
+     * subsumed by a newer completed one), as the coordinator records them.
+     */
+    private int abortedCount() {
+        return (int) triggerTimes.keySet().stream()
+                .filter(id -> coordinator.status(id) == CheckpointStatus.ABORTED).count();
+    }
+
+    // ------------------------------------------------------------------ for tests
+
+    public CheckpointCoordinator coordinator() {
+        return coordinator;
+    }
+
+    /** A task, for inspection after {@link #run()} returned. */
+    public OperatorTask operatorTask(String id) {
+        return (OperatorTask) deployment.tasks.get(id);
+    }
+
+    public Channel channel(String id) {
+        return deployment.channels.get(id);
+    }
+
+    /** One task's thread: performs its enabled steps, waits when there are none. */
+    private final class Worker implements Runnable {
+        final Task task;
+        final Wakeup wakeup = new Wakeup();
+        final Thread thread;
+        final boolean sink;
+        final boolean source;
+        volatile boolean stop;
+        private int next;
+
+        Worker(Task task) {
+            this.task = task;
+            this.sink = task instanceof OperatorTask o && o.isSink();
+            this.source = task instanceof SourceTask;
+            this.thread = new Thread(this, "task-" + task.id());
+            this.thread.setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            onTaskThread.set(true);
+            List<Step> steps = new ArrayList<>();
+            try {
+                while (!stop) {
+                    wakeup.clear();
+                    steps.clear();
+                    task.enabledSteps(steps);
+                    if (steps.isEmpty()) {
+                        if (endgame) {
+                            wakeCoordinator();
+                        }
+                        wakeup.await();
+                        continue;
+                    }
+                    // Sources list InjectBarrier first and take it at once; operators rotate over
+                    // their inputs so that no input starves (an aligned task waits for all).
+                    Step s = source ? steps.get(0) : steps.get(Math.floorMod(next++, steps.size()));
+                    stepsStarted.incrementAndGet();
+                    try {
+                        task.perform(s);
+                    } finally {
+                        stepsFinished.incrementAndGet();
+                    }
+                    if (s.action() == Action.PROCESS_RECORD) {
+                        if (sink) {
+                            sinkRecords.incrementAndGet();
+                        }
+                        pause(((OperatorTask) task).operator().delayNanosPerRecord());
+                    } else if (source && ((SourceTask) task).exhausted()) {
+                        wakeCoordinator(); // the endgame may have begun
+                    }
+                }
+            } catch (Throwable t) {
+                taskFailure.compareAndSet(null, new IllegalStateException("thread " + thread.getName() + " failed: " + t, t));
+                wakeCoordinator();
+            }
+        }
+
+        private void pause(long nanos) {
+            long deadline = System.nanoTime() + nanos;
+            for (long left = nanos; left > 0 && !stop; left = deadline - System.nanoTime()) {
+                LockSupport.parkNanos(this, left);
+            }
+        }
+    }
+
+    /** Acknowledgements go to the coordinator; a complete-able checkpoint goes to the coordinator thread. */
+    private final class Gateway implements CoordinatorGateway {
+        @Override
+        public OptionalLong nextBarrierFor(String sourceTask) {
+            return coordinator.nextBarrierFor(sourceTask);
+        }
+
+        @Override
+        public void acknowledge(Acknowledgement ack) {
+            if (coordinator.acknowledge(ack) == AckResult.ALL_ACKNOWLEDGED) {
+                completions.add(ack.checkpointId());
+                wakeCoordinator();
+            }
+        }
+
+        @Override
+        public long triggerTime(long checkpointId) {
+            Long t = triggerTimes.get(checkpointId);
+            return t == null ? System.nanoTime() : t;
+        }
+
+        @Override
+        public long now() {
+            return System.nanoTime();
+        }
+    }
+}

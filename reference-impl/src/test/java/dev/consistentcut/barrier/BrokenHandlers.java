@@ -1,0 +1,154 @@
+package dev.consistentcut.barrier;
+
+import dev.consistentcut.channel.Barrier;
+import dev.consistentcut.record.Record;
+import java.util.BitSet;
+
+/**
+ * Deliberately broken barrier handlers, kept so that tests can show the invariant checks catch
+ * them. Each differs from the correct handler in one place.
+ */
+public final class BrokenHandlers {
+
+    private BrokenHandlers() {
+    }
+
+    private record Mode(String name, BarrierHandlerState initialState, boolean overtaking) implements BarrierMode {
+    }
+
+    /**
+     * Aligned, but a barrier does not block its input: records behind the barrier are processed
+     * before the snapshot, so the snapshot counts records after the cut ("counted twice").
+     */
+    public static BarrierMode alignedWithoutBlocking() {
+        return new Mode("broken-aligned-nonblocking", BrokenAlignedIdle.INSTANCE, false);
+    }
+
+    /**
+     * Unaligned, but records taken after the snapshot from inputs whose barrier is still to come
+     * are not persisted: they are lost from the cut ("skipped").
+     */
+    public static BarrierMode unalignedForgettingInFlight() {
+        return new Mode("broken-unaligned-forgetful", BrokenUnalignedIdle.INSTANCE, true);
+    }
+
+    private static final class BrokenAlignedIdle implements BarrierHandlerState {
+        static final BrokenAlignedIdle INSTANCE = new BrokenAlignedIdle();
+
+        @Override
+        public BarrierHandlerState barrierReceived(int input, Barrier barrier, BarrierHandlerContext ctx) {
+            return new BrokenAlignedCollecting(barrier.checkpointId()).barrierReceived(input, barrier, ctx);
+        }
+
+        @Override
+        public BarrierHandlerState recordReceived(int input, Record record, BarrierHandlerContext ctx) {
+            return this;
+        }
+
+        @Override
+        public boolean isBlocked(int input) {
+            return false;
+        }
+
+        @Override
+        public long checkpointId() {
+            return 0;
+        }
+    }
+
+    private static final class BrokenAlignedCollecting implements BarrierHandlerState {
+        private final long checkpointId;
+        private final BitSet arrived = new BitSet();
+
+        BrokenAlignedCollecting(long checkpointId) {
+            this.checkpointId = checkpointId;
+        }
+
+        @Override
+        public BarrierHandlerState barrierReceived(int input, Barrier barrier, BarrierHandlerContext ctx) {
+            arrived.set(input);
+            if (arrived.cardinality() < ctx.inputCount()) {
+                return this;
+            }
+            ctx.snapshot(checkpointId);
+            ctx.forwardBarrier(checkpointId);
+            ctx.acknowledge(checkpointId);
+            return BrokenAlignedIdle.INSTANCE;
+        }
+
+        @Override
+        public BarrierHandlerState recordReceived(int input, Record record, BarrierHandlerContext ctx) {
+            return this;
+        }
+
+        @Override
+        public boolean isBlocked(int input) {
+            return false; // THE BUG: the correct handler returns arrived.get(input)
+        }
+
+        @Override
+        public long checkpointId() {
+            return checkpointId;
+        }
+    }
+
+    private static final class BrokenUnalignedIdle implements BarrierHandlerState {
+        static final BrokenUnalignedIdle INSTANCE = new BrokenUnalignedIdle();
+
+        @Override
+        public BarrierHandlerState barrierReceived(int input, Barrier barrier, BarrierHandlerContext ctx) {
+            ctx.snapshot(barrier.checkpointId());
+            ctx.forwardBarrierOvertaking(barrier.checkpointId());
+            return new BrokenUnalignedCollecting(barrier.checkpointId()).barrierReceived(input, barrier, ctx);
+        }
+
+        @Override
+        public BarrierHandlerState recordReceived(int input, Record record, BarrierHandlerContext ctx) {
+            return this;
+        }
+
+        @Override
+        public boolean isBlocked(int input) {
+            return false;
+        }
+
+        @Override
+        public long checkpointId() {
+            return 0;
+        }
+    }
+
+    private static final class BrokenUnalignedCollecting implements BarrierHandlerState {
+        private final long checkpointId;
+        private final BitSet arrived = new BitSet();
+
+        BrokenUnalignedCollecting(long checkpointId) {
+            this.checkpointId = checkpointId;
+        }
+
+        @Override
+        public BarrierHandlerState barrierReceived(int input, Barrier barrier, BarrierHandlerContext ctx) {
+            arrived.set(input);
+            if (arrived.cardinality() < ctx.inputCount()) {
+                return this;
+            }
+            ctx.acknowledge(checkpointId);
+            return BrokenUnalignedIdle.INSTANCE;
+        }
+
+        @Override
+        public BarrierHandlerState recordReceived(int input, Record record, BarrierHandlerContext ctx) {
+            return this; // THE BUG: the correct handler persists the record if !arrived.get(input)
+        }
+
+        @Override
+        public boolean isBlocked(int input) {
+            return false;
+        }
+
+        @Override
+        public long checkpointId() {
+            return checkpointId;
+        }
+    }
+}
