@@ -8,16 +8,31 @@ import dev.consistentcut.record.Record;
 import java.util.BitSet;
 
 /**
- * DELIBERATELY BROKEN checkpointing modes, each missing exactly one rule of
- * {@link dev.consistentcut.barrier.BarrierHandlers}, to show that the stress and property tests
- * catch that bug. Never use them otherwise.
+ * DELIBERATELY BROKEN checkpointing modes, each breaking exactly one rule of
+ * {@link dev.consistentcut.barrier.BarrierHandlers} (everything else as there), to show that the
+ * stress and property tests catch that bug. Never use them otherwise.
  */
 public final class BrokenBarrierModes {
 
     private BrokenBarrierModes() {
     }
 
+    /** The one rule a broken mode breaks. */
+    private enum Defect {
+        /** Aligned: an input whose barrier arrived is not blocked. */
+        NO_BLOCKING,
+        /** Aligned: records taken while aligning are persisted as channel state too. */
+        ALIGNED_PERSISTS,
+        /** Unaligned: records taken before their input's barrier are not persisted. */
+        NO_PERSISTING,
+        /** Unaligned: the inputs whose barrier has arrived are persisted instead of the others. */
+        PERSISTS_ARRIVED_INPUTS
+    }
+
     private record Mode(String name, BarrierHandlerState initialState, boolean overtaking) implements BarrierMode {
+        Mode(Defect defect, boolean overtaking) {
+            this("broken-" + defect.name().toLowerCase().replace('_', '-'), new State(0, overtaking, defect), overtaking);
+        }
     }
 
     /**
@@ -25,7 +40,16 @@ public final class BrokenBarrierModes {
      * the snapshot, so the snapshot counts records after the cut (caught as {@code NoDoubleCountInv}).
      */
     public static BarrierMode alignedWithoutBlocking() {
-        return new Mode("broken-aligned-without-blocking", new Collecting(0, false), false);
+        return new Mode(Defect.NO_BLOCKING, false);
+    }
+
+    /**
+     * Aligned barriers that also persist the records they take from inputs still waiting for their
+     * barrier: an aligned checkpoint with channel state (caught as {@code AlignedNoChannelStateInv};
+     * those records are also in the snapshot, so counted twice).
+     */
+    public static BarrierMode alignedPersistingInFlight() {
+        return new Mode(Defect.ALIGNED_PERSISTS, false);
     }
 
     /**
@@ -34,33 +58,48 @@ public final class BrokenBarrierModes {
      * in the channel state (caught as {@code NoSkipInv}).
      */
     public static BarrierMode unalignedWithoutPersisting() {
-        return new Mode("broken-unaligned-without-persisting", new Collecting(0, true), true);
+        return new Mode(Defect.NO_PERSISTING, true);
     }
 
     /**
-     * Both broken modes in one state class: {@code checkpointId == 0} waits for a first barrier.
+     * Unaligned barriers that persist the records of the inputs whose barrier has already arrived
+     * instead of the others (the spec's bug 5, as FLINK-18139: the wrong channels consulted for
+     * in-flight data). Records after a barrier are persisted although their senders will replay
+     * them (caught as {@code UnalignedChannelStateBoundInv}); the pending inputs' records are lost.
+     */
+    public static BarrierMode unalignedPersistingArrivedInputs() {
+        return new Mode(Defect.PERSISTS_ARRIVED_INPUTS, true);
+    }
+
+    /**
+     * Every broken mode in one state class: {@code checkpointId == 0} waits for a first barrier.
      * Not thread-safe, like every handler state: used by the one thread running its task.
      */
-    private static final class Collecting implements BarrierHandlerState {
+    private static final class State implements BarrierHandlerState {
         private final long checkpointId;
         private final boolean unaligned;
+        private final Defect defect;
         private final BitSet arrived = new BitSet();
 
-        Collecting(long checkpointId, boolean unaligned) {
+        State(long checkpointId, boolean unaligned, Defect defect) {
             this.checkpointId = checkpointId;
             this.unaligned = unaligned;
+            this.defect = defect;
         }
 
         @Override
         public BarrierHandlerState barrierReceived(int input, Barrier barrier, BarrierHandlerContext ctx) {
             long c = barrier.checkpointId();
-            Collecting state = this;
+            State state = this;
             if (checkpointId == 0) {
-                state = new Collecting(c, unaligned);
+                state = new State(c, unaligned, defect);
                 if (unaligned) {
                     ctx.snapshot(c);
                     ctx.forwardBarrierOvertaking(c);
                 }
+            } else if (c != checkpointId) {
+                throw new IllegalStateException("task " + ctx.taskId() + " input " + input + ": barrier of checkpoint "
+                        + c + " while handling checkpoint " + checkpointId);
             }
             state.arrived.set(input);
             if (state.arrived.cardinality() < ctx.inputCount()) {
@@ -71,17 +110,29 @@ public final class BrokenBarrierModes {
                 ctx.forwardBarrier(c);
             }
             ctx.acknowledge(c);
-            return new Collecting(0, unaligned);
+            return new State(0, unaligned, defect);
         }
 
         @Override
         public BarrierHandlerState recordReceived(int input, Record record, BarrierHandlerContext ctx) {
-            return this; // THE BUG (unaligned): no ctx.persistInFlight(input, record) before the input's barrier
+            if (checkpointId == 0) {
+                return this;
+            }
+            boolean persist = switch (defect) {
+                case NO_BLOCKING, NO_PERSISTING -> false; // THE BUG (NO_PERSISTING): should persist when !arrived
+                case ALIGNED_PERSISTS -> !arrived.get(input); // THE BUG: aligned mode persists nothing
+                case PERSISTS_ARRIVED_INPUTS -> arrived.get(input); // THE BUG: the condition inverted
+            };
+            if (persist) {
+                ctx.persistInFlight(input, record);
+            }
+            return this;
         }
 
         @Override
         public boolean isBlocked(int input) {
-            return false; // THE BUG (aligned): an input whose barrier arrived is not blocked
+            // THE BUG (NO_BLOCKING): an aligned input whose barrier arrived stays open.
+            return !unaligned && defect != Defect.NO_BLOCKING && arrived.get(input);
         }
 
         @Override
@@ -91,7 +142,7 @@ public final class BrokenBarrierModes {
 
         @Override
         public String toString() {
-            return "BrokenCollecting[checkpoint " + checkpointId + ", arrived " + arrived + "]";
+            return "Broken[" + defect + ", checkpoint " + checkpointId + ", arrived " + arrived + "]";
         }
     }
 }

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.consistentcut.checkpoint.CheckpointStats;
 import dev.consistentcut.checkpoint.CheckpointStore;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.checkpoint.DirectoryCheckpointStore;
 import dev.consistentcut.checkpoint.InMemoryCheckpointStore;
 import dev.consistentcut.checkpoint.TaskSnapshot;
 import dev.consistentcut.record.Record;
 import dev.consistentcut.record.RecordId;
 import dev.consistentcut.stress.StressMode;
 import dev.consistentcut.stress.broken.BrokenPointerFirstMemoryStore;
+import dev.consistentcut.stress.harness.ScratchDirectories;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +27,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The checkpoint stores (thread-safe: any thread, any method) are linearizable with respect to
- * {@link StoreModel}, and {@code latest()} returns exactly the checkpoint stored under its id.
+ * {@link StoreModel}, and {@code latest()} returns exactly the checkpoint stored under its id:
+ * the in-memory store under the model checker and in stress mode, the directory store in stress
+ * mode (real files).
  */
 class StoreLinearizabilityTest {
 
@@ -87,6 +91,20 @@ class StoreLinearizabilityTest {
         }
     }
 
+    /**
+     * The durable store, in a fresh directory per scenario (on tmpfs where there is one). Stress
+     * mode only: the model checker cannot control file-system calls.
+     */
+    public static class EngineDirectoryStore extends StoreOps {
+        private final DirectoryCheckpointStore store = new DirectoryCheckpointStore(
+                ScratchDirectories.create("lincheck-store-"), StoreModel.RETAIN, warning -> { });
+
+        @Override
+        CheckpointStore store() {
+            return store;
+        }
+    }
+
     /** Publishes the latest pointer before the checkpoint: must be rejected. */
     @Param(name = "id", gen = IntGen.class, conf = "1:4")
     public static class BrokenPointerFirstStore {
@@ -136,6 +154,18 @@ class StoreLinearizabilityTest {
                 .actorsPerThread(3)
                 .sequentialSpecification(StoreModel.class)
                 .check(EngineInMemoryStore.class);
+    }
+
+    @Test
+    void directoryStoreStress() {
+        new StressOptions()
+                .iterations(StressMode.pick(3, 50))
+                .invocationsPerIteration(StressMode.pick(100, 2_000))
+                .threads(2)
+                .actorsPerThread(3)
+                .addCustomScenario(readerVersusWriter(EngineDirectoryStore.class))
+                .sequentialSpecification(StoreModel.class)
+                .check(EngineDirectoryStore.class);
     }
 
     @Test
