@@ -15,8 +15,8 @@ Usage: stress-tests/run-jcstress.sh [--quick|--long] [-t REGEX] [--expect-broken
 Runs the jcstress tests in stress-tests/target/jcstress.jar (build it first with
   mvn -B -pl stress-tests -am package -DskipTests).
 
-  --quick          CI setting (default): "-m sanity -time 100", every JVM configuration jcstress
-                   probes, one fork each, about 15 s per test on 2 cores.
+  --quick          CI setting (default): "-m sanity -time 300", every JVM configuration jcstress
+                   probes, one fork each, about 25 s per test on 2 cores.
   --long           night setting: "-m tough" (many forks and iterations; minutes per test).
   -t REGEX         only tests whose fully qualified name matches REGEX (Java regex, find()).
   --expect-broken  run only the Broken... twins; exit 0 only if every one of them is caught
@@ -75,7 +75,7 @@ if [[ "${java_feature%%.*}" -ge 22 ]]; then
 fi
 
 case "$mode" in
-    quick) mode_args=(-m sanity -time 100); broken_attempts=3 ;;
+    quick) mode_args=(-m sanity -time 300); broken_attempts=3 ;;
     long) mode_args=(-m tough); broken_attempts=1 ;;
 esac
 

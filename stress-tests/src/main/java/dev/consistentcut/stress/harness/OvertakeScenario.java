@@ -37,7 +37,7 @@ public final class OvertakeScenario {
     /** Records were delivered out of FIFO order. */
     public static final int DEFECT_ORDER = 5;
 
-    private static final int RECEIVER_POLLS = 3;
+    private static final int RECEIVER_POLLS = 6;
 
     private final ChannelUnderTest channel;
     private final Record[] sent = {record(0), record(1), record(2)};

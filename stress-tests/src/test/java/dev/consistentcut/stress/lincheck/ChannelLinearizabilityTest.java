@@ -113,8 +113,8 @@ class ChannelLinearizabilityTest {
 
     private static ModelCheckingOptions modelChecking() {
         return new ModelCheckingOptions()
-                .iterations(StressMode.pick(6, 200))
-                .invocationsPerIteration(StressMode.pick(60, 2_000))
+                .iterations(StressMode.pick(6, 30))
+                .invocationsPerIteration(StressMode.pick(60, 1_000))
                 .threads(2)
                 .actorsPerThread(3)
                 .actorsBefore(2)
@@ -130,8 +130,8 @@ class ChannelLinearizabilityTest {
     @Test
     void stressFindsNoNonLinearizableExecution() {
         new StressOptions()
-                .iterations(StressMode.pick(3, 100))
-                .invocationsPerIteration(StressMode.pick(200, 5_000))
+                .iterations(StressMode.pick(3, 30))
+                .invocationsPerIteration(StressMode.pick(200, 2_000))
                 .threads(2)
                 .actorsPerThread(3)
                 .sequentialSpecification(ChannelModel.class)

@@ -165,8 +165,8 @@ class CoordinatorLinearizabilityTest {
 
     private static ModelCheckingOptions modelChecking() {
         return new ModelCheckingOptions()
-                .iterations(StressMode.pick(4, 200))
-                .invocationsPerIteration(StressMode.pick(50, 2_000))
+                .iterations(StressMode.pick(4, 30))
+                .invocationsPerIteration(StressMode.pick(50, 1_000))
                 .threads(2)
                 .actorsPerThread(2)
                 .actorsBefore(3)
@@ -198,8 +198,8 @@ class CoordinatorLinearizabilityTest {
     @Test
     void stressFindsNoNonLinearizableExecution() {
         new StressOptions()
-                .iterations(StressMode.pick(3, 100))
-                .invocationsPerIteration(StressMode.pick(100, 5_000))
+                .iterations(StressMode.pick(3, 30))
+                .invocationsPerIteration(StressMode.pick(100, 2_000))
                 .threads(2)
                 .actorsPerThread(3)
                 .sequentialSpecification(CoordinatorModel.class)

@@ -124,8 +124,8 @@ class StoreLinearizabilityTest {
 
     private static ModelCheckingOptions modelChecking() {
         return new ModelCheckingOptions()
-                .iterations(StressMode.pick(6, 200))
-                .invocationsPerIteration(StressMode.pick(60, 2_000))
+                .iterations(StressMode.pick(6, 30))
+                .invocationsPerIteration(StressMode.pick(60, 1_000))
                 .threads(2)
                 .actorsPerThread(2)
                 .actorsBefore(1)
@@ -148,8 +148,8 @@ class StoreLinearizabilityTest {
     @Test
     void inMemoryStoreStress() {
         new StressOptions()
-                .iterations(StressMode.pick(3, 100))
-                .invocationsPerIteration(StressMode.pick(200, 5_000))
+                .iterations(StressMode.pick(3, 30))
+                .invocationsPerIteration(StressMode.pick(200, 2_000))
                 .threads(2)
                 .actorsPerThread(3)
                 .sequentialSpecification(StoreModel.class)
@@ -159,8 +159,8 @@ class StoreLinearizabilityTest {
     @Test
     void directoryStoreStress() {
         new StressOptions()
-                .iterations(StressMode.pick(3, 50))
-                .invocationsPerIteration(StressMode.pick(100, 2_000))
+                .iterations(StressMode.pick(3, 20))
+                .invocationsPerIteration(StressMode.pick(100, 1_000))
                 .threads(2)
                 .actorsPerThread(3)
                 .addCustomScenario(readerVersusWriter(EngineDirectoryStore.class))
