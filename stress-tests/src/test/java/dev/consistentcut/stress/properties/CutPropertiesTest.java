@@ -27,7 +27,7 @@ class CutPropertiesTest {
     private static final Gen<BarrierMode> MODES = Generate.pick(List.of(BarrierHandlers.aligned(), BarrierHandlers.unaligned()));
 
     /** The property, for any mode: the run finishes, each completed checkpoint is a consistent cut, the run is exactly-once. */
-    static void consistentCutsAndExactlyOnce(SimulationCase c, BarrierMode mode) {
+    static RunResult consistentCutsAndExactlyOnce(SimulationCase c, BarrierMode mode) {
         SimulationCase.Outcome o = c.run(mode);
         RunResult r = o.result();
         CutInvariants invariants = new CutInvariants(o.runtime().graph());
@@ -41,11 +41,55 @@ class CutPropertiesTest {
         if (!r.finished()) {
             throw new AssertionError(mode.name() + " run did not finish after " + r.steps() + " steps");
         }
+        return r;
     }
 
     @Test
     void everyCompletedCheckpointIsAConsistentCutAndEveryRunIsExactlyOnce(TestInfo test) {
-        PropertyRunner.check(test, Generators.cases(), MODES, CutPropertiesTest::consistentCutsAndExactlyOnce);
+        Coverage coverage = new Coverage();
+        PropertyRunner.check(test, Generators.cases(), MODES, (c, mode) -> {
+            coverage.count(c, consistentCutsAndExactlyOnce(c, mode));
+        });
+        System.out.println("  " + coverage);
+        coverage.assertNotVacuous();
+    }
+
+    /** What the generated cases exercised, so that a passing run is shown not to be vacuous. */
+    private static final class Coverage {
+        int cases;
+        int fanIn;
+        int fanOut;
+        int broadcast;
+        int parallel;
+        int checkpoints;
+        int restoredACheckpoint;
+        int failures;
+
+        void count(SimulationCase c, RunResult r) {
+            Blueprint job = c.job();
+            cases++;
+            fanIn += job.operators().stream().anyMatch(o -> job.edges().stream().filter(e -> e.to().equals(o.name())).count() > 1) ? 1 : 0;
+            fanOut += job.edges().stream().collect(java.util.stream.Collectors.groupingBy(Blueprint.EdgeSpec::from))
+                    .values().stream().anyMatch(l -> l.size() > 1) ? 1 : 0;
+            broadcast += job.edges().stream().anyMatch(e -> e.partitioning() == dev.consistentcut.graph.Partitioning.BROADCAST) ? 1 : 0;
+            parallel += job.operators().stream().anyMatch(o -> o.parallelism() > 1) ? 1 : 0;
+            checkpoints += r.checkpoints().size();
+            failures += r.failures();
+            restoredACheckpoint += r.failures() > 0 && !r.checkpoints().isEmpty() ? 1 : 0;
+        }
+
+        void assertNotVacuous() {
+            if (fanIn == 0 || fanOut == 0 || broadcast == 0 || parallel == 0 || checkpoints == 0 || restoredACheckpoint == 0) {
+                throw new AssertionError("vacuous: the cases did not exercise everything: " + this);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return cases + " runs: " + fanIn + " with fan-in, " + fanOut + " with fan-out, " + broadcast + " with a broadcast edge, "
+                    + parallel + " with a parallel operator; " + checkpoints + " checkpoints completed and checked, "
+                    + failures + " failures, " + restoredACheckpoint + " runs failed after completing a checkpoint";
+        }
     }
 
     @Test
