@@ -25,11 +25,12 @@ target/model-check/results.csv. Exits 0 only if every model did what the manifes
 
 Options:
   --quick           only the models of tier "quick" (what CI runs; a few minutes on 2 cores)
-  (default)         every model of tiers "quick" and "full"
+  (default)         every model: tiers "quick" and "full" exhaustively, and tier "simulate" by
+                    random simulation with 1,000 behaviours each
   --model NAME      only this model (repeatable); any tier
-  --simulate        random simulation (TLC -simulate) of the tier "simulate" models
+  --simulate        only the tier "simulate" models, by random simulation (TLC -simulate)
   --depth N         depth bound per simulated behaviour (default 60)
-  --traces N        behaviours per simulated model (default 20000)
+  --traces N        behaviours per simulated model (default 20000 with --simulate, else 1000)
   --workers N       TLC worker threads (default: number of cores)
   --list            list the models in the manifest and exit
   --trace FILE      instead of the manifest: validate a trace the engine recorded (repeatable):
@@ -54,11 +55,11 @@ EOF
 die() { echo "model-check.sh: $*" >&2; exit 2; }
 
 # ---- options -------------------------------------------------------------------------------
-TIER_SET="quick full"
+TIER_SET="quick full simulate"
 MODELS=()
 SIMULATE=0
 DEPTH=60
-TRACES=20000
+TRACES=
 WORKERS=$(nproc 2>/dev/null || echo 2)
 LIST=0
 TRACE_FILES=()
@@ -102,6 +103,9 @@ validate_traces() {
   [ $rc -le 1 ] || exit 2
   exit $rc
 }
+
+# A night run (--simulate) samples many behaviours; the default run a quick sample of each.
+[ -n "$TRACES" ] || { [ $SIMULATE -eq 1 ] && TRACES=20000 || TRACES=1000; }
 
 # ---- manifest ------------------------------------------------------------------------------
 if [ ${#TRACE_FILES[@]} -eq 0 ]; then # (to the end of the manifest section: --trace reads no manifest)
@@ -169,7 +173,7 @@ fi
 
 mkdir -p "$OUT_DIR/logs" "$OUT_DIR/meta"
 CSV="$OUT_DIR/results.csv"
-echo "model,tier,expected,result,verdict,exit_code,distinct_states,depth,seconds" >"$CSV"
+echo "model,tier,expected,result,verdict,exit_code,states,depth,seconds" >"$CSV"
 
 # The names listed under PROPERTY/PROPERTIES in a TLC config file.
 cfg_properties() {
@@ -205,6 +209,8 @@ run_model() {
 
   R_STATES=$(grep -oE '[0-9,]+ distinct states found' "$log" | tail -1 | grep -oE '^[0-9,]+' | tr -d ,)
   [ -n "$R_STATES" ] || R_STATES=$(grep -oE 'The number of states generated: [0-9,]+' "$log" | tail -1 | grep -oE '[0-9,]+$' | tr -d ,)
+  # Simulation reports states checked (not distinct ones): "Progress: N states checked."
+  [ -n "$R_STATES" ] || R_STATES=$(grep -oE '^Progress: [0-9,]+ states checked' "$log" | tail -1 | grep -oE '[0-9,]+' | tr -d ,)
   R_DEPTH=$(grep -oE 'depth of the complete state graph search is [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$')
   [ -n "$R_DEPTH" ] || R_DEPTH=$(grep -oE '^State [0-9]+:' "$log" | grep -oE '[0-9]+' | sort -n | tail -1)
   R_STATES=${R_STATES:--}; R_DEPTH=${R_DEPTH:--}
@@ -233,7 +239,7 @@ run_model() {
   R_OK=0
   [ "$R_RESULT" = "$expect" ] && R_OK=1
   # A pass must also say so: guard against a TLC that exits 0 without checking anything.
-  if [ "$R_RESULT" = pass ] && ! grep -qE 'No error has been found|Model checking completed|The number of states generated' "$log"; then
+  if [ "$R_RESULT" = pass ] && ! grep -qE 'No error has been found|Model checking completed|The number of states generated|^Progress: [0-9,]+ states checked' "$log"; then
     R_OK=0; R_RESULT="error:no-verdict"
   fi
 }
@@ -249,8 +255,8 @@ for name in "${SELECTED[@]}"; do
   echo "[$i/${#SELECTED[@]}] $name (${M_CONFIG[$name]}, expect ${M_EXPECT[$name]}) ..."
   run_model "$name"
   verdict=ok; [ $R_OK -eq 1 ] || { verdict=FAILED; FAILED+=("$name"); }
-  echo "      -> $R_RESULT, $R_STATES distinct states, depth $R_DEPTH, ${R_SECONDS}s: $verdict"
-  ROWS+=("$(printf '%-34s %-26s %-26s %12s %6s %7s  %s' "$name" "${M_EXPECT[$name]}" "$R_RESULT" "$R_STATES" "$R_DEPTH" "$R_SECONDS" "$verdict")")
+  echo "      -> $R_RESULT, $R_STATES states, depth $R_DEPTH, ${R_SECONDS}s: $verdict"
+  ROWS+=("$(printf '%-30s %-46s %-46s %12s %6s %7s  %s' "$name" "${M_EXPECT[$name]}" "$R_RESULT" "$R_STATES" "$R_DEPTH" "$R_SECONDS" "$verdict")")
   echo "$name,${M_TIER[$name]},${M_EXPECT[$name]},$R_RESULT,$verdict,$R_EXIT,$R_STATES,$R_DEPTH,$R_SECONDS" >>"$CSV"
   if [ $R_OK -ne 1 ]; then
     echo "      --- TLC output of $name from its first error (full log: ${OUT_DIR#$ROOT/}/logs/$name.log) ---"
@@ -260,7 +266,7 @@ for name in "${SELECTED[@]}"; do
 done
 
 echo
-printf '%-34s %-26s %-26s %12s %6s %7s  %s\n' MODEL EXPECTED RESULT DISTINCT DEPTH SECONDS VERDICT
+printf '%-30s %-46s %-46s %12s %6s %7s  %s\n' MODEL EXPECTED RESULT STATES DEPTH SECONDS VERDICT
 printf '%s\n' "${ROWS[@]}"
 echo
 echo "Results: $CSV"
