@@ -17,7 +17,8 @@ Runs the jcstress tests in stress-tests/target/jcstress.jar (build it first with
 
   --quick          CI setting (default): "-m sanity -time 300", every JVM configuration jcstress
                    probes, one fork each, about 25 s per test on 2 cores.
-  --long           night setting: "-m tough" (many forks and iterations; minutes per test).
+  --long           night setting: jcstress's "-m default" (1 + 5 stress forks, 5 x 1 s per
+                   configuration): about 11 minutes per test on 2 cores.
   -t REGEX         only tests whose fully qualified name matches REGEX (Java regex, find()).
   --expect-broken  run only the Broken... twins; exit 0 only if every one of them is caught
                    (jcstress observes a forbidden outcome). A twin not caught is retried alone
@@ -76,7 +77,7 @@ fi
 
 case "$mode" in
     quick) mode_args=(-m sanity -time 300); broken_attempts=3 ;;
-    long) mode_args=(-m tough); broken_attempts=1 ;;
+    long) mode_args=(-m default); broken_attempts=1 ;;
 esac
 
 for a in "${extra[@]}"; do

@@ -20,12 +20,12 @@ import org.quicktheories.core.Gen;
  * replays exactly this property with exactly this seed.
  *
  * <p>Settings: {@code -Dstress.seed=N} (default: a new seed each run, printed), {@code
- * -Dstress.examples=N} (default 150 cases, 2,000 with {@code -Dstress.long=true}).
+ * -Dstress.examples=N} (default 300 cases, 20,000 with {@code -Dstress.long=true}).
  */
 final class PropertyRunner {
 
     static final long SEED = Long.getLong("stress.seed", System.nanoTime());
-    static final int EXAMPLES = Integer.getInteger("stress.examples", StressMode.pick(300, 5_000));
+    static final int EXAMPLES = Integer.getInteger("stress.examples", StressMode.pick(300, 20_000));
     /** Negative twins: enough cases to meet the bug, and a bounded shrink. */
     static final int TWIN_EXAMPLES = StressMode.pick(300, 2_000);
 
@@ -92,7 +92,7 @@ final class PropertyRunner {
 
     static String replay(TestInfo test) {
         return "mvn -B -pl stress-tests -am test -Dtest='" + reference(test) + "' -Dsurefire.failIfNoSpecifiedTests=false"
-                + " -Dstress.seed=" + SEED + (EXAMPLES != StressMode.pick(300, 5_000) ? " -Dstress.examples=" + EXAMPLES : "")
+                + " -Dstress.seed=" + SEED + (EXAMPLES != StressMode.pick(300, 20_000) ? " -Dstress.examples=" + EXAMPLES : "")
                 + (StressMode.LONG ? " -Dstress.long=true" : "");
     }
 
