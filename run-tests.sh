@@ -10,10 +10,14 @@ if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
   cat <<'USAGE'
 Usage: ./run-tests.sh
 
-Runs, in order (quick modes, about 20-30 minutes on 2 cores):
+Runs, in order (quick modes, about 25 minutes on 2 cores):
   1. mvn -B verify            build; JUnit, lincheck and QuickTheories tests of every module
   2. model-check self-test    model-check.sh's verdicts on a toy spec, right and wrong expectations
   3. ./model-check.sh --quick TLC on the quick models of spec/models.tsv
+  4. trace validation         engine runs (both runtimes, both modes, with failures) checked
+                              against the spec by TLC; broken engines' traces must be rejected
+  5. jcstress --quick         races on channel, handlers, coordinator, store: no forbidden outcome
+  6. jcstress broken twins    every Broken... jcstress test must be caught
 Each step's output goes to the terminal; a summary line per step closes the run.
 USAGE
   exit 0
@@ -35,6 +39,9 @@ step() {
 step "maven verify" mvn -B -ntp verify
 step "model-check self-test" tests/model-check-selftest.sh
 step "TLC quick models" ./model-check.sh --quick
+step "trace validation" tests/trace-validation.sh
+step "jcstress quick" stress-tests/run-jcstress.sh --quick
+step "jcstress broken twins caught" stress-tests/run-jcstress.sh --quick --expect-broken
 
 echo; echo "=== summary ==="
 printf '%s\n' "${summary[@]}"

@@ -22,6 +22,7 @@ record CliOptions(
 
     static final String USAGE = String.join("\n",
             "Usage: java -jar reference-impl/target/reference-impl.jar run --mode aligned|unaligned [options]",
+            "       java -jar reference-impl/target/reference-impl.jar trace record|to-tla|validate ... (trace --help)",
             "       java -jar reference-impl/target/reference-impl.jar --help",
             "",
             "Runs the demo job (two sources -> keyed count, parallelism 2 -> slow sink) with checkpoints,",

@@ -54,6 +54,10 @@ public final class Main {
             out.println(CliOptions.USAGE);
             return OK;
         }
+        if (args.length > 0 && args[0].equals("trace")) {
+            // Trace validation (issue 5) has its own command line: record, to-tla, validate.
+            return dev.consistentcut.trace.TraceTool.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
+        }
         CliOptions options;
         try {
             if (args.length == 0 || !args[0].equals("run")) {

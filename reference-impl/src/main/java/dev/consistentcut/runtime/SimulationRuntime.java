@@ -217,7 +217,7 @@ public final class SimulationRuntime implements JobRuntime {
             }
         }
         if (options.checkpointTimeout() > 0) {
-            coordinator.abortExpired(options.checkpointTimeout());
+            ExpiredAborts.abort(coordinator, options.checkpointTimeout(), triggerTimes.keySet(), listener);
         }
     }
 

@@ -79,6 +79,14 @@ public final class ThreadedRuntime implements JobRuntime {
     private final Deployment deployment;
     private final CutInvariants invariants;
     private final ActionListener listener;
+    /**
+     * While a listener is installed (a trace is recorded), held around every step together with its
+     * listener call, task steps and coordinator steps alike, so that the order of the calls is an
+     * order in which the steps happened one at a time (issue 5). Tracing serializes the run; it is
+     * never taken without a listener.
+     */
+    private final ReentrantLock traceLock = new ReentrantLock();
+    private final boolean tracing;
 
     private final Map<Long, Long> triggerTimes = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Long> completions = new ConcurrentLinkedQueue<>();
@@ -113,6 +121,7 @@ public final class ThreadedRuntime implements JobRuntime {
         this.options = options;
         this.graph = PhysicalGraph.of(job);
         this.listener = options.listener();
+        this.tracing = listener != ActionListener.NONE;
         Set<String> tasks = new LinkedHashSet<>();
         graph.tasks().forEach(t -> tasks.add(t.id()));
         Set<String> channels = new LinkedHashSet<>();
@@ -154,19 +163,21 @@ public final class ThreadedRuntime implements JobRuntime {
                     throw new IllegalStateException(f.getMessage(), f);
                 }
                 for (Long c; (c = completions.poll()) != null; ) {
-                    completeCheckpoint(c);
+                    long id = c;
+                    coordinatorStep(() -> completeCheckpoint(id));
                 }
                 if (failureDue()) {
                     failAndRestoreNow();
                 }
                 performRequestedFailures();
                 if (options.checkpointTimeout() > 0) {
-                    coordinator.abortExpired(options.checkpointTimeout());
+                    coordinatorStep(() -> ExpiredAborts.abort(coordinator, options.checkpointTimeout(),
+                            triggerTimes.keySet(), listener));
                 }
                 long now = System.nanoTime();
                 boolean canTrigger = shouldTrigger();
                 if (canTrigger && now >= nextTrigger) {
-                    triggerCheckpoint();
+                    coordinatorStep(this::triggerCheckpoint);
                     nextTrigger = now + options.checkpointInterval();
                     canTrigger = shouldTrigger();
                 }
@@ -242,6 +253,20 @@ public final class ThreadedRuntime implements JobRuntime {
             throw new IllegalStateException("coordinator thread interrupted", e);
         } finally {
             control.unlock();
+        }
+    }
+
+    /** A coordinator step; while tracing, under {@link #traceLock}. */
+    private void coordinatorStep(Runnable step) {
+        if (!tracing) {
+            step.run();
+            return;
+        }
+        traceLock.lock();
+        try {
+            step.run();
+        } finally {
+            traceLock.unlock();
         }
     }
 
@@ -410,6 +435,11 @@ public final class ThreadedRuntime implements JobRuntime {
         return coordinator;
     }
 
+    /** A source task, for inspection after {@link #run()} returned (or by a trace recorder, inside a step). */
+    public SourceTask sourceTask(String id) {
+        return (SourceTask) deployment.tasks.get(id);
+    }
+
     /** A task, for inspection after {@link #run()} returned. */
     public OperatorTask operatorTask(String id) {
         return (OperatorTask) deployment.tasks.get(id);
@@ -444,23 +474,13 @@ public final class ThreadedRuntime implements JobRuntime {
             try {
                 while (!stop) {
                     wakeup.clear();
-                    steps.clear();
-                    task.enabledSteps(steps);
-                    if (steps.isEmpty()) {
+                    Step s = performStep(steps);
+                    if (s == null) {
                         if (endgame) {
                             wakeCoordinator();
                         }
                         wakeup.await();
                         continue;
-                    }
-                    // Sources list InjectBarrier first and take it at once; operators rotate over
-                    // their inputs so that no input starves (an aligned task waits for all).
-                    Step s = source ? steps.get(0) : steps.get(Math.floorMod(next++, steps.size()));
-                    stepsStarted.incrementAndGet();
-                    try {
-                        task.perform(s);
-                    } finally {
-                        stepsFinished.incrementAndGet();
                     }
                     if (s.action() == Action.PROCESS_RECORD) {
                         if (sink) {
@@ -474,6 +494,37 @@ public final class ThreadedRuntime implements JobRuntime {
             } catch (Throwable t) {
                 taskFailure.compareAndSet(null, new IllegalStateException("thread " + thread.getName() + " failed: " + t, t));
                 wakeCoordinator();
+            }
+        }
+
+        /**
+         * Chooses one enabled step and performs it; null, doing nothing, when none is enabled. While
+         * tracing, choice and step are one unit under {@link #traceLock}.
+         */
+        private Step performStep(List<Step> steps) {
+            if (tracing) {
+                traceLock.lock();
+            }
+            try {
+                steps.clear();
+                task.enabledSteps(steps);
+                if (steps.isEmpty()) {
+                    return null;
+                }
+                // Sources list InjectBarrier first and take it at once; operators rotate over
+                // their inputs so that no input starves (an aligned task waits for all).
+                Step s = source ? steps.get(0) : steps.get(Math.floorMod(next++, steps.size()));
+                stepsStarted.incrementAndGet();
+                try {
+                    task.perform(s);
+                } finally {
+                    stepsFinished.incrementAndGet();
+                }
+                return s;
+            } finally {
+                if (tracing) {
+                    traceLock.unlock();
+                }
             }
         }
 

@@ -61,6 +61,12 @@ public final class OperatorTask implements Task {
     private final Map<String, List<Record>> inputChannelState = new LinkedHashMap<>();
     private final Map<String, List<Record>> outputChannelState = new LinkedHashMap<>();
 
+    // What the current step did to the checkpoint besides moving messages, for the listener (the
+    // trace, issue 5, checks it against the spec's snapProcessed and snapChan); reset by each step.
+    private TaskSnapshot stepSnapshot;
+    private Map<String, List<Record>> stepOvertaken;
+    private boolean stepPersisted;
+
     /**
      * @param channels every channel of the job by id; this task uses its inputs and outputs in
      *     {@link PhysicalGraph#inputs}/{@link PhysicalGraph#outputs} order
@@ -166,6 +172,7 @@ public final class OperatorTask implements Task {
             handleBarrier(input, b);
             return;
         }
+        stepPersisted = false;
         Record record = (Record) element;
         handler = handler.recordReceived(input, record, context);
         if (trackProcessed) {
@@ -182,8 +189,8 @@ public final class OperatorTask implements Task {
             }
         }
         if (listener != ActionListener.NONE) {
-            listener.onAction(Action.PROCESS_RECORD.specName(),
-                    Map.of("task", id, "input", input, "channel", inputs.get(input).id(), "record", record.id()));
+            listener.onAction(Action.PROCESS_RECORD.specName(), Map.of("task", id, "input", input,
+                    "channel", inputs.get(input).id(), "record", record.id(), "persisted", stepPersisted));
         }
     }
 
@@ -205,10 +212,19 @@ public final class OperatorTask implements Task {
         if (handler.checkpointId() == 0) {
             firstBarrierTime = coordinator.now();
         }
+        stepSnapshot = null;
+        stepOvertaken = null;
         handler = handler.barrierReceived(input, barrier, context);
         if (listener != ActionListener.NONE) {
-            listener.onAction(Action.RECEIVE_BARRIER.specName(), Map.of("task", id, "input", input,
+            Map<String, Object> params = new HashMap<>(Map.of("task", id, "input", input,
                     "channel", inputs.get(input).id(), "checkpoint", barrier.checkpointId()));
+            if (stepSnapshot != null) {
+                params.put("snapshot", stepSnapshot.processed());
+            }
+            if (stepOvertaken != null) {
+                params.put("overtaken", stepOvertaken);
+            }
+            listener.onAction(Action.RECEIVE_BARRIER.specName(), params);
         }
     }
 
@@ -289,6 +305,7 @@ public final class OperatorTask implements Task {
         public void snapshot(long checkpointId) {
             pendingSnapshot = new TaskSnapshot(operator.snapshotState(), processed);
             pendingSnapshotId = checkpointId;
+            stepSnapshot = pendingSnapshot;
         }
 
         @Override
@@ -305,11 +322,13 @@ public final class OperatorTask implements Task {
             for (Channel out : outputs) {
                 outputChannelState.put(out.id(), out.putBarrierOvertaking(b));
             }
+            stepOvertaken = Map.copyOf(outputChannelState);
         }
 
         @Override
         public void persistInFlight(int input, Record record) {
             inputChannelState.computeIfAbsent(inputs.get(input).id(), k -> new ArrayList<>()).add(record);
+            stepPersisted = true;
         }
 
         @Override

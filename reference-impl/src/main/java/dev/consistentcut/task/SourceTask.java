@@ -136,7 +136,8 @@ public final class SourceTask implements Task {
         }
         coordinator.acknowledge(Acknowledgement.ofSource(id, checkpointId, offset, overtaken, startDelay));
         if (listener != ActionListener.NONE) {
-            listener.onAction(Action.INJECT_BARRIER.specName(), Map.of("task", id, "checkpoint", checkpointId, "offset", offset));
+            listener.onAction(Action.INJECT_BARRIER.specName(), Map.of("task", id, "checkpoint", checkpointId, "offset", offset,
+                    "overtaken", overtaken));
         }
     }
 

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# benchmark.sh: the benchmarks of issue 6. Builds the benchmarks module, runs the JMH
+# microbenchmarks, then the macro benchmark (every scenario on the reference engine and on
+# Apache Flink 2.3.0 in one JVM, interleaved), and writes CSV, Markdown and a PNG chart.
+# Not part of the test command: timings are not tests.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cd "$ROOT"
+
+usage() {
+  cat <<'USAGE'
+Usage: ./benchmark.sh [--quick] [--help]
+
+  (no option)  the full run, about 20 minutes on 2 cores: JMH microbenchmarks, then the
+               macro benchmark over backpressure none/light/heavy x skew off/on x
+               checkpoints none/aligned/unaligned, on the reference engine and on Flink.
+               Results: benchmarks/results/{results.csv,results.md,checkpoints.png,micro.csv}
+  --quick      about 3 minutes: short JMH runs and only the skewed scenarios, with short
+               windows. Results: benchmarks/results/quick/ (not committed)
+  --help       this text
+
+A progress line on stderr shows the step, the time spent and a rough time left.
+Needs a JDK 17+ and Maven 3.8+; everything else comes from Maven Central.
+USAGE
+}
+
+quick=""
+for arg in "$@"; do
+  case "$arg" in
+    --quick) quick="--quick" ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "benchmark.sh: unknown argument '$arg' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+command -v java >/dev/null 2>&1 || { echo "benchmark.sh: java not found: install a JDK 17+" >&2; exit 2; }
+command -v mvn >/dev/null 2>&1 || { echo "benchmark.sh: mvn not found: install Maven 3.8+" >&2; exit 2; }
+
+out=benchmarks/results
+[ -n "$quick" ] && out=benchmarks/results/quick
+mkdir -p "$out"
+log=benchmarks/target/benchmark-logs
+start=$SECONDS
+
+status() { # one progress line: rewritten in place on a terminal, a plain line otherwise
+  local line
+  line=$(printf '[%d:%02d] %s' $(((SECONDS - start) / 60)) $(((SECONDS - start) % 60)) "$1")
+  if [ -t 2 ]; then printf '\r\033[K%s' "$line" >&2; else printf '%s\n' "$line" >&2; fi
+}
+
+status "building the benchmarks module (mvn package, tests skipped)"
+mkdir -p benchmarks/target
+mvn -B -q -ntp -pl benchmarks -am package -DskipTests >"benchmarks/target/build.log" 2>&1 \
+  || { echo; echo "benchmark.sh: build failed, see benchmarks/target/build.log" >&2; tail -20 benchmarks/target/build.log >&2; exit 1; }
+mkdir -p "$log"
+
+# Quick: one short iteration each, and only the extreme parameter values.
+if [ -n "$quick" ]; then jmh_opts=(-f 1 -wi 1 -w 300ms -i 2 -r 300ms -p capacity=1000 -p keys=1000,100000)
+else jmh_opts=(-f 1 -wi 3 -w 1s -i 5 -r 1s); fi
+status "JMH microbenchmarks"
+if ! java -jar benchmarks/target/microbenchmarks.jar "${jmh_opts[@]}" -jvmArgs "-Xmx1g" \
+       -rf csv -rff "$out/micro.csv" 2>&1 | tee "$log/jmh.log" | while IFS= read -r line; do
+       case "$line" in
+         "# Benchmark: "*) bench=${line#\# Benchmark: dev.consistentcut.bench.micro.} ;;
+         "# Parameters: "*) status "JMH microbenchmarks: $bench ${line#\# Parameters: }" ;;
+       esac
+     done; then
+  echo >&2; echo "benchmark.sh: JMH failed, see $log/jmh.log" >&2; exit 1
+fi
+if [ -t 2 ]; then echo >&2; fi
+
+# The macro benchmark: the reference engine and Flink's MiniCluster in this one JVM.
+# Flink 2.3.0 needs no --add-opens on JDK 17 for this job (tuple and long serializers, no Kryo).
+# Flink logs warnings and errors through slf4j-simple into a file, away from the progress line.
+java -Xmx3g -Djava.awt.headless=true \
+     -Dorg.slf4j.simpleLogger.logFile="$log/flink.log" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+     -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
+     dev.consistentcut.bench.BenchmarkMain $quick --out "$out" --micro-csv "$out/micro.csv"
+echo "benchmark.sh: done in $(((SECONDS - start) / 60)) min $(((SECONDS - start) % 60)) s; results in $out/" >&2

@@ -1,0 +1,211 @@
+package dev.consistentcut.bench;
+
+import dev.consistentcut.bench.engine.ReferenceBenchmark;
+import dev.consistentcut.bench.engine.ReferenceCalibration;
+import dev.consistentcut.bench.flink.FlinkBenchmark;
+import dev.consistentcut.bench.flink.FlinkCluster;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The macro benchmark: calibrates the predictions, runs every scenario of the plan on the
+ * reference engine and then on Flink (interleaved, so both meet the same machine conditions),
+ * and writes {@code results.csv}, {@code results.md} and {@code checkpoints.png}. Run by
+ * {@code ./benchmark.sh}; {@code --help} lists the options.
+ */
+public final class BenchmarkMain {
+
+    static final String USAGE = """
+            Usage: BenchmarkMain [--quick] [--out DIR] [--micro-csv FILE] [--engines reference,flink] [--only TEXT]
+
+              --quick           the skewed half of the grid, short windows (about 2 minutes)
+              --out DIR         where results.csv, results.md and checkpoints.png go (default benchmarks/results)
+              --micro-csv FILE  JMH's CSV (-rf csv) to include in the Markdown table
+              --engines LIST    run only these engines (default both; the ratio table needs both)
+              --only TEXT       run only the scenarios whose name contains TEXT, e.g. heavy/skew
+            """;
+
+    /** Parsed command line. */
+    record Options(boolean quick, Path out, Path microCsv, List<String> engines, String only) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs with {@code args}; returns the exit code (0 done, 1 failed, 2 bad arguments). */
+    static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+        Options options;
+        try {
+            options = parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("benchmark: " + e.getMessage());
+            err.print(USAGE);
+            return 2;
+        }
+        if (options == null) {
+            out.print(USAGE);
+            return 0;
+        }
+        new BenchmarkMain().execute(options, out, err);
+        return 0;
+    }
+
+    static Options parse(String[] args) {
+        boolean quick = false;
+        Path out = Path.of("benchmarks", "results");
+        Path micro = null;
+        List<String> engines = List.of(ScenarioRun.REFERENCE, ScenarioRun.FLINK);
+        String only = "";
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "-h", "--help" -> {
+                    return null;
+                }
+                case "--quick" -> quick = true;
+                case "--out" -> out = Path.of(value(args, ++i, a));
+                case "--micro-csv" -> micro = Path.of(value(args, ++i, a));
+                case "--only" -> only = value(args, ++i, a);
+                case "--engines" -> {
+                    engines = List.of(value(args, ++i, a).split(","));
+                    for (String e : engines) {
+                        if (!e.equals(ScenarioRun.REFERENCE) && !e.equals(ScenarioRun.FLINK)) {
+                            throw new IllegalArgumentException("--engines: unknown engine '" + e + "', expected reference or flink");
+                        }
+                    }
+                }
+                default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
+            }
+        }
+        return new Options(quick, out, micro, engines, only);
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length || args[i].startsWith("--")) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[i];
+    }
+
+    private void execute(Options options, PrintStream out, PrintStream err) throws Exception {
+        RunPlan fullGrid = options.quick() ? RunPlan.quickPlan() : RunPlan.fullPlan();
+        List<Scenario> scenarios = fullGrid.scenarios().stream().filter(s -> s.name().contains(options.only())).toList();
+        if (scenarios.isEmpty()) {
+            throw new IllegalArgumentException("--only '" + options.only() + "' matches no scenario of the plan");
+        }
+        RunPlan plan = fullGrid.only(scenarios);
+        List<Scenario> schedule = plan.schedule();
+        boolean flink = options.engines().contains(ScenarioRun.FLINK);
+        boolean reference = options.engines().contains(ScenarioRun.REFERENCE);
+        Files.createDirectories(options.out());
+        Machine machine = Machine.current();
+        double loadAtStart = Machine.loadAverage();
+        Path tmp = Files.createTempDirectory("consistent-cut-bench");
+        int steps = 2 + schedule.size() * options.engines().size() + (flink ? 1 : 0);
+        Duration planned = plan.plannedTimePerEngine().multipliedBy(options.engines().size()).plusSeconds(flink ? 15 : 5);
+        Progress progress = new Progress(err, System.console() != null, steps, planned);
+        Map<String, List<ScenarioRun>> rounds = new LinkedHashMap<>();
+        try {
+            progress.step("calibration");
+            Calibration calibration = calibrate(tmp, progress);
+            ReferenceBenchmark referenceEngine = new ReferenceBenchmark(ReferenceCalibration.storeFactory(tmp.resolve("reference")));
+            FlinkCluster cluster = null;
+            try {
+                if (flink) {
+                    progress.step("starting the Flink MiniCluster");
+                    cluster = FlinkCluster.start(Files.createDirectories(tmp.resolve("flink")));
+                }
+                FlinkBenchmark flinkEngine = cluster == null ? null : new FlinkBenchmark(cluster);
+                for (Scenario s : schedule) {
+                    Duration window = plan.window(s);
+                    if (reference) {
+                        progress.step("reference " + s.name());
+                        ScenarioRun r = referenceEngine.run(s, plan.warmup(), window, progress);
+                        rounds.computeIfAbsent(ScenarioRun.REFERENCE + " " + s.name(), k -> new ArrayList<>()).add(r);
+                        progress.note(line(r));
+                    }
+                    if (flinkEngine != null) {
+                        progress.step("flink     " + s.name());
+                        ScenarioRun r = flinkEngine.run(s, plan.warmup(), window, progress);
+                        rounds.computeIfAbsent(ScenarioRun.FLINK + " " + s.name(), k -> new ArrayList<>()).add(r);
+                        progress.note(line(r));
+                    }
+                }
+            } finally {
+                if (cluster != null) {
+                    cluster.close();
+                }
+            }
+            List<ScenarioRun> runs = new ArrayList<>();
+            for (Scenario s : scenarios) {
+                for (String engine : List.of(ScenarioRun.REFERENCE, ScenarioRun.FLINK)) {
+                    List<ScenarioRun> r = rounds.get(engine + " " + s.name());
+                    if (r != null) {
+                        runs.add(ScenarioRun.merge(r));
+                    }
+                }
+            }
+            progress.step("report");
+            List<Summary> rows = runs.stream().map(r -> Summary.of(r, calibration, runs)).toList();
+            List<Targets.Verdict> verdicts = new Targets(rows).judge();
+            List<Report.MicroResult> micro = options.microCsv() != null && Files.exists(options.microCsv())
+                    ? JmhCsv.read(options.microCsv()) : List.of();
+            String title = (plan.quick() ? "Quick run" : "Full run") + ", " + LocalDate.now();
+            Path png = options.out().resolve("checkpoints.png");
+            Chart.write(rows, title + ", " + machine.cpu() + ", " + machine.cores() + " cores", png);
+            Report.Inputs inputs = new Report.Inputs(title, machine, loadAtStart, Machine.loadAverage(), calibration,
+                    rows, verdicts, micro, "benchmarks/results/" + (plan.quick() ? "quick/" : "") + png.getFileName());
+            Files.writeString(options.out().resolve("results.csv"), Report.csv(rows));
+            String md = Report.markdown(inputs);
+            Files.writeString(options.out().resolve("results.md"), md);
+            progress.done();
+            out.println(md);
+            out.println("Wrote " + options.out().resolve("results.csv") + ", " + options.out().resolve("results.md") + ", " + png);
+        } finally {
+            deleteRecursively(tmp);
+        }
+    }
+
+    private static Calibration calibrate(Path tmp, Progress progress) throws Exception {
+        progress.detail("barrier hop times");
+        dev.consistentcut.bench.engine.BarrierHopCalibration hops = new dev.consistentcut.bench.engine.BarrierHopCalibration(40);
+        double idle = hops.idleHopMs();
+        Map<Backpressure, Double> travel = new EnumMap<>(Backpressure.class);
+        travel.put(Backpressure.NONE, 3 * idle);
+        travel.put(Backpressure.LIGHT, 2 * idle + hops.busyHopMs(Backpressure.LIGHT.sinkNanosPerRecord()));
+        travel.put(Backpressure.HEAVY, 2 * idle + hops.busyHopMs(Backpressure.HEAVY.sinkNanosPerRecord()));
+        progress.detail("store write bandwidth");
+        Path dir = Files.createDirectories(tmp.resolve("calibration"));
+        ReferenceCalibration.StoreFigure store = ReferenceCalibration.storeBandwidth(dir.resolve("store"));
+        return new Calibration(store.bytesPerSecond(), travel);
+    }
+
+    private static String line(ScenarioRun r) {
+        return String.format("%-9s %-24s %,12.0f records/s, %d checkpoints, median %s ms",
+                r.engine(), r.scenario().name(), r.throughput(), r.checkpoints().size(),
+                Report.formatNumber(Stats.median(Stats.of(r.checkpoints(), CheckpointSample::durationMs))));
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package dev.consistentcut.bench;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.CategoryAxis;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.CombinedDomainCategoryPlot;
+import org.jfree.chart.renderer.category.LineAndShapeRenderer;
+import org.jfree.chart.title.TextTitle;
+import org.jfree.data.category.DefaultCategoryDataset;
+
+/**
+ * The PNG chart (JFreeChart, headless): checkpoint duration (log scale) and persisted in-flight
+ * bytes against the backpressure level, aligned and unaligned, both engines, for the scenarios
+ * with skewed sources (the cells both the quick and the full run have). Aligned checkpoints
+ * persist nothing, so the lower panel shows the unaligned ones only.
+ */
+public final class Chart {
+
+    private static final Color REFERENCE = new Color(0x1f77b4);
+    private static final Color FLINK = new Color(0xd62728);
+
+    private Chart() {
+    }
+
+    public static void write(List<Summary> rows, String subtitle, Path png) throws IOException {
+        DefaultCategoryDataset durations = new DefaultCategoryDataset();
+        DefaultCategoryDataset persisted = new DefaultCategoryDataset();
+        for (String engine : List.of(ScenarioRun.REFERENCE, ScenarioRun.FLINK)) {
+            for (Mode mode : List.of(Mode.ALIGNED, Mode.UNALIGNED)) {
+                String series = seriesName(engine, mode);
+                for (Backpressure b : Backpressure.values()) {
+                    Optional<Summary> s = find(rows, engine, b, mode);
+                    durations.addValue(positiveOrNull(s.map(Summary::durationP50Ms)), series, b.label());
+                    if (mode == Mode.UNALIGNED) {
+                        persisted.addValue(s.map(x -> x.persistedBytesP50() / 1024).filter(v -> !v.isNaN()).orElse(null), series, b.label());
+                    }
+                }
+            }
+        }
+        LogAxis durationAxis = new LogAxis("checkpoint duration p50 (ms, log scale)");
+        durationAxis.setSmallestValue(0.1);
+        durationAxis.setTickUnit(new NumberTickUnit(1)); // one tick per power of ten
+        durationAxis.setNumberFormatOverride(new java.text.DecimalFormat("#,##0.#"));
+        CategoryPlot top = new CategoryPlot(durations, null, durationAxis, renderer(durations, true));
+        NumberAxis bytesAxis = new NumberAxis("persisted in-flight data p50, unaligned (KB)");
+        CategoryPlot bottom = new CategoryPlot(persisted, null, bytesAxis, renderer(persisted, false));
+        CombinedDomainCategoryPlot plot = new CombinedDomainCategoryPlot(new CategoryAxis("backpressure (sink cost: none, 100 µs, 1 ms per record)"));
+        plot.add(top, 3);
+        plot.add(bottom, 2);
+        JFreeChart chart = new JFreeChart("Aligned vs unaligned checkpoints under backpressure (skewed sources)",
+                new Font(Font.SANS_SERIF, Font.BOLD, 16), plot, true);
+        chart.addSubtitle(new TextTitle(subtitle, new Font(Font.SANS_SERIF, Font.PLAIN, 11)));
+        chart.setBackgroundPaint(Color.WHITE);
+        ChartUtils.saveChartAsPNG(png.toFile(), chart, 900, 700);
+    }
+
+    /** Colour by engine, dashes for aligned, one marker for all; the legend once (from the upper panel). */
+    private static LineAndShapeRenderer renderer(DefaultCategoryDataset data, boolean inLegend) {
+        LineAndShapeRenderer r = new LineAndShapeRenderer(true, true);
+        r.setDefaultSeriesVisibleInLegend(inLegend);
+        for (int i = 0; i < data.getRowCount(); i++) {
+            String series = (String) data.getRowKey(i);
+            r.setSeriesShape(i, new java.awt.geom.Ellipse2D.Double(-4, -4, 8, 8));
+            r.setSeriesPaint(i, series.startsWith("reference") ? REFERENCE : FLINK);
+            r.setSeriesStroke(i, series.endsWith("unaligned")
+                    ? new BasicStroke(2.5f)
+                    : new BasicStroke(2.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {8f, 5f}, 0f));
+        }
+        return r;
+    }
+
+    static String seriesName(String engine, Mode mode) {
+        return (engine.equals(ScenarioRun.FLINK) ? "Flink 2.3.0 " : "reference engine ") + mode.label();
+    }
+
+    private static Double positiveOrNull(Optional<Double> v) {
+        return v.filter(x -> !x.isNaN() && x > 0).orElse(null);
+    }
+
+    private static Optional<Summary> find(List<Summary> rows, String engine, Backpressure b, Mode m) {
+        Scenario s = new Scenario(b, true, m);
+        return rows.stream().filter(r -> r.engine().equals(engine) && r.scenario().equals(s)).findFirst();
+    }
+}

@@ -1,0 +1,199 @@
+package dev.consistentcut.bench;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Renders a run's figures as CSV (every field, machine-readable) and as the Markdown the README
+ * shows (the same figures, rounded, with the machine, the calibration, the targets and the
+ * reference/Flink ratios). Stateless apart from its inputs.
+ */
+public final class Report {
+
+    /** Everything a report shows. {@code micro} may be empty (JMH skipped). */
+    public record Inputs(
+            String title,
+            Machine machine,
+            double loadAtStart,
+            double loadAtEnd,
+            Calibration calibration,
+            List<Summary> rows,
+            List<Targets.Verdict> verdicts,
+            List<MicroResult> micro,
+            String chartFile) {
+    }
+
+    /** One JMH result line. */
+    public record MicroResult(String benchmark, String params, double score, double error, String unit) {
+    }
+
+    static final List<String> CSV_HEADER = List.of(
+            "engine", "backpressure", "skew", "mode", "window_s", "throughput_rps", "checkpoints", "failed",
+            "duration_p50_ms", "duration_p99_ms", "duration_max_ms", "start_delay_p50_ms", "alignment_p50_ms",
+            "persisted_records_p50", "persisted_bytes_p50", "checkpoint_bytes_p50", "backlog_records_p50",
+            "predicted_p50_ms", "measured_over_predicted", "prediction_basis",
+            "rounds", "round_throughput_min_rps", "round_throughput_max_rps");
+
+    private Report() {
+    }
+
+    public static String csv(List<Summary> rows) {
+        StringBuilder out = new StringBuilder(String.join(",", CSV_HEADER)).append('\n');
+        for (Summary s : rows) {
+            ScenarioRun r = s.run();
+            List<String> f = List.of(
+                    r.engine(), s.scenario().backpressure().label(), s.scenario().skew() ? "on" : "off",
+                    s.scenario().mode().label(), raw(r.seconds()), raw(r.throughput()),
+                    Integer.toString(r.checkpoints().size()), Integer.toString(r.failedCheckpoints()),
+                    raw(s.durationP50Ms()), raw(s.durationP99Ms()), raw(s.durationMaxMs()),
+                    raw(s.startDelayP50Ms()), raw(s.alignmentP50Ms()),
+                    raw(s.persistedRecordsP50()), raw(s.persistedBytesP50()), raw(s.sizeBytesP50()),
+                    raw(s.backlogRecordsP50()), raw(s.predictedP50Ms()), raw(s.ratio()),
+                    s.predictionBasis(), Integer.toString(r.roundThroughputs().size()),
+                    raw(Collections.min(r.roundThroughputs())), raw(Collections.max(r.roundThroughputs())));
+            out.append(String.join(",", f)).append('\n');
+        }
+        return out.toString();
+    }
+
+    public static String markdown(Inputs in) {
+        StringBuilder md = new StringBuilder();
+        md.append("### ").append(in.title()).append("\n\n");
+        md.append("Machine: ").append(in.machine().describe()).append(". ");
+        md.append(String.format(Locale.ROOT, "One-minute load average %s at the start and %s at the end of the run",
+                formatNumber(in.loadAtStart()), formatNumber(in.loadAtEnd())));
+        md.append(in.loadAtStart() > 1 || in.loadAtEnd() > 3
+                ? " (the benchmark itself keeps about two to three threads busy; a higher figure means other work shared the machine).\n\n"
+                : ".\n\n");
+        if (in.chartFile() != null) {
+            md.append("![Checkpoint duration and persisted bytes against backpressure](").append(in.chartFile()).append(")\n\n");
+        }
+        md.append("#### Targets (reference engine)\n\n| target | measured | verdict |\n| --- | --- | --- |\n");
+        for (Targets.Verdict v : in.verdicts()) {
+            md.append("| ").append(v.target()).append(" | ").append(v.measured()).append(" | ").append(v.status()).append(" |\n");
+        }
+        for (String engine : List.of(ScenarioRun.REFERENCE, ScenarioRun.FLINK)) {
+            md.append("\n#### ").append(engine.equals(ScenarioRun.FLINK) ? "Apache Flink 2.3.0 (MiniCluster)" : "Reference engine (threaded runtime)")
+                    .append("\n\n");
+            md.append("| backpressure | skew | mode | records/s (rounds' range) | checkpoints | duration p50 / p99 / max (ms) | start delay p50 (ms) | alignment p50 (ms) | persisted records p50 | persisted bytes p50 | checkpoint size p50 | predicted p50 (ms) | measured / predicted |\n");
+            md.append("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+            for (Summary s : in.rows()) {
+                if (!s.engine().equals(engine)) {
+                    continue;
+                }
+                boolean cp = s.scenario().mode().checkpoints();
+                md.append("| ").append(s.scenario().backpressure().label())
+                        .append(" | ").append(s.scenario().skew() ? "on" : "off")
+                        .append(" | ").append(s.scenario().mode().label())
+                        .append(" | ").append(throughput(s.run()))
+                        .append(" | ").append(cp ? s.run().checkpoints().size() + failed(s) : "")
+                        .append(" | ").append(cp ? formatNumber(s.durationP50Ms()) + " / " + formatNumber(s.durationP99Ms()) + " / " + formatNumber(s.durationMaxMs()) : "")
+                        .append(" | ").append(cp ? formatNumber(s.startDelayP50Ms()) : "")
+                        .append(" | ").append(cp ? formatNumber(s.alignmentP50Ms()) : "")
+                        .append(" | ").append(cp ? formatNumber(s.persistedRecordsP50()) : "")
+                        .append(" | ").append(cp ? formatBytes(s.persistedBytesP50()) : "")
+                        .append(" | ").append(cp ? formatBytes(s.sizeBytesP50()) : "")
+                        .append(" | ").append(cp ? formatNumber(s.predictedP50Ms()) : "")
+                        .append(" | ").append(cp ? formatNumber(s.ratio()) : "")
+                        .append(" |\n");
+            }
+        }
+        md.append("\n#### Reference engine / Flink\n\n| backpressure | skew | mode | throughput | checkpoint duration p50 | persisted bytes p50 |\n| --- | --- | --- | ---: | ---: | ---: |\n");
+        for (Summary r : in.rows()) {
+            if (!r.engine().equals(ScenarioRun.REFERENCE)) {
+                continue;
+            }
+            Optional<Summary> f = in.rows().stream()
+                    .filter(x -> x.engine().equals(ScenarioRun.FLINK) && x.scenario().equals(r.scenario())).findFirst();
+            if (f.isEmpty()) {
+                continue;
+            }
+            boolean cp = r.scenario().mode().checkpoints();
+            boolean persists = r.scenario().mode() == Mode.UNALIGNED;
+            md.append("| ").append(r.scenario().backpressure().label())
+                    .append(" | ").append(r.scenario().skew() ? "on" : "off")
+                    .append(" | ").append(r.scenario().mode().label())
+                    .append(" | ").append(formatNumber(r.run().throughput() / f.get().run().throughput()))
+                    .append(" | ").append(cp ? formatNumber(r.durationP50Ms() / f.get().durationP50Ms()) : "")
+                    .append(" | ").append(persists ? formatNumber(r.persistedBytesP50() / f.get().persistedBytesP50()) : "")
+                    .append(" |\n");
+        }
+        Calibration c = in.calibration();
+        md.append("\nCalibration of the reference engine, measured in the same run: its directory store writes ")
+                .append(formatBytes(c.storeBytesPerSecond())).append("/s (a whole unaligned checkpoint under backpressure: encode, write, fsync, rename, pointer); "
+                        + "an overtaking barrier crosses the three hops in ");
+        List<String> travel = new ArrayList<>();
+        for (Backpressure b : Backpressure.values()) {
+            if (c.barrierTravelMs().containsKey(b)) {
+                travel.add(formatNumber(c.travelMs(b)) + " ms (" + b.label() + " backpressure)");
+            }
+        }
+        md.append(String.join(", ", travel)).append(".\n");
+        md.append("Predictions: aligned = backlog ahead of the barrier / drain rate (reference engine: records queued in its channels at the trigger; "
+                + "Flink: estimated from the records its unaligned run persisted, 32 bytes each); unaligned (reference engine only) = persisted bytes / store bandwidth + barrier travel.\n");
+        if (!in.micro().isEmpty()) {
+            md.append("\n#### Microbenchmarks (JMH 1.37)\n\n| benchmark | parameters | score | error (99.9%) | unit |\n| --- | --- | ---: | ---: | --- |\n");
+            for (MicroResult m : in.micro()) {
+                md.append("| ").append(m.benchmark()).append(" | ").append(m.params()).append(" | ")
+                        .append(formatNumber(m.score())).append(" | ").append(formatNumber(m.error())).append(" | ")
+                        .append(m.unit()).append(" |\n");
+            }
+        }
+        return md.toString();
+    }
+
+    /** Records per second; for a run of several rounds, the pooled figure and the rounds' range. */
+    static String throughput(ScenarioRun r) {
+        String pooled = formatNumber(r.throughput());
+        if (r.roundThroughputs().size() < 2) {
+            return pooled;
+        }
+        return pooled + " (" + formatNumber(Collections.min(r.roundThroughputs())) + " to "
+                + formatNumber(Collections.max(r.roundThroughputs())) + ")";
+    }
+
+    private static String failed(Summary s) {
+        return s.run().failedCheckpoints() > 0 ? " (+" + s.run().failedCheckpoints() + " failed)" : "";
+    }
+
+    /** A figure for people: thousands separated above 1,000, three significant digits below. */
+    public static String formatNumber(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return "n/a";
+        }
+        double a = Math.abs(v);
+        if (a >= 1000) {
+            return String.format(Locale.ROOT, "%,.0f", v);
+        }
+        if (a >= 100) {
+            return String.format(Locale.ROOT, "%.0f", v);
+        }
+        if (a >= 10) {
+            return String.format(Locale.ROOT, "%.1f", v);
+        }
+        if (a >= 1 || a == 0) {
+            return String.format(Locale.ROOT, "%.2f", v);
+        }
+        return String.format(Locale.ROOT, "%.3g", v);
+    }
+
+    public static String formatBytes(double bytes) {
+        if (Double.isNaN(bytes)) {
+            return "n/a";
+        }
+        String[] units = {"B", "KB", "MB", "GB"};
+        int u = 0;
+        while (Math.abs(bytes) >= 1024 && u < units.length - 1) {
+            bytes /= 1024;
+            u++;
+        }
+        return (u == 0 ? String.format(Locale.ROOT, "%.0f", bytes) : formatNumber(bytes)) + " " + units[u];
+    }
+
+    private static String raw(double v) {
+        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.6g", v);
+    }
+}

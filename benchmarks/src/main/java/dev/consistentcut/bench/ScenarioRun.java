@@ -1,0 +1,77 @@
+package dev.consistentcut.bench;
+
+import java.util.List;
+
+/**
+ * What one engine did in one scenario's measurement window.
+ *
+ * @param engine "reference" or "flink"
+ * @param scenario the grid cell
+ * @param seconds the measurement window (after warm-up)
+ * @param records records the sink received in the window
+ * @param checkpoints the checkpoints triggered and completed inside the window (all of them:
+ *     those not read in detail carry NaN start delay and alignment)
+ * @param failedCheckpoints checkpoints triggered in the window that failed or were aborted
+ * @param roundThroughputs the sink's records per second in each round the run was made of (one
+ *     entry for a single window; see {@link #merge})
+ */
+public record ScenarioRun(
+        String engine,
+        Scenario scenario,
+        double seconds,
+        long records,
+        List<CheckpointSample> checkpoints,
+        int failedCheckpoints,
+        List<Double> roundThroughputs) {
+
+    public static final String REFERENCE = "reference";
+    public static final String FLINK = "flink";
+
+    public ScenarioRun {
+        checkpoints = List.copyOf(checkpoints);
+        roundThroughputs = List.copyOf(roundThroughputs);
+    }
+
+    /** A run of one window. */
+    public ScenarioRun(String engine, Scenario scenario, double seconds, long records,
+                       List<CheckpointSample> checkpoints, int failedCheckpoints) {
+        this(engine, scenario, seconds, records, checkpoints, failedCheckpoints,
+                List.of(seconds > 0 ? records / seconds : 0.0));
+    }
+
+    /**
+     * Several rounds of one engine and scenario as one run: windows and records added up (so the
+     * throughput is the pooled one), checkpoints and failures together, each round's throughput
+     * kept for the spread.
+     *
+     * @throws IllegalArgumentException if the rounds are of different engines or scenarios, or none
+     */
+    public static ScenarioRun merge(List<ScenarioRun> rounds) {
+        if (rounds.isEmpty()) {
+            throw new IllegalArgumentException("no rounds to merge");
+        }
+        ScenarioRun first = rounds.get(0);
+        double seconds = 0;
+        long records = 0;
+        int failed = 0;
+        List<CheckpointSample> checkpoints = new java.util.ArrayList<>();
+        List<Double> throughputs = new java.util.ArrayList<>();
+        for (ScenarioRun r : rounds) {
+            if (!r.engine().equals(first.engine()) || !r.scenario().equals(first.scenario())) {
+                throw new IllegalArgumentException("cannot merge " + r.engine() + " " + r.scenario()
+                        + " into " + first.engine() + " " + first.scenario());
+            }
+            seconds += r.seconds();
+            records += r.records();
+            failed += r.failedCheckpoints();
+            checkpoints.addAll(r.checkpoints());
+            throughputs.addAll(r.roundThroughputs());
+        }
+        return new ScenarioRun(first.engine(), first.scenario(), seconds, records, checkpoints, failed, throughputs);
+    }
+
+    /** Records per second through the sink. */
+    public double throughput() {
+        return seconds > 0 ? records / seconds : 0;
+    }
+}

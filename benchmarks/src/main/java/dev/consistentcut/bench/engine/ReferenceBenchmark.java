@@ -1,0 +1,177 @@
+package dev.consistentcut.bench.engine;
+
+import dev.consistentcut.barrier.BarrierHandlers;
+import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.bench.CheckpointSample;
+import dev.consistentcut.bench.JobShape;
+import dev.consistentcut.bench.Mode;
+import dev.consistentcut.bench.Progress;
+import dev.consistentcut.bench.Scenario;
+import dev.consistentcut.bench.ScenarioRun;
+import dev.consistentcut.channel.Channel;
+import dev.consistentcut.checkpoint.CheckpointStats;
+import dev.consistentcut.checkpoint.CheckpointStore;
+import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.graph.JobGraph;
+import dev.consistentcut.graph.PhysicalGraph;
+import dev.consistentcut.runtime.RunOptions;
+import dev.consistentcut.runtime.RunResult;
+import dev.consistentcut.runtime.ThreadedRuntime;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * Runs one scenario of the demo job on the reference engine's {@link ThreadedRuntime}: start,
+ * warm up, measure the sink's throughput over a window, then end the sources
+ * ({@link BenchmarkSourceLog#close()}) and let the run drain. The checkpoints come from the
+ * runtime's {@code onCheckpoint} callback with their {@link CheckpointStats}; each one's backlog at
+ * its trigger from a {@link QueueSampler}.
+ *
+ * <p>A checkpoint's duration here runs from its trigger to the return of the store's write, when
+ * it is durable and a recovery can use it (the callback runs on the coordinator thread right
+ * after {@code completeCheckpoint}). The engine's own {@link CheckpointStats#duration()} stops at
+ * the last acknowledgement, before the write, because the stats are part of what is written;
+ * Flink's end-to-end duration includes the upload of every task's state, so this is the
+ * comparable figure. The processed-records ledgers are off (they grow with
+ * every record and would be copied into every snapshot), so the run checks no cut invariant;
+ * {@code AlignedNoChannelStateInv} is still checked, and a violation fails the scenario.
+ * Not thread-safe.
+ */
+public final class ReferenceBenchmark {
+
+    /** Where the job's checkpoint interval is "never": no trigger in a scenario without checkpoints. */
+    private static final long NEVER = TimeUnit.DAYS.toNanos(365);
+
+    private final Supplier<CheckpointStore> stores;
+
+    /** @param stores makes the checkpoint store of each scenario (a fresh one each time) */
+    public ReferenceBenchmark(Supplier<CheckpointStore> stores) {
+        this.stores = stores;
+    }
+
+    public ScenarioRun run(Scenario scenario, Duration warmup, Duration window, Progress progress) throws Exception {
+        BenchmarkSourceLog first = new BenchmarkSourceLog(0);
+        BenchmarkSourceLog second = new BenchmarkSourceLog(scenario.skew() ? JobShape.THROTTLED_RECORDS_PER_SECOND : 0);
+        CountingSink sink = new CountingSink(scenario.backpressure().sinkNanosPerRecord());
+        JobGraph job = DemoJob.graph(first, second, sink);
+        BarrierMode mode = scenario.mode() == Mode.UNALIGNED ? BarrierHandlers.unaligned() : BarrierHandlers.aligned();
+        ConcurrentLinkedQueue<Durable> completed = new ConcurrentLinkedQueue<>();
+        RunOptions options = RunOptions.builder()
+                .checkpointInterval(scenario.mode().checkpoints() ? JobShape.CHECKPOINT_INTERVAL.toNanos() : NEVER)
+                .maxConcurrentAligned(1)
+                .trackProcessed(false)
+                .store(stores)
+                .onCheckpoint(c -> completed.add(new Durable(c, System.nanoTime())))
+                .build();
+        ThreadedRuntime runtime = new ThreadedRuntime(job, mode, options);
+        // The sources' ids in the physical graph: node name and instance 0.
+        first.interruptWaitWhen(() -> runtime.coordinator().nextBarrierFor(PhysicalGraph.taskId("s1", 0)).isPresent());
+        second.interruptWaitWhen(() -> runtime.coordinator().nextBarrierFor(PhysicalGraph.taskId("s2", 0)).isPresent());
+        first.open(); // only now: see BenchmarkSourceLog
+        second.open();
+        List<Channel> channels = new ArrayList<>();
+        for (PhysicalGraph.ChannelSpec c : PhysicalGraph.of(job).channels()) {
+            channels.add(runtime.channel(c.id()));
+        }
+        long totalNanos = warmup.plus(window).toNanos();
+        QueueSampler sampler = new QueueSampler(channels, (int) (totalNanos / QueueSampler.PERIOD_NANOS) + 1_000);
+        AtomicReference<RunResult> result = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread runner = new Thread(() -> {
+            try {
+                result.set(runtime.run());
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        }, "reference-run");
+        runner.setDaemon(true);
+        runner.start();
+        sampler.start();
+        long windowStart;
+        long windowEnd;
+        long records;
+        try {
+            awaitFirstRecord(sink, runner, failure);
+            sleep(warmup, progress, "warm-up", failure);
+            windowStart = System.nanoTime();
+            long before = sink.received();
+            sleep(window, progress, "measuring", failure);
+            records = sink.received() - before;
+            windowEnd = System.nanoTime();
+        } finally {
+            progress.detail("draining");
+            first.close();
+            second.close();
+            sink.stopPacing();
+            runner.join(TimeUnit.SECONDS.toMillis(120));
+            sampler.stop();
+        }
+        if (runner.isAlive()) {
+            throw new IllegalStateException("reference engine run of " + scenario + " did not drain within 120 s of closing its sources");
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("reference engine run of " + scenario + " failed: " + failure.get(), failure.get());
+        }
+        RunResult r = result.get();
+        if (!r.violations().isEmpty()) {
+            throw new IllegalStateException("reference engine run of " + scenario + " violated an invariant: " + r.violations().get(0));
+        }
+        List<CheckpointSample> samples = new ArrayList<>();
+        for (Durable d : completed) {
+            long trigger = d.checkpoint().stats().triggerTime();
+            if (trigger >= windowStart && d.storedAt() <= windowEnd) {
+                samples.add(sample(d, sampler.at(trigger)));
+            }
+        }
+        return new ScenarioRun(ScenarioRun.REFERENCE, scenario, (windowEnd - windowStart) / 1e9, records, samples,
+                r.abortedCheckpoints());
+    }
+
+    /** A completed checkpoint and when the store had written it (nanoTime). */
+    record Durable(CompletedCheckpoint checkpoint, long storedAt) {
+    }
+
+    static CheckpointSample sample(Durable d, long backlog) {
+        CompletedCheckpoint c = d.checkpoint();
+        CheckpointStats s = c.stats();
+        long maxStartDelay = s.startDelay().values().stream().mapToLong(Long::longValue).max().orElse(0);
+        return new CheckpointSample(
+                c.id(),
+                (d.storedAt() - s.triggerTime()) / 1e6,
+                maxStartDelay / 1e6,
+                s.maxAlignment() / 1e6,
+                s.persistedRecords(),
+                s.persistedBytes(),
+                s.stateBytes() + s.persistedBytes(),
+                backlog);
+    }
+
+    private static void awaitFirstRecord(CountingSink sink, Thread runner, AtomicReference<Throwable> failure)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (sink.received() == 0) {
+            if (failure.get() != null || !runner.isAlive()) {
+                return; // reported by the caller
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the reference engine delivered no record within 60 s");
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    private static void sleep(Duration d, Progress progress, String what, AtomicReference<Throwable> failure)
+            throws InterruptedException {
+        long end = System.nanoTime() + d.toNanos();
+        long left;
+        while ((left = end - System.nanoTime()) > 0 && failure.get() == null) {
+            progress.detail(String.format("%s, %d s left", what, TimeUnit.NANOSECONDS.toSeconds(left + 999_999_999)));
+            Thread.sleep(Math.min(1000, TimeUnit.NANOSECONDS.toMillis(left) + 1));
+        }
+    }
+}

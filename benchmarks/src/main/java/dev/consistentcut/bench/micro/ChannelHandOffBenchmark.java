@@ -1,0 +1,72 @@
+package dev.consistentcut.bench.micro;
+
+import dev.consistentcut.channel.Channel;
+import dev.consistentcut.channel.ChannelElement;
+import dev.consistentcut.record.Record;
+import dev.consistentcut.record.RecordId;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Group;
+import org.openjdk.jmh.annotations.GroupThreads;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.Control;
+
+/**
+ * Hand-off of records through one {@link Channel} between two threads, the engine's basic cost
+ * per record and hop. One producer offers, one consumer polls; both retry while the channel is
+ * full or empty, so the figure is the channel's own cost, not a thread wake-up's. They retry with
+ * {@code Thread.yield()} rather than a busy spin: on a machine with fewer free cores than the two
+ * threads, a spinning waiter burns the time slice its partner needs to make progress. The two methods run as one JMH group: its score is records handed
+ * over per microsecond (producer and consumer each count every record once, so the group's score
+ * is twice the hand-off rate; JMH reports per method as well).
+ */
+@State(Scope.Group)
+@BenchmarkMode(org.openjdk.jmh.annotations.Mode.Throughput)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class ChannelHandOffBenchmark {
+
+    /** Records the channel holds: a short queue (hand-off in lock step) and the macro benchmark's depth. */
+    @Param({"16", "1000"})
+    public int capacity;
+
+    private Channel channel;
+    private final Record record = new Record(new RecordId("s#0", 0), 7, 1);
+
+    @Setup(Level.Iteration)
+    public void setUp() {
+        channel = new Channel("s#0->t#0", capacity);
+    }
+
+    @Benchmark
+    @Group("handOff")
+    @GroupThreads(1)
+    public boolean offer(Control control) {
+        while (!channel.offerRecord(record)) {
+            if (control.stopMeasurement) {
+                return false;
+            }
+            Thread.yield();
+        }
+        return true;
+    }
+
+    @Benchmark
+    @Group("handOff")
+    @GroupThreads(1)
+    public ChannelElement poll(Control control) {
+        ChannelElement e;
+        while ((e = channel.poll()) == null) {
+            if (control.stopMeasurement) {
+                return null;
+            }
+            Thread.yield();
+        }
+        return e;
+    }
+}

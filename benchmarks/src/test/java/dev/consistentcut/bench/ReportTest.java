@@ -1,0 +1,55 @@
+package dev.consistentcut.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ReportTest {
+
+    private static final Machine MACHINE = new Machine("Test CPU", 2, "24 GB RAM", "Linux 6", "OpenJDK 17");
+
+    @Test
+    void csvHasTheHeaderAndOneRowPerRunWithEveryField() {
+        List<Summary> rows = Fixtures.summaries(Fixtures.goodGrid());
+        String[] lines = Report.csv(rows).split("\n");
+        assertEquals(rows.size() + 1, lines.length);
+        assertEquals(String.join(",", Report.CSV_HEADER), lines[0]);
+        for (int i = 1; i < lines.length; i++) {
+            assertEquals(Report.CSV_HEADER.size(), lines[i].split(",", -1).length, lines[i]);
+        }
+        assertTrue(lines[6].startsWith("reference,heavy,on,aligned,10.0000,1000.00,5,0,4000.00,"), lines[6]);
+    }
+
+    @Test
+    void markdownShowsMachineTargetsBothEnginesAndTheirRatios() {
+        List<Summary> rows = Fixtures.summaries(Fixtures.goodGrid());
+        String md = Report.markdown(new Report.Inputs("Full run", MACHINE, 2.5, 2.0, Fixtures.CALIBRATION, rows,
+                new Targets(rows).judge(),
+                List.of(new Report.MicroResult("KeyedStateSnapshotBenchmark.snapshot", "keys=1000", 68.4, 1.2, "us/op")),
+                "benchmarks/results/checkpoints.png"));
+        assertTrue(md.contains("Machine: Test CPU, 2 cores, 24 GB RAM"), md);
+        assertTrue(md.contains("other work shared the machine"), "a load average above 1 is pointed out");
+        assertTrue(md.contains("![Checkpoint duration and persisted bytes against backpressure](benchmarks/results/checkpoints.png)"));
+        assertTrue(md.contains("| heavy | on | aligned | 1,000 | 5 | 4,000 / 4,000 / 4,000 |"), md);
+        // Reference / Flink under heavy backpressure, aligned: 4,000 ms / 6,000 ms.
+        assertTrue(md.contains("| heavy | on | aligned | 1.00 | 0.667 |  |"), md);
+        // Unaligned persisted bytes: 120,000 / 192,000.
+        assertTrue(md.contains("| heavy | on | unaligned | 1.00 | 0.250 | 0.625 |"), md);
+        assertTrue(md.contains("| KeyedStateSnapshotBenchmark.snapshot | keys=1000 | 68.4 | 1.20 | us/op |"), md);
+    }
+
+    @Test
+    void numbersAndBytesAreRoundedForPeople() {
+        assertEquals("1,234,567", Report.formatNumber(1_234_567.4));
+        assertEquals("123", Report.formatNumber(123.4));
+        assertEquals("12.3", Report.formatNumber(12.34));
+        assertEquals("1.23", Report.formatNumber(1.234));
+        assertEquals("0.0123", Report.formatNumber(0.01234));
+        assertEquals("n/a", Report.formatNumber(Double.NaN));
+        assertEquals("512 B", Report.formatBytes(512));
+        assertEquals("1.50 KB", Report.formatBytes(1536));
+        assertEquals("2.00 MB", Report.formatBytes(2 * 1024 * 1024));
+    }
+}

@@ -1,0 +1,73 @@
+package dev.consistentcut.trace;
+
+import dev.consistentcut.graph.JobGraph;
+import dev.consistentcut.graph.Partitioning;
+import dev.consistentcut.operator.Join;
+import dev.consistentcut.operator.KeyedCount;
+import dev.consistentcut.operator.MapOperator;
+import dev.consistentcut.operator.RecordingSink;
+import dev.consistentcut.source.InMemorySourceLog;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * The jobs traces are recorded from: small, so that a trace has a few hundred events and TLC
+ * checks it in seconds, and with operators of several inputs, where the protocols differ.
+ * Keys are drawn from the seed.
+ */
+public final class TraceJobs {
+
+    /** The names {@link #build} knows. */
+    public static final List<String> NAMES = List.of("demo", "join", "diamond");
+
+    private TraceJobs() {
+    }
+
+    /**
+     * @param name {@code demo}: the demo job's shape (two sources, hash into a count with
+     *     parallelism 2, then a sink); {@code join}: two sources into a two-input join with
+     *     parallelism 2, then a sink; {@code diamond}: one source fanning out to a broadcast map
+     *     (parallelism 2) and a keyed count that fan in at a join, then a sink
+     * @param records records per source
+     * @param capacity records per channel
+     * @param sinkDelayNanos the threaded runtime's pause per record in the sink (a slow sink keeps
+     *     data in flight while checkpoints run); the simulation ignores it
+     * @throws IllegalArgumentException naming the known jobs for another name
+     */
+    public static JobGraph build(String name, int records, int capacity, long seed, long sinkDelayNanos) {
+        SplittableRandom r = new SplittableRandom(seed);
+        JobGraph.Builder b = JobGraph.builder().defaultCapacity(capacity);
+        return switch (name) {
+            case "demo" -> b.source("s1", log(records, r)).source("s2", log(records, r))
+                    .operator("count", 2, KeyedCount::new)
+                    .operator("sink", 1, () -> new RecordingSink(sinkDelayNanos))
+                    .edge("s1", "count", Partitioning.HASH)
+                    .edge("s2", "count", Partitioning.HASH)
+                    .edge("count", "sink", Partitioning.HASH)
+                    .build();
+            case "join" -> b.source("left", log(records, r)).source("right", log(records, r))
+                    .operator("join", 2, Join::new)
+                    .operator("sink", 1, () -> new RecordingSink(sinkDelayNanos))
+                    .edge("left", "join", Partitioning.HASH)
+                    .edge("right", "join", Partitioning.HASH)
+                    .edge("join", "sink", Partitioning.HASH)
+                    .build();
+            case "diamond" -> b.source("s", log(records, r))
+                    .operator("wide", 2, () -> new MapOperator(v -> v + 1))
+                    .operator("count", 1, KeyedCount::new)
+                    .operator("join", 1, Join::new)
+                    .operator("sink", 1, () -> new RecordingSink(sinkDelayNanos))
+                    .edge("s", "wide", Partitioning.BROADCAST)
+                    .edge("s", "count", Partitioning.HASH)
+                    .edge("wide", "join", Partitioning.HASH)
+                    .edge("count", "join", Partitioning.HASH)
+                    .edge("join", "sink", Partitioning.FORWARD)
+                    .build();
+            default -> throw new IllegalArgumentException("unknown job '" + name + "'; known: " + String.join(", ", NAMES));
+        };
+    }
+
+    private static InMemorySourceLog log(int records, SplittableRandom r) {
+        return InMemorySourceLog.randomKeys(records, 6, r.nextLong());
+    }
+}

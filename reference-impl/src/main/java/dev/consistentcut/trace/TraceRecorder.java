@@ -1,0 +1,445 @@
+package dev.consistentcut.trace;
+
+import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.channel.Barrier;
+import dev.consistentcut.channel.Channel;
+import dev.consistentcut.channel.ChannelElement;
+import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.graph.JobGraph;
+import dev.consistentcut.graph.PhysicalGraph;
+import dev.consistentcut.graph.PhysicalGraph.ChannelSpec;
+import dev.consistentcut.record.Record;
+import dev.consistentcut.record.RecordId;
+import dev.consistentcut.task.ActionListener;
+import java.io.BufferedWriter;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Records a run of the engine as a trace in the specification's vocabulary (issue 5): one JSON
+ * object per line (NDJSON). Line 1 is the header: the topology as the spec's constants see it
+ * (sources, operators, edges, records per source, {@code Route} for every node and record,
+ * capacity, {@code MaxConcurrent}) and the mode. Every further line is one spec action, named as
+ * the action, with its parameters and the values the step left in the variables it changed
+ * (docs/trace-validation.md lists them). {@link TraceToTla} turns the file into a TLA+ module and
+ * {@link TraceValidator} lets TLC decide whether the spec allows it.
+ *
+ * <p>Use: {@code RunOptions.builder().listener(recorder).onCheckpoint(recorder::checkpointCompleted)},
+ * build the runtime, {@link #attach} its state view ({@link RuntimeViews}), run, {@link #close}.
+ * Recording is off when no recorder is installed: the engine then skips building parameters.
+ *
+ * <p><b>Threading contract.</b> {@link #onAction} and {@link #checkpointCompleted} may be called
+ * from any thread; they are synchronized, so lines never interleave. The trace is a valid
+ * linearization only if each step and its {@code onAction} call are atomic with respect to other
+ * steps: the simulation runs one step at a time; the threaded runtime holds its trace lock around
+ * each step while a listener is installed. {@link #attach} must happen before the run starts and
+ * {@link #close} after it ended. Memory consistency: what a thread did before its {@code onAction}
+ * call happens-before anything another thread does after a later {@code onAction} call.
+ */
+public final class TraceRecorder implements ActionListener, Closeable {
+
+    /** Identifies a trace file; the header's {@code trace} field. */
+    public static final String FORMAT = "consistent-cut-trace";
+    public static final int VERSION = 1;
+
+    /** What the recorder reads from the running engine after each step. */
+    public interface StateView {
+        Channel channel(String channelId);
+
+        /** The spec's {@code offset[s]} of source task {@code sourceTask}. */
+        long sourceOffset(String sourceTask);
+
+        /** The spec's {@code processed[t]} of operator task {@code operatorTask}. */
+        Map<RecordId, Integer> processed(String operatorTask);
+    }
+
+    private final Writer out;
+    private final String name;
+    private final PhysicalGraph graph;
+    private final Map<Long, CompletedCheckpoint> completed = new HashMap<>();
+    private StateView view;
+    private long events;
+    private boolean closed;
+
+    /**
+     * Writes the header to {@code out} at once.
+     *
+     * @param name where the trace goes, for error messages
+     * @param mode the barrier mode the run uses; the spec it must follow is the aligned one unless
+     *     barriers overtake
+     * @param runtime {@code simulation} or {@code threads}, for the reader
+     * @param maxConcurrent checkpoints in flight at once (the spec's {@code MaxConcurrent})
+     */
+    public TraceRecorder(Writer out, String name, JobGraph job, BarrierMode mode, String runtime, int maxConcurrent) {
+        this.out = Objects.requireNonNull(out, "out");
+        this.name = Objects.requireNonNull(name, "name");
+        this.graph = PhysicalGraph.of(Objects.requireNonNull(job, "job"));
+        if (maxConcurrent < 1) {
+            throw new IllegalArgumentException("maxConcurrent must be >= 1, got " + maxConcurrent);
+        }
+        write(header(mode, runtime, maxConcurrent));
+    }
+
+    /** A recorder writing to {@code file} (created or truncated). */
+    public static TraceRecorder open(Path file, JobGraph job, BarrierMode mode, String runtime, int maxConcurrent) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
+            return new TraceRecorder(w, file.toString(), job, mode, runtime, maxConcurrent);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write trace " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Gives the recorder the running engine's state; call once, before the run. */
+    public synchronized void attach(StateView view) {
+        if (this.view != null) {
+            throw new IllegalStateException("trace " + name + ": a state view is already attached");
+        }
+        this.view = Objects.requireNonNull(view, "view");
+    }
+
+    /** The engine completed {@code cp}; its {@code CompleteCheckpoint} event records its contents. */
+    public synchronized void checkpointCompleted(CompletedCheckpoint cp) {
+        completed.put(cp.id(), cp);
+    }
+
+    /** Events written so far (the header not counted). */
+    public synchronized long events() {
+        return events;
+    }
+
+    @Override
+    public synchronized void onAction(String action, Map<String, Object> params) {
+        if (view == null) {
+            throw new IllegalStateException("trace " + name + ": " + action + " happened before a state view was attached");
+        }
+        StringBuilder b = new StringBuilder("{\"event\":");
+        Json.quote(b, action);
+        Set<String> touched = new LinkedHashSet<>();
+        switch (action) {
+            case "TriggerCheckpoint", "AbortCheckpoint" -> b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+            case "EmitRecord" -> {
+                String task = str(action, params, "task");
+                RecordId r = record(action, params);
+                b.append(",\"task\":");
+                Json.quote(b, task);
+                b.append(",\"record\":");
+                record(b, r);
+                b.append(",\"offset\":").append(view.sourceOffset(task));
+                touched.addAll(routeChannels(task, r));
+            }
+            case "InjectBarrier" -> {
+                String task = str(action, params, "task");
+                b.append(",\"task\":");
+                Json.quote(b, task);
+                b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+                b.append(",\"offset\":").append(num(action, params, "offset"));
+                b.append(",\"persisted\":");
+                persisted(b, action, params);
+                graph.outputs(task).forEach(c -> touched.add(c.id()));
+            }
+            case "ProcessRecord", "ReceiveBarrier" -> {
+                String task = str(action, params, "task");
+                String channel = str(action, params, "channel");
+                b.append(",\"task\":");
+                Json.quote(b, task);
+                b.append(",\"channel\":");
+                edge(b, channel);
+                touched.add(channel);
+                if (action.equals("ProcessRecord")) {
+                    RecordId r = record(action, params);
+                    b.append(",\"record\":");
+                    record(b, r);
+                    if (!(params.get("persisted") instanceof Boolean persisted)) {
+                        throw missing(action, params, "persisted", "a boolean");
+                    }
+                    b.append(",\"persisted\":").append(persisted);
+                    touched.addAll(routeChannels(task, r));
+                } else {
+                    b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+                    if (params.containsKey("snapshot")) {
+                        b.append(",\"snapshot\":");
+                        bag(b, ledger(action, params));
+                    }
+                    if (params.containsKey("overtaken")) {
+                        b.append(",\"persisted\":");
+                        persisted(b, action, params);
+                    }
+                    graph.outputs(task).forEach(c -> touched.add(c.id()));
+                }
+            }
+            case "CompleteCheckpoint" -> {
+                long id = num(action, params, "checkpoint");
+                CompletedCheckpoint cp = completed.remove(id);
+                if (cp == null) {
+                    throw new IllegalStateException("trace " + name + ": CompleteCheckpoint(" + id
+                            + ") without the completed checkpoint: pass checkpointCompleted as the run's onCheckpoint");
+                }
+                b.append(",\"checkpoint\":").append(id);
+                b.append(",\"offsets\":");
+                // A source missing from the checkpoint is left out: the spec then sees another domain.
+                pairs(b, graph.sourceTasks().stream().filter(cp.sourceOffsets()::containsKey).toList(),
+                        s -> b.append(cp.sourceOffsets().get(s)));
+                b.append(",\"processed\":");
+                List<String> snapshotted = graph.operatorTasks().stream().filter(cp.taskSnapshots()::containsKey).toList();
+                pairs(b, snapshotted, t -> bag(b, cp.taskSnapshots().get(t).processed()));
+                b.append(",\"channelState\":");
+                List<String> persisted = graph.channels().stream().map(ChannelSpec::id)
+                        .filter(cp.channelState()::containsKey).toList();
+                channelPairs(b, persisted, c -> elements(b, cp.channelState().get(c)));
+            }
+            case "FailAndRestore" -> {
+                b.append(",\"restored\":").append(num(action, params, "checkpoint"));
+                b.append(",\"offsets\":");
+                pairs(b, graph.sourceTasks(), s -> b.append(view.sourceOffset(s)));
+                b.append(",\"processed\":");
+                pairs(b, graph.operatorTasks(), t -> bag(b, view.processed(t)));
+                graph.channels().forEach(c -> touched.add(c.id()));
+            }
+            default -> throw new IllegalArgumentException("trace " + name + ": '" + action + "' is no action of the specification");
+        }
+        // Every step that moves messages records the channels it touched, as it left them.
+        if (!action.endsWith("Checkpoint")) {
+            b.append(",\"channels\":");
+            channelPairs(b, List.copyOf(touched), c -> elements(b, view.channel(c).contents()));
+        }
+        write(b.append('}').toString());
+        events++;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            out.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("trace " + name + ": " + e.getMessage(), e);
+        }
+    }
+
+    // ------------------------------------------------------------------ the header
+
+    private String header(BarrierMode mode, String runtime, int maxConcurrent) {
+        StringBuilder b = new StringBuilder("{\"trace\":");
+        Json.quote(b, FORMAT).append(",\"version\":").append(VERSION);
+        b.append(",\"mode\":");
+        Json.quote(b, mode.overtaking() ? "unaligned" : "aligned");
+        b.append(",\"modeName\":");
+        Json.quote(b, mode.name());
+        b.append(",\"runtime\":");
+        Json.quote(b, runtime);
+        b.append(",\"sources\":");
+        strings(b, graph.sourceTasks());
+        b.append(",\"operators\":");
+        strings(b, graph.operatorTasks());
+        b.append(",\"edges\":[");
+        String sep = "";
+        for (ChannelSpec c : graph.channels()) {
+            b.append(sep);
+            edge(b, c.id());
+            sep = ",";
+        }
+        b.append("],\"records\":");
+        pairs(b, graph.sourceTasks(), s -> b.append(graph.log(s).length()));
+        int capacity = graph.channels().stream().mapToInt(ChannelSpec::capacity).max().orElse(1);
+        b.append(",\"capacity\":").append(capacity);
+        b.append(",\"maxConcurrent\":").append(mode.overtaking() ? 1 : maxConcurrent);
+        // Route(n, r) for every node n and record r: per <<node, source>>, per offset, the out-edges.
+        b.append(",\"routes\":[");
+        sep = "";
+        for (PhysicalGraph.TaskSpec n : graph.tasks()) {
+            for (String s : graph.sourceTasks()) {
+                if (graph.sourceTasks().contains(n.id()) && !n.id().equals(s)) {
+                    continue; // a source routes only its own records
+                }
+                b.append(sep).append("[[");
+                Json.quote(b, n.id()).append(',');
+                Json.quote(b, s).append("],[");
+                long length = graph.log(s).length();
+                for (long off = 0; off < length; off++) {
+                    b.append(off == 0 ? "[" : ",[");
+                    String edgeSep = "";
+                    for (String c : routeChannels(n.id(), new RecordId(s, off))) {
+                        b.append(edgeSep);
+                        edge(b, c);
+                        edgeSep = ",";
+                    }
+                    b.append(']');
+                }
+                b.append("]]");
+                sep = ",";
+            }
+        }
+        return b.append("]}").toString();
+    }
+
+    // ------------------------------------------------------------------ pieces
+
+    /** The channels record {@code r} takes out of {@code task}: the spec's {@code Route(task, r)}. */
+    private List<String> routeChannels(String task, RecordId r) {
+        long key = graph.log(r.source()).entryAt(r.offset()).key();
+        List<ChannelSpec> outputs = graph.outputs(task);
+        List<String> ids = new ArrayList<>();
+        for (int o : graph.route(task, key)) {
+            ids.add(outputs.get(o).id());
+        }
+        return ids;
+    }
+
+    private void edge(StringBuilder b, String channelId) {
+        ChannelSpec c = graph.channel(channelId);
+        b.append('[');
+        Json.quote(b, c.sender()).append(',');
+        Json.quote(b, c.receiver()).append(']');
+    }
+
+    private static void record(StringBuilder b, RecordId r) {
+        b.append("{\"src\":");
+        Json.quote(b, r.source()).append(",\"off\":").append(r.offset()).append('}');
+    }
+
+    private static void elements(StringBuilder b, List<? extends ChannelElement> elements) {
+        b.append('[');
+        String sep = "";
+        for (ChannelElement e : elements) {
+            b.append(sep);
+            if (e instanceof Record r) {
+                record(b, r.id());
+            } else {
+                b.append("{\"ckpt\":").append(((Barrier) e).checkpointId()).append('}');
+            }
+            sep = ",";
+        }
+        b.append(']');
+    }
+
+    /** A bag as [[record, count], ...] in record order. */
+    private static void bag(StringBuilder b, Map<RecordId, Integer> counts) {
+        b.append('[');
+        String sep = "";
+        for (Map.Entry<RecordId, Integer> e : new TreeMap<>(counts).entrySet()) {
+            b.append(sep).append('[');
+            record(b, e.getKey());
+            b.append(',').append(e.getValue()).append(']');
+            sep = ",";
+        }
+        b.append(']');
+    }
+
+    private static void strings(StringBuilder b, List<String> list) {
+        b.append('[');
+        for (int i = 0; i < list.size(); i++) {
+            Json.quote(b.append(i == 0 ? "" : ","), list.get(i));
+        }
+        b.append(']');
+    }
+
+    /** A map as [[key, value], ...]: keys are task ids. */
+    private static void pairs(StringBuilder b, List<String> keys, java.util.function.Consumer<String> value) {
+        b.append('[');
+        for (int i = 0; i < keys.size(); i++) {
+            b.append(i == 0 ? "[" : ",[");
+            Json.quote(b, keys.get(i)).append(',');
+            value.accept(keys.get(i));
+            b.append(']');
+        }
+        b.append(']');
+    }
+
+    /** A map as [[edge, value], ...]: keys are channel ids, written as their edge [from, to]. */
+    private void channelPairs(StringBuilder b, List<String> channelIds, java.util.function.Consumer<String> value) {
+        b.append('[');
+        for (int i = 0; i < channelIds.size(); i++) {
+            b.append(i == 0 ? "[" : ",[");
+            edge(b, channelIds.get(i));
+            b.append(',');
+            value.accept(channelIds.get(i));
+            b.append(']');
+        }
+        b.append(']');
+    }
+
+    /** The records a barrier overtook and persisted, per output channel: [[edge, records], ...]. */
+    private void persisted(StringBuilder b, String action, Map<String, Object> params) {
+        if (!(params.get("overtaken") instanceof Map<?, ?> overtaken)) {
+            throw missing(action, params, "overtaken", "a map from channel id to records");
+        }
+        List<String> ids = graph.channels().stream().map(ChannelSpec::id).filter(overtaken::containsKey).toList();
+        if (ids.size() != overtaken.size()) {
+            throw missing(action, params, "overtaken", "a map keyed by channel ids of the job");
+        }
+        channelPairs(b, ids, c -> {
+            List<ChannelElement> records = new ArrayList<>();
+            for (Object r : (List<?>) overtaken.get(c)) {
+                records.add((Record) r);
+            }
+            elements(b, records);
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<RecordId, Integer> ledger(String action, Map<String, Object> params) {
+        if (params.get("snapshot") instanceof Map<?, ?> m) {
+            return (Map<RecordId, Integer>) m;
+        }
+        throw missing(action, params, "snapshot", "a map from record id to count");
+    }
+
+    private String str(String action, Map<String, Object> params, String key) {
+        if (params.get(key) instanceof String s) {
+            return s;
+        }
+        throw missing(action, params, key, "a string");
+    }
+
+    private long num(String action, Map<String, Object> params, String key) {
+        if (params.get(key) instanceof Number n) {
+            return n.longValue();
+        }
+        throw missing(action, params, key, "a number");
+    }
+
+    private RecordId record(String action, Map<String, Object> params) {
+        if (params.get("record") instanceof RecordId r) {
+            return r;
+        }
+        throw missing(action, params, "record", "a RecordId");
+    }
+
+    private IllegalArgumentException missing(String action, Map<String, Object> params, String key, String what) {
+        return new IllegalArgumentException("trace " + name + ": " + action + " needs parameter '" + key + "' as "
+                + what + ", got " + params);
+    }
+
+    private void write(String line) {
+        if (closed) {
+            throw new IllegalStateException("trace " + name + " is closed");
+        }
+        try {
+            out.write(line);
+            out.write('\n');
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write trace " + name + ": " + e.getMessage(), e);
+        }
+    }
+}

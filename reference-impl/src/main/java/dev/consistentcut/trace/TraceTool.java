@@ -1,0 +1,259 @@
+package dev.consistentcut.trace;
+
+import dev.consistentcut.barrier.BarrierHandlers;
+import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.graph.JobGraph;
+import dev.consistentcut.invariants.Violation;
+import dev.consistentcut.runtime.RunOptions;
+import dev.consistentcut.runtime.RunResult;
+import dev.consistentcut.runtime.SimulationRuntime;
+import dev.consistentcut.runtime.ThreadedRuntime;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * Command line of trace validation: {@code record} a run as a trace, convert a trace to TLA+
+ * ({@code to-tla}), {@code validate} traces with TLC. {@code model-check.sh --trace} and
+ * {@code tests/trace-validation.sh} call it; {@code --help} lists the options.
+ */
+public final class TraceTool {
+
+    static final String USAGE = """
+            Usage: java -jar reference-impl.jar trace COMMAND [options]
+               or: java -cp reference-impl.jar dev.consistentcut.trace.TraceTool COMMAND [options]
+
+            Commands:
+              record --out FILE [options]   run a job with a trace recorder and write the trace (NDJSON)
+                --runtime simulation|threads   (default simulation)
+                --mode aligned|unaligned       (default aligned)
+                --job demo|join|diamond        (default demo)
+                --records N                    records per source (default 6)
+                --capacity N                   records per channel (default 2)
+                --seed N                       keys and, in the simulation, every choice (default 1)
+                --checkpoints N                simulation: checkpoints triggered at most (default 4)
+                --max-concurrent N             aligned: checkpoints in flight at once (default 1)
+                --failures N                   failures: one right after the first completed
+                                               checkpoint, in the simulation up to N-1 more at random (default 0)
+                --abort-probability P          simulation: chance per step to abort a pending checkpoint (default 0)
+                --checkpoint-timeout N         abort a checkpoint pending longer than N steps (simulation)
+                                               or N milliseconds (threads); 0: never (default 0)
+              to-tla TRACE DIR              write DIR/TraceData.tla, the trace as TLA+
+              validate --spec DIR --tlc JAR [--logs DIR] [--expect-reject] TRACE...
+                                            let TLC decide whether each trace is a behaviour of the spec;
+                                            exit 0 iff every trace is accepted (--expect-reject: rejected)
+              -h, --help                    this help
+
+            Exit codes: 0 as expected; 1 a trace not as expected (or a run that did not finish); 2 bad usage.
+            """;
+
+    private TraceTool() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /**
+     * How to run a recorded job (see the usage text).
+     *
+     * @param checkpointTimeout simulation steps, or milliseconds in the threaded runtime; 0: none
+     */
+    record Settings(boolean threads, long seed, int checkpoints, int maxConcurrent, int failures,
+                    double abortProbability, long checkpointTimeout) {
+
+        /** The simulation, {@code seed}, 3 checkpoints, one in flight, no failure, abort or timeout. */
+        static Settings simulation(long seed) {
+            return new Settings(false, seed, 3, 1, 0, 0, 0);
+        }
+    }
+
+    /** Runs one command; returns the exit code. (The CLI's {@code trace} command calls this.) */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")) {
+            (args.length == 0 ? err : out).print(USAGE);
+            return args.length == 0 ? 2 : 0;
+        }
+        try {
+            List<String> rest = List.of(args).subList(1, args.length);
+            return switch (args[0]) {
+                case "record" -> record(rest, out);
+                case "to-tla" -> toTla(rest, out);
+                case "validate" -> validate(rest, out);
+                default -> throw new IllegalArgumentException("unknown command '" + args[0] + "'");
+            };
+        } catch (IllegalArgumentException e) {
+            err.println("TraceTool: " + e.getMessage());
+            err.println("(see --help)");
+            return 2;
+        }
+    }
+
+    // ------------------------------------------------------------------ record
+
+    private static int record(List<String> args, PrintStream out) {
+        List<String> positional = new ArrayList<>();
+        Map<String, String> o = options(args, List.of("--out", "--runtime", "--mode", "--job", "--records", "--capacity",
+                "--seed", "--checkpoints", "--max-concurrent", "--failures", "--abort-probability", "--checkpoint-timeout"),
+                List.of(), positional);
+        if (!positional.isEmpty()) {
+            throw new IllegalArgumentException("record takes options only, got '" + positional.get(0) + "'");
+        }
+        if (!o.containsKey("--out")) {
+            throw new IllegalArgumentException("record needs --out FILE");
+        }
+        String runtime = o.getOrDefault("--runtime", "simulation");
+        if (!runtime.equals("simulation") && !runtime.equals("threads")) {
+            throw new IllegalArgumentException("--runtime " + runtime + ": expected simulation or threads");
+        }
+        BarrierMode mode = BarrierHandlers.byName(o.getOrDefault("--mode", "aligned"));
+        int records = count(o, "--records", 6, 0);
+        int capacity = count(o, "--capacity", 2, 1);
+        long seed = number(o, "--seed", 1L, Long::parseLong);
+        int checkpoints = count(o, "--checkpoints", 4, 0);
+        int maxConcurrent = count(o, "--max-concurrent", 1, 1);
+        int failures = count(o, "--failures", 0, 0);
+        double abort = number(o, "--abort-probability", 0.0, Double::parseDouble);
+        long timeout = number(o, "--checkpoint-timeout", 0L, Long::parseLong);
+        if (timeout < 0) {
+            throw new IllegalArgumentException("--checkpoint-timeout must be >= 0, got " + timeout);
+        }
+        String job = o.getOrDefault("--job", "demo");
+        boolean threads = runtime.equals("threads");
+        JobGraph graph = TraceJobs.build(job, records, capacity, seed, threads ? TimeUnit.MICROSECONDS.toNanos(200) : 0);
+        return record(Path.of(o.get("--out")), graph, job, mode,
+                new Settings(threads, seed, checkpoints, maxConcurrent, failures, abort, timeout), out);
+    }
+
+    /** Runs {@code graph} with a recorder writing {@code file}; 0 if the run finished, 1 if not. */
+    static int record(Path file, JobGraph graph, String job, BarrierMode mode, Settings s, PrintStream out) {
+        TraceRecorder recorder = TraceRecorder.open(file, graph, mode, s.threads() ? "threads" : "simulation", s.maxConcurrent());
+        RunOptions.Builder options = RunOptions.builder()
+                .listener(recorder)
+                .onCheckpoint(recorder::checkpointCompleted)
+                .seed(s.seed())
+                .maxConcurrentAligned(s.maxConcurrent())
+                .failAfterCheckpoint(s.failures() > 0 ? 1 : 0);
+        RunResult result;
+        try (recorder) {
+            if (s.threads()) {
+                // A checkpoint every 2 ms; the sink's pause keeps records in flight meanwhile.
+                ThreadedRuntime rt = new ThreadedRuntime(graph, mode, options
+                        .checkpointInterval(TimeUnit.MILLISECONDS.toNanos(2))
+                        .checkpointTimeout(TimeUnit.MILLISECONDS.toNanos(s.checkpointTimeout()))
+                        .build());
+                recorder.attach(RuntimeViews.of(rt));
+                result = rt.run();
+            } else {
+                SimulationRuntime rt = new SimulationRuntime(graph, mode, options
+                        .maxSteps(100_000)
+                        .maxCheckpoints(s.checkpoints())
+                        .triggerProbability(0.1)
+                        .abortProbability(s.abortProbability())
+                        .checkpointTimeout(s.checkpointTimeout())
+                        .maxFailures(Math.max(0, s.failures() - 1))
+                        .failureProbability(s.failures() > 1 ? 0.01 : 0)
+                        .build());
+                recorder.attach(RuntimeViews.of(rt));
+                result = rt.run();
+            }
+        }
+        out.printf("%s: %d events (%s runtime, %s, job %s, seed %d): %s, %d checkpoints completed, %d aborted, %d failures; "
+                        + "the engine's own invariant checks: %s%n",
+                file, recorder.events(), result.runtime(), mode.name(), job, s.seed(), result.finished() ? "finished" : "NOT finished",
+                result.checkpoints().size(), result.abortedCheckpoints(), result.failures(),
+                result.violations().isEmpty() ? "hold" : "violated: " + result.violations().stream().limit(3).map(Violation::message).toList());
+        return result.finished() ? 0 : 1;
+    }
+
+    // ------------------------------------------------------------------ to-tla, validate
+
+    private static int toTla(List<String> args, PrintStream out) {
+        if (args.size() != 2) {
+            throw new IllegalArgumentException("to-tla needs TRACE and DIR");
+        }
+        TraceToTla.Converted c = TraceToTla.write(Path.of(args.get(0)), Path.of(args.get(1)));
+        out.println("wrote " + Path.of(args.get(1)).resolve(TraceToTla.MODULE + ".tla") + ": " + c.mode() + ", "
+                + c.eventLines().size() + " events");
+        return 0;
+    }
+
+    private static int validate(List<String> args, PrintStream out) {
+        List<String> traces = new ArrayList<>();
+        Map<String, String> o = options(args, List.of("--spec", "--tlc", "--logs"), List.of("--expect-reject"), traces);
+        if (!o.containsKey("--spec") || !o.containsKey("--tlc")) {
+            throw new IllegalArgumentException("validate needs --spec DIR and --tlc JAR");
+        }
+        if (traces.isEmpty()) {
+            throw new IllegalArgumentException("validate needs at least one TRACE file");
+        }
+        boolean expectReject = o.containsKey("--expect-reject");
+        TraceValidator validator = new TraceValidator(Path.of(o.get("--spec")), Path.of(o.get("--tlc")),
+                Path.of(o.getOrDefault("--logs", "target/trace-validation")));
+        int unexpected = 0;
+        for (String t : traces) {
+            TraceValidator.Verdict v = validator.validate(Path.of(t));
+            TraceValidator.Outcome expected = expectReject ? TraceValidator.Outcome.REJECTED : TraceValidator.Outcome.ACCEPTED;
+            boolean ok = v.outcome() == expected;
+            unexpected += ok ? 0 : 1;
+            out.printf("%-8s %s (%d events, %.1f s)%s%n", v.outcome(), t, v.events(), v.seconds(),
+                    ok ? (expectReject ? ", rejected as expected" : "") : ", NOT AS EXPECTED (expected " + expected + ")");
+            if (v.outcome() != TraceValidator.Outcome.ACCEPTED) {
+                v.report().lines().forEach(l -> out.println("    " + l));
+                if (v.log() != null) {
+                    out.println("    TLC output: " + v.log());
+                }
+            }
+        }
+        out.printf("traces: %d as expected, %d not%n", traces.size() - unexpected, unexpected);
+        return unexpected == 0 ? 0 : 1;
+    }
+
+    // ------------------------------------------------------------------ options
+
+    /** Options with a value, flags without, everything else into {@code positional}. */
+    private static Map<String, String> options(List<String> args, List<String> valued, List<String> flags, List<String> positional) {
+        Map<String, String> o = new HashMap<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (valued.contains(a)) {
+                if (i + 1 >= args.size()) {
+                    throw new IllegalArgumentException(a + " needs a value");
+                }
+                o.put(a, args.get(++i));
+            } else if (flags.contains(a)) {
+                o.put(a, "");
+            } else if (a.startsWith("--")) {
+                throw new IllegalArgumentException("unknown option '" + a + "'");
+            } else {
+                positional.add(a);
+            }
+        }
+        return o;
+    }
+
+    private static int count(Map<String, String> o, String name, int dflt, int min) {
+        int v = number(o, name, dflt, Integer::parseInt);
+        if (v < min) {
+            throw new IllegalArgumentException(name + " must be >= " + min + ", got " + v);
+        }
+        return v;
+    }
+
+    private static <T> T number(Map<String, String> o, String name, T dflt, Function<String, T> parse) {
+        String s = o.get(name);
+        if (s == null) {
+            return dflt;
+        }
+        try {
+            return parse.apply(s);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " needs a number, got '" + s + "'");
+        }
+    }
+}

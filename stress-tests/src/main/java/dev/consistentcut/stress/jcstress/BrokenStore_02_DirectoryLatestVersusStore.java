@@ -1,0 +1,50 @@
+package dev.consistentcut.stress.jcstress;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+import dev.consistentcut.stress.broken.BrokenInPlaceDirectoryStore;
+import dev.consistentcut.stress.harness.ScratchDirectories;
+import java.nio.file.Path;
+import dev.consistentcut.stress.harness.StoreScenario;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.II_Result;
+
+/**
+ * Twin of {@link Store_02_DirectoryLatestVersusStore} on {@link BrokenInPlaceDirectoryStore}, which overwrites its one file in place, without temp file and atomic rename:
+ * must be caught (a forbidden outcome), run by {@code run-jcstress.sh --expect-broken}.
+ */
+@JCStressTest
+@Description("Broken twin: a store that overwrites its one file in place, without temp file and atomic rename.")
+@Outcome(id = "1, 2", expect = ACCEPTABLE, desc = "the reader saw the whole previous checkpoint")
+@Outcome(id = "2, 2", expect = ACCEPTABLE, desc = "the reader saw the whole new checkpoint")
+@Outcome(expect = FORBIDDEN, desc = "the reader saw nothing (0), or a partial, corrupt or failing read (-1); or the new checkpoint is not the latest afterwards")
+@State
+public class BrokenStore_02_DirectoryLatestVersusStore {
+
+    private final StoreScenario scenario = scenario(ScratchDirectories.create("broken-store-"));
+
+    private static StoreScenario scenario(Path dir) {
+        return new StoreScenario(new BrokenInPlaceDirectoryStore(dir), () -> ScratchDirectories.deleteQuietly(dir));
+    }
+
+    @Actor
+    public void writer() {
+        scenario.write();
+    }
+
+    @Actor
+    public void reader() {
+        scenario.read();
+    }
+
+    @Arbiter
+    public void judge(II_Result r) {
+        scenario.judge(r);
+    }
+}
