@@ -33,6 +33,8 @@ final class JobDirectory {
             "chk-\\d{1,18}\\.(ckpt|tmp)|LATEST(\\.tmp)?|MANIFEST(\\.tmp)?|FINISHED(\\.tmp)?|LOCK");
 
     private final Path dir;
+    /** The lock's channel while this process holds the lock; closing it releases the lock. */
+    private FileChannel locked;
 
     JobDirectory(Path dir) {
         this.dir = dir;
@@ -125,7 +127,8 @@ final class JobDirectory {
     }
 
     /**
-     * Takes the directory's lock for this process (kept until the process ends).
+     * Takes the directory's lock for this process, until {@link #unlock} (or the process's end,
+     * even by SIGKILL: the kernel releases it).
      *
      * @throws EnvironmentException when another process holds it, or it cannot be taken
      */
@@ -133,7 +136,12 @@ final class JobDirectory {
         Path file = dir.resolve(LOCK);
         try {
             FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            FileLock lock = ch.tryLock();
+            FileLock lock;
+            try {
+                lock = ch.tryLock();
+            } catch (java.nio.channels.OverlappingFileLockException e) {
+                lock = null; // held by this very process (a test running two commands at once)
+            }
             if (lock == null) {
                 ch.close();
                 throw new EnvironmentException(dir + ": in use by another process (" + file
@@ -141,9 +149,22 @@ final class JobDirectory {
             }
             ch.truncate(0);
             ch.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)));
+            locked = ch;
             return lock;
         } catch (IOException e) {
             throw new EnvironmentException(file + ": cannot be locked: " + e, e);
+        }
+    }
+
+    /** Releases the lock taken by {@link #lock}, if any. */
+    void unlock() {
+        if (locked != null) {
+            try {
+                locked.close();
+            } catch (IOException e) {
+                // the process ends soon, and with it the lock
+            }
+            locked = null;
         }
     }
 

@@ -153,11 +153,15 @@ public final class Main {
         JobDirectory dir = new JobDirectory(options.checkpointDir());
         dir.prepareNew(options.force());
         dir.lock();
-        String jobId = UUID.randomUUID().toString();
-        dir.writeManifest(JobManifest.of(jobId, options));
-        err.println("job " + jobId + ": manifest written to " + dir.path().resolve(JobManifest.FILE)
-                + "; after a crash, continue it with 'resume " + dir.path() + "'");
-        return execute(options, dir, jobId, false, out, err);
+        try {
+            String jobId = UUID.randomUUID().toString();
+            dir.writeManifest(JobManifest.of(jobId, options));
+            err.println("job " + jobId + ": manifest written to " + dir.path().resolve(JobManifest.FILE)
+                    + "; after a crash, continue it with 'resume " + dir.path() + "'");
+            return execute(options, dir, jobId, false, out, err);
+        } finally {
+            dir.unlock();
+        }
     }
 
     /**

@@ -80,22 +80,26 @@ final class ResumeCommand {
             }
         }
         dir.lock();
-        Optional<String> finished = dir.finished();
-        if (finished.isPresent()) {
-            String verdict = finished.get().lines().filter(l -> l.startsWith("verdict="))
-                    .map(l -> l.substring("verdict=".length())).findFirst().orElse("verdict: unknown");
-            out.println("job " + manifest.jobId() + " in " + path + " already finished (" + verdict
-                    + "); nothing to resume. Start a new job with 'run --checkpoint-dir " + path + " --force'.");
-            return verdict.equals("verdict: exactly-once holds") ? Main.OK : Main.VIOLATED;
+        try {
+            Optional<String> finished = dir.finished();
+            if (finished.isPresent()) {
+                String verdict = finished.get().lines().filter(l -> l.startsWith("verdict="))
+                        .map(l -> l.substring("verdict=".length())).findFirst().orElse("verdict: unknown");
+                out.println("job " + manifest.jobId() + " in " + path + " already finished (" + verdict
+                        + "); nothing to resume. Start a new job with 'run --checkpoint-dir " + path + " --force'.");
+                return verdict.equals("verdict: exactly-once holds") ? Main.OK : Main.VIOLATED;
+            }
+            CliOptions effective = new CliOptions(job.mode(), job.records(),
+                    pick(given, "--interval-ms", given.intervalMs(), job.intervalMs()),
+                    pick(given, "--sink-delay-us", given.sinkDelayMicros(), job.sinkDelayMicros()),
+                    job.capacity(), job.failAfterCheckpoint(), job.seed(), job.simulation(), path, given.json(),
+                    (int) pick(given, "--tolerable-failed-checkpoints", given.tolerableFailedCheckpoints(),
+                            job.tolerableFailedCheckpoints()),
+                    false, given.given());
+            return Main.execute(effective, dir, manifest.jobId(), true, out, err);
+        } finally {
+            dir.unlock();
         }
-        CliOptions effective = new CliOptions(job.mode(), job.records(),
-                pick(given, "--interval-ms", given.intervalMs(), job.intervalMs()),
-                pick(given, "--sink-delay-us", given.sinkDelayMicros(), job.sinkDelayMicros()),
-                job.capacity(), job.failAfterCheckpoint(), job.seed(), job.simulation(), path, given.json(),
-                (int) pick(given, "--tolerable-failed-checkpoints", given.tolerableFailedCheckpoints(),
-                        job.tolerableFailedCheckpoints()),
-                false, given.given());
-        return Main.execute(effective, dir, manifest.jobId(), true, out, err);
     }
 
     private static long pick(CliOptions given, String option, long mine, long manifest) {

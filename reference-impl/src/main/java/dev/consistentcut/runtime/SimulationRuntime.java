@@ -139,6 +139,8 @@ public final class SimulationRuntime implements JobRuntime {
         }
         try {
             perform(chosen);
+        } catch (TooManyFailedCheckpointsException e) {
+            throw e; // the job failed as configured, not the simulation: the caller reports it
         } catch (RuntimeException e) {
             throw new IllegalStateException("simulation (mode " + mode.name() + ", seed " + options.seed()
                     + ") failed at step " + step + ", " + chosen + ": " + e.getMessage(), e);

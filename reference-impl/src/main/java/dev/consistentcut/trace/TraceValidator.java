@@ -183,8 +183,7 @@ public final class TraceValidator {
             return new Verdict(Outcome.ACCEPTED, trace, events, 0,
                     "accepted: all " + events + " events are steps of the specification", log, seconds);
         }
-        Matcher m = UNEXPLAINED.matcher(String.join(" ", out).replaceAll("\\s+", " "));
-        m = m.find() ? m : null;
+        Matcher m = unexplained(out);
         if (exit == 11 && m != null) {
             long i = Long.parseLong(m.group(1));
             List<String> state = lastState(out);
@@ -232,6 +231,15 @@ public final class TraceValidator {
         }
         out.subList(from, Math.min(out.size(), from + 30)).forEach(l -> r.append("    ").append(l).append('\n'));
         return new Verdict(Outcome.ERROR, trace, events, 0, r.toString().stripTrailing(), log, seconds);
+    }
+
+    /**
+     * TLC's {@code <<"TRACE-UNEXPLAINED", i, event, wellFormed, enabled, {failed checks}>>} in
+     * its output, however TLC folded it over lines; null when there is none.
+     */
+    static Matcher unexplained(List<String> out) {
+        Matcher m = UNEXPLAINED.matcher(String.join(" ", out).replaceAll("\\s+", " "));
+        return m.find() ? m : null;
     }
 
     /** The last "State N:" block of TLC's error trace: the spec's state before the unexplained event. */
