@@ -18,6 +18,9 @@ Runs, in order (quick modes, about 25 minutes on 2 cores):
                               against the spec by TLC; broken engines' traces must be rejected
   5. jcstress --quick         races on channel, handlers, coordinator, store: no forbidden outcome
   6. jcstress broken twins    every Broken... jcstress test must be caught
+  7. crash test               durable jobs killed with SIGKILL (random moments and every window of a
+                              checkpoint write) and resumed until done: exactly-once, healthy directory
+  8. crash test broken twin   a store writing in place (simulated) must fail the health check
 Each step's output goes to the terminal; a summary line per step closes the run.
 USAGE
   exit 0
@@ -42,6 +45,8 @@ step "TLC quick models" ./model-check.sh --quick
 step "trace validation" tests/trace-validation.sh
 step "jcstress quick" stress-tests/run-jcstress.sh --quick
 step "jcstress broken twins caught" stress-tests/run-jcstress.sh --quick --expect-broken
+step "crash test (kill -9, resume)" tests/crash-test.sh
+step "crash test broken twin caught" tests/crash-test.sh --expect-broken --mode aligned --kills 7
 
 echo; echo "=== summary ==="
 printf '%s\n' "${summary[@]}"
