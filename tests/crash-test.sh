@@ -104,12 +104,19 @@ healthy() { # DIR -> 0 healthy, 1 not (prints why)
   uses=$(sed -n 's/.*"resumeFrom":\([0-9a-z]*\)}$/\1/p' <<<"$json")
   temps=$(grep -o '"temporaryFiles":\[[^]]*\]' <<<"$json" | grep -o '"[^"]*\.tmp"' | wc -l)
   if grep -q '"valid":false' <<<"$json"; then echo "an unusable checkpoint file: $json"; return 1; fi
-  # a warning other than a leftover temp file means a damaged pointer or checkpoint
-  if grep -o '"warnings":\[.*\]' <<<"$json" | grep -o '"[^"]*"' | grep -v '^"warnings"$' | grep -vq 'leftover'; then
+  # A warning other than a leftover temp file means a damaged pointer or checkpoint. A missing
+  # pointer is fine before the first pointer write has committed (a kill between the first
+  # checkpoint's rename and its pointer): the store then uses the newest valid file, and says so.
+  local allowed='leftover'
+  [ -n "$pointer" ] || allowed='leftover|/LATEST: missing; falling back|using .*chk-[0-9]*\.ckpt instead'
+  if grep -o '"warnings":\[.*\]' <<<"$json" | grep -o '"[^"]*"' | grep -v '^"warnings"$' | grep -Evq "$allowed"; then
     echo "the store warns: $json"; return 1
   fi
   if [ -z "$pointer" ]; then
-    if grep -q '"checkpoints":\[{' <<<"$json"; then echo "checkpoints but no valid pointer: $json"; return 1; fi
+    # No pointer yet (killed before the first pointer write committed): resume must use the
+    # newest checkpoint file (listed first), or the initial state when there is none.
+    local newest; newest=$(grep -o '"checkpoints":\[{"id":[0-9]*' <<<"$json" | grep -o '[0-9]*$')
+    [ "${uses:-null}" = "${newest:-null}" ] || { echo "no pointer, and resume would use $uses, not the newest $newest: $json"; return 1; }
   else
     grep -q "\"id\":$pointer,\"file\":\"chk-$pointer.ckpt\"" <<<"$json" \
       || { echo "the pointer names checkpoint $pointer, which is not there: $json"; return 1; }
