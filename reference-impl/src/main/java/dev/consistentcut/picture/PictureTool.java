@@ -29,6 +29,7 @@ public final class PictureTool {
                                               let TLC compute the numbers that violate the invariant
                                               (CutCount, CutTarget, ...) in the last state
                 --java PATH                   java for that TLC run (default: this JVM's)
+                --property NAME               the violated property, when TLC does not name it
               trace TRACE OUT.svg [options] draw an engine trace (NDJSON)
                 --unexplained N               mark event N as the first one no action explains
                 --why TEXT                    the validator's reason (repeatable)
@@ -94,12 +95,13 @@ public final class PictureTool {
         TlcTrace trace = TlcTrace.read(log);
         TlcTrace.State last = trace.states().get(trace.states().size() - 1);
         List<String> verdict = new ArrayList<>();
-        String name = trace.violatedName();
+        String name = trace.violatedName().isEmpty() ? one(o, "--property", "") : trace.violatedName();
         if (name.equals("deadlock")) {
             verdict.add("Deadlock in state " + last.number() + ": no action is enabled, and the run has not terminated");
         } else if (trace.violation().startsWith("Temporal") || trace.violation().contains("Property")) {
             verdict.add("Temporal property violated" + (name.isEmpty() ? "" : ": " + name) + ". After state " + last.number()
-                    + " the behaviour " + (trace.loopsBackTo() > 0 ? "returns to state " + trace.loopsBackTo() + " for ever" : "stutters for ever")
+                    + " the behaviour " + (trace.loopsBackTo() > 0 && trace.loopsBackTo() < last.number()
+                            ? "returns to state " + trace.loopsBackTo() + " for ever" : "stutters for ever (no step is taken any more)")
                     + ": what the property promises never happens");
         } else {
             verdict.add("Invariant " + name + " is violated in state " + last.number() + " (the last row)");
@@ -145,7 +147,7 @@ public final class PictureTool {
 
     private static Map<String, List<String>> options(List<String> args, List<String> positional) {
         List<String> valued = List.of("--title", "--about", "--spec", "--module", "--config", "--tlc", "--java",
-                "--unexplained", "--why");
+                "--unexplained", "--why", "--property");
         Map<String, List<String>> o = new HashMap<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);

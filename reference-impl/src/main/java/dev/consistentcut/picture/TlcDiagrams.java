@@ -31,11 +31,9 @@ public final class TlcDiagrams {
      */
     public static Diagram of(TlcTrace trace, String title, String subtitle, List<String> verdict) {
         TlcTrace.State first = trace.states().get(0);
+        // A spec without channels (another module, a test fixture) gets a picture of notes only.
         TlaValue chan0 = first.vars().get("chan");
-        if (chan0 == null) {
-            throw new IllegalArgumentException("the trace has no variable 'chan': not a trace of the specs in spec/");
-        }
-        List<TlaValue> edges = new ArrayList<>(chan0.entries().keySet());
+        List<TlaValue> edges = chan0 == null ? List.of() : new ArrayList<>(chan0.entries().keySet());
         List<String> lanes = edges.stream().map(Compact::of).toList();
         List<Row> rows = new ArrayList<>();
         TlcTrace.State prev = null;
@@ -69,11 +67,19 @@ public final class TlcDiagrams {
                     Compact.diff(var.getKey(), prev.vars().get(var.getKey()), var.getValue(), 0, notes);
                 }
             }
-            if (prev == null) {
-                notes.add("the initial state: every channel empty, no checkpoint");
+            if (prev == null && !edges.isEmpty()) {
+                notes.add("the initial state (offsets 0, no checkpoint, nothing processed)");
+            } else if (prev == null) {
+                v.forEach((name, value) -> {
+                    String c = Compact.of(value);
+                    if (!DRAWN.contains(name) && c.length() <= 48) {
+                        notes.add(name + " = " + c);
+                    }
+                });
             }
             if (trace.loopsBackTo() > 0 && k == n - 1) {
-                notes.add("from here the behaviour returns to state " + trace.loopsBackTo() + " for ever");
+                notes.add(trace.loopsBackTo() < s.number() ? "from here the behaviour returns to state " + trace.loopsBackTo() + " for ever"
+                        : "from here the behaviour stutters for ever");
             }
             if (actor.isEmpty() && prev != null) {
                 actor = offsetActor(prev, s);
