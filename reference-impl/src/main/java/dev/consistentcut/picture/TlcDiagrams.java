@@ -21,6 +21,9 @@ public final class TlcDiagrams {
     /** The variables drawn as lanes or marks rather than written as notes. */
     private static final Set<String> DRAWN = Set.of("chan", "snapChan");
 
+    /** Actions of the coordinator or the whole job rather than of one task. */
+    private static final java.util.regex.Pattern GLOBAL = java.util.regex.Pattern.compile("Fail|Restore|Trigger|Complete|Abort|Timeout");
+
     private TlcDiagrams() {
     }
 
@@ -55,7 +58,11 @@ public final class TlcDiagrams {
                 if (ch && actor.isEmpty()) {
                     List<TlaValue> was = new ArrayList<>(before.entries().values());
                     List<TlaValue> is = new ArrayList<>(now.entries().values());
-                    boolean headRead = !was.isEmpty() && (is.size() < was.size() || !is.isEmpty() && !is.get(0).equals(was.get(0)));
+                    // A source's step (emit, inject: an unaligned barrier goes to the head) is the sender's;
+                    // any other step that changed a channel's head read it: the receiver's.
+                    boolean sends = s.action().startsWith("Emit") || s.action().startsWith("Inject");
+                    boolean headRead = !sends && !was.isEmpty()
+                            && (is.size() < was.size() || !is.isEmpty() && !is.get(0).equals(was.get(0)));
                     actor = Compact.of(e.entries().get(new TlaValue.Num(headRead ? 2 : 1)));
                 }
                 blocked.add(arrived(v.get("arrived"), e));
@@ -83,6 +90,9 @@ public final class TlcDiagrams {
             }
             if (actor.isEmpty() && prev != null) {
                 actor = offsetActor(prev, s);
+            }
+            if (GLOBAL.matcher(s.action()).find()) {
+                actor = ""; // the coordinator's or the whole job's step, no task's
             }
             if (prev != null && s.action().startsWith("InjectBarrier")) {
                 recordedOffset(prev, s, actor, notes);
@@ -134,7 +144,12 @@ public final class TlcDiagrams {
             TlaValue now = c.getValue().get(edge);
             TlaValue was = before.get(c.getKey()) == null ? null : before.get(c.getKey()).get(edge);
             if (now != null && !now.equals(was)) {
-                out.addAll(Compact.tokens(now));
+                // snapChan only grows within a checkpoint: draw what this step added
+                List<TlaValue> all = new ArrayList<>(now.entries().values());
+                List<TlaValue> old = was == null ? List.of() : new ArrayList<>(was.entries().values());
+                List<TlaValue> added = all.size() >= old.size() && all.subList(0, old.size()).equals(old)
+                        ? all.subList(old.size(), all.size()) : all;
+                out.addAll(Compact.tokens(new TlaValue.Tuple(added)));
             }
         }
         return out;
