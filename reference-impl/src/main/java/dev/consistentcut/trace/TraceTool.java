@@ -248,12 +248,18 @@ public final class TraceTool {
         Path svg = v.log().resolveSibling(name);
         try {
             dev.consistentcut.picture.SvgDiagram.write(dev.consistentcut.picture.EngineTraceDiagrams.of(v.trace(),
-                    v.unexplainedEvent(), v.report().lines().toList()), svg);
+                    v.unexplainedEvent(), why(v.report())), svg);
             return svg;
         } catch (RuntimeException e) {
             System.err.println("TraceTool: no picture of " + v.trace() + ": " + e.getMessage());
             return null;
         }
+    }
+
+    /** The validator's reason without the event (the picture's row) and the state dump (its lanes). */
+    private static List<String> why(String report) {
+        return report.lines().skip(1).takeWhile(l -> !l.startsWith("the specification's state"))
+                .filter(l -> !l.startsWith("event: ")).toList();
     }
 
     /** One trace's verdict as a JSON object (model-check.sh --trace --json). */
