@@ -38,10 +38,11 @@ Options:
                     spec/TraceUnaligned.tla (by its mode); a rejected trace is reported with the
                     first event no action explains, why, and the spec's state before it
   --expect-reject   with --trace: every trace must be rejected (a broken engine's traces)
-  --pictures        draw every violation as a picture (target/model-check/pictures/NAME.svg,
-                    with the numbers that violate the invariant; a rejected trace next to its
-                    TLC log); builds reference-impl for the renderer if needed. Default: drawn
-                    when reference-impl/target/reference-impl.jar exists; never fails the run
+  --pictures        draw every violation as a picture (target/model-check/pictures/NAME.svg;
+                    a rejected trace next to its TLC log), with the numbers that violate the
+                    invariant (one more short TLC run each); builds reference-impl if needed.
+                    Default: drawn without the numbers when reference-impl/target/
+                    reference-impl.jar exists. Drawing never fails the run
   --no-pictures     draw none
   --json            print one JSON document on stdout (per model or trace: expected and actual
                     outcome, states, depth, seconds, the violated name, log and picture paths);
@@ -113,7 +114,7 @@ validate_traces() {
   fi
   local args=(validate --spec "$SPEC_DIR" --tlc "$JAR" --logs "$OUT_DIR/traces")
   [ $EXPECT_REJECT -eq 1 ] && args+=(--expect-reject)
-  [ $PICTURES -eq 0 ] || args+=(--pictures)
+  [ "$PICTURES" = 0 ] || args+=(--pictures)  # the validator is the renderer's jar: always there
   [ $JSON -eq 0 ] || { mkdir -p "$OUT_DIR"; args+=(--json "$OUT_DIR/traces.json"); rm -f "$OUT_DIR/traces.json"; }
   "$JAVA" -cp "$impl" dev.consistentcut.trace.TraceTool "${args[@]}" "${TRACE_FILES[@]}"
   local rc=$?
@@ -275,6 +276,8 @@ if [ "$PICTURES" = 1 ] && [ ! -f "$PICTURE_JAR" ]; then
   (cd "$ROOT" && mvn -B -q -ntp -DskipTests package -pl reference-impl -am) \
     || echo "model-check.sh: could not build reference-impl: no pictures" >&2
 fi
+# The numbers cost a TLC start per picture (about 1.5 s of CPU): only when asked for (--pictures).
+PICTURE_NUMBERS=0; [ "$PICTURES" = 1 ] && PICTURE_NUMBERS=1
 if [ "$PICTURES" = auto ]; then if [ -f "$PICTURE_JAR" ]; then PICTURES=1; else PICTURES=0; fi; fi
 [ "$PICTURES" = 1 ] && [ ! -f "$PICTURE_JAR" ] && PICTURES=0
 R_PICTURE=
@@ -284,9 +287,12 @@ draw_picture() { # NAME: after run_model; sets R_PICTURE to the picture's path, 
   [ "$PICTURES" = 1 ] || return 0
   case "$R_RESULT" in inv:*|prop:*|deadlock) ;; *) return 0 ;; esac
   mkdir -p "$OUT_DIR/pictures"
+  local numbers=()
+  [ $PICTURE_NUMBERS -eq 0 ] || numbers=(--module "${M_MODULE[$name]}" --config "${M_CONFIG[$name]}" --tlc "$JAR" \
+                                         --java "$(command -v "$JAVA" || echo "$JAVA")")
   if "$JAVA" -cp "$PICTURE_JAR" dev.consistentcut.picture.PictureTool tlc "$OUT_DIR/logs/$name.log" "$svg" \
-       --title "$name ($R_RESULT)" --about "${M_DESC[$name]}" --spec "$SPEC_DIR" --module "${M_MODULE[$name]}" \
-       --config "${M_CONFIG[$name]}" --tlc "$JAR" --property "${R_RESULT#prop:}" --java "$(command -v "$JAVA" || echo "$JAVA")" >/dev/null 2>"$OUT_DIR/pictures/$name.err"; then
+       --title "$name ($R_RESULT)" --about "${M_DESC[$name]}" --spec "$SPEC_DIR" --property "${R_RESULT#prop:}" \
+       "${numbers[@]}" >/dev/null 2>"$OUT_DIR/pictures/$name.err"; then
     R_PICTURE=$svg; rm -f "$OUT_DIR/pictures/$name.err"
   else
     echo "      (no picture of $name: $(head -1 "$OUT_DIR/pictures/$name.err"))"

@@ -114,6 +114,8 @@ public final class PictureTool {
             String java = one(o, "--java", Path.of(System.getProperty("java.home"), "bin", "java").toString());
             verdict.addAll(TlcWitness.lines(name, last, spec, one(o, "--module", ""), spec.resolve(one(o, "--config", "")),
                     Path.of(one(o, "--tlc", "")), java));
+        } else if (TlcWitness.knows(name)) {
+            verdict.add("(./model-check.sh --pictures adds the numbers that violate it)");
         }
         String title = one(o, "--title", log.getFileName().toString());
         return TlcDiagrams.of(trace, title, one(o, "--about", ""), verdict);
