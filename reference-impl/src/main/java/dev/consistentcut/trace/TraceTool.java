@@ -258,7 +258,7 @@ public final class TraceTool {
 
     /** The validator's reason without the event (the picture's row) and the state dump (its lanes). */
     private static List<String> why(String report) {
-        return report.lines().skip(1).takeWhile(l -> !l.startsWith("the specification's state"))
+        return report.lines().skip(1).map(String::strip).takeWhile(l -> !l.startsWith("the specification's state"))
                 .filter(l -> !l.startsWith("event: ")).toList();
     }
 
