@@ -27,8 +27,8 @@ USAGE
 fi
 [ $# -eq 0 ] || { echo "run-tests.sh: unknown argument '$1' (see --help)" >&2; exit 2; }
 
-command -v java >/dev/null 2>&1 || { echo "run-tests.sh: java not found: install a JDK 17+" >&2; exit 2; }
-command -v mvn >/dev/null 2>&1 || { echo "run-tests.sh: mvn not found: install Maven 3.8+" >&2; exit 2; }
+command -v java >/dev/null 2>&1 || { echo "run-tests.sh: java not found: install a JDK 17+" >&2; exit 3; }
+command -v mvn >/dev/null 2>&1 || { echo "run-tests.sh: mvn not found: install Maven 3.8+" >&2; exit 3; }
 
 passed=0; failed=0; summary=()
 step() {

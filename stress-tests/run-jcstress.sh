@@ -59,7 +59,7 @@ jar="$here/target/jcstress.jar"
 if [[ ! -f "$jar" ]]; then
     echo "run-jcstress.sh: $jar is not built. Build it with:" >&2
     echo "  mvn -B -pl stress-tests -am package -DskipTests" >&2
-    exit 2
+    exit 3  # environment: the jar is not built
 fi
 if [[ -n "$(find "$here/src/main" -newer "$jar" -name '*.java' -print -quit)" ]]; then
     echo "run-jcstress.sh: warning: sources under stress-tests/src/main are newer than $jar; rebuild it to test them." >&2
