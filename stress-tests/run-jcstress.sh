@@ -31,7 +31,7 @@ Without --expect-broken the Broken... twins are left out, and the exit code is 0
 selected test ran and none saw a FORBIDDEN outcome, an error or a timeout.
 Logs and HTML reports: stress-tests/target/jcstress-results/{normal,broken}/.
 Exit codes: 0 verdict as expected, 1 a test failed (or a twin was not caught), 2 bad usage or
-nothing to run.
+nothing to run, 3 the jar is not built.
 EOF
 }
 
