@@ -117,7 +117,11 @@ final class JobDirectory {
                     + dir + "', look at it with 'inspect " + dir + "', or add --force to start a new job there"
                     + " (deletes that job's checkpoints)");
         }
+        lock(); // never delete the files of a job another process is running
         for (String n : names) {
+            if (n.equals(LOCK)) {
+                continue; // held by this process now
+            }
             try {
                 Files.deleteIfExists(dir.resolve(n));
             } catch (IOException e) {
@@ -132,7 +136,10 @@ final class JobDirectory {
      *
      * @throws EnvironmentException when another process holds it, or it cannot be taken
      */
-    FileLock lock() {
+    void lock() {
+        if (locked != null) {
+            return;
+        }
         Path file = dir.resolve(LOCK);
         try {
             FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -150,7 +157,6 @@ final class JobDirectory {
             ch.truncate(0);
             ch.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)));
             locked = ch;
-            return lock;
         } catch (IOException e) {
             throw new EnvironmentException(file + ": cannot be locked: " + e, e);
         }

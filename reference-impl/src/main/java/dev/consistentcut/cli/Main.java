@@ -151,9 +151,9 @@ public final class Main {
             return execute(options, null, null, false, out, err);
         }
         JobDirectory dir = new JobDirectory(options.checkpointDir());
-        dir.prepareNew(options.force());
-        dir.lock();
         try {
+            dir.prepareNew(options.force());
+            dir.lock();
             String jobId = UUID.randomUUID().toString();
             dir.writeManifest(JobManifest.of(jobId, options));
             err.println("job " + jobId + ": manifest written to " + dir.path().resolve(JobManifest.FILE)

@@ -266,6 +266,10 @@ class DurableJobTest {
             Outcome o = cli("resume", dir.toString());
             assertEquals(3, o.code());
             assertTrue(o.err().startsWith("error: " + dir + ": in use by another process"), o.err());
+            Outcome forced = cli("run", "--mode", "aligned", "--runtime", "simulation", "--checkpoint-dir",
+                    dir.toString(), "--force");
+            assertEquals(3, forced.code(), forced.err());
+            assertTrue(Files.exists(dir.resolve("MANIFEST")), "--force deletes nothing of a job in use");
             assertTrue(held.isValid());
         }
     }
