@@ -151,7 +151,8 @@ for mode in "${MODES[@]}"; do
       w=${WINDOWS[$(( (k + j) % PER_JOB ))]}
       nth=$((1 + RANDOM % 4))
       attempt "$mode" "$dir" "$w" "$nth" "$first"
-      first=0
+      # a run killed before it wrote its manifest started no job: the next attempt runs it again
+      [ -f "$dir/MANIFEST" ] && first=0
       if [ "$rc" -eq 137 ] || [ "$rc" -eq 143 ]; then
         if [ "$w" != random ] && ! grep -q "crash point $w reached" "$log"; then
           fail "$mode job $j: killed, but not in window $w ($log)"; continue
@@ -172,7 +173,7 @@ for mode in "${MODES[@]}"; do
       fi
     done
     # The final resume, no kill: runs the job to its end (or finds it finished).
-    attempt "$mode" "$dir" none 1 0
+    attempt "$mode" "$dir" none 1 "$first"
     if [ $BROKEN -eq 0 ]; then
       if [ "$rc" -ne 0 ] || ! grep -Eq '^verdict: exactly-once holds$|already finished \(verdict: exactly-once holds\)' "$log"; then
         fail "$mode job $j: the final resume exited $rc without 'verdict: exactly-once holds' ($log)"; tail -5 "$log"

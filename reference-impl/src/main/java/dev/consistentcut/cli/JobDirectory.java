@@ -106,6 +106,16 @@ final class JobDirectory {
         }
         List<String> foreign = names.stream().filter(n -> !JOB_FILE.matcher(n).matches()).toList();
         Optional<JobManifest> job = manifest();
+        if (foreign.isEmpty() && job.isEmpty() && names.stream().allMatch(n -> n.equals(LOCK) || n.equals("MANIFEST.tmp"))) {
+            // A run killed before its manifest was written left only these: no job ever started here.
+            lock();
+            try {
+                Files.deleteIfExists(dir.resolve("MANIFEST.tmp"));
+            } catch (IOException e) {
+                throw new EnvironmentException(dir.resolve("MANIFEST.tmp") + ": cannot be deleted: " + e, e);
+            }
+            return;
+        }
         if (!foreign.isEmpty() || job.isEmpty()) {
             throw new UsageException("--checkpoint-dir " + dir + " is not empty and holds no job of this tool ("
                     + (foreign.isEmpty() ? "no " + JobManifest.FILE : "e.g. '" + foreign.get(0) + "'")

@@ -53,7 +53,8 @@ final class ResumeCommand {
         if (found.isEmpty()) {
             throw new EnvironmentException(path + ": no job to resume: no " + JobManifest.FILE + " in it"
                     + (hasCheckpoints ? " (its checkpoints were written without one, by an older build or the library)"
-                    : "; start a job with 'run --checkpoint-dir " + path + "'"));
+                    : " (a run killed before it wrote one never started a job here); start a job with 'run"
+                    + " --checkpoint-dir " + path + "'"));
         }
         JobManifest manifest = found.get();
         CliOptions job;

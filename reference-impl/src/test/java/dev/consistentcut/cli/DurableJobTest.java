@@ -253,6 +253,14 @@ class DurableJobTest {
         Outcome future = cli("resume", job.toString());
         assertEquals(3, future.code());
         assertTrue(future.err().contains("manifest format version 9, this build reads version 1"), future.err());
+        Path killedEarly = Files.createDirectory(tmp.resolve("killed-early"));
+        Files.writeString(killedEarly.resolve("LOCK"), "pid 1\n"); // a run killed before its manifest
+        Outcome early = cli("resume", killedEarly.toString());
+        assertEquals(3, early.code());
+        assertTrue(early.err().contains("a run killed before it wrote one never started a job here"), early.err());
+        Outcome rerun = cli("run", "--mode", "aligned", "--runtime", "simulation", "--records", "50",
+                "--checkpoint-dir", killedEarly.toString());
+        assertEquals(0, rerun.code(), "its leftovers do not block a new run: " + rerun.err());
         Outcome noDir = cli("inspect");
         assertEquals(2, noDir.code());
         assertNoStackTrace(future);
