@@ -99,6 +99,7 @@ attempt() { # MODE DIR WINDOW N FIRST
 # The directory after a kill: the pointer names a valid checkpoint that resume would use.
 healthy() { # DIR -> 0 healthy, 1 not (prints why)
   local dir=$1 json pointer ptr_id uses temps
+  [ -d "$dir" ] || return 0   # killed before the run created its directory: nothing on disk yet
   json=$(java "${JAVA_FAST[@]}" -jar "$JAR" inspect "$dir" --json) || { echo "inspect failed: $json"; return 1; }
   pointer=$(sed -n 's/.*"pointer":"checkpoint \([0-9]*\) crc32c [0-9a-f]*".*/\1/p' <<<"$json")
   uses=$(sed -n 's/.*"resumeFrom":\([0-9a-z]*\)}$/\1/p' <<<"$json")
