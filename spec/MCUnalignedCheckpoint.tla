@@ -28,6 +28,19 @@ PersistPendingInputs(inputs, barrierArrived) == inputs \ barrierArrived
 \* although their sources will replay them.
 PersistArrivedInputs(inputs, barrierArrived) == barrierArrived
 
+\* Correct: only a barrier of the checkpoint the task handles marks its input as arrived.
+CountsForOwn(b, h) == b = h
+
+\* BugLateBarrierOfCancelledCheckpoint, the mechanism of FLINK-20654: a late barrier of an
+\* older, cancelled checkpoint (one whose cancellation the task has not seen yet) is taken
+\* as the barrier of the checkpoint the task handles now, so the task stops persisting that
+\* input early.  The records that follow the late barrier but precede the current
+\* checkpoint's own barrier are in the cut (below the sources' recorded offsets), were not
+\* in the task's snapshot, and are no longer persisted: lost on restore.  TLC must report
+\* NoSkipInv.  In Flink the decision which buffers to spill was taken per channel from the
+\* last barrier seen, and an obsolete barrier that had not been cancelled yet moved it.
+BugLateBarrierOfCancelledCheckpoint(b, h) == b <= h
+
 \* A FALSE claim, the dual of AlignedNoChannelStateInv: TLC must refute it, which shows
 \* that unaligned checkpoints do persist channel state (their cost is storage).
 UnalignedNoChannelStateClaim ==
