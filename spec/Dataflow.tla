@@ -182,7 +182,7 @@ Obsolete(t, c) == c <= current[t] /\ c # handling[t]
 \* past it (t handles c, or has not seen c yet).
 AbortNews(t, c) == /\ AbortsReachTasks
                    /\ ckpt[c] = "aborted" /\ Live(c)
-                   /\ c > current[t] \/ (c = handling[t] /\ c # 0)
+                   /\ c > current[t] \/ (t \in Operators /\ c = handling[t] /\ c # 0)
 
 \* Acknowledge checkpoint c for task t: part of InjectBarrier and ReceiveBarrier.
 \* Implemented by CheckpointCoordinator.acknowledge(ack) (an Acknowledgement of t and c).
@@ -358,6 +358,10 @@ CheckpointCompletesProp ==
 
 \* Every source eventually reads its whole log and every record reaches the end of its routes.
 DrainsProp == <>[]Drained
+
+\* No checkpoint stays pending for ever: it completes, is subsumed or is aborted (models
+\* with timeouts, where CheckpointCompletesProp does not hold: an abort is not forced).
+CheckpointEndsProp == \A c \in CheckpointIds : ckpt[c] = "pending" ~> ckpt[c] # "pending"
 
 \* Every task eventually ends (models with EndOfInput).
 EndsProp == <>[](\A t \in Tasks : Ended(t))

@@ -1,7 +1,8 @@
 -------------------------- MODULE MCAlignedCheckpoint --------------------------
 (***************************************************************************)
-(* Models of AlignedCheckpoint.tla for TLC: the dial BlocksOnBarrier with  *)
-(* its correct and bad definitions, and a claim that must fail.  The       *)
+(* Models of AlignedCheckpoint.tla for TLC: the dials BlocksOnBarrier,     *)
+(* ArrivedAfterAbort and ArrivedOnSubsume with their correct and bad       *)
+(* definitions, and a claim that must fail.  The                           *)
 (* topologies and the shared dials come from MCDataflow.tla; each .cfg     *)
 (* named MCAlignedCheckpoint_<Purpose>.cfg picks one combination, and      *)
 (* spec/models.tsv records what TLC must report for it.                    *)
@@ -11,10 +12,11 @@ EXTENDS AlignedCheckpoint, MCDataflow, TLC
 \* Correct: a task does not read an input whose barrier has arrived until all have.
 Blocks == TRUE
 
-\* Bug 3, and Flink's AT_LEAST_ONCE mode (bug 7) -- the same step rule: the task keeps
-\* processing inputs whose barrier has arrived and snapshots on the last barrier.  Records
-\* behind an early barrier get into the snapshot although their sources will replay them:
-\* counted twice (NoDoubleCountInv).  Nothing is skipped: NoSkipInv still holds.
+\* Bug 3: the task keeps processing inputs whose barrier has arrived and snapshots on the
+\* last barrier.  Records behind an early barrier get into the snapshot although their
+\* sources will replay them: counted twice (NoDoubleCountInv).  Nothing is skipped:
+\* NoSkipInv still holds.  As a mode of its own this is Flink's AT_LEAST_ONCE
+\* (AtLeastOnceCheckpoint.tla, model 7).
 NoBlocking == FALSE
 
 \* Correct: an abandoned alignment unblocks every input at once.
