@@ -8,10 +8,19 @@
 (* forwards the barrier on every output and unblocks.  Nothing in flight   *)
 (* is stored: the cost of the cut is paid in latency (blocked inputs).     *)
 (*                                                                         *)
+(* The lifecycle (issue 9): an aborted checkpoint releases every blocked  *)
+(* input at once (NotifyCheckpointAborted, ReceiveCancelBarrier), a newer  *)
+(* barrier subsumes an older alignment, obsolete barriers are dropped, and *)
+(* an ended input counts as arrived (ReceiveEndOfPartition).  Concurrent   *)
+(* checkpoints are handled in id order: a blocked input holds the next     *)
+(* barrier back.                                                           *)
+(*                                                                         *)
 (* Place in the whole: EXTENDS the shared Dataflow and CutInvariants;      *)
 (* MCAlignedCheckpoint.tla gives the topologies, the bounds and the named  *)
-(* bad overrides of the dials (BlocksOnBarrier, RecordedOffset).  Its      *)
-(* unaligned counterpart is UnalignedCheckpoint.tla.                       *)
+(* bad overrides of the dials (BlocksOnBarrier, ArrivedAfterAbort,         *)
+(* ArrivedOnSubsume, and the shared ones).  Its unaligned counterpart is   *)
+(* UnalignedCheckpoint.tla; AtLeastOnceCheckpoint.tla instantiates it      *)
+(* without blocking.                                                       *)
 (***************************************************************************)
 EXTENDS Dataflow, CutInvariants
 
@@ -106,6 +115,10 @@ ReceiveBarrier(t, e) ==
 \* Operator t learns that c is aborted, with the channels ch before: it abandons the
 \* alignment it is in (c, or an older one when c is newer), unblocks every input at once,
 \* goes past c (later barriers of c are obsolete) and forwards a cancellation barrier of c.
+\* Flink: SingleCheckpointBarrierHandler's abort raises its current checkpoint id to c and
+\* resets the alignment; scenarios in AlignedCheckpointsTest.testMultiChannelAbortCheckpoint
+\* (a cancellation on the last or the first barrier releases every blocked channel) and
+\* testMissingCancellationBarriers (a cancellation of a newer id abandons the older one).
 Abandon(t, c, ch) ==
     /\ current' = [current EXCEPT ![t] = c]
     /\ handling' = [handling EXCEPT ![t] = 0]
@@ -146,6 +159,10 @@ ReceiveCancelBarrier(t, e) ==
 \* alignment, t snapshots and forwards the barrier; if every input has ended, t ends: the
 \* live checkpoints it has not reached record its final state, and it forwards end of
 \* partition on its outputs (behind everything it sent).
+\* Flink (checkpoints after tasks finished, FLIP-147): SingleCheckpointBarrierHandler's
+\* processEndOfPartition marks the channel aligned; AlignedCheckpointsTest's
+\* testStartAlignmentWithClosedChannels (alignment on the channels still open).  Before
+\* FLIP-147 the pending checkpoint was aborted instead (testEndOfStreamWhileCheckpoint).
 \* Implemented by OperatorTask.receiveEndOfPartition(e).
 ReceiveEndOfPartition(t, e) ==
     LET x == endedInputs[t] \cup {e}

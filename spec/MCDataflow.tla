@@ -77,7 +77,10 @@ FinishedInjects == TRUE
 \* Bug 8, as Flink before FLIP-147 (FLINK-2491): a finished source no longer takes part in
 \* checkpoints.  A checkpoint triggered after it finished waits forever for its barrier:
 \* TLC must refute CheckpointCompletesProp; with blocking inputs (aligned) the run also
-\* stops dead before it drains: a deadlock.
+\* stops dead before it drains: a deadlock.  Its models run with EndOfInput = FALSE, the
+\* world before FLIP-147: no end of partition reaches a barrier handler (with it, the
+\* receivers would count the ended input as arrived: BugEndedInputNotCountedAsArrived is the
+\* receiving side's version of this bug).
 FinishedSilent == FALSE
 
 -----------------------------------------------------------------------------
