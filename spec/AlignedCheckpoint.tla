@@ -172,6 +172,7 @@ ReceiveEndOfPartition(t, e) ==
         aligned == h # 0 /\ AllArrived(t, arrived[t], x)
         ch1 == IF aligned THEN Enqueue(taken, OutputsOf(t), [ckpt |-> h]) ELSE taken
         sp1 == IF aligned THEN [snapProcessed EXCEPT ![h][t] = processed[t]] ELSE snapProcessed
+        ak1 == IF aligned THEN [acked EXCEPT ![h] = @ \cup {t}] ELSE acked
         ends == x = InputsOf(t)
     IN
     /\ chan[e] # <<>>
@@ -180,11 +181,11 @@ ReceiveEndOfPartition(t, e) ==
     /\ endedInputs' = [endedInputs EXCEPT ![t] = x]
     /\ chan' = IF ends THEN Enqueue(ch1, OutputsOf(t), EndOfPartition) ELSE ch1
     /\ snapProcessed' = IF ends THEN FinalSnapshot(sp1, t, current[t]) ELSE sp1
+    /\ acked' = IF ends THEN FinalAck(ak1, t, current[t]) ELSE ak1
     /\ IF aligned
          THEN /\ handling' = [handling EXCEPT ![t] = 0]
               /\ arrived' = [arrived EXCEPT ![t] = {}]
-              /\ Acknowledge(t, h)
-         ELSE UNCHANGED <<handling, arrived, acked>>
+         ELSE UNCHANGED <<handling, arrived>>
     /\ UNCHANGED <<sourceVars, processed, ckpt, snapOffset, snapChan, latest, discardedUpTo,
                    failures, current, endedSources>>
 

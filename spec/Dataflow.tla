@@ -157,8 +157,11 @@ Triggered(c) == ckpt[c] # "none"
 Live(c) == Triggered(c) /\ c > discardedUpTo
 \* Task t has ended: a source that sent end of partition, an operator all of whose inputs ended.
 Ended(t) == IF t \in Sources THEN t \in endedSources ELSE endedInputs[t] = InputsOf(t)
-\* Every task has acknowledged c or has ended (FLIP-147: ended tasks take no part).
-AllAcked(c) == \A t \in Tasks : t \in acked[c] \/ Ended(t)
+\* Every task has acknowledged c.  A task that has ended acknowledges, with its final
+\* state, every live checkpoint it had not reached when it ended, and every later one
+\* when triggered (FLIP-147: ended tasks take no part); a task that went past c without
+\* a snapshot of c never acknowledges it, ended or not.
+AllAcked(c) == acked[c] = Tasks
 \* In flight.  AbortsReachTasks (Flink): pending.  Otherwise (the model option): live and
 \* not yet acknowledged by every task, aborted ones too (their barriers still travel, so
 \* the unaligned one-at-a-time rule counts them).
@@ -226,7 +229,8 @@ Init == /\ offset = [s \in Sources |-> 0]
 
 \* The coordinator starts checkpoint c, the next unused id, while fewer than
 \* MaxConcurrent checkpoints are in flight.  The tasks that have ended take no part
-\* (FLIP-147): c records their final state now (it no longer changes).
+\* (FLIP-147): c records their final state now (it no longer changes), and they count as
+\* having acknowledged it.
 \* Implemented by CheckpointCoordinator.triggerCheckpoint().
 TriggerCheckpoint(c) ==
     /\ ckpt[c] = "none"
@@ -237,7 +241,8 @@ TriggerCheckpoint(c) ==
                           [s \in Sources |-> IF Ended(s) THEN offset[s] ELSE @[s]]]
     /\ snapProcessed' = [snapProcessed EXCEPT ![c] =
                              [t \in Operators |-> IF Ended(t) THEN processed[t] ELSE @[t]]]
-    /\ UNCHANGED <<sourceVars, chan, operatorVars, acked, snapChan, latest, discardedUpTo,
+    /\ acked' = [acked EXCEPT ![c] = {t \in Tasks : Ended(t)}]
+    /\ UNCHANGED <<sourceVars, chan, operatorVars, snapChan, latest, discardedUpTo,
                    failures, lifecycleVars>>
 
 \* Source s reads the record at offset[s] and sends it on its routes; it waits while one is full.
@@ -284,9 +289,14 @@ SkipBarrier(s, c) ==
     /\ UNCHANGED <<sourceVars, chan, operatorVars, coordinatorVars, failures, endedInputs,
                    endedSources>>
 
+\* Task t ends: it acknowledges every live checkpoint newer than k (the newest it has
+\* reached), whose snapshot of t is its final state.  ak: acked before.
+FinalAck(ak, t, k) == [d \in CheckpointIds |-> IF Live(d) /\ d > k THEN ak[d] \cup {t} ELSE ak[d]]
+
 \* Source s has read its whole log: it sends end of partition on every output, once, and
 \* ends.  End of partition stands for the barrier of every checkpoint s has not injected:
-\* the live ones among them record s's final offset now, later ones when triggered.
+\* the live ones among them record s's final offset now and count s as acknowledged,
+\* later ones do so when triggered.
 \* Implemented by SourceTask.sendEndOfPartition().
 SendEndOfPartition(s) ==
     /\ EndOfInput
@@ -297,12 +307,14 @@ SendEndOfPartition(s) ==
     /\ snapOffset' = [d \in CheckpointIds |-> IF Live(d) /\ d > current[s]
                                                THEN [snapOffset[d] EXCEPT ![s] = offset[s]]
                                                ELSE snapOffset[d]]
-    /\ UNCHANGED <<sourceVars, operatorVars, ckpt, acked, snapProcessed, snapChan, latest,
+    /\ acked' = FinalAck(acked, s, current[s])
+    /\ UNCHANGED <<sourceVars, operatorVars, ckpt, snapProcessed, snapChan, latest,
                    discardedUpTo, failures, current, endedInputs>>
 
 \* Operator t ends (every input has ended): the live checkpoints t has not reached record
-\* its final state (what it would have snapshot; nothing more reaches it).  A helper of
-\* ReceiveEndOfPartition; sp: snapProcessed before, k: the newest checkpoint t has reached.
+\* its final state (what it would have snapshot; nothing more reaches it); FinalAck counts
+\* t as having acknowledged them.  A helper of ReceiveEndOfPartition; sp: snapProcessed
+\* before, k: the newest checkpoint t has reached.
 FinalSnapshot(sp, t, k) ==
     [d \in CheckpointIds |-> IF Live(d) /\ d > k THEN [sp[d] EXCEPT ![t] = processed[t]]
                                                 ELSE sp[d]]

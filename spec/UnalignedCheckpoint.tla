@@ -180,6 +180,9 @@ ReceiveEndOfPartition(t, e) ==
     LET x == endedInputs[t] \cup {e}
         taken == [chan EXCEPT ![e] = Tail(@)]
         h == handling[t]
+        \* the checkpoint t handles has now arrived on every input
+        done == h # 0 /\ AllArrived(t, arrived[t], x)
+        ak1 == IF done THEN [acked EXCEPT ![h] = @ \cup {t}] ELSE acked
         ends == x = InputsOf(t)
     IN
     /\ chan[e] # <<>>
@@ -187,7 +190,11 @@ ReceiveEndOfPartition(t, e) ==
     /\ endedInputs' = [endedInputs EXCEPT ![t] = x]
     /\ chan' = IF ends THEN Enqueue(taken, OutputsOf(t), EndOfPartition) ELSE taken
     /\ snapProcessed' = IF ends THEN FinalSnapshot(snapProcessed, t, current[t]) ELSE snapProcessed
-    /\ IF h # 0 THEN Arrive(t, h, arrived[t], x) ELSE UNCHANGED <<handling, arrived, acked>>
+    /\ acked' = IF ends THEN FinalAck(ak1, t, current[t]) ELSE ak1
+    /\ IF done
+         THEN /\ handling' = [handling EXCEPT ![t] = 0]
+              /\ arrived' = [arrived EXCEPT ![t] = {}]
+         ELSE UNCHANGED <<handling, arrived>>
     /\ UNCHANGED <<sourceVars, processed, ckpt, snapOffset, snapChan, latest, discardedUpTo,
                    failures, current, endedSources>>
 
