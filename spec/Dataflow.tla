@@ -178,9 +178,6 @@ BarrierDue(s, c) == /\ Live(c)
                     /\ AbortsReachTasks \/ InFlight(c)
                     /\ s \notin endedSources
                     /\ offset[s] < RecordsPerSource \/ FinishedSourcesInject
-\* Barrier c is obsolete at task t: t has gone past c (finished, abandoned or skipped it,
-\* or handles a newer one) and is not aligning c now.
-Obsolete(t, c) == c <= current[t] /\ c # handling[t]
 \* Task t may learn that c is aborted: c is aborted, its barriers live, and t has not gone
 \* past it (t handles c, or has not seen c yet).
 AbortNews(t, c) == /\ AbortsReachTasks
