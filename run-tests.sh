@@ -46,7 +46,7 @@ step "trace validation" tests/trace-validation.sh
 step "jcstress quick" stress-tests/run-jcstress.sh --quick
 step "jcstress broken twins caught" stress-tests/run-jcstress.sh --quick --expect-broken
 step "crash test (kill -9, resume)" tests/crash-test.sh
-step "crash test broken twin caught" tests/crash-test.sh --expect-broken --mode aligned --kills 7
+step "crash test broken twin caught" tests/crash-test.sh --expect-broken --mode aligned --kills 3
 
 echo; echo "=== summary ==="
 printf '%s\n' "${summary[@]}"
