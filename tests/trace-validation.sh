@@ -28,7 +28,7 @@ CP="$ROOT/reference-impl/target/classes:$ROOT/reference-impl/target/test-classes
 rm -rf "$OUT"; mkdir -p "$OUT/good" "$OUT/broken"
 
 echo "--- building reference-impl (jar and test classes, tests not run) ---"
-mvn -B -q -ntp -DskipTests package -pl reference-impl -am || { echo "trace-validation.sh: build failed" >&2; exit 2; }
+mvn -B -q -ntp -DskipTests package -pl reference-impl -am || { echo "trace-validation.sh: build failed" >&2; exit 3; }
 
 passed=0; failed=0
 check() { if [ "$1" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $2"; fi; }

@@ -23,10 +23,11 @@ import java.util.zip.CRC32C;
  * <pre>
  * header (16 bytes)
  *   int32  magic      0x43434B50 ("CCKP")
- *   int32  version    1
+ *   int32  version    1, or 2 when the checkpoint carries the identity of its job
  *   int32  bodyLength number of body bytes that follow the header
  *   int32  checksum   CRC32C of the body bytes
  * body
+ *   string job id                                     version 2 only (see {@link #encode(CompletedCheckpoint, String)})
  *   int64  checkpoint id
  *   int32  n, then n x (string source task, int64 offset)                      source offsets
  *   int32  n, then n x (string task, int32 len, len bytes operator state,
@@ -51,16 +52,33 @@ public final class CheckpointCodec {
 
     public static final int MAGIC = 0x43434B50;
     public static final int VERSION = 1;
+    /** The version whose body starts with the job id: a durable job's checkpoints (issue 17). */
+    public static final int VERSION_WITH_JOB = 2;
     public static final int HEADER_BYTES = 16;
 
     private CheckpointCodec() {
     }
 
-    /** The checkpoint in the format above. */
+    /** A decoded checkpoint and the job it belongs to ({@code null} for a version-1 file, which names none). */
+    public record Decoded(String jobId, CompletedCheckpoint checkpoint) {
+    }
+
+    /** The checkpoint in the format above, version 1 (no job identity). */
     public static byte[] encode(CompletedCheckpoint c) {
+        return encode(c, null);
+    }
+
+    /**
+     * The checkpoint in the format above; with a non-null {@code jobId}, version 2, whose body
+     * starts with the job id, so a checkpoint can never be restored into another job.
+     */
+    public static byte[] encode(CompletedCheckpoint c, String jobId) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         DataOutputStream body = new DataOutputStream(bytes);
         try {
+            if (jobId != null) {
+                writeString(body, jobId);
+            }
             body.writeLong(c.id());
             writeOffsets(body, c.sourceOffsets());
             writeSnapshots(body, c.taskSnapshots());
@@ -72,7 +90,7 @@ public final class CheckpointCodec {
         byte[] b = bytes.toByteArray();
         return ByteBuffer.allocate(HEADER_BYTES + b.length)
                 .putInt(MAGIC)
-                .putInt(VERSION)
+                .putInt(jobId == null ? VERSION : VERSION_WITH_JOB)
                 .putInt(b.length)
                 .putInt(crc32c(b, 0, b.length))
                 .put(b)
@@ -88,6 +106,11 @@ public final class CheckpointCodec {
      *     mismatch", "trailing bytes", "bad length field" or "malformed body"
      */
     public static CompletedCheckpoint decode(byte[] bytes, String where) throws CorruptCheckpointException {
+        return decodeWithJob(bytes, where).checkpoint();
+    }
+
+    /** As {@link #decode}, with the job id a version-2 file carries. */
+    public static Decoded decodeWithJob(byte[] bytes, String where) throws CorruptCheckpointException {
         int n = bytes.length;
         ByteBuffer buf = ByteBuffer.wrap(bytes);
         if (n >= 4 && buf.getInt(0) != MAGIC) {
@@ -99,9 +122,9 @@ public final class CheckpointCodec {
                     where, "truncated: expected at least " + HEADER_BYTES + " bytes (the header), found " + n);
         }
         int version = buf.getInt(4);
-        if (version != VERSION) {
-            throw new CorruptCheckpointException(
-                    where, "unsupported version: " + version + " (this build reads version " + VERSION + ")");
+        if (version != VERSION && version != VERSION_WITH_JOB) {
+            throw new CorruptCheckpointException(where, "unsupported version: " + version
+                    + " (this build reads versions " + VERSION + " and " + VERSION_WITH_JOB + ")");
         }
         int bodyLength = buf.getInt(8);
         if (bodyLength < 0) {
@@ -123,11 +146,12 @@ public final class CheckpointCodec {
         }
         BodyReader in = new BodyReader(buf.position(HEADER_BYTES).slice());
         try {
+            String jobId = version == VERSION_WITH_JOB ? in.string() : null;
             CompletedCheckpoint c = in.readCheckpoint();
             if (in.buf.hasRemaining()) {
                 throw new IllegalArgumentException(in.buf.remaining() + " bytes left over after the statistics");
             }
-            return c;
+            return new Decoded(jobId, c);
         } catch (BufferUnderflowException e) {
             throw new CorruptCheckpointException(
                     where, "malformed body: ends in the middle of a field at body byte " + in.buf.position(), e);

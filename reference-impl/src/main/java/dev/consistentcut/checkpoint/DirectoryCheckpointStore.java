@@ -52,11 +52,14 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     private static final String POINTER_TEMP = "LATEST.tmp";
     private static final Pattern CHECKPOINT_FILE = Pattern.compile("chk-(\\d{1,18})\\.ckpt");
     private static final Pattern TEMP_FILE = Pattern.compile("chk-\\d{1,18}\\.tmp|LATEST\\.tmp");
+    private static final Pattern LEFTOVER_CHECKPOINT_TEMP = Pattern.compile("chk-(\\d{1,18})\\.tmp");
     private static final Pattern POINTER_LINE = Pattern.compile("checkpoint (\\d{1,18}) crc32c ([0-9a-f]{8})\n");
 
     private final Path dir;
     private final int retain;
     private final Consumer<String> warnings;
+    /** The job whose checkpoints this directory holds, written into each one; null: none (version-1 files). */
+    private final String jobId;
     /** Ids whose files failed to decode when pruning: reported once, never deleted; guarded by this. */
     private final Set<Long> undecodable = new HashSet<>();
 
@@ -70,6 +73,16 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
      * @throws UncheckedIOException naming the path when it cannot be created or listed
      */
     public DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings) {
+        this(dir, retain, warnings, null);
+    }
+
+    /**
+     * As {@link #DirectoryCheckpointStore(Path, int, Consumer)}, for the checkpoints of job
+     * {@code jobId}: each one is written with that identity (format version 2), and a file of
+     * another job (or of none) is never restored: {@link #latest} reports it and falls back.
+     */
+    public DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings, String jobId) {
+        this.jobId = jobId;
         this.dir = Objects.requireNonNull(dir, "dir");
         this.warnings = Objects.requireNonNull(warnings, "warnings");
         if (retain < 1) {
@@ -106,11 +119,11 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
             throw new IllegalArgumentException("checkpoint " + c.id() + " is already stored (" + target
                     + " exists); checkpoint ids are never reused, so it is not overwritten");
         }
-        byte[] bytes = CheckpointCodec.encode(c);
+        byte[] bytes = CheckpointCodec.encode(c, jobId);
         try {
-            writeAtomically(bytes, dir.resolve("chk-" + c.id() + ".tmp"), target);
+            writeAtomically(bytes, dir.resolve("chk-" + c.id() + ".tmp"), target, "checkpoint");
             if (c.id() > pointedIdOrZero()) {
-                writeAtomically(pointerBytes(c.id()), dir.resolve(POINTER_TEMP), dir.resolve(POINTER));
+                writeAtomically(pointerBytes(c.id()), dir.resolve(POINTER_TEMP), dir.resolve(POINTER), "pointer");
             }
         } catch (IOException e) {
             throw new UncheckedIOException("storing checkpoint " + c.id() + " in " + dir + " failed: " + e, e);
@@ -212,7 +225,13 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     }
 
     private CompletedCheckpoint read(Path file, long expectedId) throws IOException {
-        CompletedCheckpoint c = CheckpointCodec.decode(Files.readAllBytes(file), file.toString());
+        CheckpointCodec.Decoded d = CheckpointCodec.decodeWithJob(Files.readAllBytes(file), file.toString());
+        CompletedCheckpoint c = d.checkpoint();
+        if (jobId != null && !jobId.equals(d.jobId())) {
+            throw new CorruptCheckpointException(file.toString(), "belongs to "
+                    + (d.jobId() == null ? "no job (format version 1)" : "job " + d.jobId())
+                    + ", not to job " + jobId + "; never restored into another job");
+        }
         if (c.id() != expectedId) {
             throw new CorruptCheckpointException(file.toString(),
                     "holds checkpoint " + c.id() + ", but its name says " + expectedId);
@@ -226,6 +245,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
      * decoded afresh (a few small files per store): the retention rule is then exact, not a guess.
      */
     private void prune() {
+        removeFinishedLeftovers();
         int kept = 0;
         for (long id : checkpointIdsDescending()) {
             Path file = dir.resolve(fileName(id));
@@ -257,17 +277,46 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
         }
     }
 
-    private void writeAtomically(byte[] bytes, Path temp, Path target) throws IOException {
+    /**
+     * Deletes {@code chk-<id>.tmp} files left by an interrupted write (a killed process) whose id
+     * is at or below the newest checkpoint file: ids only count up, so no writer will ever finish
+     * them, and without this every crash inside a write would leave one behind for good.
+     */
+    private void removeFinishedLeftovers() {
+        List<Long> ids = checkpointIdsDescending();
+        long newest = ids.isEmpty() ? 0 : ids.get(0);
+        for (String name : list()) {
+            Matcher m = LEFTOVER_CHECKPOINT_TEMP.matcher(name);
+            if (m.matches() && Long.parseLong(m.group(1)) <= newest) {
+                try {
+                    Files.deleteIfExists(dir.resolve(name));
+                    warnings.accept(dir.resolve(name) + ": leftover of an interrupted write removed");
+                } catch (IOException e) {
+                    warnings.accept(dir.resolve(name) + ": could not remove a leftover temporary file: " + e);
+                }
+            }
+        }
+    }
+
+    /** {@code window} names the write for {@link CrashPoints}: {@code checkpoint} or {@code pointer}. */
+    private void writeAtomically(byte[] bytes, Path temp, Path target, String window) throws IOException {
         try {
             try (FileChannel ch = FileChannel.open(temp,
                     StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-                ByteBuffer b = ByteBuffer.wrap(bytes);
+                ByteBuffer b = ByteBuffer.wrap(bytes, 0, bytes.length / 2);
+                while (b.hasRemaining()) {
+                    ch.write(b);
+                }
+                CrashPoints.reach(window + "-temp-partial");
+                b = ByteBuffer.wrap(bytes, bytes.length / 2, bytes.length - bytes.length / 2);
                 while (b.hasRemaining()) {
                     ch.write(b);
                 }
                 ch.force(true);
             }
+            CrashPoints.reach(window + "-temp-synced");
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+            CrashPoints.reach(window + "-renamed");
         } catch (IOException e) {
             try {
                 Files.deleteIfExists(temp); // our own partial write, never anyone's data

@@ -1,13 +1,16 @@
 package dev.consistentcut.cli;
 
 import dev.consistentcut.barrier.BarrierMode;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
-/** The parsed command line of {@code run}. */
+/**
+ * The parsed options of {@code run} (and of {@code resume}, which checks them against the job's
+ * manifest). {@code given} holds the options the user wrote, so that {@code resume} can tell an
+ * option that contradicts the manifest from a default.
+ */
 record CliOptions(
         BarrierMode mode,
         int records,
@@ -18,35 +21,87 @@ record CliOptions(
         long seed,
         boolean simulation,
         Path checkpointDir,
-        boolean json) {
+        boolean json,
+        int tolerableFailedCheckpoints,
+        boolean force,
+        Set<String> given) {
+
+    /** Most records per source: beyond it the ledgers the invariant checks need outgrow a default heap. */
+    static final int MAX_RECORDS = 2_000_000;
+    /** Longest checkpoint interval: 10 minutes. */
+    static final long MAX_INTERVAL_MS = 600_000;
+    /** Most sink time per record: 1 second. */
+    static final long MAX_SINK_DELAY_US = 1_000_000;
+    static final int MAX_CAPACITY = 1_000_000;
+    static final int MAX_FAIL_AFTER = 10_000;
+    static final int MAX_TOLERABLE = 1_000_000;
+    /** A run whose least duration exceeds this is refused up front (the estimate is printed). */
+    static final long MAX_ESTIMATED_MS = 3_600_000;
+    /** A run whose least duration exceeds this gets a warning up front. */
+    static final long WARN_ESTIMATED_MS = 60_000;
+
+    static final String JAR = "java -jar reference-impl/target/reference-impl.jar";
 
     static final String USAGE = String.join("\n",
-            "Usage: java -jar reference-impl/target/reference-impl.jar run --mode aligned|unaligned [options]",
-            "       java -jar reference-impl/target/reference-impl.jar trace record|to-tla|validate ... (trace --help)",
-            "       java -jar reference-impl/target/reference-impl.jar --help",
+            "Usage: " + JAR + " run --mode aligned|unaligned [options]",
+            "       " + JAR + " resume DIR [options]",
+            "       " + JAR + " inspect DIR [--json]",
+            "       " + JAR + " trace record|to-tla|validate ... (trace --help)",
+            "       " + JAR + " --help | --version",
+            "",
+            "Commands (each has --help):",
+            "  run       run the demo job (two sources -> keyed count, parallelism 2 -> slow sink) with",
+            "            checkpoints, checking every completed checkpoint and the final state against",
+            "            the invariants",
+            "  resume    continue a job started with run --checkpoint-dir DIR, in a new process, from",
+            "            its latest valid checkpoint (after a crash or kill -9), and run it to the end",
+            "  inspect   list the checkpoints in DIR and the one a resume would use",
+            "  trace     record, convert and validate traces of the engine against the spec",
+            "",
+            "Exit codes: 0 ok; 1 an invariant violated; 2 bad usage; 3 an environment or I/O problem",
+            "(one line naming the path and the cause). --debug (any command) adds stack traces.");
+
+    static final String RUN_USAGE = String.join("\n",
+            "Usage: " + JAR + " run --mode aligned|unaligned [options]",
             "",
             "Runs the demo job (two sources -> keyed count, parallelism 2 -> slow sink) with checkpoints,",
             "checks every completed checkpoint and the final state against the invariants, and exits",
-            "0 if they hold, 1 if one is violated, 2 for bad arguments.",
+            "0 if they hold, 1 if one is violated, 2 for bad arguments, 3 for an I/O problem.",
             "",
             "Options:",
             "  --mode aligned|unaligned       barrier mode (required)",
-            "  --records N                    records per source (default 5000)",
-            "  --interval-ms N                checkpoint interval (default 50); the simulation's clock",
-            "                                 counts steps and reads it as N*100 steps",
-            "  --sink-delay-us N              sink time per record, threads only (default 50)",
-            "  --capacity N                   channel capacity in records (default 64)",
+            "  --records N                    records per source, 1.." + MAX_RECORDS + " (default 5000)",
+            "  --interval-ms N                checkpoint interval, 0.." + MAX_INTERVAL_MS + " (default 50); the",
+            "                                 simulation's clock counts steps and reads it as N*100 steps",
+            "  --sink-delay-us N              sink time per record, threads only, 0.." + MAX_SINK_DELAY_US + " (default 50)",
+            "  --capacity N                   channel capacity in records, 1.." + MAX_CAPACITY + " (default 64)",
             "  --fail-after-checkpoint N      one failure right after the N-th completed checkpoint,",
-            "                                 then recovery from the latest one (default 0: none)",
+            "                                 then recovery from the latest one, 0.." + MAX_FAIL_AFTER + " (default 0: none)",
             "  --seed N                       seed of the input keys and of the simulation (default 1)",
             "  --runtime simulation|threads   runtime (default threads)",
-            "  --checkpoint-dir DIR           durable checkpoint store in DIR, which must be empty or",
-            "                                 new (default: in memory)",
+            "  --checkpoint-dir DIR           durable job: checkpoints and the job manifest in DIR, which",
+            "                                 must be new or empty (default: in memory); a killed job",
+            "                                 continues with 'resume DIR'",
+            "  --tolerable-failed-checkpoints N  consecutive checkpoints whose store write may fail",
+            "                                 (each is declined and the job goes on) before the job fails",
+            "                                 with exit 3, 0.." + MAX_TOLERABLE + " (default 3)",
+            "  --force                        start a new job in a DIR that holds an old job's",
+            "                                 checkpoints (they are deleted; nothing else is touched)",
             "  --json                         print the result as one JSON document on stdout",
-            "  --help                         this text");
+            "  --debug                        stack traces with errors",
+            "  --help                         this text",
+            "",
+            "A run whose least duration (records x 2 sources x sink delay, or failure point x interval)",
+            "exceeds " + WARN_ESTIMATED_MS / 1000 + " s is announced on stderr; above " + MAX_ESTIMATED_MS / 1000
+                    + " s it is refused.");
 
-    /** Parses the arguments after {@code run}. */
-    static CliOptions parse(String[] args, int from, Function<String, BarrierMode> modes) throws UsageException {
+    /** Options a resume may set differently from the manifest: they do not change the job's result. */
+    static final Set<String> PER_PROCESS = Set.of("--interval-ms", "--tolerable-failed-checkpoints", "--json",
+            "--sink-delay-us");
+
+    /** Parses the arguments after {@code run} (or after {@code resume DIR}: then {@code --mode} is optional). */
+    static CliOptions parse(String[] args, int from, Function<String, BarrierMode> modes, boolean modeRequired)
+            throws UsageException {
         BarrierMode mode = null;
         int records = 5000;
         long intervalMs = 50;
@@ -57,10 +112,17 @@ record CliOptions(
         boolean simulation = false;
         Path dir = null;
         boolean json = false;
+        int tolerable = 3;
+        boolean force = false;
+        Set<String> given = new LinkedHashSet<>();
         for (int i = from; i < args.length; i++) {
             String a = args[i];
+            if (a.startsWith("--") && !given.add(a)) {
+                throw new UsageException(a + " given twice");
+            }
             switch (a) {
                 case "--json" -> json = true;
+                case "--force" -> force = true;
                 case "--mode" -> {
                     String v = value(args, ++i, a);
                     try {
@@ -69,11 +131,12 @@ record CliOptions(
                         throw new UsageException("--mode must be aligned or unaligned, got '" + v + "'");
                     }
                 }
-                case "--records" -> records = (int) number(args, ++i, a, 1, Integer.MAX_VALUE);
-                case "--interval-ms" -> intervalMs = number(args, ++i, a, 0, Long.MAX_VALUE / 1_000_000);
-                case "--sink-delay-us" -> sinkDelayMicros = number(args, ++i, a, 0, Long.MAX_VALUE / 1000);
-                case "--capacity" -> capacity = (int) number(args, ++i, a, 1, Integer.MAX_VALUE);
-                case "--fail-after-checkpoint" -> failAfter = (int) number(args, ++i, a, 0, Integer.MAX_VALUE);
+                case "--records" -> records = (int) number(args, ++i, a, 1, MAX_RECORDS);
+                case "--interval-ms" -> intervalMs = number(args, ++i, a, 0, MAX_INTERVAL_MS);
+                case "--sink-delay-us" -> sinkDelayMicros = number(args, ++i, a, 0, MAX_SINK_DELAY_US);
+                case "--capacity" -> capacity = (int) number(args, ++i, a, 1, MAX_CAPACITY);
+                case "--fail-after-checkpoint" -> failAfter = (int) number(args, ++i, a, 0, MAX_FAIL_AFTER);
+                case "--tolerable-failed-checkpoints" -> tolerable = (int) number(args, ++i, a, 0, MAX_TOLERABLE);
                 case "--seed" -> seed = number(args, ++i, a, Long.MIN_VALUE, Long.MAX_VALUE);
                 case "--runtime" -> {
                     String v = value(args, ++i, a);
@@ -83,14 +146,45 @@ record CliOptions(
                         default -> throw new UsageException("--runtime must be simulation or threads, got '" + v + "'");
                     };
                 }
-                case "--checkpoint-dir" -> dir = checkpointDir(value(args, ++i, a));
+                case "--checkpoint-dir" -> dir = Path.of(value(args, ++i, a));
                 default -> throw new UsageException("unknown argument '" + a + "'");
             }
         }
-        if (mode == null) {
+        if (mode == null && modeRequired) {
             throw new UsageException("--mode is required (aligned or unaligned)");
         }
-        return new CliOptions(mode, records, intervalMs, sinkDelayMicros, capacity, failAfter, seed, simulation, dir, json);
+        if (force && dir == null) {
+            throw new UsageException("--force applies to --checkpoint-dir only");
+        }
+        return new CliOptions(mode, records, intervalMs, sinkDelayMicros, capacity, failAfter, seed, simulation, dir,
+                json, tolerable, force, Set.copyOf(given));
+    }
+
+    /**
+     * The least time the run takes in milliseconds, from what cannot go faster: the sink's delay
+     * per record (threads), and the checkpoints to complete before the injected failure.
+     */
+    long estimatedMinimumMs() {
+        long sink = simulation ? 0 : 2L * records * sinkDelayMicros / 1000;
+        long failure = simulation ? 0 : (long) failAfterCheckpoint * intervalMs;
+        return Math.max(sink, failure);
+    }
+
+    /** Refuses a run that cannot finish in reasonable time; returns a warning for a long one, or null. */
+    String checkFeasible() throws UsageException {
+        long ms = estimatedMinimumMs();
+        if (ms > MAX_ESTIMATED_MS) {
+            throw new UsageException("this run would take at least " + ms / 1000 + " s (" + explainEstimate()
+                    + "), more than the " + MAX_ESTIMATED_MS / 1000 + " s allowed; lower --records, --sink-delay-us,"
+                    + " --fail-after-checkpoint or --interval-ms");
+        }
+        return ms > WARN_ESTIMATED_MS ? "this run takes at least " + ms / 1000 + " s (" + explainEstimate() + ")" : null;
+    }
+
+    private String explainEstimate() {
+        return 2L * records * sinkDelayMicros / 1000 >= (long) failAfterCheckpoint * intervalMs
+                ? records + " records x 2 sources x " + sinkDelayMicros + " us at the sink"
+                : "the failure comes after checkpoint " + failAfterCheckpoint + ", one every " + intervalMs + " ms";
     }
 
     private static String value(String[] args, int i, String option) throws UsageException {
@@ -106,30 +200,11 @@ record CliOptions(
         try {
             n = Long.parseLong(v);
         } catch (NumberFormatException e) {
-            throw new UsageException(option + " expects an integer, got '" + v + "'");
+            throw new UsageException(option + " expects an integer between " + min + " and " + max + ", got '" + v + "'");
         }
         if (n < min || n > max) {
-            throw new UsageException(option + " must be " + (max == Long.MAX_VALUE || max == Integer.MAX_VALUE
-                    ? "at least " + min : "between " + min + " and " + max) + ", got " + n);
+            throw new UsageException(option + " must be between " + min + " and " + max + ", got " + n);
         }
         return n;
-    }
-
-    /** A new or empty directory: a run never mixes its checkpoints with another job's. */
-    private static Path checkpointDir(String v) throws UsageException {
-        Path dir = Path.of(v);
-        if (Files.exists(dir) && !Files.isDirectory(dir)) {
-            throw new UsageException("--checkpoint-dir " + v + " is not a directory");
-        }
-        if (Files.isDirectory(dir)) {
-            try (Stream<Path> entries = Files.list(dir)) {
-                if (entries.findAny().isPresent()) {
-                    throw new UsageException("--checkpoint-dir " + v + " is not empty; give a new or empty directory");
-                }
-            } catch (IOException e) {
-                throw new UsageException("--checkpoint-dir " + v + " cannot be read: " + e.getMessage());
-            }
-        }
-        return dir;
     }
 }

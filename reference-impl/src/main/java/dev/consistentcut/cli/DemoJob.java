@@ -30,4 +30,11 @@ final class DemoJob {
                 .edge("count", "sink", Partitioning.HASH)
                 .build();
     }
+
+    /** The graph {@link #build} builds, in words: the job manifest records it (issue 17). */
+    static String describe(int records, long seed, int capacity) {
+        return "demo: s1 (" + records + " records, keys 0-" + (KEYS - 1) + ", seed " + seed + "), s2 (" + records
+                + " records, seed " + (seed + 1) + ") -HASH-> count x2 (KeyedCount) -HASH-> sink x1 (RecordingSink);"
+                + " channel capacity " + capacity;
+    }
 }

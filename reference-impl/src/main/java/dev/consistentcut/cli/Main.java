@@ -2,28 +2,31 @@ package dev.consistentcut.cli;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
-import dev.consistentcut.checkpoint.CheckpointStats;
+import dev.consistentcut.checkpoint.CheckpointCodec;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.DirectoryCheckpointStore;
 import dev.consistentcut.checkpoint.InMemoryCheckpointStore;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
 import dev.consistentcut.runtime.JobRuntime;
 import dev.consistentcut.runtime.RunOptions;
 import dev.consistentcut.runtime.RunResult;
 import dev.consistentcut.runtime.SimulationRuntime;
 import dev.consistentcut.runtime.ThreadedRuntime;
+import dev.consistentcut.runtime.TooManyFailedCheckpointsException;
 import java.io.PrintStream;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
  * The command line: {@code run} runs the demo job ({@link DemoJob}) in either runtime and reports
- * its checkpoints and the verdict of the invariant checks. See {@link CliOptions#USAGE}.
+ * its checkpoints and the verdict of the invariant checks; with {@code --checkpoint-dir} the job is
+ * durable, and {@code resume DIR} continues it in a new process after a crash; {@code inspect DIR}
+ * lists its checkpoints (issue 17). See {@link CliOptions#USAGE}. Every error is one message and
+ * an exit code: 1 an invariant violated, 2 bad usage, 3 an environment or I/O problem; a stack
+ * trace only with {@code --debug}.
  */
 public final class Main {
 
@@ -31,6 +34,7 @@ public final class Main {
     static final int OK = 0;
     static final int VIOLATED = 1;
     static final int BAD_ARGUMENTS = 2;
+    static final int ENVIRONMENT = 3;
 
     private Main() {
     }
@@ -50,146 +54,179 @@ public final class Main {
      * the seam through which a test runs the demo with a deliberately broken handler.
      */
     static int run(String[] args, PrintStream out, PrintStream err, Function<String, BarrierMode> modes) {
-        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-            out.println(CliOptions.USAGE);
-            return OK;
-        }
-        if (args.length > 0 && args[0].equals("trace")) {
-            // Trace validation (issue 5) has its own command line: record, to-tla, validate.
-            return dev.consistentcut.trace.TraceTool.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
-        }
-        CliOptions options;
+        boolean debug = Arrays.asList(args).contains("--debug");
+        String[] a = Arrays.stream(args).filter(x -> !x.equals("--debug")).toArray(String[]::new);
+        String command = a.length == 0 ? "" : a[0];
         try {
-            if (args.length == 0 || !args[0].equals("run")) {
-                throw new UsageException(args.length == 0 ? "no command given: expected 'run'"
-                        : "unknown command '" + args[0] + "': expected 'run'");
-            }
-            options = CliOptions.parse(args, 1, modes);
+            return dispatch(a, out, err, modes, debug);
         } catch (UsageException e) {
             err.println("error: " + e.getMessage());
             err.println();
-            err.println(CliOptions.USAGE);
+            err.println(switch (command) {
+                case "run" -> CliOptions.RUN_USAGE;
+                case "resume" -> ResumeCommand.USAGE;
+                case "inspect" -> InspectCommand.USAGE;
+                default -> CliOptions.USAGE;
+            });
             return BAD_ARGUMENTS;
+        } catch (EnvironmentException | UncheckedIOException e) {
+            return fail(err, e.getMessage(), e, debug);
+        } catch (OutOfMemoryError e) {
+            return fail(err, "out of memory (" + e.getMessage() + "): lower --records, or give the JVM more heap"
+                    + " (-Xmx)", e, debug);
+        } catch (RuntimeException e) {
+            return fail(err, "internal error: " + e + (debug ? "" : " (--debug shows the stack trace)"), e, debug);
         }
-        RunResult result = runDemo(options, err);
-        if (options.json()) {
-            out.println(json(options, result));
-        } else {
-            printReport(options, result, out);
-        }
-        return result.holds() ? OK : VIOLATED;
     }
 
-    private static RunResult runDemo(CliOptions o, PrintStream err) {
-        String unit = o.simulation() ? "steps" : "ms";
-        RunOptions.Builder run = RunOptions.builder()
-                .seed(o.seed())
-                .failAfterCheckpoint(o.failAfterCheckpoint())
-                .progress(err::println)
-                .onCheckpoint(c -> err.println("checkpoint " + c.id() + " completed in "
-                        + time(c.stats().duration(), o.simulation()) + " " + unit + ", "
-                        + c.persistedRecordCount() + " in-flight records persisted"));
-        if (o.checkpointDir() != null) {
-            run.store(() -> new DirectoryCheckpointStore(o.checkpointDir(), 3, w -> err.println("warning: " + w)));
-        } else {
-            run.store(() -> new InMemoryCheckpointStore(3));
+    /** One line naming the problem; exit 3. */
+    static int fail(PrintStream err, String message, Throwable e, boolean debug) {
+        err.println("error: " + message);
+        if (debug) {
+            e.printStackTrace(err);
         }
-        JobRuntime runtime;
-        if (o.simulation()) {
-            run.checkpointInterval(o.intervalMs() * 100).triggerProbability(1.0);
-            runtime = new SimulationRuntime(DemoJob.build(o.records(), o.seed(), 0, o.capacity()), o.mode(), run.build());
+        return ENVIRONMENT;
+    }
+
+    private static int dispatch(String[] a, PrintStream out, PrintStream err, Function<String, BarrierMode> modes,
+            boolean debug) throws UsageException {
+        if (a.length == 1 && (a[0].equals("--help") || a[0].equals("-h"))) {
+            out.println(CliOptions.USAGE);
+            return OK;
+        }
+        if (a.length == 1 && a[0].equals("--version")) {
+            out.println(version());
+            return OK;
+        }
+        if (a.length == 0) {
+            throw new UsageException("no command given: expected run, resume, inspect or trace");
+        }
+        String[] rest = Arrays.copyOfRange(a, 1, a.length);
+        boolean help = rest.length == 1 && (rest[0].equals("--help") || rest[0].equals("-h"));
+        switch (a[0]) {
+            case "trace" -> {
+                // Trace validation (issue 5) has its own command line: record, to-tla, validate.
+                return dev.consistentcut.trace.TraceTool.run(rest, out, err, debug);
+            }
+            case "run" -> {
+                if (help) {
+                    out.println(CliOptions.RUN_USAGE);
+                    return OK;
+                }
+                return runCommand(a, out, err, modes);
+            }
+            case "resume" -> {
+                if (help) {
+                    out.println(ResumeCommand.USAGE);
+                    return OK;
+                }
+                return ResumeCommand.run(rest, out, err, modes);
+            }
+            case "inspect" -> {
+                if (help) {
+                    out.println(InspectCommand.USAGE);
+                    return OK;
+                }
+                return InspectCommand.run(rest, out);
+            }
+            default -> throw new UsageException("unknown command '" + a[0] + "': expected run, resume, inspect or trace");
+        }
+    }
+
+    static String version() {
+        String v = Main.class.getPackage().getImplementationVersion();
+        return "consistent-cut reference-impl " + (v == null ? "(development build)" : v)
+                + "; checkpoint format versions " + CheckpointCodec.VERSION + "-" + CheckpointCodec.VERSION_WITH_JOB
+                + ", job manifest version " + JobManifest.FORMAT_VERSION;
+    }
+
+    private static int runCommand(String[] a, PrintStream out, PrintStream err, Function<String, BarrierMode> modes)
+            throws UsageException {
+        CliOptions options = CliOptions.parse(a, 1, modes, true);
+        String warning = options.checkFeasible();
+        if (warning != null) {
+            err.println("warning: " + warning);
+        }
+        if (options.checkpointDir() == null) {
+            return execute(options, null, null, false, out, err);
+        }
+        JobDirectory dir = new JobDirectory(options.checkpointDir());
+        try {
+            dir.prepareNew(options.force());
+            dir.lock();
+            String jobId = UUID.randomUUID().toString();
+            dir.writeManifest(JobManifest.of(jobId, options));
+            err.println("job " + jobId + ": manifest written to " + dir.path().resolve(JobManifest.FILE)
+                    + "; after a crash, continue it with 'resume " + dir.path() + "'");
+            return execute(options, dir, jobId, false, out, err);
+        } finally {
+            dir.unlock();
+        }
+    }
+
+    /**
+     * Runs the demo job with {@code o}: in memory ({@code dir} null) or durable in {@code dir} as
+     * job {@code jobId}, from the directory's latest valid checkpoint if it has one. Writes the
+     * report and, when the job ran to its end, the directory's FINISHED marker.
+     */
+    static int execute(CliOptions o, JobDirectory dir, String jobId, boolean resumed, PrintStream out, PrintStream err) {
+        ObservedStore store;
+        if (dir != null) {
+            try {
+                store = new ObservedStore(new DirectoryCheckpointStore(dir.path(), 3,
+                        w -> err.println("warning: " + w), jobId));
+            } catch (IllegalArgumentException e) {
+                throw new EnvironmentException(e.getMessage(), e);
+            }
         } else {
-            run.checkpointInterval(TimeUnit.MILLISECONDS.toNanos(o.intervalMs()));
-            long delay = TimeUnit.MICROSECONDS.toNanos(o.sinkDelayMicros());
-            runtime = new ThreadedRuntime(DemoJob.build(o.records(), o.seed(), delay, o.capacity()), o.mode(), run.build());
+            store = new ObservedStore(new InMemoryCheckpointStore(3));
+        }
+        JobRuntime runtime = runtime(o, store, resumed ? 0 : o.failAfterCheckpoint(), err);
+        Optional<CompletedCheckpoint> from = store.startedFrom();
+        if (resumed) {
+            err.println("resuming job " + jobId + " from " + from.map(c -> "checkpoint " + c.id())
+                    .orElse("the initial state (no valid checkpoint in " + dir.path() + ")"));
         }
         err.println("running the demo job: mode " + o.mode().name() + ", runtime "
                 + (o.simulation() ? "simulation" : "threads") + ", " + o.records() + " records per source");
-        return runtime.run();
-    }
-
-    /** A duration in the unit the report shows: milliseconds (threads, from nanoseconds) or steps. */
-    private static String time(long value, boolean simulation) {
-        return simulation ? Long.toString(value) : String.format("%.2f", value / 1e6);
-    }
-
-    /** Each invariant checked in this run, with "holds" or the number of violations. */
-    private static Map<String, String> verdicts(CliOptions o, RunResult r) {
-        Map<String, List<Violation>> byInvariant = new LinkedHashMap<>();
-        byInvariant.put(CutInvariants.CONSISTENT_CUT, new ArrayList<>());
-        byInvariant.put(o.mode().overtaking() ? CutInvariants.UNALIGNED_CHANNEL_STATE_BOUND
-                : CutInvariants.ALIGNED_NO_CHANNEL_STATE, new ArrayList<>());
-        byInvariant.put(CutInvariants.EXACTLY_ONCE, new ArrayList<>());
-        for (Violation v : r.violations()) {
-            String name = switch (v.invariant()) {
-                case CutInvariants.NO_DOUBLE_COUNT, CutInvariants.NO_SKIP -> CutInvariants.CONSISTENT_CUT;
-                default -> v.invariant();
-            };
-            byInvariant.computeIfAbsent(name, k -> new ArrayList<>()).add(v);
+        RunResult result;
+        try {
+            result = runtime.run();
+        } catch (TooManyFailedCheckpointsException e) {
+            out.println("job FAILED: " + e.getMessage());
+            store.failures().forEach(f -> out.println("  declined " + f));
+            if (dir != null) {
+                out.println("the job's completed checkpoints stay in " + dir.path()
+                        + "; once the cause is fixed, continue it with 'resume " + dir.path() + "'");
+            }
+            return ENVIRONMENT;
         }
-        Map<String, String> verdicts = new LinkedHashMap<>();
-        byInvariant.forEach((name, list) -> verdicts.put(name, !r.invariantsChecked() ? "not checked"
-                : list.isEmpty() ? "holds" : "VIOLATED (" + list.size() + ")"));
-        return verdicts;
+        Report report = new Report(o, result, jobId, resumed ? from.map(CompletedCheckpoint::id).orElse(0L) : null,
+                store.failures());
+        if (dir != null && result.finished()) {
+            dir.writeFinished("verdict=" + report.verdictLine() + "\njob-id=" + jobId + "\n");
+        }
+        out.println(o.json() ? report.json() : report.text());
+        return result.holds() ? OK : VIOLATED;
     }
 
-    private static void printReport(CliOptions o, RunResult r, PrintStream out) {
+    private static JobRuntime runtime(CliOptions o, ObservedStore store, int failAfter, PrintStream err) {
         String unit = o.simulation() ? "steps" : "ms";
-        out.printf("mode %s, runtime %s, %d records per source, %d checkpoints completed, %d aborted, %d failure(s), %s %s%n",
-                r.mode(), r.runtime(), o.records(), r.checkpoints().size(), r.abortedCheckpoints(), r.failures(),
-                time(r.elapsed(), o.simulation()), unit);
-        for (CompletedCheckpoint c : r.checkpoints()) {
-            CheckpointStats s = c.stats();
-            out.printf("checkpoint %4d  duration %10s %s  alignment %10s %s  persisted %6d records %9d bytes  state %9d bytes%n",
-                    c.id(), time(s.duration(), o.simulation()), unit, time(s.maxAlignment(), o.simulation()), unit,
-                    s.persistedRecords(), s.persistedBytes(), s.stateBytes());
+        RunOptions.Builder run = RunOptions.builder()
+                .seed(o.seed())
+                .failAfterCheckpoint(failAfter)
+                .tolerableFailedCheckpoints(o.tolerableFailedCheckpoints())
+                .progress(err::println)
+                .onCheckpoint(c -> err.println("checkpoint " + c.id() + " completed in "
+                        + Report.time(c.stats().duration(), o.simulation()) + " " + unit + ", "
+                        + c.persistedRecordCount() + " in-flight records persisted"))
+                .store(() -> store);
+        if (o.simulation()) {
+            run.checkpointInterval(o.intervalMs() * 100).triggerProbability(1.0);
+            return new SimulationRuntime(DemoJob.build(o.records(), o.seed(), 0, o.capacity()), o.mode(), run.build());
         }
-        verdicts(o, r).forEach((name, verdict) -> out.println(name + ": " + verdict));
-        r.violations().stream().limit(20).forEach(v -> out.println("  " + v.message()));
-        if (r.violations().size() > 20) {
-            out.println("  ... and " + (r.violations().size() - 20) + " more");
-        }
-        out.println(r.holds() ? "verdict: exactly-once holds" : "verdict: VIOLATED");
-    }
-
-    private static String json(CliOptions o, RunResult r) {
-        StringBuilder b = new StringBuilder("{");
-        b.append("\"mode\":").append(Json.str(r.mode()))
-                .append(",\"runtime\":").append(Json.str(r.runtime()))
-                .append(",\"recordsPerSource\":").append(o.records())
-                .append(",\"seed\":").append(o.seed())
-                .append(",\"timeUnit\":").append(Json.str(o.simulation() ? "steps" : "ns"))
-                .append(",\"elapsed\":").append(r.elapsed())
-                .append(",\"finished\":").append(r.finished())
-                .append(",\"failures\":").append(r.failures())
-                .append(",\"abortedCheckpoints\":").append(r.abortedCheckpoints())
-                .append(",\"checkpoints\":[");
-        for (int i = 0; i < r.checkpoints().size(); i++) {
-            CompletedCheckpoint c = r.checkpoints().get(i);
-            CheckpointStats s = c.stats();
-            b.append(i == 0 ? "" : ",").append("{\"id\":").append(c.id())
-                    .append(",\"duration\":").append(s.duration())
-                    .append(",\"alignment\":").append(s.maxAlignment())
-                    .append(",\"persistedRecords\":").append(s.persistedRecords())
-                    .append(",\"persistedBytes\":").append(s.persistedBytes())
-                    .append(",\"stateBytes\":").append(s.stateBytes()).append('}');
-        }
-        b.append("],\"invariants\":{");
-        int n = 0;
-        for (Map.Entry<String, String> e : verdicts(o, r).entrySet()) {
-            b.append(n++ == 0 ? "" : ",").append(Json.str(e.getKey())).append(':').append(Json.str(e.getValue()));
-        }
-        b.append("},\"violations\":[");
-        for (int i = 0; i < r.violations().size(); i++) {
-            Violation v = r.violations().get(i);
-            b.append(i == 0 ? "" : ",").append("{\"invariant\":").append(Json.str(v.invariant()))
-                    .append(",\"checkpoint\":").append(v.checkpointId())
-                    .append(",\"operator\":").append(Json.str(v.operator()))
-                    .append(",\"record\":").append(Json.str(v.record()))
-                    .append(",\"actual\":").append(v.actual())
-                    .append(",\"expected\":").append(v.expected())
-                    .append(",\"message\":").append(Json.str(v.message())).append('}');
-        }
-        return b.append("],\"holds\":").append(r.holds()).append('}').toString();
+        run.checkpointInterval(TimeUnit.MILLISECONDS.toNanos(o.intervalMs()));
+        long delay = TimeUnit.MICROSECONDS.toNanos(o.sinkDelayMicros());
+        return new ThreadedRuntime(DemoJob.build(o.records(), o.seed(), delay, o.capacity()), o.mode(), run.build());
     }
 }

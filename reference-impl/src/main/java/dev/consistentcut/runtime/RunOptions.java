@@ -29,6 +29,9 @@ import java.util.function.Supplier;
  * @param trackProcessed both: keep the processed ledgers; without them no invariant can be checked
  * @param onCheckpoint both: called with each completed checkpoint (coordinator thread when threaded)
  * @param progress both: progress lines, e.g. for stderr
+ * @param tolerableFailedCheckpoints both: consecutive checkpoints whose store write may fail (each
+ *     is declined, i.e. aborted, and the job goes on) before the next failure fails the job with
+ *     {@link TooManyFailedCheckpointsException} (Flink's tolerable-failed-checkpoints)
  */
 public record RunOptions(
         long seed,
@@ -47,7 +50,8 @@ public record RunOptions(
         ActionListener listener,
         boolean trackProcessed,
         Consumer<CompletedCheckpoint> onCheckpoint,
-        Consumer<String> progress) {
+        Consumer<String> progress,
+        int tolerableFailedCheckpoints) {
 
     public RunOptions {
         Objects.requireNonNull(storeFactory, "storeFactory");
@@ -64,6 +68,7 @@ public record RunOptions(
         requireAtLeast("maxConcurrentAligned", maxConcurrentAligned, 1);
         requireAtLeast("maxFailures", maxFailures, 0);
         requireAtLeast("failAfterCheckpoint", failAfterCheckpoint, 0);
+        requireAtLeast("tolerableFailedCheckpoints", tolerableFailedCheckpoints, 0);
     }
 
     private static void requireAtLeast(String name, long value, long min) {
@@ -101,6 +106,7 @@ public record RunOptions(
         private boolean trackProcessed = true;
         private Consumer<CompletedCheckpoint> onCheckpoint = c -> { };
         private Consumer<String> progress = s -> { };
+        private int tolerableFailedCheckpoints;
 
         /** Default 1. */
         public Builder seed(long v) {
@@ -204,10 +210,17 @@ public record RunOptions(
             return this;
         }
 
+        /** Default 0, as in Flink: the first failed store write fails the job. */
+        public Builder tolerableFailedCheckpoints(int v) {
+            tolerableFailedCheckpoints = v;
+            return this;
+        }
+
         public RunOptions build() {
             return new RunOptions(seed, maxSteps, checkpointInterval, triggerProbability, maxCheckpoints,
                     checkpointTimeout, abortProbability, maxConcurrentAligned, maxFailures, failureProbability,
-                    failAtStep, failAfterCheckpoint, storeFactory, listener, trackProcessed, onCheckpoint, progress);
+                    failAtStep, failAfterCheckpoint, storeFactory, listener, trackProcessed, onCheckpoint, progress,
+                    tolerableFailedCheckpoints);
         }
     }
 }

@@ -62,6 +62,8 @@ public final class SimulationRuntime implements JobRuntime {
     private final CheckpointCoordinator coordinator;
     private final Deployment deployment;
     private final CutInvariants invariants;
+    /** Checkpoints whose store write failed (issue 17); coordinator thread only. */
+    private final DeclinedCheckpoints declined;
     private final ActionListener listener;
     private final Random random;
 
@@ -93,6 +95,7 @@ public final class SimulationRuntime implements JobRuntime {
                         options.storeFactory().get(), () -> step);
         this.deployment = new Deployment(graph, mode, new Gateway(), listener, options.trackProcessed());
         this.invariants = new CutInvariants(graph);
+        this.declined = new DeclinedCheckpoints(options.tolerableFailedCheckpoints(), options.progress(), options.listener());
         // A store that already holds a checkpoint (a durable one, reopened) means: resume from it.
         Optional<CompletedCheckpoint> resume = coordinator.latestCompleted();
         if (resume.isPresent()) {
@@ -136,6 +139,8 @@ public final class SimulationRuntime implements JobRuntime {
         }
         try {
             perform(chosen);
+        } catch (TooManyFailedCheckpointsException e) {
+            throw e; // the job failed as configured, not the simulation: the caller reports it
         } catch (RuntimeException e) {
             throw new IllegalStateException("simulation (mode " + mode.name() + ", seed " + options.seed()
                     + ") failed at step " + step + ", " + chosen + ": " + e.getMessage(), e);
@@ -238,11 +243,18 @@ public final class SimulationRuntime implements JobRuntime {
     /** Action {@code CompleteCheckpoint}, through the coordinator; the checkpoint is checked at once. */
     private void completeCheckpoint(long c) {
         completable.remove(c);
-        Optional<CompletedCheckpoint> done = coordinator.completeCheckpoint(c);
+        Optional<CompletedCheckpoint> done;
+        try {
+            done = coordinator.completeCheckpoint(c);
+        } catch (java.io.UncheckedIOException e) {
+            declined.declined(c, e); // the coordinator aborted it: AbortCheckpoint(c)
+            return;
+        }
         if (done.isEmpty()) {
             return; // aborted meanwhile
         }
         CompletedCheckpoint cp = done.get();
+        declined.completed();
         completed.add(cp);
         violations.addAll(invariants.completedCheckpoint(cp, mode.overtaking(), options.trackProcessed()));
         options.onCheckpoint().accept(cp);

@@ -78,6 +78,8 @@ public final class ThreadedRuntime implements JobRuntime {
     private final CheckpointCoordinator coordinator;
     private final Deployment deployment;
     private final CutInvariants invariants;
+    /** Checkpoints whose store write failed (issue 17); coordinator thread only. */
+    private final DeclinedCheckpoints declined;
     private final ActionListener listener;
     /**
      * While a listener is installed (a trace is recorded), held around every step together with its
@@ -132,6 +134,7 @@ public final class ThreadedRuntime implements JobRuntime {
                         options.storeFactory().get(), System::nanoTime);
         this.deployment = new Deployment(graph, mode, new Gateway(), listener, options.trackProcessed());
         this.invariants = new CutInvariants(graph);
+        this.declined = new DeclinedCheckpoints(options.tolerableFailedCheckpoints(), options.progress(), options.listener());
         Optional<CompletedCheckpoint> resume = coordinator.latestCompleted();
         if (resume.isPresent()) {
             deployment.restore(resume);
@@ -299,11 +302,18 @@ public final class ThreadedRuntime implements JobRuntime {
 
     /** Action {@code CompleteCheckpoint}, through the coordinator; the checkpoint is checked at once. */
     private void completeCheckpoint(long c) {
-        Optional<CompletedCheckpoint> done = coordinator.completeCheckpoint(c);
+        Optional<CompletedCheckpoint> done;
+        try {
+            done = coordinator.completeCheckpoint(c);
+        } catch (java.io.UncheckedIOException e) {
+            declined.declined(c, e); // the coordinator aborted it: AbortCheckpoint(c)
+            return;
+        }
         if (done.isEmpty()) {
             return;
         }
         CompletedCheckpoint cp = done.get();
+        declined.completed();
         completed.add(cp);
         violations.addAll(invariants.completedCheckpoint(cp, mode.overtaking(), options.trackProcessed()));
         options.onCheckpoint().accept(cp);

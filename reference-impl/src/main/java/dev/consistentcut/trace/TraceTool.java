@@ -9,6 +9,7 @@ import dev.consistentcut.runtime.RunResult;
 import dev.consistentcut.runtime.SimulationRuntime;
 import dev.consistentcut.runtime.ThreadedRuntime;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,7 +30,8 @@ public final class TraceTool {
                or: java -cp reference-impl.jar dev.consistentcut.trace.TraceTool COMMAND [options]
 
             Commands:
-              record --out FILE [options]   run a job with a trace recorder and write the trace (NDJSON)
+              record --out FILE [options]   run a job with a trace recorder and write the trace (NDJSON);
+                                            an existing FILE is kept unless --force is given
                 --runtime simulation|threads   (default simulation)
                 --mode aligned|unaligned       (default aligned)
                 --job demo|join|diamond        (default demo)
@@ -43,19 +45,23 @@ public final class TraceTool {
                 --abort-probability P          simulation: chance per step to abort a pending checkpoint (default 0)
                 --checkpoint-timeout N         abort a checkpoint pending longer than N steps (simulation)
                                                or N milliseconds (threads); 0: never (default 0)
-              to-tla TRACE DIR              write DIR/TraceData.tla, the trace as TLA+
+              to-tla [--force] TRACE DIR    write DIR/TraceData.tla, the trace as TLA+ (an existing one only with --force)
               validate --spec DIR --tlc JAR [--logs DIR] [--expect-reject] [--pictures] [--json FILE] TRACE...
                                             let TLC decide whether each trace is a behaviour of the spec;
                                             exit 0 iff every trace is accepted (--expect-reject: rejected);
+                                            TLC's output of each trace goes to its own log in --logs DIR
+                                            (default target/trace-validation); a trace above
+                                            %d MB is refused (an ERROR verdict naming the limit);
                                             --pictures: draw each rejected trace next to its TLC log (.svg);
                                             --json FILE: write the verdicts as one JSON document
               render TRACE OUT.svg [--unexplained N] [--why TEXT]
                                             draw a trace as a picture (lanes per channel, one row per
                                             event); --unexplained marks event N as rejected
-              -h, --help                    this help
+              -h, --help                    this help (also after each command); --debug: stack traces
 
-            Exit codes: 0 as expected; 1 a trace not as expected (or a run that did not finish); 2 bad usage.
-            """;
+            Exit codes: 0 as expected; 1 a trace not as expected (or a run that did not finish); 2 bad usage;
+            3 an I/O problem (a path that cannot be read or written: one line naming it and the cause).
+            """.formatted(TraceValidator.MAX_TRACE_BYTES / 1_000_000);
 
     private TraceTool() {
     }
@@ -80,7 +86,14 @@ public final class TraceTool {
 
     /** Runs one command; returns the exit code. (The CLI's {@code trace} command calls this.) */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")) {
+        boolean debug = List.of(args).contains("--debug");
+        return run(List.of(args).stream().filter(a -> !a.equals("--debug")).toArray(String[]::new), out, err, debug);
+    }
+
+    /** As {@link #run(String[], PrintStream, PrintStream)}; {@code debug} adds stack traces to errors. */
+    public static int run(String[] args, PrintStream out, PrintStream err, boolean debug) {
+        if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")
+                || (args.length == 2 && (args[1].equals("--help") || args[1].equals("-h")))) {
             (args.length == 0 ? err : out).print(USAGE);
             return args.length == 0 ? 2 : 0;
         }
@@ -99,6 +112,35 @@ public final class TraceTool {
             err.println("TraceTool: " + e.getMessage());
             err.println("(see --help)");
             return 2;
+        } catch (java.io.UncheckedIOException | IOProblem e) {
+            err.println("TraceTool: " + e.getMessage());
+            if (debug) {
+                e.printStackTrace(err);
+            }
+            return 3;
+        } catch (RuntimeException e) {
+            err.println("TraceTool: internal error: " + e + (debug ? "" : " (--debug shows the stack trace)"));
+            if (debug) {
+                e.printStackTrace(err);
+            }
+            return 3;
+        }
+    }
+
+    /** An environment or I/O problem, one line naming the path and the cause: exit 3. */
+    static final class IOProblem extends RuntimeException {
+        IOProblem(String message) {
+            super(message);
+        }
+    }
+
+    /** Refuses to replace {@code file} without {@code --force}, and a target that is a directory. */
+    static void checkWritable(Path file, boolean force, String option) {
+        if (Files.isDirectory(file)) {
+            throw new IOProblem(file + ": is a directory; " + option + " needs a file name");
+        }
+        if (Files.exists(file) && !force) {
+            throw new IllegalArgumentException(file + " exists; add --force to overwrite it");
         }
     }
 
@@ -108,7 +150,7 @@ public final class TraceTool {
         List<String> positional = new ArrayList<>();
         Map<String, String> o = options(args, List.of("--out", "--runtime", "--mode", "--job", "--records", "--capacity",
                 "--seed", "--checkpoints", "--max-concurrent", "--failures", "--abort-probability", "--checkpoint-timeout"),
-                List.of(), positional);
+                List.of("--force"), positional);
         if (!positional.isEmpty()) {
             throw new IllegalArgumentException("record takes options only, got '" + positional.get(0) + "'");
         }
@@ -132,6 +174,7 @@ public final class TraceTool {
             throw new IllegalArgumentException("--checkpoint-timeout must be >= 0, got " + timeout);
         }
         String job = o.getOrDefault("--job", "demo");
+        checkWritable(Path.of(o.get("--out")), o.containsKey("--force"), "--out");
         boolean threads = runtime.equals("threads");
         JobGraph graph = TraceJobs.build(job, records, capacity, seed, threads ? TimeUnit.MICROSECONDS.toNanos(200) : 0);
         return record(Path.of(o.get("--out")), graph, job, mode,
@@ -182,11 +225,22 @@ public final class TraceTool {
     // ------------------------------------------------------------------ to-tla, validate
 
     private static int toTla(List<String> args, PrintStream out) {
-        if (args.size() != 2) {
+        List<String> positional = new ArrayList<>();
+        Map<String, String> o = options(args, List.of(), List.of("--force"), positional);
+        if (positional.size() != 2) {
             throw new IllegalArgumentException("to-tla needs TRACE and DIR");
         }
-        TraceToTla.Converted c = TraceToTla.write(Path.of(args.get(0)), Path.of(args.get(1)));
-        out.println("wrote " + Path.of(args.get(1)).resolve(TraceToTla.MODULE + ".tla") + ": " + c.mode() + ", "
+        Path trace = Path.of(positional.get(0));
+        if (!Files.isRegularFile(trace)) {
+            throw new IOProblem(trace + ": " + (Files.exists(trace) ? "not a regular file" : "no such file"));
+        }
+        Path dir = Path.of(positional.get(1));
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new IOProblem(dir + ": not a directory");
+        }
+        checkWritable(dir.resolve(TraceToTla.MODULE + ".tla"), o.containsKey("--force"), "DIR");
+        TraceToTla.Converted c = TraceToTla.write(trace, dir);
+        out.println("wrote " + dir.resolve(TraceToTla.MODULE + ".tla") + ": " + c.mode() + ", "
                 + c.eventLines().size() + " events");
         return 0;
     }
@@ -202,11 +256,17 @@ public final class TraceTool {
             throw new IllegalArgumentException("validate needs at least one TRACE file");
         }
         boolean expectReject = o.containsKey("--expect-reject");
-        TraceValidator validator = new TraceValidator(Path.of(o.get("--spec")), Path.of(o.get("--tlc")),
-                Path.of(o.getOrDefault("--logs", "target/trace-validation")));
+        TraceValidator validator;
+        try {
+            validator = new TraceValidator(Path.of(o.get("--spec")), Path.of(o.get("--tlc")),
+                    Path.of(o.getOrDefault("--logs", "target/trace-validation")));
+        } catch (IllegalArgumentException e) {
+            throw new IOProblem(e.getMessage());
+        }
         int unexpected = 0;
         List<String> json = new ArrayList<>();
         for (String t : traces) {
+            out.println("validating " + t + " (" + sizeOf(Path.of(t)) + ") with TLC, log " + validator.logOf(Path.of(t)));
             TraceValidator.Verdict v = validator.validate(Path.of(t));
             TraceValidator.Outcome expected = expectReject ? TraceValidator.Outcome.REJECTED : TraceValidator.Outcome.ACCEPTED;
             boolean ok = v.outcome() == expected;
@@ -237,6 +297,15 @@ public final class TraceTool {
             }
         }
         return unexpected == 0 ? 0 : 1;
+    }
+
+    private static String sizeOf(Path p) {
+        try {
+            long b = Files.size(p);
+            return b >= 1_000_000 ? String.format("%.1f MB", b / 1e6) : b + " bytes";
+        } catch (java.io.IOException e) {
+            return "unreadable";
+        }
     }
 
     /** A rejected trace drawn next to its TLC log, the first unexplained event marked; null if not drawn. */

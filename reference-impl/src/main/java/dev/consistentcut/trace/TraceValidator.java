@@ -51,8 +51,20 @@ public final class TraceValidator {
                           double seconds) {
     }
 
+    /**
+     * TLC's line for the first unexplained event. TLC folds a long value over several lines (a
+     * multi-field mismatch makes the tuple long), so the pattern is matched against the whole
+     * output with every run of whitespace made one space, and allows space around each separator
+     * (issue 17: reading one line turned such a REJECTED into an ERROR).
+     */
     private static final Pattern UNEXPLAINED = Pattern.compile(
-            "<<\"TRACE-UNEXPLAINED\", (\\d+), \"((?:[^\"\\\\]|\\\\.)*)\", (TRUE|FALSE), (TRUE|FALSE), \\{(.*)\\}>>");
+            "<< ?\"TRACE-UNEXPLAINED\" ?, ?(\\d+) ?, ?\"((?:[^\"\\\\]|\\\\.)*)\" ?, ?(TRUE|FALSE) ?, ?(TRUE|FALSE) ?,"
+                    + " ?\\{([^}]*)\\} ?>>");
+    /**
+     * Largest trace validated: TLC's memory and time grow with the trace (a 50 MB trace ran for
+     * more than 5 minutes in 6 GB), so a larger one is refused up front with an ERROR verdict.
+     */
+    public static final long MAX_TRACE_BYTES = 5_000_000;
     private static final Pattern STATE_HEADER = Pattern.compile("^State (\\d+):");
     private static final long TLC_TIMEOUT_MINUTES = 10;
 
@@ -80,7 +92,17 @@ public final class TraceValidator {
     /** Validates one trace file. Never throws for a bad trace: that is an ERROR verdict. */
     public Verdict validate(Path trace) {
         long start = System.nanoTime();
-        Path log = logDir.resolve(trace.getFileName() + ".tlc.log");
+        Path log = logOf(trace);
+        try {
+            long size = Files.size(trace);
+            if (size > MAX_TRACE_BYTES) {
+                return new Verdict(Outcome.ERROR, trace, 0, 0, "refused: the trace has " + size + " bytes, more than the "
+                        + MAX_TRACE_BYTES + " bytes trace validation takes (TLC's time and memory grow with the"
+                        + " trace); record a shorter run (fewer --records or --checkpoints)", null, seconds(start));
+            }
+        } catch (IOException e) {
+            return new Verdict(Outcome.ERROR, trace, 0, 0, trace + ": cannot be read: " + e, null, seconds(start));
+        }
         TraceToTla.Converted converted;
         Path work = null;
         try {
@@ -103,6 +125,15 @@ public final class TraceValidator {
         }
     }
 
+    /**
+     * Where TLC's output for {@code trace} goes: its file name plus a hash of its absolute path,
+     * so two traces with one name in different folders never share a log.
+     */
+    public Path logOf(Path trace) {
+        String where = trace.toAbsolutePath().normalize().toString();
+        return logDir.resolve(trace.getFileName() + "-" + String.format("%08x", where.hashCode()) + ".tlc.log");
+    }
+
     private void copySpec(Path work) throws IOException {
         try (Stream<Path> files = Files.list(specDir)) {
             for (Path f : (Iterable<Path>) files::iterator) {
@@ -121,6 +152,10 @@ public final class TraceValidator {
                 "-workers", "1", "-metadir", work.resolve("meta").toString(), "-config", spec + ".cfg", spec + ".tla");
         Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
+        // TLC dies with this JVM: an interrupt or kill of the validating process (SIGINT, SIGTERM)
+        // runs the shutdown hooks, and this one ends TLC, which would otherwise run on, orphaned.
+        Thread reaper = new Thread(p::destroyForcibly, "tlc-reaper");
+        Runtime.getRuntime().addShutdownHook(reaper);
         try {
             if (!p.waitFor(TLC_TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
                 p.destroyForcibly();
@@ -132,6 +167,12 @@ public final class TraceValidator {
             p.destroyForcibly();
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while TLC ran", e);
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(reaper);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook runs
+            }
         }
     }
 
@@ -142,7 +183,7 @@ public final class TraceValidator {
             return new Verdict(Outcome.ACCEPTED, trace, events, 0,
                     "accepted: all " + events + " events are steps of the specification", log, seconds);
         }
-        Matcher m = out.stream().map(UNEXPLAINED::matcher).filter(Matcher::find).findFirst().orElse(null);
+        Matcher m = unexplained(out);
         if (exit == 11 && m != null) {
             long i = Long.parseLong(m.group(1));
             List<String> state = lastState(out);
@@ -190,6 +231,15 @@ public final class TraceValidator {
         }
         out.subList(from, Math.min(out.size(), from + 30)).forEach(l -> r.append("    ").append(l).append('\n'));
         return new Verdict(Outcome.ERROR, trace, events, 0, r.toString().stripTrailing(), log, seconds);
+    }
+
+    /**
+     * TLC's {@code <<"TRACE-UNEXPLAINED", i, event, wellFormed, enabled, {failed checks}>>} in
+     * its output, however TLC folded it over lines; null when there is none.
+     */
+    static Matcher unexplained(List<String> out) {
+        Matcher m = UNEXPLAINED.matcher(String.join(" ", out).replaceAll("\\s+", " "));
+        return m.find() ? m : null;
     }
 
     /** The last "State N:" block of TLC's error trace: the spec's state before the unexplained event. */

@@ -102,8 +102,8 @@ class CheckpointCodecTest {
         byte[] notOurs = "hello, world, this is not a checkpoint".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         assertTrue(defectOf(notOurs).startsWith("bad magic"), defectOf(notOurs));
         byte[] future = good.clone();
-        ByteBuffer.wrap(future).putInt(4, 2);
-        assertEquals("unsupported version: 2 (this build reads version 1)", defectOf(future));
+        ByteBuffer.wrap(future).putInt(4, 3);
+        assertEquals("unsupported version: 3 (this build reads versions 1 and 2)", defectOf(future));
     }
 
     /** A body that passes its checksum but lies (a forged or miswritten count) is still refused. */
@@ -130,5 +130,15 @@ class CheckpointCodecTest {
         assertEquals(full - CheckpointCodec.encode(noChannels).length,
                 CheckpointCodec.channelStateSize(c.channelState()) - CheckpointCodec.channelStateSize(Map.of()));
         assertEquals(4, CheckpointCodec.stateSize(Map.of())); // just the count
+    }
+
+    @Test
+    void aCheckpointCarriesItsJobInVersionTwo() throws Exception {
+        byte[] withJob = CheckpointCodec.encode(sample(5), "job-a");
+        assertEquals(CheckpointCodec.VERSION_WITH_JOB, ByteBuffer.wrap(withJob).getInt(4));
+        CheckpointCodec.Decoded d = CheckpointCodec.decodeWithJob(withJob, "x");
+        assertEquals("job-a", d.jobId());
+        assertEquals(sample(5), d.checkpoint());
+        assertEquals(null, CheckpointCodec.decodeWithJob(CheckpointCodec.encode(sample(5)), "x").jobId());
     }
 }

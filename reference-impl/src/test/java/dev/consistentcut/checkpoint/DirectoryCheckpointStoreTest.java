@@ -148,12 +148,12 @@ class DirectoryCheckpointStoreTest {
     void badMagicAndUnsupportedVersionAreReported() throws IOException {
         storeAll(3, 1, 2, 3);
         Files.writeString(file(3), "definitely not a checkpoint");
-        byte[] v2 = Files.readAllBytes(file(2));
-        v2[7] = 2;
-        Files.write(file(2), v2);
+        byte[] v3 = Files.readAllBytes(file(2));
+        v3[7] = 3; // version 2 is the job-identity format (issue 17); 3 does not exist
+        Files.write(file(2), v3);
         assertEquals(Optional.of(sample(1)), open(3).latest());
         assertWarned("chk-3.ckpt", "bad magic");
-        assertWarned("chk-2.ckpt", "unsupported version: 2");
+        assertWarned("chk-2.ckpt", "unsupported version: 3");
     }
 
     @Test
@@ -342,5 +342,26 @@ class DirectoryCheckpointStoreTest {
         assertEquals(List.of(), failures);
         assertEquals(List.of(), warnings);
         assertEquals(n, lastSeen);
+    }
+
+    @Test
+    void aCheckpointOfAnotherJobIsReportedAndNeverRestored() {
+        DirectoryCheckpointStore a = new DirectoryCheckpointStore(dir, 3, warnings::add, "job-a");
+        a.store(sample(1));
+        DirectoryCheckpointStore b = new DirectoryCheckpointStore(dir, 3, warnings::add, "job-b");
+        assertEquals(Optional.empty(), b.latest());
+        assertWarned("chk-1.ckpt", "belongs to job job-a, not to job job-b");
+        assertEquals(Optional.of(sample(1)), new DirectoryCheckpointStore(dir, 3, warnings::add, "job-a").latest());
+    }
+
+    @Test
+    void leftoversOfInterruptedWritesAreRemovedOnceNoWriterCanFinishThem() throws IOException {
+        storeAll(3, 1);
+        Files.write(dir.resolve("chk-2.tmp"), new byte[] {1}); // a write killed midway
+        DirectoryCheckpointStore s = open(3);
+        assertTrue(Files.exists(dir.resolve("chk-2.tmp")), "kept while checkpoint 2 may still be written");
+        s.store(sample(3));
+        assertFalse(Files.exists(dir.resolve("chk-2.tmp")), "id 2 is below the newest stored: never finished");
+        assertWarned("chk-2.tmp", "leftover of an interrupted write removed");
     }
 }

@@ -47,16 +47,27 @@ class MainTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "                                              | no command given: expected 'run'",
-            "start --mode aligned                          | unknown command 'start': expected 'run'",
+            "                                              | no command given: expected run, resume, inspect or trace",
+            "start --mode aligned                          | unknown command 'start': expected run, resume, inspect or trace",
             "run                                           | --mode is required (aligned or unaligned)",
             "run --mode fast                               | --mode must be aligned or unaligned, got 'fast'",
             "run --mode                                    | --mode needs a value",
-            "run --mode aligned --records x                | --records expects an integer, got 'x'",
-            "run --mode aligned --records 0                | --records must be at least 1, got 0",
-            "run --mode aligned --capacity -1              | --capacity must be at least 1, got -1",
-            "run --mode aligned --interval-ms -5           | --interval-ms must be between 0 and 9223372036854, got -5",
-            "run --mode aligned --fail-after-checkpoint -1 | --fail-after-checkpoint must be at least 0, got -1",
+            "run --mode aligned --records x                | --records expects an integer between 1 and 2000000, got 'x'",
+            "run --mode aligned --records 0                | --records must be between 1 and 2000000, got 0",
+            "run --mode aligned --capacity -1              | --capacity must be between 1 and 1000000, got -1",
+            "run --mode aligned --interval-ms -5           | --interval-ms must be between 0 and 600000, got -5",
+            "run --mode aligned --fail-after-checkpoint -1 | --fail-after-checkpoint must be between 0 and 10000, got -1",
+            // issue 17: the real range, and runs that cannot finish refused up front
+            "run --mode aligned --records 1000000000000    | --records must be between 1 and 2000000, got 1000000000000",
+            "run --mode aligned --records 2147483647       | --records must be between 1 and 2000000, got 2147483647",
+            "run --mode aligned --records 100000000        | --records must be between 1 and 2000000, got 100000000",
+            "run --mode aligned --fail-after-checkpoint 2147483647 | --fail-after-checkpoint must be between 0 and 10000, got 2147483647",
+            "run --mode aligned --interval-ms 1000000 --fail-after-checkpoint 1 | --interval-ms must be between 0 and 600000, got 1000000",
+            "run --mode aligned --interval-ms 600000 --fail-after-checkpoint 7 | this run would take at least 4200 s (the failure comes after checkpoint 7, one every 600000 ms), more than the 3600 s allowed",
+            "run --mode aligned --records 2000000 --sink-delay-us 1000 | this run would take at least 4000 s (2000000 records x 2 sources x 1000 us at the sink), more than the 3600 s allowed",
+            "run --mode aligned --records 5 --records 6    | --records given twice",
+            "run --mode aligned --force                    | --force applies to --checkpoint-dir only",
+            "run --mode aligned --tolerable-failed-checkpoints -1 | --tolerable-failed-checkpoints must be between 0 and 1000000, got -1",
             "run --mode aligned --runtime gpu              | --runtime must be simulation or threads, got 'gpu'",
             "run --mode aligned --records 5 --verbose      | unknown argument '--verbose'",
             "run --mode aligned --seed --json              | --seed needs a value",
@@ -64,7 +75,7 @@ class MainTest {
     void badArgumentsExitTwoNamingTheArgument(String args, String message) {
         Outcome o = cli(args == null ? new String[0] : args.trim().split("\\s+"));
         assertEquals(2, o.code());
-        assertTrue(o.err().startsWith("error: " + message + "\n"), o.err());
+        assertTrue(o.err().startsWith("error: " + message), o.err());
         assertTrue(o.err().contains("Usage: java -jar reference-impl/target/reference-impl.jar run"), "usage follows");
         assertEquals("", o.out());
     }

@@ -151,4 +151,65 @@ class TraceValidatorTest {
         assertEquals(TraceValidator.Outcome.ERROR, v.outcome(), v.report());
         assertTrue(v.report().contains("t.ndjson:4: not JSON"), v.report());
     }
+
+    // ---------------------------------------------------------------- issue 17: robustness
+
+    @Test
+    void aFoldedUnexplainedTupleIsStillRead() {
+        // TLC folds a long value over lines; this is the shape of its output for a multi-field mismatch.
+        java.util.regex.Matcher m = TraceValidator.unexplained(List.of(
+                "Error: Deadlock reached.",
+                "<<\"TRACE-UNEXPLAINED\", 10, \"CompleteCheckpoint\", TRUE, TRUE,",
+                "  {\"offsets\", \"processed\",",
+                "   \"channelState\"}>>"));
+        assertTrue(m != null, "the folded tuple is found");
+        assertEquals("10", m.group(1));
+        assertEquals("CompleteCheckpoint", m.group(2));
+        assertTrue(m.group(5).contains("channelState") && m.group(5).contains("offsets"), m.group(5));
+    }
+
+    @Test
+    void aMismatchInSeveralFieldsIsRejectedNamingEachField() throws IOException {
+        // Event 10 completes checkpoint 1: wrong offsets, processed records and channel state at once.
+        String e10 = good.get(10).replace("\"offsets\":[[\"s1#0\",1],", "\"offsets\":[[\"s1#0\",0],")
+                .replace("{\"src\":\"s1#0\",\"off\":0},1]", "{\"src\":\"s1#0\",\"off\":0},2]");
+        TraceValidator.Verdict v = validate(withEvent(10, e10));
+        assertEquals(TraceValidator.Outcome.REJECTED, v.outcome(), v.report());
+        assertEquals(10, v.unexplainedEvent());
+        assertTrue(v.report().contains("offsets (the checkpoint's source offsets)"), v.report());
+        assertTrue(v.report().contains("processed (the checkpoint's operator snapshots"), v.report());
+    }
+
+    @Test
+    void aTraceWithoutItsFirstEventIsRejectedNamingTheFirstUnexplainedEvent() throws IOException {
+        // Without event 1 (s1 emits s1@0), s1's barrier carries offset 1 where the spec has 0.
+        TraceValidator.Verdict v = validate(withEvent(1, null));
+        assertEquals(TraceValidator.Outcome.REJECTED, v.outcome(), v.report());
+        assertEquals(2, v.unexplainedEvent(), v.report());
+        assertTrue(v.report().contains("event 2 of 14 (line 3 of t.ndjson)"), v.report());
+    }
+
+    @Test
+    void twoTracesWithOneNameInTwoFoldersGetTwoLogs() throws IOException {
+        TraceValidator validator = Tlc.validator(dir.resolve("logs"));
+        Path a = dir.resolve("a").resolve("t.ndjson");
+        Path b = dir.resolve("b").resolve("t.ndjson");
+        assertTrue(!validator.logOf(a).equals(validator.logOf(b)), validator.logOf(a).toString());
+        assertEquals(validator.logOf(a), validator.logOf(dir.resolve("a/../a/t.ndjson")));
+    }
+
+    @Test
+    void aTraceAboveTheSizeLimitIsRefusedUpFront() throws IOException {
+        Path big = dir.resolve("big.ndjson");
+        List<String> lines = new ArrayList<>(good);
+        String filler = "x".repeat(1000);
+        while (lines.size() * 1000L < TraceValidator.MAX_TRACE_BYTES + 10_000) {
+            lines.add("{\"event\":\"TriggerCheckpoint\",\"checkpoint\":1,\"pad\":\"" + filler + "\"}");
+        }
+        Files.write(big, lines, StandardCharsets.UTF_8);
+        TraceValidator.Verdict v = Tlc.validator(dir.resolve("logs")).validate(big);
+        assertEquals(TraceValidator.Outcome.ERROR, v.outcome(), v.report());
+        assertTrue(v.report().startsWith("refused: the trace has "), v.report());
+        assertEquals(null, v.log(), "refused before TLC runs: no log");
+    }
 }

@@ -1,0 +1,179 @@
+package dev.consistentcut.cli;
+
+import dev.consistentcut.checkpoint.CheckpointCodec;
+import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.checkpoint.DirectoryCheckpointStore;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code inspect DIR [--json]}: what a job directory holds (issue 17): the job, whether it
+ * finished, each checkpoint file (id, size, channel-state records, checksum verdict, job identity),
+ * leftover temporary files, the pointer, and the checkpoint a resume would use (found exactly as
+ * {@code resume} finds it, so the warnings are the ones a resume would print). Reads only.
+ */
+final class InspectCommand {
+
+    static final String USAGE = String.join("\n",
+            "Usage: " + CliOptions.JAR + " inspect DIR [--json]",
+            "",
+            "Lists the checkpoints in the job directory DIR: id, size, in-flight records persisted",
+            "(channel state), checksum verdict, and which one 'resume DIR' would use; --json prints",
+            "one JSON document instead. Exit codes: 0 listed; 2 bad usage; 3 DIR missing or unreadable.");
+
+    private static final Pattern CHECKPOINT = Pattern.compile("chk-(\\d{1,18})\\.ckpt");
+    private static final Pattern TEMP = Pattern.compile("chk-\\d{1,18}\\.tmp|LATEST\\.tmp|MANIFEST\\.tmp|FINISHED\\.tmp");
+
+    /** One checkpoint file: {@code problem} null when it decodes and belongs to the job. */
+    record Entry(long id, String file, long bytes, long channelStateRecords, String problem) {
+    }
+
+    private InspectCommand() {
+    }
+
+    static int run(String[] args, PrintStream out) throws UsageException {
+        boolean json = false;
+        Path path = null;
+        for (String a : args) {
+            if (a.equals("--json")) {
+                json = true;
+            } else if (a.startsWith("--")) {
+                throw new UsageException("unknown argument '" + a + "'");
+            } else if (path == null) {
+                path = Path.of(a);
+            } else {
+                throw new UsageException("inspect takes one DIR, got a second: '" + a + "'");
+            }
+        }
+        if (path == null) {
+            throw new UsageException("inspect needs the job's directory: inspect DIR [--json]");
+        }
+        JobDirectory dir = new JobDirectory(path);
+        List<String> names = dir.names();
+        Optional<JobManifest> manifest = dir.manifest();
+        String jobId = manifest.map(JobManifest::jobId).orElse(null);
+        List<Entry> entries = new ArrayList<>();
+        for (String n : names) {
+            Matcher m = CHECKPOINT.matcher(n);
+            if (m.matches()) {
+                entries.add(entry(path.resolve(n), Long.parseLong(m.group(1)), jobId));
+            }
+        }
+        entries.sort(Comparator.comparingLong(Entry::id).reversed());
+        List<String> temps = names.stream().filter(n -> TEMP.matcher(n).matches()).toList();
+        List<String> warnings = new ArrayList<>();
+        Optional<CompletedCheckpoint> resumeFrom;
+        try {
+            resumeFrom = new DirectoryCheckpointStore(path, 3, warnings::add, jobId).latest();
+        } catch (IllegalArgumentException e) {
+            throw new EnvironmentException(e.getMessage(), e);
+        }
+        Optional<String> finished = dir.finished();
+        String pointer = pointer(path);
+        Long uses = resumeFrom.map(CompletedCheckpoint::id).orElse(null);
+        out.println(json ? json(path, manifest, finished, pointer, entries, temps, uses, warnings)
+                : text(path, manifest, finished, pointer, entries, temps, uses, warnings));
+        return Main.OK;
+    }
+
+    private static Entry entry(Path file, long id, String jobId) {
+        long size;
+        byte[] bytes;
+        try {
+            size = Files.size(file);
+            bytes = Files.readAllBytes(file);
+        } catch (IOException e) {
+            return new Entry(id, file.getFileName().toString(), -1, -1, "cannot be read: " + e);
+        }
+        try {
+            CheckpointCodec.Decoded d = CheckpointCodec.decodeWithJob(bytes, file.getFileName().toString());
+            String problem = d.checkpoint().id() != id ? "holds checkpoint " + d.checkpoint().id()
+                    : jobId != null && !jobId.equals(d.jobId()) ? "belongs to " + (d.jobId() == null ? "no job"
+                    : "job " + d.jobId()) + ", not to this directory's job" : null;
+            return new Entry(id, file.getFileName().toString(), size, d.checkpoint().persistedRecordCount(), problem);
+        } catch (IOException e) {
+            return new Entry(id, file.getFileName().toString(), size, -1, e.getMessage());
+        }
+    }
+
+    private static String pointer(Path dir) {
+        try {
+            return Files.readString(dir.resolve("LATEST")).strip();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static String text(Path path, Optional<JobManifest> manifest, Optional<String> finished, String pointer,
+            List<Entry> entries, List<String> temps, Long uses, List<String> warnings) {
+        StringBuilder b = new StringBuilder();
+        b.append("directory ").append(path).append('\n');
+        if (manifest.isPresent()) {
+            JobManifest m = manifest.get();
+            b.append("job ").append(m.jobId()).append(" (manifest format ").append(m.formatVersion()).append("): ")
+                    .append(m.graph()).append('\n');
+            b.append("options:");
+            m.options().forEach((k, v) -> b.append(" --").append(k).append(' ').append(v));
+            b.append('\n');
+        } else {
+            b.append("job: none (no ").append(JobManifest.FILE).append("; not resumable)\n");
+        }
+        b.append("state: ").append(finished.map(f -> "finished, " + f.lines().filter(l -> l.startsWith("verdict="))
+                .map(l -> l.substring(8)).findFirst().orElse("verdict unknown")).orElse("not finished")).append('\n');
+        b.append("pointer LATEST: ").append(pointer == null ? "missing" : "'" + pointer + "'").append('\n');
+        b.append(String.format("%-6s %-16s %10s %14s  %s%n", "id", "file", "bytes", "channel-state", "verdict"));
+        for (Entry e : entries) {
+            b.append(String.format("%-6d %-16s %10d %14s  %s%s%n", e.id(), e.file(), e.bytes(),
+                    e.channelStateRecords() < 0 ? "-" : e.channelStateRecords() + " records",
+                    e.problem() == null ? "complete, checksum ok" : "UNUSABLE: " + e.problem(),
+                    uses != null && uses == e.id() ? "  <- resume uses this" : ""));
+        }
+        if (entries.isEmpty()) {
+            b.append("(no checkpoint files)\n");
+        }
+        for (String t : temps) {
+            b.append("temporary file ").append(t).append(": an interrupted write's leftover (never restored)\n");
+        }
+        warnings.forEach(w -> b.append("warning: ").append(w).append('\n'));
+        b.append("resume would start from ").append(uses == null ? "the initial state (no valid checkpoint)"
+                : "checkpoint " + uses);
+        return b.toString();
+    }
+
+    private static String json(Path path, Optional<JobManifest> manifest, Optional<String> finished, String pointer,
+            List<Entry> entries, List<String> temps, Long uses, List<String> warnings) {
+        StringBuilder b = new StringBuilder("{\"directory\":").append(Json.str(path));
+        b.append(",\"jobId\":").append(Json.str(manifest.map(JobManifest::jobId).orElse(null)));
+        b.append(",\"manifestVersion\":").append(manifest.map(m -> Integer.toString(m.formatVersion())).orElse("null"));
+        b.append(",\"jobGraph\":").append(Json.str(manifest.map(JobManifest::graph).orElse(null)));
+        b.append(",\"options\":{");
+        manifest.ifPresent(m -> {
+            int[] i = {0};
+            m.options().forEach((k, v) -> b.append(i[0]++ == 0 ? "" : ",").append(Json.str(k)).append(':').append(Json.str(v)));
+        });
+        b.append("},\"finished\":").append(finished.isPresent());
+        b.append(",\"pointer\":").append(Json.str(pointer));
+        b.append(",\"checkpoints\":[");
+        for (int i = 0; i < entries.size(); i++) {
+            Entry e = entries.get(i);
+            b.append(i == 0 ? "" : ",").append("{\"id\":").append(e.id())
+                    .append(",\"file\":").append(Json.str(e.file()))
+                    .append(",\"bytes\":").append(e.bytes())
+                    .append(",\"channelStateRecords\":").append(e.channelStateRecords())
+                    .append(",\"valid\":").append(e.problem() == null)
+                    .append(",\"problem\":").append(Json.str(e.problem()))
+                    .append(",\"resumeUses\":").append(uses != null && uses == e.id()).append('}');
+        }
+        b.append("],\"temporaryFiles\":[").append(String.join(",", temps.stream().map(Json::str).toList()));
+        b.append("],\"warnings\":[").append(String.join(",", warnings.stream().map(Json::str).toList()));
+        return b.append("],\"resumeFrom\":").append(uses == null ? "null" : uses.toString()).append('}').toString();
+    }
+}

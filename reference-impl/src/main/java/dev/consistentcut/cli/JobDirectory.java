@@ -1,0 +1,218 @@
+package dev.consistentcut.cli;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * A durable job's directory (issue 17): the checkpoint files of
+ * {@link dev.consistentcut.checkpoint.DirectoryCheckpointStore}, the {@link JobManifest}, the
+ * {@code FINISHED} marker written when the job ran to its end, and {@code LOCK}, held (an OS file
+ * lock, released by the kernel even after {@code kill -9}) by the one process running the job, so
+ * that two processes never write one directory. Every I/O failure becomes an
+ * {@link EnvironmentException} naming the path. Used by one thread.
+ */
+final class JobDirectory {
+
+    static final String FINISHED = "FINISHED";
+    static final String LOCK = "LOCK";
+    /** Every file a job writes: {@code --force} deletes these and nothing else. */
+    private static final Pattern JOB_FILE = Pattern.compile(
+            "chk-\\d{1,18}\\.(ckpt|tmp)|LATEST(\\.tmp)?|MANIFEST(\\.tmp)?|FINISHED(\\.tmp)?|LOCK");
+
+    private final Path dir;
+    /** The lock's channel while this process holds the lock; closing it releases the lock. */
+    private FileChannel locked;
+
+    JobDirectory(Path dir) {
+        this.dir = dir;
+    }
+
+    Path path() {
+        return dir;
+    }
+
+    /** Names in the directory; an EnvironmentException when it is missing or unreadable. */
+    List<String> names() {
+        if (!Files.exists(dir)) {
+            throw new EnvironmentException(dir + ": no such directory");
+        }
+        if (!Files.isDirectory(dir)) {
+            throw new EnvironmentException(dir + ": not a directory");
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            List<String> names = new ArrayList<>();
+            files.forEach(p -> names.add(p.getFileName().toString()));
+            names.sort(null);
+            return names;
+        } catch (IOException e) {
+            throw new EnvironmentException(dir + ": cannot be listed: " + e, e);
+        }
+    }
+
+    /** The manifest, or empty when the directory holds none. */
+    Optional<JobManifest> manifest() {
+        try {
+            return Optional.of(JobManifest.read(dir));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The text of {@code FINISHED} (the verdict of the run that finished the job), or empty. */
+    Optional<String> finished() {
+        Path f = dir.resolve(FINISHED);
+        try {
+            return Optional.of(Files.readString(f, StandardCharsets.UTF_8));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new EnvironmentException(f + ": cannot be read: " + e, e);
+        }
+    }
+
+    /**
+     * Prepares the directory of a new job for {@code run}: creates it, or checks that it is empty;
+     * with {@code force}, deletes an old job's files first (only a job's files: a directory holding
+     * anything else is refused). Usage errors say what to do instead.
+     */
+    void prepareNew(boolean force) throws UsageException {
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new UsageException("--checkpoint-dir " + dir + " is not a directory");
+        }
+        if (!Files.exists(dir)) {
+            try {
+                Files.createDirectories(dir);
+            } catch (IOException e) {
+                throw new EnvironmentException("--checkpoint-dir " + dir + ": cannot be created: " + e, e);
+            }
+            return;
+        }
+        List<String> names = names();
+        if (names.isEmpty()) {
+            return;
+        }
+        List<String> foreign = names.stream().filter(n -> !JOB_FILE.matcher(n).matches()).toList();
+        Optional<JobManifest> job = manifest();
+        if (foreign.isEmpty() && job.isEmpty() && names.stream().allMatch(n -> n.equals(LOCK) || n.equals("MANIFEST.tmp"))) {
+            // A run killed before its manifest was written left only these: no job ever started here.
+            lock();
+            try {
+                Files.deleteIfExists(dir.resolve("MANIFEST.tmp"));
+            } catch (IOException e) {
+                throw new EnvironmentException(dir.resolve("MANIFEST.tmp") + ": cannot be deleted: " + e, e);
+            }
+            return;
+        }
+        if (!foreign.isEmpty() || job.isEmpty()) {
+            throw new UsageException("--checkpoint-dir " + dir + " is not empty and holds no job of this tool ("
+                    + (foreign.isEmpty() ? "no " + JobManifest.FILE : "e.g. '" + foreign.get(0) + "'")
+                    + "); give a new or empty directory");
+        }
+        if (!force) {
+            throw new UsageException("--checkpoint-dir " + dir + " holds job " + job.get().jobId()
+                    + (finished().isPresent() ? " (finished)" : " (not finished)") + ": continue it with 'resume "
+                    + dir + "', look at it with 'inspect " + dir + "', or add --force to start a new job there"
+                    + " (deletes that job's checkpoints)");
+        }
+        lock(); // never delete the files of a job another process is running
+        for (String n : names) {
+            if (n.equals(LOCK)) {
+                continue; // held by this process now
+            }
+            try {
+                Files.deleteIfExists(dir.resolve(n));
+            } catch (IOException e) {
+                throw new EnvironmentException(dir.resolve(n) + ": cannot be deleted (--force): " + e, e);
+            }
+        }
+    }
+
+    /**
+     * Takes the directory's lock for this process, until {@link #unlock} (or the process's end,
+     * even by SIGKILL: the kernel releases it).
+     *
+     * @throws EnvironmentException when another process holds it, or it cannot be taken
+     */
+    void lock() {
+        if (locked != null) {
+            return;
+        }
+        Path file = dir.resolve(LOCK);
+        try {
+            FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock lock;
+            try {
+                lock = ch.tryLock();
+            } catch (java.nio.channels.OverlappingFileLockException e) {
+                lock = null; // held by this very process (a test running two commands at once)
+            }
+            if (lock == null) {
+                ch.close();
+                throw new EnvironmentException(dir + ": in use by another process (" + file
+                        + " is locked); one job directory, one process");
+            }
+            ch.truncate(0);
+            ch.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)));
+            locked = ch;
+        } catch (IOException e) {
+            throw new EnvironmentException(file + ": cannot be locked: " + e, e);
+        }
+    }
+
+    /** Releases the lock taken by {@link #lock}, if any. */
+    void unlock() {
+        if (locked != null) {
+            try {
+                locked.close();
+            } catch (IOException e) {
+                // the process ends soon, and with it the lock
+            }
+            locked = null;
+        }
+    }
+
+    void writeManifest(JobManifest m) {
+        writeAtomically(JobManifest.FILE, m.text());
+    }
+
+    void writeFinished(String text) {
+        writeAtomically(FINISHED, text);
+    }
+
+    /** Temp file, fsync, rename, fsync of the directory: a crash leaves the old file or the new one. */
+    private void writeAtomically(String name, String text) {
+        Path target = dir.resolve(name);
+        Path temp = dir.resolve(name + ".tmp");
+        try {
+            try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+                ByteBuffer b = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+                while (b.hasRemaining()) {
+                    ch.write(b);
+                }
+                ch.force(true);
+            }
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+            try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+                d.force(true);
+            } catch (IOException e) {
+                // some platforms cannot fsync a directory; the rename is still atomic
+            }
+        } catch (IOException e) {
+            throw new EnvironmentException(target + ": cannot be written: " + e, e);
+        }
+    }
+}

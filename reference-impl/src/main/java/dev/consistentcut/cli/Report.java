@@ -1,0 +1,126 @@
+package dev.consistentcut.cli;
+
+import dev.consistentcut.checkpoint.CheckpointStats;
+import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.invariants.CutInvariants;
+import dev.consistentcut.invariants.Violation;
+import dev.consistentcut.runtime.RunResult;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The report of a run or a resume, as text or one JSON document.
+ *
+ * @param jobId the durable job's id, or null
+ * @param resumedFrom the checkpoint a resume started from (0: the initial state), or null for a run
+ * @param declined one line per checkpoint whose store write failed (it was aborted, the job went on)
+ */
+record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<String> declined) {
+
+    /** A duration in the unit the report shows: milliseconds (threads, from nanoseconds) or steps. */
+    static String time(long value, boolean simulation) {
+        return simulation ? Long.toString(value) : String.format("%.2f", value / 1e6);
+    }
+
+    /** Each invariant checked in this run, with "holds" or the number of violations. */
+    private Map<String, String> verdicts() {
+        Map<String, List<Violation>> byInvariant = new LinkedHashMap<>();
+        byInvariant.put(CutInvariants.CONSISTENT_CUT, new ArrayList<>());
+        byInvariant.put(o.mode().overtaking() ? CutInvariants.UNALIGNED_CHANNEL_STATE_BOUND
+                : CutInvariants.ALIGNED_NO_CHANNEL_STATE, new ArrayList<>());
+        byInvariant.put(CutInvariants.EXACTLY_ONCE, new ArrayList<>());
+        for (Violation v : r.violations()) {
+            String name = switch (v.invariant()) {
+                case CutInvariants.NO_DOUBLE_COUNT, CutInvariants.NO_SKIP -> CutInvariants.CONSISTENT_CUT;
+                default -> v.invariant();
+            };
+            byInvariant.computeIfAbsent(name, k -> new ArrayList<>()).add(v);
+        }
+        Map<String, String> verdicts = new LinkedHashMap<>();
+        byInvariant.forEach((name, list) -> verdicts.put(name, !r.invariantsChecked() ? "not checked"
+                : list.isEmpty() ? "holds" : "VIOLATED (" + list.size() + ")"));
+        return verdicts;
+    }
+
+    String text() {
+        StringWriter text = new StringWriter();
+        PrintWriter out = new PrintWriter(text);
+        String unit = o.simulation() ? "steps" : "ms";
+        out.printf("mode %s, runtime %s, %d records per source, %d checkpoints completed, %d aborted, %d failure(s), %s %s%n",
+                r.mode(), r.runtime(), o.records(), r.checkpoints().size(), r.abortedCheckpoints(), r.failures(),
+                time(r.elapsed(), o.simulation()), unit);
+        if (resumedFrom != null) {
+            out.println("job " + jobId + " resumed from " + (resumedFrom == 0 ? "its initial state" : "checkpoint " + resumedFrom));
+        }
+        for (String d : declined) {
+            out.println("declined " + d);
+        }
+        for (CompletedCheckpoint c : r.checkpoints()) {
+            CheckpointStats s = c.stats();
+            out.printf("checkpoint %4d  duration %10s %s  alignment %10s %s  persisted %6d records %9d bytes  state %9d bytes%n",
+                    c.id(), time(s.duration(), o.simulation()), unit, time(s.maxAlignment(), o.simulation()), unit,
+                    s.persistedRecords(), s.persistedBytes(), s.stateBytes());
+        }
+        verdicts().forEach((name, verdict) -> out.println(name + ": " + verdict));
+        r.violations().stream().limit(20).forEach(v -> out.println("  " + v.message()));
+        if (r.violations().size() > 20) {
+            out.println("  ... and " + (r.violations().size() - 20) + " more");
+        }
+        out.print(verdictLine());
+        out.flush();
+        return text.toString();
+    }
+
+    String verdictLine() {
+        return r.holds() ? "verdict: exactly-once holds" : r.finished() ? "verdict: VIOLATED" : "verdict: NOT FINISHED";
+    }
+
+    String json() {
+        StringBuilder b = new StringBuilder("{");
+        b.append("\"mode\":").append(Json.str(r.mode()))
+                .append(",\"runtime\":").append(Json.str(r.runtime()))
+                .append(",\"recordsPerSource\":").append(o.records())
+                .append(",\"seed\":").append(o.seed())
+                .append(",\"timeUnit\":").append(Json.str(o.simulation() ? "steps" : "ns"))
+                .append(",\"elapsed\":").append(r.elapsed())
+                .append(",\"finished\":").append(r.finished())
+                .append(",\"failures\":").append(r.failures())
+                .append(",\"abortedCheckpoints\":").append(r.abortedCheckpoints())
+                .append(",\"jobId\":").append(Json.str(jobId))
+                .append(",\"resumedFrom\":").append(resumedFrom)
+                .append(",\"declinedCheckpoints\":[")
+                .append(String.join(",", declined.stream().map(Json::str).toList())).append(']')
+                .append(",\"checkpoints\":[");
+        for (int i = 0; i < r.checkpoints().size(); i++) {
+            CompletedCheckpoint c = r.checkpoints().get(i);
+            CheckpointStats s = c.stats();
+            b.append(i == 0 ? "" : ",").append("{\"id\":").append(c.id())
+                    .append(",\"duration\":").append(s.duration())
+                    .append(",\"alignment\":").append(s.maxAlignment())
+                    .append(",\"persistedRecords\":").append(s.persistedRecords())
+                    .append(",\"persistedBytes\":").append(s.persistedBytes())
+                    .append(",\"stateBytes\":").append(s.stateBytes()).append('}');
+        }
+        b.append("],\"invariants\":{");
+        int n = 0;
+        for (Map.Entry<String, String> e : verdicts().entrySet()) {
+            b.append(n++ == 0 ? "" : ",").append(Json.str(e.getKey())).append(':').append(Json.str(e.getValue()));
+        }
+        b.append("},\"violations\":[");
+        for (int i = 0; i < r.violations().size(); i++) {
+            Violation v = r.violations().get(i);
+            b.append(i == 0 ? "" : ",").append("{\"invariant\":").append(Json.str(v.invariant()))
+                    .append(",\"checkpoint\":").append(v.checkpointId())
+                    .append(",\"operator\":").append(Json.str(v.operator()))
+                    .append(",\"record\":").append(Json.str(v.record()))
+                    .append(",\"actual\":").append(v.actual())
+                    .append(",\"expected\":").append(v.expected())
+                    .append(",\"message\":").append(Json.str(v.message())).append('}');
+        }
+        return b.append("],\"holds\":").append(r.holds()).append('}').toString();
+    }
+}

@@ -1,0 +1,110 @@
+package dev.consistentcut.cli;
+
+import dev.consistentcut.barrier.BarrierMode;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * {@code resume DIR}: continues the job whose manifest is in DIR, in this new process, from the
+ * latest valid checkpoint (falling back past damaged ones, each reported), and runs it to the end
+ * with every invariant checked (issue 17). The checkpoint holds each task's processed-record
+ * ledger, so the final {@code ExactlyOnceInv} covers the records processed before the crash too:
+ * the verdict is the one a run that never died would get.
+ */
+final class ResumeCommand {
+
+    static final String USAGE = String.join("\n",
+            "Usage: " + CliOptions.JAR + " resume DIR [options]",
+            "",
+            "Continues the job started with 'run --checkpoint-dir DIR' (killed, crashed, or failed",
+            "with too many failed checkpoints) in this process, from the latest valid checkpoint in",
+            "DIR (an older one if the newest is damaged, saying so), and runs it to its end: the",
+            "report and exit code are those of run. The job's options come from DIR/MANIFEST; an",
+            "option given here must agree with it, except these, which may differ per process:",
+            "  --interval-ms N, --sink-delay-us N, --tolerable-failed-checkpoints N, --json",
+            "A finished job is not run again: its recorded verdict is printed (exit 0 or 1). The",
+            "failure of --fail-after-checkpoint is injected by the first process only.",
+            "Exit codes: 0 exactly-once holds; 1 violated; 2 bad usage or options contradicting",
+            "the manifest; 3 DIR missing, unreadable, in use, or not a job directory.");
+
+    private ResumeCommand() {
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err, Function<String, BarrierMode> modes)
+            throws UsageException {
+        if (args.length == 0 || args[0].startsWith("--")) {
+            throw new UsageException("resume needs the job's directory: resume DIR [options]");
+        }
+        Path path = Path.of(args[0]);
+        CliOptions given = CliOptions.parse(args, 1, modes, false);
+        if (given.given().contains("--checkpoint-dir")) {
+            throw new UsageException("resume takes the job's directory as its argument, not --checkpoint-dir");
+        }
+        if (given.force()) {
+            throw new UsageException("--force does not apply to resume");
+        }
+        JobDirectory dir = new JobDirectory(path);
+        boolean hasCheckpoints = dir.names().stream().anyMatch(n -> n.matches("chk-\\d+\\.ckpt"));
+        Optional<JobManifest> found = dir.manifest();
+        if (found.isEmpty()) {
+            throw new EnvironmentException(path + ": no job to resume: no " + JobManifest.FILE + " in it"
+                    + (hasCheckpoints ? " (its checkpoints were written without one, by an older build or the library)"
+                    : " (a run killed before it wrote one never started a job here); start a job with 'run"
+                    + " --checkpoint-dir " + path + "'"));
+        }
+        JobManifest manifest = found.get();
+        CliOptions job;
+        try {
+            job = CliOptions.parse(manifest.asArguments(), 0, modes, true);
+        } catch (UsageException e) {
+            throw new EnvironmentException(path.resolve(JobManifest.FILE) + ": not a valid job: " + e.getMessage());
+        }
+        String graph = DemoJob.describe(job.records(), job.seed(), job.capacity());
+        if (!graph.equals(manifest.graph())) {
+            throw new EnvironmentException(path.resolve(JobManifest.FILE) + ": its job graph '" + manifest.graph()
+                    + "' is not the one this build runs for these options ('" + graph + "')");
+        }
+        Map<String, String> mine = JobManifest.jobOptions(given);
+        for (String option : given.given()) {
+            String key = option.substring(2);
+            if (CliOptions.PER_PROCESS.contains(option) || !mine.containsKey(key)) {
+                continue;
+            }
+            if (!mine.get(key).equals(manifest.options().get(key))) {
+                throw new UsageException(option + " " + mine.get(key) + " contradicts job " + manifest.jobId() + " in "
+                        + path + " (" + key + " " + manifest.options().get(key) + "); a job's options are fixed when"
+                        + " it starts: omit the option, or start a new job with run");
+            }
+        }
+        dir.lock();
+        try {
+            Optional<String> finished = dir.finished();
+            if (finished.isPresent()) {
+                String verdict = finished.get().lines().filter(l -> l.startsWith("verdict="))
+                        .map(l -> l.substring("verdict=".length())).findFirst().orElse("verdict: unknown");
+                out.println("job " + manifest.jobId() + " in " + path + " already finished (" + verdict
+                        + "); nothing to resume. Start a new job with 'run --checkpoint-dir " + path + " --force'.");
+                return verdict.equals("verdict: exactly-once holds") ? Main.OK : Main.VIOLATED;
+            }
+            CliOptions effective = new CliOptions(job.mode(), job.records(),
+                    pick(given, "--interval-ms", given.intervalMs(), job.intervalMs()),
+                    pick(given, "--sink-delay-us", given.sinkDelayMicros(), job.sinkDelayMicros()),
+                    job.capacity(), job.failAfterCheckpoint(), job.seed(), job.simulation(), path, given.json(),
+                    (int) pick(given, "--tolerable-failed-checkpoints", given.tolerableFailedCheckpoints(),
+                            job.tolerableFailedCheckpoints()),
+                    false, given.given());
+            return Main.execute(effective, dir, manifest.jobId(), true, out, err);
+        } finally {
+            dir.unlock();
+        }
+    }
+
+    private static long pick(CliOptions given, String option, long mine, long manifest) {
+        return given.given().contains(option) ? mine : manifest;
+    }
+
+}

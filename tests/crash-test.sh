@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# tests/crash-test.sh: the durable job survives kill -9 (issue 17). Starts real job processes
+# (java -jar reference-impl.jar run --checkpoint-dir D), kills them with SIGKILL -- at random
+# moments, and at deterministic kill points inside a checkpoint write (the store's test-only
+# CrashPoints seam: the process SIGKILLs itself in the named window) -- then resumes the job
+# (resume D), killing again, until a final resume runs it to its end. Each job must end with
+# "verdict: exactly-once holds" (exit 0); after every kill the directory must be healthy (the
+# pointer names a complete, valid checkpoint, or there is no pointer and no checkpoint; resume
+# would start from the pointer's checkpoint; no corrupt file; temporary files do not accumulate).
+# Reports how often each window was hit. See --help.
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+
+usage() {
+  cat <<'USAGE'
+Usage: tests/crash-test.sh [--long] [--kills N] [--mode M]... [--seed N] [--expect-broken]
+
+Quick (default): 21 kills per mode (jobs of up to 7 kills each: each of the 6 windows of a
+checkpoint write once, plus one random SIGKILL; a new job starts when one ends before its kill
+point), about 1.5 minutes on 2 cores.
+  --long            at least 500 kills across the modes (250 per mode with two modes)
+  --kills N         N kills per mode
+  --mode M          only mode M (repeatable; default: every mode 'run --help' lists)
+  --seed N          seed of the random kill moments (default: 1)
+  --expect-broken   broken twin: kills in checkpoint-temp-partial only; after each, simulate a
+                    store that writes checkpoints in place (no temp file, no rename), and require
+                    that the health check catches it (exit 0 iff it did)
+Windows (see CrashPoints): checkpoint-temp-partial, checkpoint-temp-synced, checkpoint-renamed,
+pointer-temp-partial, pointer-temp-synced, pointer-renamed; plus "random" (SIGKILL from outside
+after 0.3-2 s). Work files in target/crash-test/. Exit 0 iff every job ended exactly-once and
+every health check passed; 1 if not; 2 bad usage; 3 setup (no java, build failed).
+USAGE
+}
+
+die() { echo "crash-test.sh: $*" >&2; exit 2; }
+KILLS=21; MODES=(); SEED=1; BROKEN=0; LONG=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h|--help) usage; exit 0 ;;
+    --long) LONG=1 ;;
+    --kills) [ $# -ge 2 ] && [[ "$2" =~ ^[1-9][0-9]{0,5}$ ]] || die "--kills needs a number from 1 to 999999"; KILLS=$2; shift ;;
+    --mode) [ $# -ge 2 ] || die "--mode needs a mode name"; MODES+=("$2"); shift ;;
+    --seed) [ $# -ge 2 ] && [[ "$2" =~ ^[0-9]{1,9}$ ]] || die "--seed needs a number from 0 to 999999999"; SEED=$2; shift ;;
+    --expect-broken) BROKEN=1 ;;
+    *) die "unknown argument '$1' (see --help)" ;;
+  esac
+  shift
+done
+
+command -v java >/dev/null 2>&1 || { echo "crash-test.sh: java not found" >&2; exit 3; }
+JAR="$ROOT/reference-impl/target/reference-impl.jar"
+if [ ! -f "$JAR" ]; then
+  echo "--- building reference-impl (tests not run) ---"
+  mvn -B -q -ntp -DskipTests package -pl reference-impl -am || { echo "crash-test.sh: build failed" >&2; exit 3; }
+fi
+if [ ${#MODES[@]} -eq 0 ]; then
+  MODES=(aligned unaligned)
+  java -jar "$JAR" run --help | grep -q 'at-least-once' && MODES+=(at-least-once)
+fi
+if [ $LONG -eq 1 ]; then KILLS=$(( (500 + ${#MODES[@]} - 1) / ${#MODES[@]} )); fi
+WINDOWS=(checkpoint-temp-partial checkpoint-temp-synced checkpoint-renamed
+         pointer-temp-partial pointer-temp-synced pointer-renamed random)
+# The broken twin needs kills in the middle of a checkpoint write only.
+[ $BROKEN -eq 0 ] || WINDOWS=(checkpoint-temp-partial)
+PER_JOB=${#WINDOWS[@]}
+OUT="$ROOT/target/crash-test"
+rm -rf "$OUT"; mkdir -p "$OUT"
+RANDOM=$SEED
+
+# The job: long enough (about 0.4 s of sink time, seconds on a loaded machine) for kills to land
+# mid-run, a checkpoint every 5 ms. C1 only: these JVMs live seconds, compiling more costs more.
+JAVA_FAST=(-XX:TieredStopAtLevel=1)
+JOB_ARGS=(--records 6000 --sink-delay-us 50 --interval-ms 5 --capacity 32)
+
+declare -A HIT MISSED
+for w in "${WINDOWS[@]}"; do HIT[$w]=0; MISSED[$w]=0; done
+failures=0; kills=0; jobs_done=0; processes=0
+fail() { failures=$((failures + 1)); echo "FAILED: $*"; }
+
+child=
+trap '[ -n "$child" ] && kill -9 "$child" 2>/dev/null; exit 130' INT TERM
+
+# Starts one process of the job (run or resume) with a kill plan; sets $rc and $log.
+attempt() { # MODE DIR WINDOW N FIRST
+  local mode=$1 dir=$2 window=$3 nth=$4 first=$5 jvm=() cmd
+  log="$OUT/p$processes.log"; processes=$((processes + 1))
+  [ "$window" = random ] || jvm=("-Dconsistentcut.crash-at=$window:$nth")
+  if [ "$first" = 1 ]; then cmd=(run --mode "$mode" --checkpoint-dir "$dir" "${JOB_ARGS[@]}")
+  else cmd=(resume "$dir"); fi
+  java "${JAVA_FAST[@]}" "${jvm[@]}" -jar "$JAR" "${cmd[@]}" >"$log" 2>&1 &
+  child=$!
+  if [ "$window" = random ]; then
+    local ms=$((300 + RANDOM % 1700))
+    sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
+    kill -9 "$child" 2>/dev/null
+  fi
+  { wait "$child"; } 2>/dev/null; rc=$?; child=
+}
+
+# The directory after a kill: the pointer names a valid checkpoint that resume would use.
+healthy() { # DIR -> 0 healthy, 1 not (prints why)
+  local dir=$1 json pointer ptr_id uses temps
+  [ -d "$dir" ] || return 0   # killed before the run created its directory: nothing on disk yet
+  json=$(java "${JAVA_FAST[@]}" -jar "$JAR" inspect "$dir" --json) || { echo "inspect failed: $json"; return 1; }
+  pointer=$(sed -n 's/.*"pointer":"checkpoint \([0-9]*\) crc32c [0-9a-f]*".*/\1/p' <<<"$json")
+  uses=$(sed -n 's/.*"resumeFrom":\([0-9a-z]*\)}$/\1/p' <<<"$json")
+  temps=$(grep -o '"temporaryFiles":\[[^]]*\]' <<<"$json" | grep -o '"[^"]*\.tmp"' | wc -l)
+  if grep -q '"valid":false' <<<"$json"; then echo "an unusable checkpoint file: $json"; return 1; fi
+  # A warning other than a leftover temp file means a damaged pointer or checkpoint. A missing
+  # pointer is fine before the first pointer write has committed (a kill between the first
+  # checkpoint's rename and its pointer): the store then uses the newest valid file, and says so.
+  local allowed='leftover'
+  [ -n "$pointer" ] || allowed='leftover|/LATEST: missing; falling back|using .*chk-[0-9]*\.ckpt instead'
+  if grep -o '"warnings":\[.*\]' <<<"$json" | grep -o '"[^"]*"' | grep -v '^"warnings"$' | grep -Evq "$allowed"; then
+    echo "the store warns: $json"; return 1
+  fi
+  if [ -z "$pointer" ]; then
+    # No pointer yet (killed before the first pointer write committed): resume must use the
+    # newest checkpoint file (listed first), or the initial state when there is none.
+    local newest; newest=$(grep -o '"checkpoints":\[{"id":[0-9]*' <<<"$json" | grep -o '[0-9]*$')
+    [ "${uses:-null}" = "${newest:-null}" ] || { echo "no pointer, and resume would use $uses, not the newest $newest: $json"; return 1; }
+  else
+    grep -q "\"id\":$pointer,\"file\":\"chk-$pointer.ckpt\"" <<<"$json" \
+      || { echo "the pointer names checkpoint $pointer, which is not there: $json"; return 1; }
+    [ "$uses" = "$pointer" ] || { echo "resume would use $uses, not the pointer's $pointer: $json"; return 1; }
+  fi
+  [ "$temps" -le 2 ] || { echo "$temps temporary files accumulated: $json"; return 1; }
+  return 0
+}
+
+# Broken twin: what a store writing checkpoints in place (no temp file, no rename) would leave
+# after a kill in the middle of a checkpoint write: the partial file under the final name.
+break_like_in_place_store() { # DIR
+  local dir=$1 t id
+  for t in "$dir"/chk-*.tmp; do
+    [ -f "$t" ] || continue
+    id=${t##*/chk-}; id=${id%.tmp}
+    mv "$t" "$dir/chk-$id.ckpt"
+  done
+}
+
+start=$SECONDS
+caught=0; broken_cases=0
+jobs_total=0
+for mode in "${MODES[@]}"; do
+  mode_kills=0
+  # New jobs until KILLS kills landed in this mode (a job that ends before its kill point ends early).
+  for ((j = 1; mode_kills < KILLS; j++)); do
+    dir="$OUT/$mode-job$j"
+    first=1; jobs_total=$((jobs_total + 1))
+    # the windows in a different order per job, so kills land at different checkpoint counts
+    for ((k = 0; k < PER_JOB && mode_kills < KILLS; k++)); do
+      w=${WINDOWS[$(( (k + j) % PER_JOB ))]}
+      nth=$((1 + RANDOM % 4))
+      attempt "$mode" "$dir" "$w" "$nth" "$first"
+      # a run killed before it wrote its manifest started no job: the next attempt runs it again
+      [ -f "$dir/MANIFEST" ] && first=0
+      if [ "$rc" -eq 137 ] || [ "$rc" -eq 143 ]; then
+        if [ "$w" != random ] && ! grep -q "crash point $w reached" "$log"; then
+          fail "$mode job $j: killed, but not in window $w ($log)"; continue
+        fi
+        HIT[$w]=$((HIT[$w] + 1)); kills=$((kills + 1)); mode_kills=$((mode_kills + 1))
+        if [ $BROKEN -eq 1 ] && [ "$w" = checkpoint-temp-partial ]; then
+          break_like_in_place_store "$dir"; broken_cases=$((broken_cases + 1))
+          if ! why=$(healthy "$dir"); then caught=$((caught + 1)); fi
+          continue
+        fi
+        why=$(healthy "$dir") || fail "$mode job $j after a kill in $w: $why"
+      elif [ "$rc" -eq 0 ] && grep -q '^verdict: exactly-once holds$' "$log"; then
+        MISSED[$w]=$((MISSED[$w] + 1)) # the job ended before the kill point: a valid end, no kill
+        break
+      else
+        fail "$mode job $j: exit $rc with kill plan $w:$nth, see $log"; tail -3 "$log"
+        break
+      fi
+    done
+    # The final resume, no kill: runs the job to its end (or finds it finished).
+    attempt "$mode" "$dir" none 1 "$first"
+    if [ $BROKEN -eq 0 ]; then
+      if [ "$rc" -ne 0 ] || ! grep -Eq '^verdict: exactly-once holds$|already finished \(verdict: exactly-once holds\)' "$log"; then
+        fail "$mode job $j: the final resume exited $rc without 'verdict: exactly-once holds' ($log)"; tail -5 "$log"
+      else
+        jobs_done=$((jobs_done + 1))
+      fi
+      leftovers=$(find "$dir" -name 'chk-*.tmp' | wc -l)
+      [ "$leftovers" -eq 0 ] || fail "$mode job $j: $leftovers checkpoint temp files left after the job finished"
+    fi
+  done
+done
+secs=$((SECONDS - start))
+
+echo
+echo "=== crash test: ${MODES[*]}; $kills kills in $processes processes, $secs s ==="
+printf '%-26s %6s %s\n' window hits "ended before the kill point"
+for w in "${WINDOWS[@]}"; do printf '%-26s %6d %d\n' "$w" "${HIT[$w]}" "${MISSED[$w]}"; done
+if [ $BROKEN -eq 1 ]; then
+  echo "broken twin (store writing in place): $caught of $broken_cases damaged directories caught by the health check"
+  [ "$broken_cases" -gt 0 ] && [ "$caught" -eq "$broken_cases" ] && { echo "broken twin caught"; exit 0; }
+  echo "FAILED: the health check missed a damaged directory"; exit 1
+fi
+echo "jobs finished exactly-once: $jobs_done of $jobs_total; failed checks: $failures"
+need=$((KILLS * ${#MODES[@]}))
+[ $kills -ge "$need" ] || fail "only $kills kills landed, $need required"
+[ $failures -eq 0 ]
