@@ -51,12 +51,13 @@ AllArrived(t, a, x) == ArrivedWithEnded(a, x) = InputsOf(t)
 
 \* Barrier c goes to the head of every output of node n (ch: the channels before).
 Overtake(ch, n, c) == EnqueueAhead(ch, OutputsOf(n), [ckpt |-> c])
-\* snapChan with what barrier c overtook on n's outputs appended to their persisted state:
-\* the records (an older barrier or a cancellation barrier it overtakes is no data).
+\* The records queued in channel e of ch, which a barrier put at e's head overtakes (an
+\* older barrier or a cancellation barrier it overtakes is no data).
+Overtaken(ch, e) == SelectSeq(ch[e], IsRecord)
+\* snapChan with what barrier c overtook on n's outputs appended to their persisted state.
 SaveOvertaken(ch, n, c) ==
     [snapChan EXCEPT ![c] = [e \in Edges |-> IF e \in OutputsOf(n)
-                                              THEN snapChan[c][e] \o
-                                                   PersistedOvertaken(SelectSeq(ch[e], IsRecord))
+                                              THEN snapChan[c][e] \o PersistedOvertaken(Overtaken(ch, e))
                                               ELSE snapChan[c][e]]]
 
 \* Source s records its offset in the in-flight checkpoint c, puts barrier c at the head of
