@@ -33,6 +33,8 @@ Options:
   --traces N        behaviours per simulated model (default 20000 with --simulate, else 1000)
   --workers N       TLC worker threads (default: number of cores)
   --list            list the models in the manifest and exit
+  --fail-fast       stop after the first model that does not do what the manifest says
+  --mutants [ARGS]  run the spec mutation harness instead: tests/spec-mutants.sh ARGS (see its --help)
   --trace FILE      instead of the manifest: validate a trace the engine recorded (repeatable):
                     TLC decides whether it is a behaviour of spec/TraceAligned.tla or
                     spec/TraceUnaligned.tla (by its mode); a rejected trace is reported with the
@@ -64,6 +66,8 @@ WORKERS=$(nproc 2>/dev/null || echo 2)
 LIST=0
 TRACE_FILES=()
 EXPECT_REJECT=0
+FAIL_FAST=0
+[ "${1:-}" != "--mutants" ] || { shift; exec "$ROOT/tests/spec-mutants.sh" "$@"; }
 is_count() { [[ "$1" =~ ^[1-9][0-9]*$ ]]; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -78,6 +82,7 @@ while [ $# -gt 0 ]; do
     --trace) [ $# -ge 2 ] || die "--trace needs a trace file"; TRACE_FILES+=("$2"); shift ;;
     --trace=*) TRACE_FILES+=("${1#--trace=}") ;;
     --expect-reject) EXPECT_REJECT=1 ;;
+    --fail-fast) FAIL_FAST=1 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "model-check.sh: unknown option '$1'" >&2; echo >&2; usage >&2; exit 2 ;;
   esac
@@ -198,7 +203,9 @@ run_model() {
   fi
   local start; start=$(date +%s)
   # TLC prints "Progress(...)" lines about once a minute: pass them through as the progress of long runs.
-  (cd "$SPEC_DIR" && "$JAVA" -XX:+UseParallelGC -cp "$JAR" tlc2.TLC "${args[@]}" "$module.tla") >"$log" 2>&1 &
+  # A private java.io.tmpdir: TLC unpacks its standard modules (TLC.tla, ...) there, and two
+  # TLC processes sharing /tmp can read each other's half-written copy (a spurious parse error).
+  (cd "$SPEC_DIR" && "$JAVA" -XX:+UseParallelGC -Djava.io.tmpdir="$meta" -cp "$JAR" tlc2.TLC "${args[@]}" "$module.tla") >"$log" 2>&1 &
   local pid=$!
   tail -n +1 -F --pid=$pid "$log" 2>/dev/null | grep --line-buffered -E '^Progress\(' | sed -u "s/^/    [$name] /" &
   local tailer=$!
@@ -262,6 +269,7 @@ for name in "${SELECTED[@]}"; do
     echo "      --- TLC output of $name from its first error (full log: ${OUT_DIR#$ROOT/}/logs/$name.log) ---"
     awk '/^Error:|Error: /{p=1} p' "$OUT_DIR/logs/$name.log" | head -n 150 | sed 's/^/      | /'
     [ -n "$(awk '/^Error:|Error: /{p=1} p' "$OUT_DIR/logs/$name.log" | head -1)" ] || tail -n 40 "$OUT_DIR/logs/$name.log" | sed 's/^/      | /'
+    [ $FAIL_FAST -eq 0 ] || { echo "      (--fail-fast: the remaining models are not run)"; break; }
   fi
 done
 

