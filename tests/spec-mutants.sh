@@ -233,7 +233,7 @@ for id in "${SELECTED[@]}"; do
   if [ -z "$verdict" ] && [ "${C_VERDICT[$id]}" = equivalent ] && [ $RUN_EQ -eq 0 ]; then
     verdict=EQUIVALENT; result="catalogued as equivalent (applies, parses)"
   elif [ -z "$verdict" ]; then
-    args=(--workers "$WORKERS" --fail-fast)
+    args=(--workers "$WORKERS" --fail-fast --no-pictures)
     for m in "${models[@]}"; do args+=(--model "$m"); done
     MODEL_CHECK_SPEC_DIR="$work/spec" MODEL_CHECK_MANIFEST="$SPEC_DIR/models.tsv" MODEL_CHECK_OUT_DIR="$work/mc" \
       timeout "$TIMEOUT" "$ROOT/model-check.sh" "${args[@]}" >>"$log" 2>&1
