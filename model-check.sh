@@ -339,7 +339,8 @@ json_document() { # the whole result, to the saved stdout
 }
 
 # ---- run -----------------------------------------------------------------------------------
-echo "TLC: $JAR ($("$JAVA" -cp "$JAR" tlc2.TLC -version 2>/dev/null | grep -oE 'Version [^ ]+' | head -1 || true))"
+# MODEL_CHECK_TLC_VERSION: the version line, if the caller knows it (saves a JVM start per call).
+echo "TLC: $JAR (${MODEL_CHECK_TLC_VERSION:-$("$JAVA" -cp "$JAR" tlc2.TLC -version 2>/dev/null | grep -oE 'Version [^ ]+' | head -1 || true)})"
 echo "Models: ${#SELECTED[@]} (${TIER_SET// /+}${MODELS:+, by name}), workers: $WORKERS, logs: ${OUT_DIR#$ROOT/}/logs/"
 FAILED=()
 ROWS=()

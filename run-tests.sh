@@ -18,7 +18,8 @@ Runs, in order (quick modes, about 25 minutes on 2 cores):
                               against the spec by TLC; broken engines' traces must be rejected
   5. jcstress --quick         races on channel, handlers, coordinator, store: no forbidden outcome
   6. jcstress broken twins    every Broken... jcstress test must be caught
-  7. spec mutants --quick     small mistakes in the protocol modules: each must be caught by a
+  7. spec-mutants self-test   the mutation harness's verdicts on fixture mutants (its broken twins)
+  8. spec mutants --quick     small mistakes in the protocol modules: each must be caught by a
                               quick TLC model (tests/spec-mutants.sh, docs/spec-mutants.md)
 Each step's output goes to the terminal; a summary line per step closes the run.
 USAGE
@@ -44,6 +45,7 @@ step "TLC quick models" ./model-check.sh --quick
 step "trace validation" tests/trace-validation.sh
 step "jcstress quick" stress-tests/run-jcstress.sh --quick
 step "jcstress broken twins caught" stress-tests/run-jcstress.sh --quick --expect-broken
+step "spec-mutants self-test" tests/spec-mutants-selftest.sh
 step "spec mutants killed" tests/spec-mutants.sh --quick
 
 echo; echo "=== summary ==="

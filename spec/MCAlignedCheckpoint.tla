@@ -50,3 +50,14 @@ AtLeastOnce                   AtLeastOnce.cfg                  inv:NoDoubleCount
 AtLeastOnceNoSkip             AtLeastOnceNoSkip.cfg            pass                                            10,386    33   19
 BugFinishedSourceDeadlock     BugFinishedSourceDeadlock.cfg    deadlock                                         2,382    15    8
 AlignedBlocks                 Blocks.cfg                       inv:AlignedNeverBlocksClaim                        103     7    5
+
+Issue 10 models, TLC 2.18 with 1 worker (--workers 1) on 2 cores under a load average of about 16
+(six jobs sharing them), so the seconds are wall-clock upper bounds, several times an idle machine's:
+
+model                         cfg (MCAlignedCheckpoint_...)    result                                        distinct depth    s
+KeepsCheckpointingDiamond     KeepsCheckpointingDiamond.cfg    pass                                            15,384    35   46
+BugRestorePointKeepsOlder     BugRestorePointKeepsOlder.cfg    inv:RestorePointInv                              1,929    15   18
+BugCompleteOlderAfterNewer    BugCompleteOlderAfterNewer.cfg   inv:RestorePointInv                             10,417    15   20
+BugCompleteAborted            BugCompleteAborted.cfg           prop:CheckpointStatusProp                          371     9    8
+BugFailureKeepsPending        BugFailureKeepsPending.cfg       inv:FailureAbortsPendingInv                         10     3    8
+BugTriggerStopsAfterAbort     BugTriggerStopsAfterAbort.cfg    prop:KeepsCheckpointingProp                      7,656    20   25

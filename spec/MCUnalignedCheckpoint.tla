@@ -83,3 +83,11 @@ BugDropChannelState           BugDropChannelState.cfg          inv:ExactlyOnceIn
 BugFinishedSourceLiveness     BugFinishedSourceLiveness.cfg    prop:CheckpointCompletesProp                       651    13    9
 UnalignedPersistsChannelState PersistsChannelState.cfg         inv:UnalignedNoChannelStateClaim                    19     5    4
 UnalignedBeyondCapacity       BeyondCapacity.cfg               inv:UnalignedChannelStateWithinCapacityClaim     1,844    11    8
+
+Issue 10 models, TLC 2.18 with 1 worker (--workers 1) on 2 cores under a load average of about 16
+(six jobs sharing them), so the seconds are wall-clock upper bounds, several times an idle machine's:
+
+model                         cfg (MCUnalignedCheckpoint_...)  result                                        distinct depth    s
+BugRestoreReversed            BugRestoreReversed.cfg           inv:FifoChannelInv                               2,954    12   23
+BugPartsOrder                 BugPartsOrder.cfg                inv:FifoChannelStateInv                            421     8   16
+BugClassicChandyLamport       BugClassicChandyLamport.cfg      inv:BarrierOvertakesInv                             18     4    4

@@ -30,7 +30,7 @@ Verdicts: KILLED (a model caught it), SURVIVED (no model did), EQUIVALENT (catal
 equivalent, with the argument; only checked to apply and parse unless --run-equivalent),
 STALE (its find text does not occur exactly once: the spec changed under the catalogue),
 INVALID (the mutant does not parse: a catalogue defect), TIMEOUT (its models ran longer than
---timeout).
+--timeout), MISCATALOGUED (catalogued as equivalent, but a model killed it: the argument is wrong).
 
 Options:
   --quick           only the mutants of tier "quick" (what ./run-tests.sh runs)
@@ -114,11 +114,16 @@ while IFS=$'\t' read -r name module config expect tier desc; do
   QUICK_MODELS+=("$name"); MODEL_MODULE[$name]=$module
 done <"$SPEC_DIR/models.tsv"
 [ ${#QUICK_MODELS[@]} -gt 0 ] || env_die "spec/models.tsv lists no quick model"
+# SPEC_MUTANTS_MODELS: run only these models (space-separated; the harness's self-test uses it).
+if [ -n "${SPEC_MUTANTS_MODELS:-}" ]; then
+  read -r -a QUICK_MODELS <<<"$SPEC_MUTANTS_MODELS"
+  for m in "${QUICK_MODELS[@]}"; do [ -n "${MODEL_MODULE[$m]:-}" ] || die "SPEC_MUTANTS_MODELS: '$m' is no quick model of spec/models.tsv"; done
+fi
 
 # Cheapest first: the #order list of the catalogue, then any other quick model (manifest order).
 ORDERED=()
 declare -A seen
-for m in "${ORDER[@]}"; do [ -n "${MODEL_MODULE[$m]:-}" ] && [ -z "${seen[$m]:-}" ] && { ORDERED+=("$m"); seen[$m]=1; }; done
+for m in "${ORDER[@]}"; do [[ " ${QUICK_MODELS[*]} " == *" $m "* ]] && [ -z "${seen[$m]:-}" ] && { ORDERED+=("$m"); seen[$m]=1; }; done
 for m in "${QUICK_MODELS[@]}"; do [ -z "${seen[$m]:-}" ] && { ORDERED+=("$m"); seen[$m]=1; }; done
 
 # The modules a module EXTENDS, transitively (itself included); standard modules drop out
@@ -170,6 +175,9 @@ else
   fi
 fi
 export TLA2TOOLS_JAR=$JAR
+# model-check.sh names the TLC version in its header; ask once, not once per mutant.
+MODEL_CHECK_TLC_VERSION=$("$JAVA" -cp "$JAR" tlc2.TLC -version 2>/dev/null | grep -oE 'Version [^ ]+' | head -1)
+export MODEL_CHECK_TLC_VERSION
 command -v timeout >/dev/null 2>&1 || env_die "timeout (coreutils) not found"
 
 rm -rf "$OUT_DIR/work" "$OUT_DIR/logs" || env_die "cannot clean $OUT_DIR"
@@ -190,11 +198,12 @@ apply_mutant() {
     { i = index($0, f); if (i > 0) $0 = substr($0, 1, i - 1) r substr($0, i + length(f)); print }' \
     "$1" >"$1.mutant" && mv "$1.mutant" "$1"
 }
-# SANY on module $2 in directory $1; 0 if it parses and has no semantic error.
+# SANY on the modules $3... in directory $1 (one JVM), output appended to $2; 0 if every
+# module parses and has no semantic error.
 sany_ok() {
-  local dir=$1 mod=$2 log=$3 tmp
+  local dir=$1 log=$2 tmp; shift 2
   tmp=$(mktemp -d) || return 3
-  (cd "$dir" && "$JAVA" -Djava.io.tmpdir="$tmp" -cp "$JAR" tla2sany.SANY "$mod.tla") >>"$log" 2>&1
+  (cd "$dir" && "$JAVA" -Djava.io.tmpdir="$tmp" -cp "$JAR" tla2sany.SANY "$@") >>"$log" 2>&1
   local rc=$?
   rm -rf "$tmp"
   [ $rc -eq 0 ] || return 1
@@ -224,10 +233,8 @@ for id in "${SELECTED[@]}"; do
     fi
   fi
   if [ -z "$verdict" ]; then
-    declare -A mods=(); for m in "${models[@]}"; do mods[${MODEL_MODULE[$m]}]=1; done
-    for mod in "${!mods[@]}"; do
-      sany_ok "$work/spec" "$mod" "$log" || { verdict=INVALID; result="SANY rejects $mod (see ${log#$ROOT/})"; break; }
-    done
+    declare -A mods=(); for m in "${models[@]}"; do mods[${MODEL_MODULE[$m]}.tla]=1; done
+    sany_ok "$work/spec" "$log" "${!mods[@]}" || { verdict=INVALID; result="SANY rejects the mutant (see ${log#$ROOT/})"; }
     unset mods
   fi
   if [ -z "$verdict" ] && [ "${C_VERDICT[$id]}" = equivalent ] && [ $RUN_EQ -eq 0 ]; then
@@ -256,7 +263,7 @@ for id in "${SELECTED[@]}"; do
     fi
     if [ "${C_VERDICT[$id]}" = equivalent ]; then
       # An equivalent mutant must survive; if a model kills it, the catalogue is wrong.
-      [ "$verdict" = SURVIVED ] && verdict=EQUIVALENT
+      case "$verdict" in SURVIVED) verdict=EQUIVALENT ;; KILLED) verdict=MISCATALOGUED ;; esac
     fi
   fi
   secs=$((SECONDS - start))
