@@ -71,24 +71,25 @@ done
 
 # ---- catalogue -----------------------------------------------------------------------------
 # Columns (tab-separated): id, tier (quick|full), file (in spec/), find, replace, verdict
-# (kill|equivalent), description. "#order" lines list models cheapest first.
+# (kill|equivalent), description, and optionally the models to try first (comma-separated:
+# the ones that killed it last time). "#order" lines list the other models cheapest first.
 [ -f "$CATALOGUE" ] || die "no catalogue at $CATALOGUE"
-IDS=(); declare -A C_TIER C_FILE C_FIND C_REPL C_VERDICT C_DESC
+IDS=(); declare -A C_TIER C_FILE C_FIND C_REPL C_VERDICT C_DESC C_FIRST
 ORDER=()
 lineno=0
 while IFS= read -r line || [ -n "$line" ]; do
   lineno=$((lineno + 1))
   if [[ "$line" =~ ^#order[[:space:]] ]]; then read -r -a words <<<"${line#\#order}"; ORDER+=("${words[@]}"); continue; fi
   [[ -z "${line//[[:space:]]/}" || "$line" =~ ^[[:space:]]*# ]] && continue
-  IFS=$'\t' read -r id tier file find repl verdict desc <<<"$line"
-  [ -n "${desc:-}" ] || die "$CATALOGUE:$lineno: expected 7 tab-separated columns (id tier file find replace verdict description)"
+  IFS=$'\t' read -r id tier file find repl verdict desc first <<<"$line"
+  [ -n "${desc:-}" ] || die "$CATALOGUE:$lineno: expected 7 or 8 tab-separated columns (id tier file find replace verdict description [first models])"
   [[ "$id" =~ ^[A-Za-z0-9_-]+$ ]] || die "$CATALOGUE:$lineno: bad id '$id'"
   [ -z "${C_FILE[$id]:-}" ] || die "$CATALOGUE:$lineno: mutant '$id' listed twice"
   case "$tier" in quick|full) ;; *) die "$CATALOGUE:$lineno: bad tier '$tier' (quick or full)";; esac
   case "$verdict" in kill|equivalent) ;; *) die "$CATALOGUE:$lineno: bad verdict '$verdict' (kill or equivalent)";; esac
   [ "$find" != "$repl" ] || die "$CATALOGUE:$lineno: mutant '$id' replaces its text by itself"
   IDS+=("$id"); C_TIER[$id]=$tier; C_FILE[$id]=$file; C_FIND[$id]=$find; C_REPL[$id]=$repl
-  C_VERDICT[$id]=$verdict; C_DESC[$id]=$desc
+  C_VERDICT[$id]=$verdict; C_DESC[$id]=$desc; C_FIRST[$id]=${first:-}
 done <"$CATALOGUE"
 [ ${#IDS[@]} -gt 0 ] || die "$CATALOGUE lists no mutant"
 
@@ -146,10 +147,15 @@ closure_of() {
   CLOSURE[$mod]=$done
   echo "$done"
 }
-# The quick models (in cost order) whose module reads spec/FILE.
+# The quick models whose module reads spec/FILE: first those of FIRST (comma-separated), then
+# the others in cost order.
 models_using() {
-  local target=${1%.tla} m
+  local target=${1%.tla} first=",${2:-}," m
   for m in "${ORDERED[@]}"; do
+    [[ "$first" == *",$m,"* ]] && [[ "$(closure_of "${MODEL_MODULE[$m]}")" == *" $target "* ]] && echo "$m"
+  done
+  for m in "${ORDERED[@]}"; do
+    [[ "$first" == *",$m,"* ]] && continue
     [[ "$(closure_of "${MODEL_MODULE[$m]}")" == *" $target "* ]] && echo "$m"
   done
 }
@@ -185,17 +191,21 @@ mkdir -p "$OUT_DIR/work" "$OUT_DIR/logs" || env_die "cannot create $OUT_DIR"
 CSV="$OUT_DIR/results.csv"
 echo "mutant,tier,file,verdict,model,expected,result,models_run,seconds,description" >"$CSV" || env_die "cannot write $CSV"
 
-# How often the literal text FIND occurs in file $1 (single-line texts; read from the
-# environment so that awk does not interpret the backslashes of TLA+).
+# The catalogue writes a line break inside find/replace texts as "⏎" (TLA+ has backslashes
+# everywhere, so no backslash escape). Both functions read the whole file as one string (RS
+# is a byte no spec contains) and take FIND and REPL from the environment, so that awk does
+# not interpret the backslashes of TLA+.
+# How often the literal text FIND occurs in file $1.
 count_occurrences() {
-  FIND=$2 awk 'BEGIN { f = ENVIRON["FIND"]; n = 0 }
+  FIND=$2 awk 'BEGIN { RS = "\001"; f = ENVIRON["FIND"]; gsub(/⏎/, "\n", f); n = 0 }
     { s = $0; while ((i = index(s, f)) > 0) { n++; s = substr(s, i + length(f)) } }
     END { print n }' "$1"
 }
 # Replaces the one occurrence of FIND by REPL in file $1 (literally).
 apply_mutant() {
-  FIND=$2 REPL=$3 awk 'BEGIN { f = ENVIRON["FIND"]; r = ENVIRON["REPL"] }
-    { i = index($0, f); if (i > 0) $0 = substr($0, 1, i - 1) r substr($0, i + length(f)); print }' \
+  FIND=$2 REPL=$3 awk 'BEGIN { RS = "\001"; f = ENVIRON["FIND"]; r = ENVIRON["REPL"]
+                               gsub(/⏎/, "\n", f); gsub(/⏎/, "\n", r) }
+    { i = index($0, f); if (i > 0) $0 = substr($0, 1, i - 1) r substr($0, i + length(f)); printf "%s", $0 }' \
     "$1" >"$1.mutant" && mv "$1.mutant" "$1"
 }
 # SANY on the modules $3... in directory $1 (one JVM), output appended to $2; 0 if every
@@ -228,7 +238,7 @@ for id in "${SELECTED[@]}"; do
       verdict=STALE; result="find text occurs $occ times in spec/$file"
     else
       apply_mutant "$work/spec/$file" "${C_FIND[$id]}" "${C_REPL[$id]}" || env_die "cannot write $work/spec/$file"
-      mapfile -t models < <(models_using "$file")
+      mapfile -t models < <(models_using "$file" "${C_FIRST[$id]}")
       [ ${#models[@]} -gt 0 ] || { verdict=STALE; result="no quick model reads spec/$file"; }
     fi
   fi
