@@ -29,6 +29,12 @@ DiamondSources == {"src"}
 DiamondOperators == {"left", "right", "join"}
 DiamondEdges == {<<"src", "left">>, <<"src", "right">>, <<"left", "join">>, <<"right", "join">>}
 
+(* Topology "Join3": three sources into one three-input operator (issue 10: with two inputs,
+   an alignment that forgets its earlier arrivals still completes; with three it does not). *)
+Join3Sources == {"a", "b", "c"}
+Join3Operators == {"join3"}
+Join3Edges == {<<"a", "join3">>, <<"b", "join3">>, <<"c", "join3">>}
+
 \* Broadcast: a record takes every out-edge of its node (a source: only its own records).
 BroadcastRoute(n, r) ==
     IF n \in Sources /\ r.src # n THEN {} ELSE OutputsOf(n)
