@@ -2,7 +2,8 @@
 (***************************************************************************)
 (* Model values both MC modules share: the topologies, the routes, the     *)
 (* correct and bad definitions of the three dials of Dataflow.tla          *)
-(* (RecordedOffset, RestoredChannel, FinishedSourcesInject), and the state *)
+(* (RecordedOffset, RestoredChannel, FinishedSourcesInject,               *)
+(* ArrivedWithEnded), and the state                                        *)
 (* view.  The .cfg files pick them by substitution, e.g.                   *)
 (* `Edges <- JoinEdges` or `RecordedOffset <- OffsetEarly`.                *)
 (*                                                                         *)
@@ -86,8 +87,22 @@ FinishedInjects == TRUE
 \* Bug 8, as Flink before FLIP-147 (FLINK-2491): a finished source no longer takes part in
 \* checkpoints.  A checkpoint triggered after it finished waits forever for its barrier:
 \* TLC must refute CheckpointCompletesProp; with blocking inputs (aligned) the run also
-\* stops dead before it drains: a deadlock.
+\* stops dead before it drains: a deadlock.  Its models run with EndOfInput = FALSE, the
+\* world before FLIP-147: no end of partition reaches a barrier handler (with it, the
+\* receivers would count the ended input as arrived: BugEndedInputNotCountedAsArrived is the
+\* receiving side's version of this bug).
 FinishedSilent == FALSE
+
+-----------------------------------------------------------------------------
+(* The dial ArrivedWithEnded: which inputs alignment counts as arrived.    *)
+
+\* Correct (FLIP-147): an input that has ended counts as having delivered every barrier.
+EndedCountsAsArrived(barrierArrived, ended) == barrierArrived \cup ended
+
+\* BugEndedInputNotCountedAsArrived: only real barriers count.  A checkpoint triggered
+\* after one input of a task ended never aligns at that task; an aligned task blocks the
+\* inputs whose barrier arrived for ever.  TLC must report a deadlock (aligned Join).
+BugEndedInputNotCountedAsArrived(barrierArrived, ended) == barrierArrived
 
 -----------------------------------------------------------------------------
 (* Bad coordinators (issue 10): whole actions of Dataflow.tla replaced by  *)
@@ -96,14 +111,14 @@ FinishedSilent == FALSE
 
 \* The variables the coordinator's completion leaves alone (shared by the bad completions).
 CompletionFrame == UNCHANGED <<sourceVars, chan, operatorVars, acked, snapOffset, snapProcessed,
-                               snapChan, discardedUpTo, failures>>
+                               snapChan, discardedUpTo, failures, lifecycleVars>>
 
 \* Restore point (2): the coordinator keeps the first completed checkpoint as the one to
 \* restore (latest' = latest once set).  Every restore is still from a consistent cut, so
 \* the counting invariants hold; RestorePointInv fails.
 CompleteKeepsOlder(c) ==
     /\ ckpt[c] = "pending"
-    /\ acked[c] = Tasks
+    /\ AllAcked(c)
     /\ ckpt' = [ckpt EXCEPT ![c] = "completed"]
     /\ latest' = IF latest = 0 THEN c ELSE latest
     /\ CompletionFrame
@@ -113,7 +128,7 @@ CompleteKeepsOlder(c) ==
 \* in flight; RestorePointInv (and RestorePointMonotoneProp) fail.
 CompleteWithoutSubsuming(c) ==
     /\ ckpt[c] = "pending"
-    /\ acked[c] = Tasks
+    /\ AllAcked(c)
     /\ ckpt' = [ckpt EXCEPT ![c] = "completed"]
     /\ latest' = c
     /\ CompletionFrame
@@ -122,7 +137,7 @@ CompleteWithoutSubsuming(c) ==
 \* in even though it was aborted (by a timeout) meanwhile.  CheckpointStatusProp fails.
 CompleteAborted(c) ==
     /\ ckpt[c] \in {"pending", "aborted"}
-    /\ acked[c] = Tasks
+    /\ AllAcked(c)
     /\ ckpt' = [d \in CheckpointIds |-> IF d = c THEN "completed"
                                         ELSE IF d < c /\ ckpt[d] = "pending" THEN "aborted"
                                         ELSE ckpt[d]]
@@ -145,6 +160,9 @@ FailKeepsPending ==
               /\ chan' = [e \in Edges |-> RestoredChannel(snapChan[latest][e])]
     /\ handling' = [t \in Operators |-> 0]
     /\ arrived' = [t \in Operators |-> {}]
+    /\ current' = [t \in Tasks |-> discardedUpTo']
+    /\ endedInputs' = [t \in Operators |-> {}]
+    /\ endedSources' = {}
     /\ UNCHANGED <<acked, snapOffset, snapProcessed, snapChan, latest>>
 
 \* Checkpointing that stops (4): after one timeout the coordinator never triggers again
@@ -156,8 +174,13 @@ TriggerStopsAfterAbort(c) ==
     /\ \A d \in 1..(c - 1) : Triggered(d)
     /\ Cardinality({d \in CheckpointIds : InFlight(d)}) < MaxConcurrent
     /\ ckpt' = [ckpt EXCEPT ![c] = "pending"]
-    /\ UNCHANGED <<sourceVars, chan, operatorVars, acked, snapOffset, snapProcessed,
-                   snapChan, latest, discardedUpTo, failures>>
+    /\ snapOffset' = [snapOffset EXCEPT ![c] =
+                          [s \in Sources |-> IF Ended(s) THEN offset[s] ELSE @[s]]]
+    /\ snapProcessed' = [snapProcessed EXCEPT ![c] =
+                             [t \in Operators |-> IF Ended(t) THEN processed[t] ELSE @[t]]]
+    /\ acked' = [acked EXCEPT ![c] = {t \in Tasks : Ended(t)}]
+    /\ UNCHANGED <<sourceVars, chan, operatorVars, snapChan, latest, discardedUpTo,
+                   failures, lifecycleVars>>
 
 -----------------------------------------------------------------------------
 (* The state view TLC uses to recognise states it has already seen.        *)
@@ -176,7 +199,7 @@ TriggerStopsAfterAbort(c) ==
 (* what it kept when that data was last written.  Not used with liveness.  *)
 StateView ==
     LET kept(c) == ckpt[c] = "pending" \/ c = latest IN
-    << offset, chan, processed, handling, arrived, ckpt,
+    << offset, chan, processed, handling, arrived, ckpt, current, endedInputs, endedSources,
        [c \in CheckpointIds |-> IF Live(c) THEN acked[c] ELSE {}],
        [c \in CheckpointIds |-> IF kept(c) THEN <<snapOffset[c], snapProcessed[c], snapChan[c]>>
                                           ELSE <<>>],
