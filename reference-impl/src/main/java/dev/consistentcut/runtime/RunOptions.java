@@ -29,6 +29,8 @@ import java.util.function.Supplier;
  * @param trackProcessed both: keep the processed ledgers; without them no invariant can be checked
  * @param onCheckpoint both: called with each completed checkpoint (coordinator thread when threaded)
  * @param progress both: progress lines, e.g. for stderr
+ * @param abortsReachTasks both: aborted checkpoints leave flight at once and tasks are notified (see the builder)
+ * @param endOfInput both: sources end their partitions and the run goes to the end of its input (see the builder)
  */
 public record RunOptions(
         long seed,
@@ -47,7 +49,9 @@ public record RunOptions(
         ActionListener listener,
         boolean trackProcessed,
         Consumer<CompletedCheckpoint> onCheckpoint,
-        Consumer<String> progress) {
+        Consumer<String> progress,
+        boolean abortsReachTasks,
+        boolean endOfInput) {
 
     public RunOptions {
         Objects.requireNonNull(storeFactory, "storeFactory");
@@ -92,6 +96,8 @@ public record RunOptions(
         private long checkpointTimeout;
         private double abortProbability;
         private int maxConcurrentAligned = 1;
+        private boolean abortsReachTasks = true;
+        private boolean endOfInput;
         private int maxFailures;
         private double failureProbability;
         private long failAtStep = -1;
@@ -204,10 +210,33 @@ public record RunOptions(
             return this;
         }
 
+        /**
+         * Default true, as Flink: an aborted checkpoint leaves flight at once and the coordinator
+         * notifies the tasks ({@code NotifyCheckpointAborted}); its barriers still travelling are
+         * then dropped as obsolete. False is the older model option of the spec
+         * ({@code AbortsReachTasks = FALSE}): it stays in flight until every task acknowledged
+         * it, and no task learns of it (the trace specs of issue 5 use it).
+         */
+        public Builder abortsReachTasks(boolean v) {
+            abortsReachTasks = v;
+            return this;
+        }
+
+        /**
+         * Default false. True: a source that has read its whole log sends end of partition
+         * ({@code SendEndOfPartition}), operators end when every input has ended, and the run
+         * finishes only when every task has ended (FLIP-147; the spec's {@code EndOfInput}).
+         */
+        public Builder endOfInput(boolean v) {
+            endOfInput = v;
+            return this;
+        }
+
         public RunOptions build() {
             return new RunOptions(seed, maxSteps, checkpointInterval, triggerProbability, maxCheckpoints,
                     checkpointTimeout, abortProbability, maxConcurrentAligned, maxFailures, failureProbability,
-                    failAtStep, failAfterCheckpoint, storeFactory, listener, trackProcessed, onCheckpoint, progress);
+                    failAtStep, failAfterCheckpoint, storeFactory, listener, trackProcessed, onCheckpoint, progress,
+                    abortsReachTasks, endOfInput);
         }
     }
 }
