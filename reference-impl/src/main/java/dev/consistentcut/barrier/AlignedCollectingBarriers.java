@@ -8,9 +8,12 @@ import java.util.BitSet;
  * Aligned mode, aligning checkpoint {@code checkpointId}: every input whose barrier has arrived is
  * blocked, so nothing after the barrier gets processed before the snapshot. When every input has
  * arrived or ended the alignment completes: snapshot, forward in-band, unblock all, acknowledge.
- * A newer barrier subsumes the alignment (the task declines the older checkpoint); a
- * cancellation or abort of it abandons it and unblocks every input at once; one of a newer
- * checkpoint is remembered and forwarded.
+ *
+ * <p>Lifecycle: an abort notification or cancellation barrier of this checkpoint abandons it and
+ * unblocks every input at once. A barrier or cancellation barrier of a newer checkpoint on an
+ * unblocked input means this checkpoint's barrier will never come on that input (the upstream
+ * task went past it without forwarding it), so the alignment is subsumed: abandoned and declined,
+ * and the newer one handled. A notification of a newer checkpoint's abort is only remembered.
  */
 final class AlignedCollectingBarriers implements BarrierHandlerState {
 
@@ -36,14 +39,11 @@ final class AlignedCollectingBarriers implements BarrierHandlerState {
     @Override
     public BarrierHandlerState barrierReceived(int input, Barrier barrier, BarrierHandlerContext ctx) {
         long c = barrier.checkpointId();
-        if (c < checkpointId || ctx.isAborted(c)) {
+        if (c < checkpointId) {
             return this; // obsolete
         }
         if (c > checkpointId) {
-            // Subsumed (Flink: SingleCheckpointBarrierHandler cancels the pending alignment).
-            ctx.abandon(checkpointId);
-            ctx.decline(checkpointId);
-            return align(c, Arrivals.of(input), ctx);
+            return subsume(ctx).barrierReceived(input, barrier, ctx);
         }
         if (blocked.get(input)) {
             throw Arrivals.secondBarrier(ctx, input, checkpointId);
@@ -51,6 +51,13 @@ final class AlignedCollectingBarriers implements BarrierHandlerState {
         BitSet arrived = (BitSet) blocked.clone();
         arrived.set(input);
         return align(checkpointId, arrived, ctx);
+    }
+
+    /** Gives this alignment up for a newer checkpoint (Flink: SingleCheckpointBarrierHandler, subsumed). */
+    private BarrierHandlerState subsume(BarrierHandlerContext ctx) {
+        ctx.abandon(checkpointId);
+        ctx.decline(checkpointId);
+        return new AlignedWaitingForFirstBarrier(checkpointId);
     }
 
     @Override
@@ -64,16 +71,20 @@ final class AlignedCollectingBarriers implements BarrierHandlerState {
 
     @Override
     public BarrierHandlerState cancelBarrierReceived(int input, long c, BarrierHandlerContext ctx) {
-        return checkpointAborted(c, ctx);
+        if (c < checkpointId) {
+            return this; // obsolete
+        }
+        if (c > checkpointId) {
+            return subsume(ctx).cancelBarrierReceived(input, c, ctx);
+        }
+        ctx.abandon(c);
+        return new AlignedWaitingForFirstBarrier(c); // unblocks every input at once
     }
 
     @Override
     public BarrierHandlerState checkpointAborted(long c, BarrierHandlerContext ctx) {
-        if (c < checkpointId) {
-            return this; // an older checkpoint, already left behind
-        }
-        if (c > checkpointId) {
-            return Arrivals.abortAhead(this, checkpointId, c, ctx); // keeps handling its own
+        if (c != checkpointId) {
+            return Arrivals.rememberAbort(this, c, ctx);
         }
         ctx.abandon(c);
         return new AlignedWaitingForFirstBarrier(c); // unblocks every input at once

@@ -5,9 +5,10 @@ import dev.consistentcut.record.Record;
 
 /**
  * Aligned mode, no checkpoint in progress: records pass; the first barrier of a checkpoint newer
- * than {@link #latestCheckpointId()} starts an alignment; older barriers are obsolete and dropped.
- * A cancellation barrier or abort notification of a checkpoint the task has not seen yet is
- * remembered (its barriers will be dropped) and forwarded.
+ * than {@link #latestCheckpointId()} starts an alignment (or, if the checkpoint is known to be
+ * aborted, abandons it at once); older barriers are obsolete and dropped. A cancellation barrier
+ * of a newer checkpoint is forwarded and the task goes past it; an abort notification of one is
+ * remembered.
  */
 final class AlignedWaitingForFirstBarrier implements BarrierHandlerState {
 
@@ -22,8 +23,11 @@ final class AlignedWaitingForFirstBarrier implements BarrierHandlerState {
     @Override
     public BarrierHandlerState barrierReceived(int input, Barrier barrier, BarrierHandlerContext ctx) {
         long c = barrier.checkpointId();
-        if (c <= latest || ctx.isAborted(c)) {
-            return this; // obsolete: finished, abandoned or aborted here
+        if (c <= latest) {
+            return this; // obsolete: finished or abandoned here
+        }
+        if (ctx.isAborted(c)) {
+            return cancelBarrierReceived(input, c, ctx);
         }
         return AlignedCollectingBarriers.align(c, Arrivals.of(input), ctx);
     }
@@ -35,12 +39,16 @@ final class AlignedWaitingForFirstBarrier implements BarrierHandlerState {
 
     @Override
     public BarrierHandlerState cancelBarrierReceived(int input, long checkpointId, BarrierHandlerContext ctx) {
-        return checkpointAborted(checkpointId, ctx);
+        if (checkpointId <= latest) {
+            return this;
+        }
+        ctx.abandon(checkpointId);
+        return new AlignedWaitingForFirstBarrier(checkpointId);
     }
 
     @Override
     public BarrierHandlerState checkpointAborted(long checkpointId, BarrierHandlerContext ctx) {
-        return Arrivals.abortAhead(this, latest, checkpointId, ctx);
+        return Arrivals.rememberAbort(this, checkpointId, ctx);
     }
 
     @Override

@@ -19,14 +19,14 @@ final class Arrivals {
     }
 
     /**
-     * A cancellation or abort of {@code c}, which the task is not handling: obsolete if at or
-     * below {@code latest}, else remembered (its barriers will be dropped) and the cancellation
-     * forwarded once; the task's state does not change.
+     * The coordinator says {@code c} is aborted, and the task is not handling it: if the task has
+     * not gone past it, it remembers it (its barriers will be abandoned on arrival) and carries on
+     * with what it handles. A notification travels apart from the barriers, so it says nothing
+     * about older checkpoints, which may still complete.
      */
-    static BarrierHandlerState abortAhead(BarrierHandlerState state, long latest, long c, BarrierHandlerContext ctx) {
-        if (c > latest && !ctx.isAborted(c)) {
+    static BarrierHandlerState rememberAbort(BarrierHandlerState state, long c, BarrierHandlerContext ctx) {
+        if (c > state.latestCheckpointId()) {
             ctx.markAborted(c);
-            ctx.abandon(c);
         }
         return state;
     }

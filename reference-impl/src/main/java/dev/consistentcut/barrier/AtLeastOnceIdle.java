@@ -26,8 +26,7 @@ final class AtLeastOnceIdle implements BarrierHandlerState {
 
     @Override
     public BarrierHandlerState barrierReceived(int input, Barrier barrier, BarrierHandlerContext ctx) {
-        long c = barrier.checkpointId();
-        return c <= latest || ctx.isAborted(c) ? this : tracking().barrierReceived(input, barrier, ctx);
+        return barrier.checkpointId() <= latest ? this : tracking().barrierReceived(input, barrier, ctx);
     }
 
     @Override
@@ -37,12 +36,16 @@ final class AtLeastOnceIdle implements BarrierHandlerState {
 
     @Override
     public BarrierHandlerState cancelBarrierReceived(int input, long checkpointId, BarrierHandlerContext ctx) {
-        return checkpointAborted(checkpointId, ctx);
+        if (checkpointId <= latest) {
+            return this;
+        }
+        ctx.abandon(checkpointId);
+        return new AtLeastOnceIdle(checkpointId);
     }
 
     @Override
     public BarrierHandlerState checkpointAborted(long checkpointId, BarrierHandlerContext ctx) {
-        return Arrivals.abortAhead(this, latest, checkpointId, ctx);
+        return Arrivals.rememberAbort(this, checkpointId, ctx);
     }
 
     @Override

@@ -36,8 +36,11 @@ final class AtLeastOnceTracking implements BarrierHandlerState {
     @Override
     public BarrierHandlerState barrierReceived(int input, Barrier barrier, BarrierHandlerContext ctx) {
         long c = barrier.checkpointId();
-        if (c <= latest || ctx.isAborted(c)) {
+        if (c <= latest) {
             return this;
+        }
+        if (ctx.isAborted(c)) {
+            return cancelBarrierReceived(input, c, ctx); // known to be aborted: cancelled on its first barrier
         }
         TreeMap<Long, BitSet> next = copy();
         BitSet arrived = next.get(c);
@@ -86,18 +89,26 @@ final class AtLeastOnceTracking implements BarrierHandlerState {
     }
 
     @Override
-    public BarrierHandlerState cancelBarrierReceived(int input, long checkpointId, BarrierHandlerContext ctx) {
-        return checkpointAborted(checkpointId, ctx);
+    public BarrierHandlerState cancelBarrierReceived(int input, long c, BarrierHandlerContext ctx) {
+        if (c <= latest || (!pending.containsKey(c) && c < pending.lastKey())) {
+            return this; // obsolete
+        }
+        return abort(c, ctx);
+    }
+
+    /** Drops {@code c} and every older pending checkpoint (declined), forwards the cancellation. */
+    private BarrierHandlerState abort(long c, BarrierHandlerContext ctx) {
+        declineOlder(c, pending, ctx);
+        ctx.abandon(c);
+        return after(c, pending);
     }
 
     @Override
     public BarrierHandlerState checkpointAborted(long c, BarrierHandlerContext ctx) {
         if (!pending.containsKey(c)) {
-            return Arrivals.abortAhead(this, latestCheckpointId(), c, ctx);
+            return Arrivals.rememberAbort(this, c, ctx);
         }
-        declineOlder(c, pending, ctx);
-        ctx.abandon(c);
-        return after(c, pending);
+        return abort(c, ctx);
     }
 
     /** The pending checkpoints older than {@code c} are dropped with it: this task will never acknowledge them. */

@@ -48,12 +48,11 @@ public interface BarrierHandlerContext {
     void abandon(long checkpointId);
 
     /**
-     * Remembers that {@code checkpointId}, newer than anything the task handles, is aborted (by a
-     * notification or a cancellation barrier that came before its barriers): its barriers will be
-     * dropped. Older checkpoints are not affected: a notification travels apart from the barriers,
-     * and a cancellation barrier of a newer checkpoint can precede an older one's barrier on a
-     * channel (the upstream task learnt of the abort before it aligned the older one). Flink keeps
-     * such ids too ({@code SubtaskCheckpointCoordinatorImpl}'s aborted checkpoint ids).
+     * Remembers that {@code checkpointId}, newer than anything the task has handled, is aborted (a
+     * notification came before its barriers): its first barrier will abandon it at once. Older
+     * checkpoints are not affected, because a notification travels apart from the barriers. Flink
+     * keeps such ids too ({@code SubtaskCheckpointCoordinatorImpl}'s aborted checkpoint ids) and
+     * cancels the checkpoint when its barrier arrives.
      */
     void markAborted(long checkpointId);
 

@@ -8,8 +8,11 @@ import java.util.BitSet;
  * Unaligned mode, after the snapshot for {@code checkpointId}: nothing is blocked; a record taken
  * from an input whose barrier has not arrived yet was in flight at the cut, so it is persisted as
  * that input's channel state (and processed as usual). When every input has arrived or ended the
- * task acknowledges. A newer barrier subsumes the checkpoint; a cancellation or abort abandons it
- * (persisting stops).
+ * task acknowledges.
+ *
+ * <p>Lifecycle as in aligned mode: an abort or cancellation of this checkpoint abandons it
+ * (persisting stops); a barrier or cancellation barrier of a newer one subsumes it (abandoned and
+ * declined); a notification of a newer one's abort is remembered.
  */
 final class UnalignedCollectingBarriers implements BarrierHandlerState {
 
@@ -39,13 +42,11 @@ final class UnalignedCollectingBarriers implements BarrierHandlerState {
     @Override
     public BarrierHandlerState barrierReceived(int input, Barrier barrier, BarrierHandlerContext ctx) {
         long c = barrier.checkpointId();
-        if (c < checkpointId || ctx.isAborted(c)) {
+        if (c < checkpointId) {
             return this; // obsolete
         }
         if (c > checkpointId) {
-            ctx.abandon(checkpointId);
-            ctx.decline(checkpointId); // subsumed
-            return start(c, input, ctx);
+            return subsume(ctx).barrierReceived(input, barrier, ctx);
         }
         if (arrived.get(input)) {
             throw Arrivals.secondBarrier(ctx, input, checkpointId);
@@ -53,6 +54,12 @@ final class UnalignedCollectingBarriers implements BarrierHandlerState {
         BitSet now = (BitSet) arrived.clone();
         now.set(input);
         return collect(checkpointId, now, ctx);
+    }
+
+    private BarrierHandlerState subsume(BarrierHandlerContext ctx) {
+        ctx.abandon(checkpointId);
+        ctx.decline(checkpointId);
+        return new UnalignedWaitingForFirstBarrier(checkpointId);
     }
 
     @Override
@@ -65,16 +72,20 @@ final class UnalignedCollectingBarriers implements BarrierHandlerState {
 
     @Override
     public BarrierHandlerState cancelBarrierReceived(int input, long c, BarrierHandlerContext ctx) {
-        return checkpointAborted(c, ctx);
-    }
-
-    @Override
-    public BarrierHandlerState checkpointAborted(long c, BarrierHandlerContext ctx) {
         if (c < checkpointId) {
             return this;
         }
         if (c > checkpointId) {
-            return Arrivals.abortAhead(this, checkpointId, c, ctx); // keeps handling its own
+            return subsume(ctx).cancelBarrierReceived(input, c, ctx);
+        }
+        ctx.abandon(c);
+        return new UnalignedWaitingForFirstBarrier(c); // stops persisting
+    }
+
+    @Override
+    public BarrierHandlerState checkpointAborted(long c, BarrierHandlerContext ctx) {
+        if (c != checkpointId) {
+            return Arrivals.rememberAbort(this, c, ctx);
         }
         ctx.abandon(c);
         return new UnalignedWaitingForFirstBarrier(c); // stops persisting

@@ -5,8 +5,9 @@ import dev.consistentcut.record.Record;
 
 /**
  * Unaligned mode, no checkpoint in progress: records pass; the first barrier of a checkpoint newer
- * than {@link #latestCheckpointId()} snapshots at once; older barriers (of a finished or aborted
- * checkpoint, still travelling) are dropped.
+ * than {@link #latestCheckpointId()} snapshots at once (or, if the checkpoint is known to be
+ * aborted, abandons it); older barriers (of a finished or aborted checkpoint, still travelling)
+ * are dropped. Cancellation barriers and notifications as in aligned mode.
  */
 final class UnalignedWaitingForFirstBarrier implements BarrierHandlerState {
 
@@ -21,8 +22,11 @@ final class UnalignedWaitingForFirstBarrier implements BarrierHandlerState {
     @Override
     public BarrierHandlerState barrierReceived(int input, Barrier barrier, BarrierHandlerContext ctx) {
         long c = barrier.checkpointId();
-        if (c <= latest || ctx.isAborted(c)) {
+        if (c <= latest) {
             return this; // obsolete
+        }
+        if (ctx.isAborted(c)) {
+            return cancelBarrierReceived(input, c, ctx);
         }
         return UnalignedCollectingBarriers.start(c, input, ctx);
     }
@@ -34,12 +38,16 @@ final class UnalignedWaitingForFirstBarrier implements BarrierHandlerState {
 
     @Override
     public BarrierHandlerState cancelBarrierReceived(int input, long checkpointId, BarrierHandlerContext ctx) {
-        return checkpointAborted(checkpointId, ctx);
+        if (checkpointId <= latest) {
+            return this;
+        }
+        ctx.abandon(checkpointId);
+        return new UnalignedWaitingForFirstBarrier(checkpointId);
     }
 
     @Override
     public BarrierHandlerState checkpointAborted(long checkpointId, BarrierHandlerContext ctx) {
-        return Arrivals.abortAhead(this, latest, checkpointId, ctx);
+        return Arrivals.rememberAbort(this, checkpointId, ctx);
     }
 
     @Override

@@ -387,7 +387,12 @@ public final class CheckpointCoordinator {
      */
     public Optional<CompletedCheckpoint> failAndRestore() {
         synchronized (lock) {
-            for (Attempt a : new ArrayList<>(open.values())) {
+            // Every attempt not completed: the open ones, and (when aborts reach tasks) the aborted
+            // ones that left flight at once but whose barriers and acknowledgements may still come.
+            for (Attempt a : new ArrayList<>(attempts.values())) {
+                if (a.status == CheckpointStatus.COMPLETED || a.discarded) {
+                    continue;
+                }
                 if (a.status == CheckpointStatus.PENDING) {
                     a.status = CheckpointStatus.ABORTED;
                 }

@@ -174,6 +174,11 @@ public final class SourceTask implements Task {
             throw new IllegalStateException("task " + id + ": InjectBarrier(" + checkpointId + ") is not enabled; next barrier: "
                     + (next.isPresent() ? next.getAsLong() : "none"));
         }
+        inject(checkpointId);
+    }
+
+    /** {@code InjectBarrier} of a checkpoint that was due when read (it may have been aborted since). */
+    private void inject(long checkpointId) {
         long startDelay = coordinator.now() - coordinator.triggerTime(checkpointId);
         Barrier barrier = new Barrier(checkpointId);
         Map<String, List<Record>> overtaken = new LinkedHashMap<>();
@@ -226,9 +231,11 @@ public final class SourceTask implements Task {
                 // In the threaded runtime the checkpoint chosen may have been aborted meanwhile
                 // (the coordinator thread does not wait for task steps): inject the barrier due
                 // now, if any. The simulation never sees a change: nothing moves in between.
+                // A barrier of a checkpoint aborted after this read still goes out (the trigger and
+                // the abort travel apart, as in Flink); the coordinator ignores its acknowledgement.
                 OptionalLong due = barrierToInject();
-                if (due.isPresent()) {
-                    injectBarrier(due.getAsLong());
+                if (due.isPresent() && !ended) {
+                    inject(due.getAsLong());
                 }
             }
             case SEND_END_OF_PARTITION -> sendEndOfPartition();
