@@ -8,18 +8,18 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /** A gateway for task tests: barriers to inject are set by hand; acknowledgements are collected. */
-final class FakeGateway implements CoordinatorGateway {
+public final class FakeGateway implements CoordinatorGateway {
 
-    final Map<String, Long> nextBarrier = new HashMap<>();
-    final Map<Long, Long> triggerTimes = new HashMap<>();
-    final List<Acknowledgement> acks = new ArrayList<>();
+    public final Map<String, Long> nextBarrier = new HashMap<>();
+    public final Map<Long, Long> triggerTimes = new HashMap<>();
+    public final List<Acknowledgement> acks = new ArrayList<>();
     long now;
     /** Checkpoints declined, in order (DeclineCheckpoint). */
-    final List<Long> declined = new ArrayList<>();
+    public final List<Long> declined = new ArrayList<>();
     /** Final states of tasks that ended, in order. */
-    final List<Acknowledgement> ended = new ArrayList<>();
+    public final List<Acknowledgement> ended = new ArrayList<>();
     /** Abort notifications waiting per task (a test puts them; the task takes them). */
-    final Map<String, java.util.TreeSet<Long>> news = new HashMap<>();
+    public final Map<String, java.util.TreeSet<Long>> news = new HashMap<>();
 
     @Override
     public OptionalLong nextAbortNotificationFor(String task) {
