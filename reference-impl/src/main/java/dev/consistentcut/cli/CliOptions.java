@@ -18,10 +18,11 @@ record CliOptions(
         long seed,
         boolean simulation,
         Path checkpointDir,
-        boolean json) {
+        boolean json,
+        boolean endOfInput) {
 
     static final String USAGE = String.join("\n",
-            "Usage: java -jar reference-impl/target/reference-impl.jar run --mode aligned|unaligned [options]",
+            "Usage: java -jar reference-impl/target/reference-impl.jar run --mode aligned|unaligned|at-least-once [options]",
             "       java -jar reference-impl/target/reference-impl.jar trace record|to-tla|validate ... (trace --help)",
             "       java -jar reference-impl/target/reference-impl.jar --help",
             "",
@@ -30,7 +31,12 @@ record CliOptions(
             "0 if they hold, 1 if one is violated, 2 for bad arguments.",
             "",
             "Options:",
-            "  --mode aligned|unaligned       barrier mode (required)",
+            "  --mode aligned|unaligned|at-least-once",
+            "                                 barrier mode (required); aligned and unaligned promise",
+            "                                 exactly once (ConsistentCutInv, ExactlyOnceInv), at-least-once",
+            "                                 only that nothing is skipped (NoSkipInv, AtLeastOnceInv)",
+            "  --end-of-input                 sources end their partitions when their log is read and the",
+            "                                 job runs until every task has ended (FLIP-147); reported",
             "  --records N                    records per source (default 5000)",
             "  --interval-ms N                checkpoint interval (default 50); the simulation's clock",
             "                                 counts steps and reads it as N*100 steps",
@@ -57,16 +63,18 @@ record CliOptions(
         boolean simulation = false;
         Path dir = null;
         boolean json = false;
+        boolean endOfInput = false;
         for (int i = from; i < args.length; i++) {
             String a = args[i];
             switch (a) {
                 case "--json" -> json = true;
+                case "--end-of-input" -> endOfInput = true;
                 case "--mode" -> {
                     String v = value(args, ++i, a);
                     try {
                         mode = modes.apply(v);
                     } catch (IllegalArgumentException e) {
-                        throw new UsageException("--mode must be aligned or unaligned, got '" + v + "'");
+                        throw new UsageException("--mode must be aligned, unaligned or at-least-once, got '" + v + "'");
                     }
                 }
                 case "--records" -> records = (int) number(args, ++i, a, 1, Integer.MAX_VALUE);
@@ -88,9 +96,10 @@ record CliOptions(
             }
         }
         if (mode == null) {
-            throw new UsageException("--mode is required (aligned or unaligned)");
+            throw new UsageException("--mode is required (aligned, unaligned or at-least-once)");
         }
-        return new CliOptions(mode, records, intervalMs, sinkDelayMicros, capacity, failAfter, seed, simulation, dir, json);
+        return new CliOptions(mode, records, intervalMs, sinkDelayMicros, capacity, failAfter, seed, simulation, dir, json,
+                endOfInput);
     }
 
     private static String value(String[] args, int i, String option) throws UsageException {
