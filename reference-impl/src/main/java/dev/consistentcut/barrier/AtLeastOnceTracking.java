@@ -90,7 +90,7 @@ final class AtLeastOnceTracking implements BarrierHandlerState {
 
     @Override
     public BarrierHandlerState cancelBarrierReceived(int input, long c, BarrierHandlerContext ctx) {
-        if (c <= latest || (!pending.containsKey(c) && c < pending.lastKey())) {
+        if (c <= latest || (!pending.containsKey(c) && !pending.isEmpty() && c < pending.lastKey())) {
             return this; // obsolete
         }
         return abort(c, ctx);

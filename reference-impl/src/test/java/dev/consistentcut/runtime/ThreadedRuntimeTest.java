@@ -26,7 +26,7 @@ class ThreadedRuntimeTest {
 
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
 
-    private static JobGraph demo(int records, long sinkDelayNanos, int capacity) {
+    static JobGraph demo(int records, long sinkDelayNanos, int capacity) {
         return JobGraph.builder()
                 .defaultCapacity(capacity)
                 .source("s1", InMemorySourceLog.randomKeys(records, 16, 1))

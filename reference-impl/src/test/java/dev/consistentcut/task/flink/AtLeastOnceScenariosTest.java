@@ -148,6 +148,15 @@ class AtLeastOnceScenariosTest {
         assertEquals(0, v.task.handlerState().checkpointId());
     }
 
+    // Not from Flink: a checkpoint the coordinator said is aborted is cancelled on its first
+    // barrier, with nothing pending (a stalled seeded run found this path).
+    @Test
+    void knownAbortedCheckpointIsCancelledOnItsFirstBarrier() {
+        OneTask t = task(2).run("n1 b1@0 b1@1 b2@0 b2@1");
+        assertEquals(List.of(1L), t.cancelled());
+        assertEquals(List.of(2L), t.acknowledged());
+    }
+
     // Not from Flink: records of an input whose barrier has arrived flow into the snapshot, which
     // is what makes this mode at-least-once (NoDoubleCountInv does not hold).
     @Test
