@@ -49,8 +49,8 @@ class MainTest {
     @CsvSource(delimiter = '|', value = {
             "                                              | no command given: expected 'run'",
             "start --mode aligned                          | unknown command 'start': expected 'run'",
-            "run                                           | --mode is required (aligned or unaligned)",
-            "run --mode fast                               | --mode must be aligned or unaligned, got 'fast'",
+            "run                                           | --mode is required (aligned, unaligned or at-least-once)",
+            "run --mode fast                               | --mode must be aligned, unaligned or at-least-once, got 'fast'",
             "run --mode                                    | --mode needs a value",
             "run --mode aligned --records x                | --records expects an integer, got 'x'",
             "run --mode aligned --records 0                | --records must be at least 1, got 0",
