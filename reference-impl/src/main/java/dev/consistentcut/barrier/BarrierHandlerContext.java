@@ -5,7 +5,8 @@ import dev.consistentcut.record.Record;
 /**
  * What a barrier handler state may ask of the operator task it runs in. The task implements it;
  * the states decide <em>when</em> each of these happens, the task knows <em>how</em>. Called only
- * from the task's own thread, inside its {@code receiveBarrier} and {@code processRecord} steps.
+ * from the task's own thread, inside its steps ({@code receiveBarrier}, {@code processRecord},
+ * {@code receiveCancelBarrier}, {@code notifyCheckpointAborted}, {@code receiveEndOfPartition}).
  */
 public interface BarrierHandlerContext {
 
@@ -15,10 +16,13 @@ public interface BarrierHandlerContext {
     /** Number of physical inputs of the task (at least 1). */
     int inputCount();
 
+    /** Whether {@code input} has delivered its end of partition (it then counts as arrived for every checkpoint). */
+    boolean inputEnded(int input);
+
     /** Takes the operator state and processed ledger now, as the task's snapshot for {@code checkpointId}. */
     void snapshot(long checkpointId);
 
-    /** Aligned: puts barrier {@code checkpointId} on every output, behind the queued records (in-band). */
+    /** Aligned and at-least-once: puts barrier {@code checkpointId} on every output, behind the queued records (in-band). */
     void forwardBarrier(long checkpointId);
 
     /**
@@ -35,4 +39,31 @@ public interface BarrierHandlerContext {
 
     /** Sends the task's acknowledgement of {@code checkpointId} to the coordinator. */
     void acknowledge(long checkpointId);
+
+    /**
+     * The task abandons {@code checkpointId}: whatever it holds for the checkpoint it was handling
+     * (snapshot, channel state) is dropped, and a cancellation barrier of {@code checkpointId} goes
+     * on every output (in the priority lane for unaligned jobs, in-band otherwise), once.
+     */
+    void abandon(long checkpointId);
+
+    /**
+     * Remembers that {@code checkpointId}, newer than anything the task has handled, is aborted (a
+     * notification came before its barriers): its first barrier will abandon it at once. Older
+     * checkpoints are not affected, because a notification travels apart from the barriers. Flink
+     * keeps such ids too ({@code SubtaskCheckpointCoordinatorImpl}'s aborted checkpoint ids) and
+     * cancels the checkpoint when its barrier arrives.
+     */
+    void markAborted(long checkpointId);
+
+    /** Whether {@link #markAborted} was called for {@code checkpointId} since the last restore. */
+    boolean isAborted(long checkpointId);
+
+    /**
+     * {@code DeclineCheckpoint}: the task gives up {@code checkpointId}, which it was handling,
+     * because a newer checkpoint's barrier, cancellation or abort came first; it will never
+     * acknowledge it, so it tells the coordinator, which aborts it at once instead of waiting for
+     * a timeout (Flink: a subsumed alignment declines its checkpoint).
+     */
+    void decline(long checkpointId);
 }

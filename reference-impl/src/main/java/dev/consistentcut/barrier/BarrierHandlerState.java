@@ -9,24 +9,56 @@ import dev.consistentcut.record.Record;
  * returns the next state, so each mode is a handful of small classes and a new mode is new states,
  * not new branches in the task loop.
  *
+ * <p>Every state knows the task's {@link #latestCheckpointId()} (the spec's {@code current[t]},
+ * Flink's {@code currentCheckpointId}): the newest checkpoint the task has handled, finished,
+ * abandoned or been told is aborted. A barrier or cancellation barrier of a checkpoint at or
+ * below it that the task is not handling now is obsolete and dropped.
+ *
  * <p>Not thread-safe: a state belongs to one task and is used only by the thread running it.
  */
 public interface BarrierHandlerState {
 
     /**
-     * The task took {@code barrier} from physical input {@code input}.
+     * {@code ReceiveBarrier}: the task took {@code barrier} from physical input {@code input}. A
+     * barrier of the checkpoint being handled counts its input as arrived; a newer one subsumes
+     * the checkpoint being handled (abandoned, a cancellation barrier of it forwarded) and starts
+     * the newer one with only {@code input} arrived; an obsolete one is dropped.
      *
-     * @throws IllegalStateException naming task, input and both checkpoint ids if the barrier
-     *     belongs to another checkpoint than the one being handled, or arrives twice on one input
+     * @throws IllegalStateException naming task, input and checkpoint if the barrier of the
+     *     checkpoint being handled arrives twice on one input
      */
     BarrierHandlerState barrierReceived(int input, Barrier barrier, BarrierHandlerContext ctx);
 
-    /** The task took {@code record} from physical input {@code input} and is about to process it. */
+    /** {@code ProcessRecord}: the task took {@code record} from {@code input} and is about to process it. */
     BarrierHandlerState recordReceived(int input, Record record, BarrierHandlerContext ctx);
+
+    /**
+     * {@code ReceiveCancelBarrier}: the task took a cancellation barrier of {@code checkpointId}
+     * from {@code input}. Unless obsolete, the task abandons that checkpoint (and the older one it
+     * handles, if any), unblocks every input and forwards the cancellation barrier once.
+     */
+    BarrierHandlerState cancelBarrierReceived(int input, long checkpointId, BarrierHandlerContext ctx);
+
+    /**
+     * {@code NotifyCheckpointAborted}: the coordinator says {@code checkpointId} is aborted. Unless
+     * the task has gone past it, the task abandons it (and the older one it handles, if any) as on
+     * a cancellation barrier; later barriers of it are then obsolete.
+     */
+    BarrierHandlerState checkpointAborted(long checkpointId, BarrierHandlerContext ctx);
+
+    /**
+     * {@code ReceiveEndOfPartition}: {@code input} has ended ({@link BarrierHandlerContext#inputEnded}
+     * is already true for it). It counts as having delivered every current and later barrier, so
+     * this may complete the checkpoint being handled.
+     */
+    BarrierHandlerState endOfPartitionReceived(int input, BarrierHandlerContext ctx);
 
     /** Whether the task must not take anything from {@code input} now. */
     boolean isBlocked(int input);
 
     /** The checkpoint whose barriers are being handled, or 0 when waiting for a first barrier. */
     long checkpointId();
+
+    /** The spec's {@code current[t]}: see the class comment (0 before any checkpoint). */
+    long latestCheckpointId();
 }

@@ -12,8 +12,9 @@ public final class BarrierHandlers {
     private record Mode(String name, BarrierHandlerState initialState, boolean overtaking) implements BarrierMode {
     }
 
-    private static final BarrierMode ALIGNED = new Mode("aligned", AlignedWaitingForFirstBarrier.INSTANCE, false);
-    private static final BarrierMode UNALIGNED = new Mode("unaligned", UnalignedWaitingForFirstBarrier.INSTANCE, true);
+    private static final BarrierMode ALIGNED = new Mode("aligned", AlignedWaitingForFirstBarrier.INITIAL, false);
+    private static final BarrierMode UNALIGNED = new Mode("unaligned", UnalignedWaitingForFirstBarrier.INITIAL, true);
+    private static final BarrierMode AT_LEAST_ONCE = new Mode("at-least-once", AtLeastOnceIdle.INITIAL, false);
 
     /**
      * Aligned barriers: a barrier blocks its input; on the last input's barrier the task snapshots,
@@ -33,23 +34,28 @@ public final class BarrierHandlers {
         return UNALIGNED;
     }
 
-    /** The mode called {@code name} ({@code aligned} or {@code unaligned}). */
+    /**
+     * At-least-once barriers (Flink's {@code CheckpointBarrierTracker}): nothing is ever blocked
+     * or persisted; the task tracks which inputs delivered each pending checkpoint's barrier and,
+     * on the last one, snapshots, forwards the barrier in-band and acknowledges. Records of inputs
+     * whose barrier already arrived flow into the snapshot, so after a restore they may be
+     * processed twice: {@code AtLeastOnceInv} holds, {@code ExactlyOnceInv} need not.
+     */
+    public static BarrierMode atLeastOnce() {
+        return AT_LEAST_ONCE;
+    }
+
+    /** The names {@link #byName} accepts. */
+    public static final java.util.List<String> NAMES = java.util.List.of("aligned", "unaligned", "at-least-once");
+
+    /** The mode called {@code name} ({@code aligned}, {@code unaligned} or {@code at-least-once}). */
     public static BarrierMode byName(String name) {
         return switch (name) {
             case "aligned" -> ALIGNED;
             case "unaligned" -> UNALIGNED;
-            default -> throw new IllegalArgumentException("unknown mode '" + name + "': expected aligned or unaligned");
+            case "at-least-once" -> AT_LEAST_ONCE;
+            default -> throw new IllegalArgumentException("unknown mode '" + name
+                    + "': expected aligned, unaligned or at-least-once");
         };
-    }
-
-    static IllegalStateException wrongBarrier(BarrierHandlerContext ctx, int input, long handling, long received) {
-        return new IllegalStateException("task " + ctx.taskId() + " input " + input + ": barrier of checkpoint "
-                + received + " while handling checkpoint " + handling
-                + " (a task handles one checkpoint's barriers at a time)");
-    }
-
-    static IllegalStateException secondBarrier(BarrierHandlerContext ctx, int input, long checkpointId) {
-        return new IllegalStateException("task " + ctx.taskId() + " input " + input
-                + ": a second barrier of checkpoint " + checkpointId + " on the same input");
     }
 }

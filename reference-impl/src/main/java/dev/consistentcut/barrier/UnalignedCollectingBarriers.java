@@ -7,33 +7,59 @@ import java.util.BitSet;
 /**
  * Unaligned mode, after the snapshot for {@code checkpointId}: nothing is blocked; a record taken
  * from an input whose barrier has not arrived yet was in flight at the cut, so it is persisted as
- * that input's channel state (and processed as usual). The last barrier acknowledges.
+ * that input's channel state (and processed as usual). When every input has arrived or ended the
+ * task acknowledges.
+ *
+ * <p>Lifecycle as in aligned mode: an abort or cancellation of this checkpoint abandons it
+ * (persisting stops); a barrier or cancellation barrier of a newer one subsumes it (abandoned and
+ * declined); a notification of a newer one's abort is remembered.
  */
 final class UnalignedCollectingBarriers implements BarrierHandlerState {
 
     private final long checkpointId;
-    private final int inputCount;
-    private final BitSet arrived = new BitSet();
+    private final BitSet arrived;
 
-    UnalignedCollectingBarriers(long checkpointId, int inputCount) {
+    private UnalignedCollectingBarriers(long checkpointId, BitSet arrived) {
         this.checkpointId = checkpointId;
-        this.inputCount = inputCount;
+        this.arrived = arrived;
+    }
+
+    /** First barrier of {@code c}, on {@code input}: snapshot, forward overtaking, then collect the rest. */
+    static BarrierHandlerState start(long c, int input, BarrierHandlerContext ctx) {
+        ctx.snapshot(c);
+        ctx.forwardBarrierOvertaking(c);
+        return collect(c, Arrivals.of(input), ctx);
+    }
+
+    private static BarrierHandlerState collect(long c, BitSet arrived, BarrierHandlerContext ctx) {
+        if (!Arrivals.allArrived(arrived, ctx)) {
+            return new UnalignedCollectingBarriers(c, arrived);
+        }
+        ctx.acknowledge(c);
+        return new UnalignedWaitingForFirstBarrier(c);
     }
 
     @Override
     public BarrierHandlerState barrierReceived(int input, Barrier barrier, BarrierHandlerContext ctx) {
-        if (barrier.checkpointId() != checkpointId) {
-            throw BarrierHandlers.wrongBarrier(ctx, input, checkpointId, barrier.checkpointId());
+        long c = barrier.checkpointId();
+        if (c < checkpointId) {
+            return this; // obsolete
+        }
+        if (c > checkpointId) {
+            return subsume(ctx).barrierReceived(input, barrier, ctx);
         }
         if (arrived.get(input)) {
-            throw BarrierHandlers.secondBarrier(ctx, input, checkpointId);
+            throw Arrivals.secondBarrier(ctx, input, checkpointId);
         }
-        arrived.set(input);
-        if (arrived.cardinality() < inputCount) {
-            return this;
-        }
-        ctx.acknowledge(checkpointId);
-        return UnalignedWaitingForFirstBarrier.INSTANCE;
+        BitSet now = (BitSet) arrived.clone();
+        now.set(input);
+        return collect(checkpointId, now, ctx);
+    }
+
+    private BarrierHandlerState subsume(BarrierHandlerContext ctx) {
+        ctx.abandon(checkpointId);
+        ctx.decline(checkpointId);
+        return new UnalignedWaitingForFirstBarrier(checkpointId);
     }
 
     @Override
@@ -42,6 +68,32 @@ final class UnalignedCollectingBarriers implements BarrierHandlerState {
             ctx.persistInFlight(input, record);
         }
         return this;
+    }
+
+    @Override
+    public BarrierHandlerState cancelBarrierReceived(int input, long c, BarrierHandlerContext ctx) {
+        if (c < checkpointId) {
+            return this;
+        }
+        if (c > checkpointId) {
+            return subsume(ctx).cancelBarrierReceived(input, c, ctx);
+        }
+        ctx.abandon(c);
+        return new UnalignedWaitingForFirstBarrier(c); // stops persisting
+    }
+
+    @Override
+    public BarrierHandlerState checkpointAborted(long c, BarrierHandlerContext ctx) {
+        if (c != checkpointId) {
+            return Arrivals.rememberAbort(this, c, ctx);
+        }
+        ctx.abandon(c);
+        return new UnalignedWaitingForFirstBarrier(c); // stops persisting
+    }
+
+    @Override
+    public BarrierHandlerState endOfPartitionReceived(int input, BarrierHandlerContext ctx) {
+        return collect(checkpointId, arrived, ctx);
     }
 
     @Override
@@ -55,7 +107,12 @@ final class UnalignedCollectingBarriers implements BarrierHandlerState {
     }
 
     @Override
+    public long latestCheckpointId() {
+        return checkpointId;
+    }
+
+    @Override
     public String toString() {
-        return "UnalignedCollectingBarriers[checkpoint " + checkpointId + ", arrived " + arrived + " of " + inputCount + "]";
+        return "UnalignedCollectingBarriers[checkpoint " + checkpointId + ", arrived " + arrived + "]";
     }
 }

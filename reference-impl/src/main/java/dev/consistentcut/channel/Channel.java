@@ -44,8 +44,8 @@ public final class Channel {
 
     /** Guarded by {@link #lock}. Records and in-band barriers, FIFO. */
     private final ArrayDeque<ChannelElement> recordsLane = new ArrayDeque<>();
-    /** Guarded by {@link #lock}. Overtaking barriers, FIFO among themselves. */
-    private final ArrayDeque<Barrier> priorityLane = new ArrayDeque<>();
+    /** Guarded by {@link #lock}. Overtaking barriers and cancellation barriers, FIFO among themselves. */
+    private final ArrayDeque<ChannelElement> priorityLane = new ArrayDeque<>();
     /** Guarded by {@link #lock}. Number of records (not barriers) in {@link #recordsLane}. */
     private int records;
 
@@ -168,13 +168,44 @@ public final class Channel {
         return overtaken;
     }
 
+    /**
+     * Queues cancellation barrier {@code b}: in the priority lane when {@code priority} (unaligned
+     * jobs, as Flink sends its {@code CancelCheckpointMarker} as a priority event), else in-band.
+     * Never waits.
+     */
+    public void putCancelBarrier(CancelBarrier b, boolean priority) {
+        Objects.requireNonNull(b, "cancel barrier");
+        lock.lock();
+        try {
+            if (priority) {
+                priorityLane.addLast(b);
+            } else {
+                recordsLane.addLast(b);
+            }
+        } finally {
+            lock.unlock();
+        }
+        onElementAvailable.run();
+    }
+
+    /** Queues end of partition in-band, after everything queued. The sender sends nothing more. Never waits. */
+    public void putEndOfPartition() {
+        lock.lock();
+        try {
+            recordsLane.addLast(EndOfPartition.INSTANCE);
+        } finally {
+            lock.unlock();
+        }
+        onElementAvailable.run();
+    }
+
     // ---------------------------------------------------------------- receiver side
 
     /** The next element to be delivered (priority lane first, then the FIFO head); null if empty. */
     public ChannelElement peek() {
         lock.lock();
         try {
-            Barrier b = priorityLane.peekFirst();
+            ChannelElement b = priorityLane.peekFirst();
             return b != null ? b : recordsLane.peekFirst();
         } finally {
             lock.unlock();

@@ -50,6 +50,14 @@ public record Acknowledgement(
         outputChannelState = copy(outputChannelState);
     }
 
+    /**
+     * The same final state for checkpoint {@code id}: an ended task's state, recorded for every
+     * checkpoint after it ended (no channel state, no delays: it took no part).
+     */
+    public Acknowledgement withCheckpointId(long id) {
+        return new Acknowledgement(task, id, sourceOffset, snapshot, Map.of(), Map.of(), 0, 0);
+    }
+
     private static Map<String, List<Record>> copy(Map<String, List<Record>> m) {
         Objects.requireNonNull(m, "channel state");
         return m.entrySet().stream()

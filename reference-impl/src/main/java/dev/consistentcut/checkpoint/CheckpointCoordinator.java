@@ -60,6 +60,22 @@ public final class CheckpointCoordinator {
     private final List<Long> completed = new ArrayList<>();
     private CompletedCheckpoint latest;
 
+    /** Flink's lifecycle (default): an aborted checkpoint leaves flight at once and tasks are told. */
+    private boolean abortsReachTasks = true;
+    /**
+     * Aborted checkpoints each task has not yet been notified of (only with abortsReachTasks):
+     * the spec's {@code AbortNews}. Filled on every PENDING -> ABORTED, emptied by a failure.
+     */
+    private final Map<String, TreeSet<Long>> abortNews = new HashMap<>();
+    /**
+     * Tasks that have ended (FLIP-147), with an acknowledgement template of their final state:
+     * they take no part in later checkpoints, which record that final state instead. Emptied by
+     * a failure (the restored tasks run again).
+     */
+    private final Map<String, Acknowledgement> ended = new HashMap<>();
+    /** Counts aborts, so that a threaded runtime knows when to wake its tasks. */
+    private long abortCount;
+
     /**
      * @param tasks every task instance id that must acknowledge a checkpoint (sources and operators)
      * @param channels every channel id: a completed checkpoint lists each, with an empty list where
@@ -103,6 +119,18 @@ public final class CheckpointCoordinator {
         return new CheckpointCoordinator(tasks, channels, 1, store, clock);
     }
 
+    /**
+     * Chooses the abort semantics before the first trigger: true (the default, Flink's) makes an
+     * aborted checkpoint leave flight at once and queues a {@code NotifyCheckpointAborted} for
+     * every task; false keeps it in flight until every task acknowledged it and tells no task
+     * (the spec's model option {@code AbortsReachTasks = FALSE}).
+     */
+    public void setAbortsReachTasks(boolean value) {
+        synchronized (lock) {
+            abortsReachTasks = value;
+        }
+    }
+
     // ---------------------------------------------------------------- spec actions
 
     /**
@@ -120,6 +148,9 @@ public final class CheckpointCoordinator {
             Attempt a = new Attempt(nextId++, clock.getAsLong());
             attempts.put(a.id, a);
             open.put(a.id, a);
+            for (Acknowledgement finalState : ended.values()) {
+                a.record(finalState.withCheckpointId(a.id));
+            }
             return OptionalLong.of(a.id);
         }
     }
@@ -172,19 +203,104 @@ public final class CheckpointCoordinator {
             if (a.discarded) {
                 return AckResult.IGNORED_DISCARDED;
             }
+            if (abortsReachTasks && a.status == CheckpointStatus.ABORTED && !a.acked.contains(task)) {
+                // the task had not yet learnt of the abort; the checkpoint is out of flight already
+                return AckResult.IGNORED_ABORTED;
+            }
             if (!a.inFlight() || a.acked.contains(task)) {
                 throw new IllegalStateException(
                         "duplicate acknowledgement from task " + task + " for checkpoint " + id);
             }
-            a.checkChannels(ack);
-            a.acked.add(task);
-            if (a.status == CheckpointStatus.ABORTED) {
-                settle(a);
-                return AckResult.IGNORED_ABORTED;
+            return a.record(ack);
+        }
+    }
+
+    /**
+     * {@code DeclineCheckpoint(t, c)}: task {@code task} gave up checkpoint {@code id} (a newer
+     * checkpoint's barrier, cancellation or abort came first) and will never acknowledge it, so a
+     * PENDING one is aborted at once, as {@code AbortCheckpoint} (Flink: a declined checkpoint
+     * fails).
+     *
+     * @return whether this aborted it (false: it was no longer pending)
+     */
+    public boolean declineCheckpoint(String task, long id) {
+        synchronized (lock) {
+            requireKnownTask(task, "declining checkpoint " + id);
+            Attempt a = attempts.get(id);
+            if (a == null || a.status != CheckpointStatus.PENDING || a.discarded) {
+                return false;
             }
-            a.acks.put(task, ack);
-            a.claimChannels(ack);
-            return a.inFlight() ? AckResult.ACCEPTED : AckResult.ALL_ACKNOWLEDGED;
+            markAborted(a);
+            return true;
+        }
+    }
+
+    /**
+     * Task {@code finalState.task()} has ended (a source sent end of partition, an operator took
+     * the last one): from now on it takes no part in checkpoints (FLIP-147). Every in-flight
+     * checkpoint it has not acknowledged, and every later one, gets its final state instead: a
+     * source's final offset, an operator's final snapshot (nothing reaches it any more, so that
+     * state belongs to every later cut). {@code finalState}'s checkpoint id is ignored.
+     *
+     * @return the checkpoints this made ALL_ACKNOWLEDGED (the caller completes them)
+     */
+    public List<Long> taskEnded(Acknowledgement finalState) {
+        Objects.requireNonNull(finalState, "final state");
+        synchronized (lock) {
+            requireKnownTask(finalState.task(), "ending");
+            ended.put(finalState.task(), finalState);
+            List<Long> all = new ArrayList<>();
+            for (Attempt a : List.copyOf(open.values())) {
+                if (!a.discarded && a.inFlight() && !a.acked.contains(finalState.task())
+                        && a.record(finalState.withCheckpointId(a.id)) == AckResult.ALL_ACKNOWLEDGED) {
+                    all.add(a.id);
+                }
+            }
+            return all;
+        }
+    }
+
+    /** Whether task {@code task} has ended (see {@link #taskEnded}). */
+    public boolean hasEnded(String task) {
+        synchronized (lock) {
+            return ended.containsKey(task);
+        }
+    }
+
+    /** Whether every task acknowledged pending checkpoint {@code id} (all ended tasks, say, at its trigger). */
+    public boolean allAcknowledged(long id) {
+        synchronized (lock) {
+            Attempt a = attempts.get(id);
+            return a != null && a.status == CheckpointStatus.PENDING && !a.discarded && a.acked.size() == tasks.size();
+        }
+    }
+
+    /**
+     * The oldest aborted checkpoint task {@code task} has not been notified of yet (only when
+     * aborts reach tasks): {@code NotifyCheckpointAborted(task, c)} is enabled for it.
+     */
+    public OptionalLong nextAbortNotificationFor(String task) {
+        synchronized (lock) {
+            TreeSet<Long> news = abortNews.get(task);
+            return news == null || news.isEmpty() ? OptionalLong.empty() : OptionalLong.of(news.first());
+        }
+    }
+
+    /** Task {@code task} took the notification of checkpoint {@code id}'s abort. */
+    public void abortNotified(String task, long id) {
+        synchronized (lock) {
+            TreeSet<Long> news = abortNews.get(task);
+            if (news == null || !news.remove(id)) {
+                throw new IllegalStateException("task " + task + " took a notification of checkpoint " + id
+                        + "'s abort, but none is waiting for it");
+            }
+        }
+    }
+
+    /** How many checkpoints were aborted so far: changes when tasks may have news. */
+    public long abortCount() {
+        synchronized (lock) {
+            return abortCount;
         }
     }
 
@@ -209,8 +325,7 @@ public final class CheckpointCoordinator {
             try {
                 store.store(c);
             } catch (RuntimeException e) {
-                a.status = CheckpointStatus.ABORTED;
-                settle(a);
+                markAborted(a);
                 throw e;
             }
             a.status = CheckpointStatus.COMPLETED;
@@ -223,8 +338,7 @@ public final class CheckpointCoordinator {
             // backwards. Its barriers still travel, so it stays in flight until fully acked.
             for (Attempt older : List.copyOf(open.headMap(id).values())) {
                 if (older.status == CheckpointStatus.PENDING) {
-                    older.status = CheckpointStatus.ABORTED;
-                    settle(older);
+                    markAborted(older);
                 }
             }
             return Optional.of(c);
@@ -238,8 +352,7 @@ public final class CheckpointCoordinator {
             if (a == null || a.status != CheckpointStatus.PENDING) {
                 return false;
             }
-            a.status = CheckpointStatus.ABORTED;
-            settle(a);
+            markAborted(a);
             return true;
         }
     }
@@ -255,8 +368,7 @@ public final class CheckpointCoordinator {
             int aborted = 0;
             for (Attempt a : new ArrayList<>(open.values())) {
                 if (a.status == CheckpointStatus.PENDING && now - a.triggerTime > timeout) {
-                    a.status = CheckpointStatus.ABORTED;
-                    settle(a);
+                    markAborted(a);
                     aborted++;
                 }
             }
@@ -275,13 +387,20 @@ public final class CheckpointCoordinator {
      */
     public Optional<CompletedCheckpoint> failAndRestore() {
         synchronized (lock) {
-            for (Attempt a : new ArrayList<>(open.values())) {
+            // Every attempt not completed: the open ones, and (when aborts reach tasks) the aborted
+            // ones that left flight at once but whose barriers and acknowledgements may still come.
+            for (Attempt a : new ArrayList<>(attempts.values())) {
+                if (a.status == CheckpointStatus.COMPLETED || a.discarded) {
+                    continue;
+                }
                 if (a.status == CheckpointStatus.PENDING) {
                     a.status = CheckpointStatus.ABORTED;
                 }
                 a.discarded = true;
                 settle(a);
             }
+            abortNews.clear();
+            ended.clear();
             latest = store.latest().orElse(null);
             return Optional.ofNullable(latest);
         }
@@ -355,6 +474,20 @@ public final class CheckpointCoordinator {
         return n;
     }
 
+    /** PENDING -> ABORTED; with abortsReachTasks every task not ended gets the news. */
+    private void markAborted(Attempt a) {
+        a.status = CheckpointStatus.ABORTED;
+        abortCount++;
+        if (abortsReachTasks) {
+            for (String t : tasks) {
+                if (!ended.containsKey(t)) {
+                    abortNews.computeIfAbsent(t, k -> new TreeSet<>()).add(a.id);
+                }
+            }
+        }
+        settle(a);
+    }
+
     private void requireKnownTask(String task, String doing) {
         if (!tasks.contains(task)) {
             throw new IllegalArgumentException(
@@ -398,7 +531,23 @@ public final class CheckpointCoordinator {
         }
 
         boolean inFlight() {
+            if (abortsReachTasks) {
+                return !discarded && status == CheckpointStatus.PENDING && acked.size() < tasks.size();
+            }
             return !discarded && acked.size() < tasks.size();
+        }
+
+        /** Records an acknowledgement already checked for being known, live and not a duplicate. */
+        AckResult record(Acknowledgement ack) {
+            checkChannels(ack);
+            acked.add(ack.task());
+            if (status == CheckpointStatus.ABORTED) {
+                settle(this);
+                return AckResult.IGNORED_ABORTED;
+            }
+            acks.put(ack.task(), ack);
+            claimChannels(ack);
+            return inFlight() ? AckResult.ACCEPTED : AckResult.ALL_ACKNOWLEDGED;
         }
 
         void checkChannels(Acknowledgement ack) {

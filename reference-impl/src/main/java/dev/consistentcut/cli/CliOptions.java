@@ -24,7 +24,8 @@ record CliOptions(
         boolean json,
         int tolerableFailedCheckpoints,
         boolean force,
-        Set<String> given) {
+        Set<String> given,
+        boolean endOfInput) {
 
     /** Most records per source: beyond it the ledgers the invariant checks need outgrow a default heap. */
     static final int MAX_RECORDS = 2_000_000;
@@ -43,7 +44,7 @@ record CliOptions(
     static final String JAR = "java -jar reference-impl/target/reference-impl.jar";
 
     static final String USAGE = String.join("\n",
-            "Usage: " + JAR + " run --mode aligned|unaligned [options]",
+            "Usage: " + JAR + " run --mode aligned|unaligned|at-least-once [options]",
             "       " + JAR + " resume DIR [options]",
             "       " + JAR + " inspect DIR [--json]",
             "       " + JAR + " trace record|to-tla|validate ... (trace --help)",
@@ -62,14 +63,19 @@ record CliOptions(
             "(one line naming the path and the cause). --debug (any command) adds stack traces.");
 
     static final String RUN_USAGE = String.join("\n",
-            "Usage: " + JAR + " run --mode aligned|unaligned [options]",
+            "Usage: " + JAR + " run --mode aligned|unaligned|at-least-once [options]",
             "",
             "Runs the demo job (two sources -> keyed count, parallelism 2 -> slow sink) with checkpoints,",
             "checks every completed checkpoint and the final state against the invariants, and exits",
             "0 if they hold, 1 if one is violated, 2 for bad arguments, 3 for an I/O problem.",
             "",
             "Options:",
-            "  --mode aligned|unaligned       barrier mode (required)",
+            "  --mode aligned|unaligned|at-least-once",
+            "                                 barrier mode (required); aligned and unaligned promise",
+            "                                 exactly once (ConsistentCutInv, ExactlyOnceInv), at-least-once",
+            "                                 only that nothing is skipped (NoSkipInv, AtLeastOnceInv)",
+            "  --end-of-input                 sources end their partitions when their log is read and the",
+            "                                 job runs until every task has ended (FLIP-147); reported",
             "  --records N                    records per source, 1.." + MAX_RECORDS + " (default 5000)",
             "  --interval-ms N                checkpoint interval, 0.." + MAX_INTERVAL_MS + " (default 50); the",
             "                                 simulation's clock counts steps and reads it as N*100 steps",
@@ -115,6 +121,7 @@ record CliOptions(
         int tolerable = 3;
         boolean force = false;
         Set<String> given = new LinkedHashSet<>();
+        boolean endOfInput = false;
         for (int i = from; i < args.length; i++) {
             String a = args[i];
             if (a.startsWith("--") && !given.add(a)) {
@@ -123,12 +130,13 @@ record CliOptions(
             switch (a) {
                 case "--json" -> json = true;
                 case "--force" -> force = true;
+                case "--end-of-input" -> endOfInput = true;
                 case "--mode" -> {
                     String v = value(args, ++i, a);
                     try {
                         mode = modes.apply(v);
                     } catch (IllegalArgumentException e) {
-                        throw new UsageException("--mode must be aligned or unaligned, got '" + v + "'");
+                        throw new UsageException("--mode must be aligned, unaligned or at-least-once, got '" + v + "'");
                     }
                 }
                 case "--records" -> records = (int) number(args, ++i, a, 1, MAX_RECORDS);
@@ -151,13 +159,13 @@ record CliOptions(
             }
         }
         if (mode == null && modeRequired) {
-            throw new UsageException("--mode is required (aligned or unaligned)");
+            throw new UsageException("--mode is required (aligned, unaligned or at-least-once)");
         }
         if (force && dir == null) {
             throw new UsageException("--force applies to --checkpoint-dir only");
         }
         return new CliOptions(mode, records, intervalMs, sinkDelayMicros, capacity, failAfter, seed, simulation, dir,
-                json, tolerable, force, Set.copyOf(given));
+                json, tolerable, force, Set.copyOf(given), endOfInput);
     }
 
     /**

@@ -216,6 +216,7 @@ public final class Main {
                 .seed(o.seed())
                 .failAfterCheckpoint(failAfter)
                 .tolerableFailedCheckpoints(o.tolerableFailedCheckpoints())
+                .endOfInput(o.endOfInput())
                 .progress(err::println)
                 .onCheckpoint(c -> err.println("checkpoint " + c.id() + " completed in "
                         + Report.time(c.stats().duration(), o.simulation()) + " " + unit + ", "

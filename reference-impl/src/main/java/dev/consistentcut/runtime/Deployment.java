@@ -31,15 +31,24 @@ final class Deployment {
     final List<OperatorTask> operators = new ArrayList<>();
     final Map<String, Task> tasks = new LinkedHashMap<>();
 
+    final boolean endOfInput;
+
     Deployment(PhysicalGraph graph, BarrierMode mode, CoordinatorGateway gateway, ActionListener listener,
                boolean trackProcessed) {
+        this(graph, mode, gateway, listener, trackProcessed, false);
+    }
+
+    /** @param endOfInput sources send end of partition once their log is read (RunOptions.endOfInput) */
+    Deployment(PhysicalGraph graph, BarrierMode mode, CoordinatorGateway gateway, ActionListener listener,
+               boolean trackProcessed, boolean endOfInput) {
+        this.endOfInput = endOfInput;
         this.graph = graph;
         for (PhysicalGraph.ChannelSpec c : graph.channels()) {
             channels.put(c.id(), new Channel(c.id(), c.capacity()));
         }
         for (PhysicalGraph.TaskSpec t : graph.tasks()) {
             if (t.kind() == NodeKind.SOURCE) {
-                SourceTask s = new SourceTask(t.id(), graph, channels, mode, gateway, listener);
+                SourceTask s = new SourceTask(t.id(), graph, channels, mode, gateway, listener, endOfInput);
                 sources.add(s);
                 tasks.put(t.id(), s);
             } else {
@@ -84,6 +93,12 @@ final class Deployment {
 
     boolean sourcesExhausted() {
         return sources.stream().allMatch(SourceTask::exhausted);
+    }
+
+    /** Without end of input: true. With it: every task has ended (sources sent, operators took, every end of partition). */
+    boolean allEnded() {
+        return !endOfInput || (sources.stream().allMatch(SourceTask::ended)
+                && operators.stream().allMatch(OperatorTask::ended));
     }
 
     boolean channelsEmpty() {

@@ -32,6 +32,8 @@ import java.util.function.Supplier;
  * @param tolerableFailedCheckpoints both: consecutive checkpoints whose store write may fail (each
  *     is declined, i.e. aborted, and the job goes on) before the next failure fails the job with
  *     {@link TooManyFailedCheckpointsException} (Flink's tolerable-failed-checkpoints)
+ * @param abortsReachTasks both: aborted checkpoints leave flight at once and tasks are notified (see the builder)
+ * @param endOfInput both: sources end their partitions and the run goes to the end of its input (see the builder)
  */
 public record RunOptions(
         long seed,
@@ -51,7 +53,9 @@ public record RunOptions(
         boolean trackProcessed,
         Consumer<CompletedCheckpoint> onCheckpoint,
         Consumer<String> progress,
-        int tolerableFailedCheckpoints) {
+        int tolerableFailedCheckpoints,
+        boolean abortsReachTasks,
+        boolean endOfInput) {
 
     public RunOptions {
         Objects.requireNonNull(storeFactory, "storeFactory");
@@ -97,6 +101,8 @@ public record RunOptions(
         private long checkpointTimeout;
         private double abortProbability;
         private int maxConcurrentAligned = 1;
+        private boolean abortsReachTasks = true;
+        private boolean endOfInput;
         private int maxFailures;
         private double failureProbability;
         private long failAtStep = -1;
@@ -216,11 +222,33 @@ public record RunOptions(
             return this;
         }
 
+        /**
+         * Default true, as Flink: an aborted checkpoint leaves flight at once and the coordinator
+         * notifies the tasks ({@code NotifyCheckpointAborted}); its barriers still travelling are
+         * then dropped as obsolete. False is the older model option of the spec
+         * ({@code AbortsReachTasks = FALSE}): it stays in flight until every task acknowledged
+         * it, and no task learns of it (the trace specs of issue 5 use it).
+         */
+        public Builder abortsReachTasks(boolean v) {
+            abortsReachTasks = v;
+            return this;
+        }
+
+        /**
+         * Default false. True: a source that has read its whole log sends end of partition
+         * ({@code SendEndOfPartition}), operators end when every input has ended, and the run
+         * finishes only when every task has ended (FLIP-147; the spec's {@code EndOfInput}).
+         */
+        public Builder endOfInput(boolean v) {
+            endOfInput = v;
+            return this;
+        }
+
         public RunOptions build() {
             return new RunOptions(seed, maxSteps, checkpointInterval, triggerProbability, maxCheckpoints,
                     checkpointTimeout, abortProbability, maxConcurrentAligned, maxFailures, failureProbability,
                     failAtStep, failAfterCheckpoint, storeFactory, listener, trackProcessed, onCheckpoint, progress,
-                    tolerableFailedCheckpoints);
+                    tolerableFailedCheckpoints, abortsReachTasks, endOfInput);
         }
     }
 }

@@ -93,7 +93,9 @@ public final class SimulationRuntime implements JobRuntime {
                 ? CheckpointCoordinator.forUnaligned(tasks, channels, options.storeFactory().get(), () -> step)
                 : CheckpointCoordinator.forAligned(tasks, channels, options.maxConcurrentAligned(),
                         options.storeFactory().get(), () -> step);
-        this.deployment = new Deployment(graph, mode, new Gateway(), listener, options.trackProcessed());
+        coordinator.setAbortsReachTasks(options.abortsReachTasks());
+        this.deployment = new Deployment(graph, mode, new Gateway(), listener, options.trackProcessed(),
+                options.endOfInput());
         this.invariants = new CutInvariants(graph);
         this.declined = new DeclinedCheckpoints(options.tolerableFailedCheckpoints(), options.progress(), options.listener());
         // A store that already holds a checkpoint (a durable one, reopened) means: resume from it.
@@ -152,16 +154,18 @@ public final class SimulationRuntime implements JobRuntime {
     /** The result so far: final-state checks apply only if the run has finished. */
     public RunResult result() {
         List<Violation> all = new ArrayList<>(violations);
-        boolean finished = deployment.sourcesExhausted() && deployment.channelsEmpty() && coordinator.inFlight().isEmpty();
+        boolean finished = deployment.sourcesExhausted() && deployment.channelsEmpty() && coordinator.inFlight().isEmpty()
+                && deployment.allEnded();
         if (finished) {
             if (options.trackProcessed()) {
-                all.addAll(invariants.exactlyOnce(deployment.ledgers()));
+                all.addAll(invariants.finalState(mode.name(), deployment.ledgers()));
             }
         } else {
             all.add(new Violation(TERMINATION, 0, null, null, 0, 0, "the run stopped after " + step
                     + " steps before finishing: " + (step >= options.maxSteps() ? "step limit reached" : "no step is enabled")
                     + "; sources exhausted " + deployment.sourcesExhausted() + ", channels empty "
-                    + deployment.channelsEmpty() + ", in flight " + coordinator.inFlight()));
+                    + deployment.channelsEmpty() + ", in flight " + coordinator.inFlight()
+                    + (deployment.endOfInput ? ", every task ended " + deployment.allEnded() : "")));
         }
         return new RunResult(mode.name(), "simulation", finished, completed, abortedCount(), failures, step, all,
                 options.trackProcessed(), deployment.ledgers(), step);
@@ -235,6 +239,9 @@ public final class SimulationRuntime implements JobRuntime {
         triggered++;
         lastTrigger = step;
         triggerTimes.put(c.getAsLong(), step);
+        if (coordinator.allAcknowledged(c.getAsLong())) {
+            completable.add(c.getAsLong()); // every task had ended: their final states make it
+        }
         if (listener != ActionListener.NONE) {
             listener.onAction(Action.TRIGGER_CHECKPOINT.specName(), Map.of("checkpoint", c.getAsLong()));
         }
@@ -256,7 +263,7 @@ public final class SimulationRuntime implements JobRuntime {
         CompletedCheckpoint cp = done.get();
         declined.completed();
         completed.add(cp);
-        violations.addAll(invariants.completedCheckpoint(cp, mode.overtaking(), options.trackProcessed()));
+        violations.addAll(invariants.completedCheckpoint(cp, mode.name(), mode.overtaking(), options.trackProcessed()));
         options.onCheckpoint().accept(cp);
         if (listener != ActionListener.NONE) {
             listener.onAction(Action.COMPLETE_CHECKPOINT.specName(), Map.of("checkpoint", c));
@@ -355,6 +362,32 @@ public final class SimulationRuntime implements JobRuntime {
         @Override
         public long now() {
             return step;
+        }
+
+        @Override
+        public OptionalLong nextAbortNotificationFor(String task) {
+            return coordinator.nextAbortNotificationFor(task);
+        }
+
+        @Override
+        public void abortNotified(String task, long checkpointId) {
+            coordinator.abortNotified(task, checkpointId);
+        }
+
+        @Override
+        public void declineCheckpoint(String task, long checkpointId) {
+            if (coordinator.declineCheckpoint(task, checkpointId)) {
+                completable.remove(checkpointId);
+                if (listener != ActionListener.NONE) {
+                    listener.onAction(Action.ABORT_CHECKPOINT.specName(), Map.of("checkpoint", checkpointId,
+                            "declinedBy", task));
+                }
+            }
+        }
+
+        @Override
+        public void taskEnded(Acknowledgement finalState) {
+            completable.addAll(coordinator.taskEnded(finalState));
         }
     }
 }

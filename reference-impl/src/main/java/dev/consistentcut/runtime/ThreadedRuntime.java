@@ -117,6 +117,8 @@ public final class ThreadedRuntime implements JobRuntime {
     private int failures;
     private boolean failAfterCheckpointDone;
     private long triggeredCount;
+    /** Coordinator thread only: the abort count when the tasks were last woken for news. */
+    private long abortsSeen;
 
     public ThreadedRuntime(JobGraph job, BarrierMode mode, RunOptions options) {
         this.mode = mode;
@@ -132,7 +134,9 @@ public final class ThreadedRuntime implements JobRuntime {
                 ? CheckpointCoordinator.forUnaligned(tasks, channels, options.storeFactory().get(), System::nanoTime)
                 : CheckpointCoordinator.forAligned(tasks, channels, options.maxConcurrentAligned(),
                         options.storeFactory().get(), System::nanoTime);
-        this.deployment = new Deployment(graph, mode, new Gateway(), listener, options.trackProcessed());
+        coordinator.setAbortsReachTasks(options.abortsReachTasks());
+        this.deployment = new Deployment(graph, mode, new Gateway(), listener, options.trackProcessed(),
+                options.endOfInput());
         this.invariants = new CutInvariants(graph);
         this.declined = new DeclinedCheckpoints(options.tolerableFailedCheckpoints(), options.progress(), options.listener());
         Optional<CompletedCheckpoint> resume = coordinator.latestCompleted();
@@ -193,6 +197,11 @@ public final class ThreadedRuntime implements JobRuntime {
                     lastProgress = now;
                     nextProgress = now + PROGRESS_INTERVAL; // no catch-up lines after a stall
                 }
+                long aborts = coordinator.abortCount();
+                if (aborts != abortsSeen) {
+                    abortsSeen = aborts; // tasks have news (NotifyCheckpointAborted): wake them
+                    workers.values().forEach(w -> w.wakeup.signal());
+                }
                 endgame = deployment.sourcesExhausted();
                 if (!failurePending() && terminated()) {
                     break;
@@ -211,7 +220,7 @@ public final class ThreadedRuntime implements JobRuntime {
             }
         }
         if (options.trackProcessed()) {
-            violations.addAll(invariants.exactlyOnce(deployment.ledgers()));
+            violations.addAll(invariants.finalState(mode.name(), deployment.ledgers()));
         }
         return new RunResult(mode.name(), "threads", true, completed, abortedCount(), failures,
                 stepsFinished.get() + triggeredCount + completed.size(), violations, options.trackProcessed(),
@@ -239,8 +248,19 @@ public final class ThreadedRuntime implements JobRuntime {
             return false;
         }
         boolean quiet = completions.isEmpty() && coordinator.inFlight().isEmpty()
-                && deployment.sourcesExhausted() && deployment.channelsEmpty();
+                && deployment.sourcesExhausted() && deployment.channelsEmpty() && deployment.allEnded()
+                && coordinator.abortCount() == abortsSeen && noAbortNews();
         return quiet && stepsStarted.get() == started;
+    }
+
+    /** No task has an abort notification still to take (else the run is not over). */
+    private boolean noAbortNews() {
+        for (OperatorTask o : deployment.operators) {
+            if (!o.ended() && coordinator.nextAbortNotificationFor(o.id()).isPresent()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void awaitWork(long nanos) {
@@ -292,6 +312,9 @@ public final class ThreadedRuntime implements JobRuntime {
         }
         triggeredCount++;
         triggerTimes.put(c.getAsLong(), now);
+        if (coordinator.allAcknowledged(c.getAsLong())) {
+            completions.add(c.getAsLong()); // every task had ended: their final states make it
+        }
         if (listener != ActionListener.NONE) {
             listener.onAction(Action.TRIGGER_CHECKPOINT.specName(), Map.of("checkpoint", c.getAsLong()));
         }
@@ -315,7 +338,7 @@ public final class ThreadedRuntime implements JobRuntime {
         CompletedCheckpoint cp = done.get();
         declined.completed();
         completed.add(cp);
-        violations.addAll(invariants.completedCheckpoint(cp, mode.overtaking(), options.trackProcessed()));
+        violations.addAll(invariants.completedCheckpoint(cp, mode.name(), mode.overtaking(), options.trackProcessed()));
         options.onCheckpoint().accept(cp);
         if (listener != ActionListener.NONE) {
             listener.onAction(Action.COMPLETE_CHECKPOINT.specName(), Map.of("checkpoint", c));
@@ -570,6 +593,34 @@ public final class ThreadedRuntime implements JobRuntime {
         @Override
         public long now() {
             return System.nanoTime();
+        }
+
+        @Override
+        public OptionalLong nextAbortNotificationFor(String task) {
+            return coordinator.nextAbortNotificationFor(task);
+        }
+
+        @Override
+        public void abortNotified(String task, long checkpointId) {
+            coordinator.abortNotified(task, checkpointId);
+        }
+
+        @Override
+        public void declineCheckpoint(String task, long checkpointId) {
+            if (coordinator.declineCheckpoint(task, checkpointId)) {
+                if (listener != ActionListener.NONE) {
+                    listener.onAction(Action.ABORT_CHECKPOINT.specName(), Map.of("checkpoint", checkpointId,
+                            "declinedBy", task));
+                }
+                wakeCoordinator(); // it wakes the tasks with the news
+            }
+        }
+
+        @Override
+        public void taskEnded(Acknowledgement finalState) {
+            List<Long> all = coordinator.taskEnded(finalState);
+            completions.addAll(all);
+            wakeCoordinator(); // completions, or the end of the run
         }
     }
 }

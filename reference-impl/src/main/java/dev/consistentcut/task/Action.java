@@ -12,7 +12,11 @@ public enum Action {
     RECEIVE_BARRIER("ReceiveBarrier"),
     COMPLETE_CHECKPOINT("CompleteCheckpoint"),
     ABORT_CHECKPOINT("AbortCheckpoint"),
-    FAIL_AND_RESTORE("FailAndRestore");
+    FAIL_AND_RESTORE("FailAndRestore"),
+    NOTIFY_CHECKPOINT_ABORTED("NotifyCheckpointAborted"),
+    RECEIVE_CANCEL_BARRIER("ReceiveCancelBarrier"),
+    SEND_END_OF_PARTITION("SendEndOfPartition"),
+    RECEIVE_END_OF_PARTITION("ReceiveEndOfPartition");
 
     private final String specName;
 

@@ -23,4 +23,34 @@ public interface CoordinatorGateway {
 
     /** The runtime's clock: nanoseconds in the threaded runtime, steps in the simulation. */
     long now();
+
+    /**
+     * The oldest aborted checkpoint {@code task} has not been notified of yet: its
+     * {@code NotifyCheckpointAborted} step is enabled. Default: none (a gateway without aborts).
+     */
+    default OptionalLong nextAbortNotificationFor(String task) {
+        return OptionalLong.empty();
+    }
+
+    /** {@code task} took the notification of {@code checkpointId}'s abort. Default: nothing to consume. */
+    default void abortNotified(String task, long checkpointId) {
+    }
+
+    /**
+     * {@code DeclineCheckpoint}: {@code task} gave up {@code checkpointId} and will never
+     * acknowledge it; the coordinator aborts it. Default: unsupported.
+     */
+    default void declineCheckpoint(String task, long checkpointId) {
+        throw new UnsupportedOperationException("task " + task + " declined checkpoint " + checkpointId
+                + ", but this gateway has no declines");
+    }
+
+    /**
+     * A task has ended (FLIP-147) with {@code finalState} (its checkpoint id is a placeholder):
+     * the coordinator records that state for every later checkpoint instead of waiting for it.
+     * Default: unsupported, so a runtime cannot forget it silently.
+     */
+    default void taskEnded(Acknowledgement finalState) {
+        throw new UnsupportedOperationException("task " + finalState.task() + " ended, but this gateway has no end of input");
+    }
 }

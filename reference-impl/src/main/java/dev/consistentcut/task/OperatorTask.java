@@ -4,8 +4,10 @@ import dev.consistentcut.barrier.BarrierHandlerContext;
 import dev.consistentcut.barrier.BarrierHandlerState;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.channel.Barrier;
+import dev.consistentcut.channel.CancelBarrier;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.channel.ChannelElement;
+import dev.consistentcut.channel.EndOfPartition;
 import dev.consistentcut.checkpoint.Acknowledgement;
 import dev.consistentcut.checkpoint.TaskSnapshot;
 import dev.consistentcut.graph.PhysicalGraph;
@@ -14,19 +16,27 @@ import dev.consistentcut.operator.Operator;
 import dev.consistentcut.record.Record;
 import dev.consistentcut.record.RecordId;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.function.Supplier;
 
 /**
  * An operator task instance (sinks included): runs its {@link Operator} over the records of its
  * inputs and handles barriers through its {@link BarrierHandlerState}. Steps:
- * {@link #processRecord(int)} ({@code ProcessRecord}) and {@link #receiveBarrier(int)}
- * ({@code ReceiveBarrier}), per physical input.
+ * {@link #processRecord(int)} ({@code ProcessRecord}), {@link #receiveBarrier(int)}
+ * ({@code ReceiveBarrier}), {@link #receiveCancelBarrier(int)} ({@code ReceiveCancelBarrier}) and
+ * {@link #receiveEndOfPartition(int)} ({@code ReceiveEndOfPartition}), per physical input, and
+ * {@link #notifyCheckpointAborted(long)} ({@code NotifyCheckpointAborted}) from the coordinator.
+ *
+ * <p>Lifecycle: an input that delivered its end of partition has ended and counts as having
+ * delivered every current and later barrier; when every input has ended the task forwards end
+ * of partition on its outputs, hands its final state to the coordinator and has no more steps.
  *
  * <p>Besides the operator's state the task keeps the ledger {@link #processed()}, the spec's bag
  * {@code processed[t]}: how often it processed each record. The ledger is snapshotted with the
@@ -53,6 +63,12 @@ public final class OperatorTask implements Task {
     private BarrierHandlerState handler;
     /** The spec's {@code processed[t]}. */
     private HashMap<RecordId, Integer> processed = new HashMap<>();
+    /** The spec's {@code endedInputs[t]}: inputs that delivered their end of partition. */
+    private final BitSet endedInputs = new BitSet();
+    /** Checkpoints aborted before the task handled them (BarrierHandlerContext.markAborted); their barriers are dropped. */
+    private final java.util.TreeSet<Long> abortedAhead = new java.util.TreeSet<>();
+    /** Every input has ended and end of partition went on every output: no more steps. */
+    private volatile boolean ended;
 
     // The checkpoint being handled: what the acknowledgement will carry.
     private long firstBarrierTime;
@@ -118,6 +134,16 @@ public final class OperatorTask implements Task {
         return Collections.unmodifiableMap(processed);
     }
 
+    /** Whether {@code input} has delivered its end of partition. */
+    public boolean inputEnded(int input) {
+        return endedInputs.get(input);
+    }
+
+    /** Whether the task has ended: every input delivered its end of partition, which it forwarded. */
+    public boolean ended() {
+        return ended;
+    }
+
     /** Whether this task has no outputs. */
     public boolean isSink() {
         return outputs.isEmpty();
@@ -163,13 +189,18 @@ public final class OperatorTask implements Task {
         // (the sender's priority lane), never the other way, and a barrier at the head stays there.
         ChannelElement head = input >= 0 && input < inputs.size() ? inputs.get(input).peek() : null;
         boolean enabled = !(head == null || handler.isBlocked(input))
-                && (head instanceof Barrier || routeHasRoom(((Record) head).key()));
+                && (head instanceof Barrier || head instanceof CancelBarrier
+                    || (head instanceof Record r && routeHasRoom(r.key())));
         if (!enabled) {
             throw notEnabled("ProcessRecord", input);
         }
         ChannelElement element = inputs.get(input).poll();
         if (element instanceof Barrier b) {
             handleBarrier(input, b);
+            return;
+        }
+        if (element instanceof CancelBarrier cb) {
+            handleCancelBarrier(input, cb);
             return;
         }
         stepPersisted = false;
@@ -209,8 +240,8 @@ public final class OperatorTask implements Task {
     }
 
     private void handleBarrier(int input, Barrier barrier) {
-        if (handler.checkpointId() == 0) {
-            firstBarrierTime = coordinator.now();
+        if (barrier.checkpointId() > handler.latestCheckpointId()) {
+            firstBarrierTime = coordinator.now(); // the first barrier of a checkpoint new to this task
         }
         stepSnapshot = null;
         stepOvertaken = null;
@@ -226,6 +257,95 @@ public final class OperatorTask implements Task {
             }
             listener.onAction(Action.RECEIVE_BARRIER.specName(), params);
         }
+    }
+
+    /** Whether {@code ReceiveCancelBarrier} is enabled on {@code input}: a cancellation barrier is at its head and the input is not blocked. */
+    public boolean canReceiveCancelBarrier(int input) {
+        return input >= 0 && input < inputs.size()
+                && inputs.get(input).peek() instanceof CancelBarrier && !handler.isBlocked(input);
+    }
+
+    /** Whether {@code ReceiveEndOfPartition} is enabled on {@code input}: end of partition is at its head and the input is not blocked. */
+    public boolean canReceiveEndOfPartition(int input) {
+        return input >= 0 && input < inputs.size()
+                && inputs.get(input).peek() instanceof EndOfPartition && !handler.isBlocked(input);
+    }
+
+    /**
+     * Action {@code ReceiveCancelBarrier(t, e)}: takes the cancellation barrier at the head of
+     * {@code input}. Unless the task has gone past its checkpoint, the task abandons it (and the
+     * older one it handles), unblocks every input and forwards the cancellation barrier once.
+     */
+    public void receiveCancelBarrier(int input) {
+        if (!canReceiveCancelBarrier(input)) {
+            throw notEnabled("ReceiveCancelBarrier", input);
+        }
+        handleCancelBarrier(input, (CancelBarrier) inputs.get(input).poll());
+    }
+
+    private void handleCancelBarrier(int input, CancelBarrier cb) {
+        handler = handler.cancelBarrierReceived(input, cb.checkpointId(), context);
+        if (listener != ActionListener.NONE) {
+            listener.onAction(Action.RECEIVE_CANCEL_BARRIER.specName(), Map.of("task", id, "input", input,
+                    "channel", inputs.get(input).id(), "checkpoint", cb.checkpointId()));
+        }
+    }
+
+    /**
+     * Action {@code NotifyCheckpointAborted(t, c)}: the coordinator says {@code checkpointId} is
+     * aborted. An aligned task aligning it unblocks every input at once, an unaligned one stops
+     * persisting for it; either forwards a cancellation barrier of it, and drops its later
+     * barriers. A checkpoint the task has already gone past changes nothing.
+     */
+    public void notifyCheckpointAborted(long checkpointId) {
+        if (ended) {
+            throw new IllegalStateException("task " + id + ": NotifyCheckpointAborted(" + checkpointId
+                    + ") after the task ended");
+        }
+        handler = handler.checkpointAborted(checkpointId, context);
+        coordinator.abortNotified(id, checkpointId);
+        if (listener != ActionListener.NONE) {
+            listener.onAction(Action.NOTIFY_CHECKPOINT_ABORTED.specName(), Map.of("task", id, "checkpoint", checkpointId));
+        }
+    }
+
+    /**
+     * Action {@code ReceiveEndOfPartition(t, e)}: takes end of partition from {@code input}. The
+     * input has ended and counts as arrived for the checkpoint being handled and every later one
+     * (which may complete the alignment now). When it was the last open input, the task ends:
+     * end of partition goes on every output, behind everything sent before, and the coordinator
+     * gets the task's final state for every checkpoint it has not acknowledged.
+     */
+    public void receiveEndOfPartition(int input) {
+        if (!canReceiveEndOfPartition(input)) {
+            throw notEnabled("ReceiveEndOfPartition", input);
+        }
+        inputs.get(input).poll();
+        endedInputs.set(input);
+        stepSnapshot = null;
+        handler = handler.endOfPartitionReceived(input, context);
+        boolean last = endedInputs.cardinality() == inputs.size();
+        if (last) {
+            for (Channel out : outputs) {
+                out.putEndOfPartition();
+            }
+            ended = true;
+            coordinator.taskEnded(Acknowledgement.ofOperator(id, 1, new TaskSnapshot(operator.snapshotState(), processed),
+                    Map.of(), Map.of(), 0, 0));
+        }
+        if (listener != ActionListener.NONE) {
+            Map<String, Object> params = new HashMap<>(Map.of("task", id, "input", input,
+                    "channel", inputs.get(input).id(), "ended", last));
+            if (stepSnapshot != null) {
+                params.put("snapshot", stepSnapshot.processed());
+                params.put("checkpoint", pendingOrLast());
+            }
+            listener.onAction(Action.RECEIVE_END_OF_PARTITION.specName(), params);
+        }
+    }
+
+    private long pendingOrLast() {
+        return handler.latestCheckpointId();
     }
 
     private IllegalStateException notEnabled(String action, int input) {
@@ -249,6 +369,9 @@ public final class OperatorTask implements Task {
             processed.putAll(snapshot.processed());
         }
         handler = mode.initialState();
+        endedInputs.clear();
+        abortedAhead.clear();
+        ended = false;
         clearPending();
     }
 
@@ -261,6 +384,13 @@ public final class OperatorTask implements Task {
 
     @Override
     public void enabledSteps(List<Step> out) {
+        if (ended) {
+            return;
+        }
+        OptionalLong news = coordinator.nextAbortNotificationFor(id);
+        if (news.isPresent()) {
+            out.add(new Step(Action.NOTIFY_CHECKPOINT_ABORTED, id, -1, news.getAsLong()));
+        }
         for (int i = 0; i < inputs.size(); i++) {
             ChannelElement head = inputs.get(i).peek();
             if (head == null || handler.isBlocked(i)) {
@@ -268,6 +398,10 @@ public final class OperatorTask implements Task {
             }
             if (head instanceof Barrier b) {
                 out.add(new Step(Action.RECEIVE_BARRIER, id, i, b.checkpointId()));
+            } else if (head instanceof CancelBarrier cb) {
+                out.add(new Step(Action.RECEIVE_CANCEL_BARRIER, id, i, cb.checkpointId()));
+            } else if (head instanceof EndOfPartition) {
+                out.add(new Step(Action.RECEIVE_END_OF_PARTITION, id, i, 0));
             } else if (routeHasRoom(((Record) head).key())) {
                 out.add(new Step(Action.PROCESS_RECORD, id, i, 0));
             }
@@ -279,6 +413,9 @@ public final class OperatorTask implements Task {
         switch (step.action()) {
             case PROCESS_RECORD -> processRecord(step.input());
             case RECEIVE_BARRIER -> receiveBarrier(step.input());
+            case RECEIVE_CANCEL_BARRIER -> receiveCancelBarrier(step.input());
+            case RECEIVE_END_OF_PARTITION -> receiveEndOfPartition(step.input());
+            case NOTIFY_CHECKPOINT_ABORTED -> notifyCheckpointAborted(step.checkpointId());
             default -> throw new IllegalStateException("task " + id + ": an operator has no step " + step);
         }
     }
@@ -299,6 +436,35 @@ public final class OperatorTask implements Task {
         @Override
         public int inputCount() {
             return inputs.size();
+        }
+
+        @Override
+        public boolean inputEnded(int input) {
+            return endedInputs.get(input);
+        }
+
+        @Override
+        public void abandon(long checkpointId) {
+            clearPending();
+            CancelBarrier cb = new CancelBarrier(checkpointId);
+            for (Channel out : outputs) {
+                out.putCancelBarrier(cb, mode.overtaking());
+            }
+        }
+
+        @Override
+        public void markAborted(long checkpointId) {
+            abortedAhead.add(checkpointId);
+        }
+
+        @Override
+        public boolean isAborted(long checkpointId) {
+            return abortedAhead.contains(checkpointId);
+        }
+
+        @Override
+        public void decline(long checkpointId) {
+            coordinator.declineCheckpoint(id, checkpointId);
         }
 
         @Override

@@ -16,8 +16,9 @@ import java.util.OptionalLong;
 
 /**
  * A source task instance: reads its {@link SourceLog} from {@link #offset()} on and injects
- * barriers. Steps: {@link #emitRecord()} ({@code EmitRecord}) and {@link #injectBarrier(long)}
- * ({@code InjectBarrier}). Threading: see {@link Task}; in addition {@link #offset()} and
+ * barriers. Steps: {@link #emitRecord()} ({@code EmitRecord}), {@link #injectBarrier(long)}
+ * ({@code InjectBarrier}) and, in jobs that run to the end of their input,
+ * {@link #sendEndOfPartition()} ({@code SendEndOfPartition}). Threading: see {@link Task}; in addition {@link #offset()} and
  * {@link #exhausted()} may be read by any thread.
  */
 public final class SourceTask implements Task {
@@ -37,12 +38,26 @@ public final class SourceTask implements Task {
      */
     private volatile long offset;
 
+    /** Whether this source sends end of partition once its log is read (FLIP-147; RunOptions.endOfInput). */
+    private final boolean endOfInput;
+    /** The spec's {@code s \in endedSources}: end of partition sent; no more steps. Volatile as {@link #offset}. */
+    private volatile boolean ended;
+
     /**
      * @param channels every channel of the job by id; this task uses its outputs in
      *     {@link PhysicalGraph#outputs} order
      */
     public SourceTask(String id, PhysicalGraph graph, Map<String, Channel> channels, BarrierMode mode,
                       CoordinatorGateway coordinator, ActionListener listener) {
+        this(id, graph, channels, mode, coordinator, listener, false);
+    }
+
+    /**
+     * @param endOfInput whether the source sends end of partition once its whole log is read
+     */
+    public SourceTask(String id, PhysicalGraph graph, Map<String, Channel> channels, BarrierMode mode,
+                      CoordinatorGateway coordinator, ActionListener listener, boolean endOfInput) {
+        this.endOfInput = endOfInput;
         this.id = Objects.requireNonNull(id, "id");
         this.graph = Objects.requireNonNull(graph, "graph");
         this.log = graph.log(id);
@@ -73,6 +88,38 @@ public final class SourceTask implements Task {
     /** Whether every record of the log has been emitted. */
     public boolean exhausted() {
         return offset >= log.length();
+    }
+
+    /** Whether the source has sent end of partition (and has no more steps). */
+    public boolean ended() {
+        return ended;
+    }
+
+    /** Whether {@code SendEndOfPartition} is enabled: the job runs to its end, the log is read, not sent yet. */
+    public boolean canSendEndOfPartition() {
+        return endOfInput && !ended && exhausted();
+    }
+
+    /**
+     * Action {@code SendEndOfPartition(s)}: end of partition on every output (behind everything
+     * sent), once. The source has ended: it injects no more barriers, and the coordinator
+     * records its final offset for every checkpoint it has not acknowledged (FLIP-147; end of
+     * partition stands for those barriers downstream).
+     */
+    public void sendEndOfPartition() {
+        if (!canSendEndOfPartition()) {
+            throw new IllegalStateException("task " + id + ": SendEndOfPartition is not enabled ("
+                    + (!endOfInput ? "the job does not run to the end of its input"
+                    : ended ? "already sent" : "offset " + offset + " of " + log.length() + " read") + ")");
+        }
+        for (Channel out : outputs) {
+            out.putEndOfPartition();
+        }
+        ended = true;
+        coordinator.taskEnded(Acknowledgement.ofSource(id, 1, offset, Map.of(), 0));
+        if (listener != ActionListener.NONE) {
+            listener.onAction(Action.SEND_END_OF_PARTITION.specName(), Map.of("task", id, "offset", offset));
+        }
     }
 
     /** Whether {@code EmitRecord} is enabled: a record is left and every channel on its route has room. */
@@ -119,11 +166,19 @@ public final class SourceTask implements Task {
      * which become those channels' state) and acknowledges {@code c}.
      */
     public void injectBarrier(long checkpointId) {
+        if (ended) {
+            throw new IllegalStateException("task " + id + ": InjectBarrier(" + checkpointId + ") after end of partition");
+        }
         OptionalLong next = barrierToInject();
         if (next.isEmpty() || next.getAsLong() != checkpointId) {
             throw new IllegalStateException("task " + id + ": InjectBarrier(" + checkpointId + ") is not enabled; next barrier: "
                     + (next.isPresent() ? next.getAsLong() : "none"));
         }
+        inject(checkpointId);
+    }
+
+    /** {@code InjectBarrier} of a checkpoint that was due when read (it may have been aborted since). */
+    private void inject(long checkpointId) {
         long startDelay = coordinator.now() - coordinator.triggerTime(checkpointId);
         Barrier barrier = new Barrier(checkpointId);
         Map<String, List<Record>> overtaken = new LinkedHashMap<>();
@@ -148,10 +203,14 @@ public final class SourceTask implements Task {
                     + ", the log has offsets 0.." + (log.length() - 1));
         }
         offset = newOffset;
+        ended = false;
     }
 
     @Override
     public void enabledSteps(List<Step> out) {
+        if (ended) {
+            return;
+        }
         OptionalLong barrier = barrierToInject();
         if (barrier.isPresent()) {
             out.add(new Step(Action.INJECT_BARRIER, id, -1, barrier.getAsLong()));
@@ -159,13 +218,27 @@ public final class SourceTask implements Task {
         if (canEmitRecord()) {
             out.add(new Step(Action.EMIT_RECORD, id, -1, 0));
         }
+        if (canSendEndOfPartition()) {
+            out.add(new Step(Action.SEND_END_OF_PARTITION, id, -1, 0));
+        }
     }
 
     @Override
     public void perform(Step step) {
         switch (step.action()) {
             case EMIT_RECORD -> emitRecord();
-            case INJECT_BARRIER -> injectBarrier(step.checkpointId());
+            case INJECT_BARRIER -> {
+                // In the threaded runtime the checkpoint chosen may have been aborted meanwhile
+                // (the coordinator thread does not wait for task steps): inject the barrier due
+                // now, if any. The simulation never sees a change: nothing moves in between.
+                // A barrier of a checkpoint aborted after this read still goes out (the trigger and
+                // the abort travel apart, as in Flink); the coordinator ignores its acknowledgement.
+                OptionalLong due = barrierToInject();
+                if (due.isPresent() && !ended) {
+                    inject(due.getAsLong());
+                }
+            }
+            case SEND_END_OF_PARTITION -> sendEndOfPartition();
             default -> throw new IllegalStateException("task " + id + ": a source has no step " + step);
         }
     }

@@ -57,24 +57,68 @@ class BarrierHandlerStateTest {
             assertEquals(List.of(), ctx.calls);
             s = s.barrierReceived(2, new Barrier(5), ctx);
             assertEquals(List.of("snapshot 5", "forwardBarrier 5", "acknowledge 5"), ctx.calls);
-            assertSame(idle, s);
+            assertInstanceOf(AlignedWaitingForFirstBarrier.class, s);
+            assertEquals(5, s.latestCheckpointId(), "later barriers of 5 are obsolete");
             assertFalse(s.isBlocked(0) || s.isBlocked(1) || s.isBlocked(2));
         }
 
         @Test
         void singleInputCompletesOnItsOnlyBarrier() {
             RecordingContext one = new RecordingContext(1);
-            assertSame(idle, idle.barrierReceived(0, new Barrier(2), one));
+            assertInstanceOf(AlignedWaitingForFirstBarrier.class, idle.barrierReceived(0, new Barrier(2), one));
             assertEquals(List.of("snapshot 2", "forwardBarrier 2", "acknowledge 2"), one.calls);
         }
 
         @Test
-        void barrierOfAnotherCheckpointIsABugNamingTaskInputAndIds() {
+        void barrierOfANewerCheckpointSubsumesTheAlignmentAndDeclinesIt() {
+            BarrierHandlerState s = idle.barrierReceived(0, new Barrier(5), ctx)
+                    .barrierReceived(2, new Barrier(6), ctx);
+            assertEquals(List.of("abandon 5", "decline 5"), ctx.calls);
+            assertEquals(6, s.checkpointId());
+            assertTrue(s.isBlocked(2));
+            assertFalse(s.isBlocked(0), "the older checkpoint's arrived inputs are not carried over");
+        }
+
+        @Test
+        void barrierOfAnOlderOrFinishedCheckpointIsDropped() {
             BarrierHandlerState s = idle.barrierReceived(0, new Barrier(5), ctx);
-            IllegalStateException e = assertThrows(IllegalStateException.class,
-                    () -> s.barrierReceived(2, new Barrier(6), ctx));
-            assertEquals("task op#0 input 2: barrier of checkpoint 6 while handling checkpoint 5"
-                    + " (a task handles one checkpoint's barriers at a time)", e.getMessage());
+            assertSame(s, s.barrierReceived(1, new Barrier(4), ctx));
+            RecordingContext one = new RecordingContext(1);
+            BarrierHandlerState done = idle.barrierReceived(0, new Barrier(7), one);
+            assertSame(done, done.barrierReceived(0, new Barrier(7), one), "7 is finished here");
+        }
+
+        @Test
+        void abortOfTheAlignedCheckpointUnblocksEveryInputAndForwardsTheCancellation() {
+            BarrierHandlerState s = idle.barrierReceived(0, new Barrier(5), ctx)
+                    .barrierReceived(1, new Barrier(5), ctx)
+                    .checkpointAborted(5, ctx);
+            assertEquals(List.of("abandon 5"), ctx.calls);
+            assertFalse(s.isBlocked(0) || s.isBlocked(1));
+            assertSame(s, s.barrierReceived(2, new Barrier(5), ctx), "its late barrier is dropped");
+        }
+
+        @Test
+        void notificationOfANewerAbortIsRememberedAndKeepsTheOlderAlignment() {
+            BarrierHandlerState s = idle.barrierReceived(0, new Barrier(5), ctx).checkpointAborted(6, ctx);
+            assertEquals(5, s.checkpointId());
+            assertTrue(s.isBlocked(0));
+            assertTrue(ctx.isAborted(6));
+            s = s.barrierReceived(1, new Barrier(5), ctx).barrierReceived(2, new Barrier(5), ctx);
+            assertEquals(List.of("snapshot 5", "forwardBarrier 5", "acknowledge 5"), ctx.calls, "5 still completes");
+            s = s.barrierReceived(0, new Barrier(6), ctx);
+            assertEquals("abandon 6", ctx.calls.get(ctx.calls.size() - 1), "6 is cancelled on its first barrier");
+            assertFalse(s.isBlocked(0));
+        }
+
+        @Test
+        void endedInputsCountAsArrived() {
+            BarrierHandlerState s = idle.barrierReceived(0, new Barrier(5), ctx);
+            ctx.ended.set(2);
+            s = s.endOfPartitionReceived(2, ctx);
+            assertEquals(List.of(), ctx.calls, "input 1 is still to come");
+            s = s.barrierReceived(1, new Barrier(5), ctx);
+            assertEquals(List.of("snapshot 5", "forwardBarrier 5", "acknowledge 5"), ctx.calls);
         }
 
         @Test
@@ -136,23 +180,34 @@ class BarrierHandlerStateTest {
             assertEquals(List.of("snapshot 3", "forwardBarrierOvertaking 3"), ctx.calls);
             s = s.barrierReceived(2, new Barrier(3), ctx);
             assertEquals(List.of("snapshot 3", "forwardBarrierOvertaking 3", "acknowledge 3"), ctx.calls);
-            assertSame(idle, s);
+            assertInstanceOf(UnalignedWaitingForFirstBarrier.class, s);
         }
 
         @Test
         void singleInputSnapshotsForwardsAndAcknowledgesAtOnce() {
             RecordingContext one = new RecordingContext(1);
-            assertSame(idle, idle.barrierReceived(0, new Barrier(9), one));
+            assertInstanceOf(UnalignedWaitingForFirstBarrier.class, idle.barrierReceived(0, new Barrier(9), one));
             assertEquals(List.of("snapshot 9", "forwardBarrierOvertaking 9", "acknowledge 9"), one.calls);
         }
 
         @Test
-        void barrierOfANewerCheckpointIsABug() {
+        void barrierOfANewerCheckpointSubsumesTheOlderOne() {
             BarrierHandlerState s = idle.barrierReceived(0, new Barrier(3), ctx);
-            IllegalStateException e = assertThrows(IllegalStateException.class,
-                    () -> s.barrierReceived(1, new Barrier(4), ctx));
-            assertEquals("task op#0 input 1: barrier of checkpoint 4 while handling checkpoint 3"
-                    + " (a task handles one checkpoint's barriers at a time)", e.getMessage());
+            ctx.calls.clear();
+            s = s.barrierReceived(1, new Barrier(4), ctx);
+            assertEquals(List.of("abandon 3", "decline 3", "snapshot 4", "forwardBarrierOvertaking 4"), ctx.calls);
+            ctx.calls.clear();
+            s.recordReceived(0, R, ctx);
+            assertEquals(List.of("persist 0 s#0@4"), ctx.calls, "input 0 has not delivered barrier 4");
+        }
+
+        @Test
+        void cancellationStopsPersisting() {
+            BarrierHandlerState s = idle.barrierReceived(0, new Barrier(3), ctx).cancelBarrierReceived(1, 3, ctx);
+            ctx.calls.clear();
+            s.recordReceived(2, R, ctx);
+            assertEquals(List.of(), ctx.calls);
+            assertSame(s, s.barrierReceived(2, new Barrier(3), ctx), "late barrier of the cancelled checkpoint");
         }
 
         @Test
@@ -168,7 +223,9 @@ class BarrierHandlerStateTest {
         assertSame(BarrierHandlers.unaligned(), BarrierHandlers.byName("unaligned"));
         assertFalse(BarrierHandlers.aligned().overtaking());
         assertTrue(BarrierHandlers.unaligned().overtaking());
+        assertSame(BarrierHandlers.atLeastOnce(), BarrierHandlers.byName("at-least-once"));
+        assertFalse(BarrierHandlers.atLeastOnce().overtaking());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BarrierHandlers.byName("fast"));
-        assertEquals("unknown mode 'fast': expected aligned or unaligned", e.getMessage());
+        assertEquals("unknown mode 'fast': expected aligned, unaligned or at-least-once", e.getMessage());
     }
 }

@@ -32,8 +32,46 @@ public final class BrokenHandlers {
         return new Mode("broken-unaligned-forgetful", BrokenUnalignedIdle.INSTANCE, true);
     }
 
-    private static final class BrokenAlignedIdle implements BarrierHandlerState {
+    /**
+     * The lifecycle events, the same in every broken handler here (their bugs are elsewhere): an
+     * abort or cancellation abandons the checkpoint and returns to {@link #idle()}; an ended input
+     * changes nothing (these handlers are not used with end of input).
+     */
+    private abstract static class LifecycleAsUsual implements BarrierHandlerState {
+        abstract BarrierHandlerState idle();
+
+        @Override
+        public BarrierHandlerState cancelBarrierReceived(int input, long c, BarrierHandlerContext ctx) {
+            return checkpointAborted(c, ctx);
+        }
+
+        @Override
+        public BarrierHandlerState checkpointAborted(long c, BarrierHandlerContext ctx) {
+            if (c < checkpointId()) {
+                return this;
+            }
+            ctx.abandon(c);
+            return idle();
+        }
+
+        @Override
+        public BarrierHandlerState endOfPartitionReceived(int input, BarrierHandlerContext ctx) {
+            return this;
+        }
+
+        @Override
+        public long latestCheckpointId() {
+            return checkpointId();
+        }
+    }
+
+    private static final class BrokenAlignedIdle extends LifecycleAsUsual {
         static final BrokenAlignedIdle INSTANCE = new BrokenAlignedIdle();
+
+        @Override
+        BarrierHandlerState idle() {
+            return this;
+        }
 
         @Override
         public BarrierHandlerState barrierReceived(int input, Barrier barrier, BarrierHandlerContext ctx) {
@@ -56,12 +94,17 @@ public final class BrokenHandlers {
         }
     }
 
-    private static final class BrokenAlignedCollecting implements BarrierHandlerState {
+    private static final class BrokenAlignedCollecting extends LifecycleAsUsual {
         private final long checkpointId;
         private final BitSet arrived = new BitSet();
 
         BrokenAlignedCollecting(long checkpointId) {
             this.checkpointId = checkpointId;
+        }
+
+        @Override
+        BarrierHandlerState idle() {
+            return BrokenAlignedIdle.INSTANCE;
         }
 
         @Override
@@ -92,8 +135,13 @@ public final class BrokenHandlers {
         }
     }
 
-    private static final class BrokenUnalignedIdle implements BarrierHandlerState {
+    private static final class BrokenUnalignedIdle extends LifecycleAsUsual {
         static final BrokenUnalignedIdle INSTANCE = new BrokenUnalignedIdle();
+
+        @Override
+        BarrierHandlerState idle() {
+            return this;
+        }
 
         @Override
         public BarrierHandlerState barrierReceived(int input, Barrier barrier, BarrierHandlerContext ctx) {
@@ -118,12 +166,17 @@ public final class BrokenHandlers {
         }
     }
 
-    private static final class BrokenUnalignedCollecting implements BarrierHandlerState {
+    private static final class BrokenUnalignedCollecting extends LifecycleAsUsual {
         private final long checkpointId;
         private final BitSet arrived = new BitSet();
 
         BrokenUnalignedCollecting(long checkpointId) {
             this.checkpointId = checkpointId;
+        }
+
+        @Override
+        BarrierHandlerState idle() {
+            return BrokenUnalignedIdle.INSTANCE;
         }
 
         @Override

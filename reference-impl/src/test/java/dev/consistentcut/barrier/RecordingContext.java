@@ -24,6 +24,36 @@ final class RecordingContext implements BarrierHandlerContext {
         return inputs;
     }
 
+    /** Inputs a test has ended. */
+    final java.util.BitSet ended = new java.util.BitSet();
+
+    @Override
+    public boolean inputEnded(int input) {
+        return ended.get(input);
+    }
+
+    @Override
+    public void abandon(long checkpointId) {
+        calls.add("abandon " + checkpointId);
+    }
+
+    final java.util.Set<Long> aborted = new java.util.TreeSet<>();
+
+    @Override
+    public void markAborted(long checkpointId) {
+        aborted.add(checkpointId);
+    }
+
+    @Override
+    public boolean isAborted(long checkpointId) {
+        return aborted.contains(checkpointId);
+    }
+
+    @Override
+    public void decline(long checkpointId) {
+        calls.add("decline " + checkpointId);
+    }
+
     @Override
     public void snapshot(long checkpointId) {
         calls.add("snapshot " + checkpointId);

@@ -261,8 +261,9 @@ class CheckpointCoordinatorTest {
     }
 
     @Test
-    void abortedCheckpointStaysInFlightUntilEveryTaskAcknowledged() {
+    void abortedCheckpointStaysInFlightUntilEveryTaskAcknowledgedInTheOlderAbortModel() {
         CheckpointCoordinator co = unaligned();
+        co.setAbortsReachTasks(false); // the spec's AbortsReachTasks = FALSE
         long c = trigger(co);
         co.acknowledge(source("s1", c, 1));
         assertTrue(co.abortCheckpoint(c));
@@ -292,8 +293,65 @@ class CheckpointCoordinatorTest {
         assertEquals(OptionalLong.of(c1), co.nextBarrierFor("s2"));
         co.acknowledge(source("s1", c2, 0));
         assertEquals(OptionalLong.empty(), co.nextBarrierFor("s1"));
-        co.abortCheckpoint(c1); // aborted barriers still travel
-        assertEquals(OptionalLong.of(c1), co.nextBarrierFor("s2"));
+        co.abortCheckpoint(c1); // a source that has not injected an aborted checkpoint never does
+        assertEquals(OptionalLong.of(c2), co.nextBarrierFor("s2"));
+    }
+
+    @Test
+    void abortedCheckpointLeavesFlightAtOnceAndEveryTaskIsNotifiedOnce() {
+        CheckpointCoordinator co = unaligned();
+        long c = trigger(co);
+        co.acknowledge(source("s1", c, 1));
+        assertEquals(OptionalLong.empty(), co.nextAbortNotificationFor("op"));
+        assertTrue(co.abortCheckpoint(c));
+        assertEquals(Set.of(), co.inFlight(), "Flink: the next checkpoint may start while c's barriers travel");
+        assertEquals(OptionalLong.empty(), co.nextBarrierFor("s2"), "s2 never injects an aborted checkpoint");
+        for (String t : List.of("s1", "s2", "op", "sink")) {
+            assertEquals(OptionalLong.of(c), co.nextAbortNotificationFor(t), t);
+            co.abortNotified(t, c);
+            assertEquals(OptionalLong.empty(), co.nextAbortNotificationFor(t), t);
+        }
+        assertThrows(IllegalStateException.class, () -> co.abortNotified("op", c), "each notification once");
+        // A task that acknowledges before it learnt of the abort is ignored, not an error.
+        assertEquals(AckResult.IGNORED_ABORTED, co.acknowledge(operator("op", c)));
+        assertEquals(OptionalLong.of(c + 1), co.triggerCheckpoint());
+    }
+
+    @Test
+    void aDeclinedCheckpointIsAbortedAtOnceAndOnlyOnce() {
+        CheckpointCoordinator co = aligned(2);
+        long c1 = trigger(co);
+        long c2 = trigger(co);
+        assertTrue(co.declineCheckpoint("op", c1));
+        assertEquals(CheckpointStatus.ABORTED, co.status(c1));
+        assertFalse(co.declineCheckpoint("sink", c1), "no longer pending");
+        assertEquals(Set.of(c2), co.inFlight());
+        assertEquals(OptionalLong.of(c1), co.nextAbortNotificationFor("sink"));
+        assertThrows(IllegalArgumentException.class, () -> co.declineCheckpoint("nobody", c2));
+    }
+
+    @Test
+    void anEndedTaskIsNotWaitedForItsFinalStateIsRecordedInstead() {
+        CheckpointCoordinator co = aligned(2);
+        long c1 = trigger(co);
+        co.acknowledge(source("s1", c1, 3));
+        // s1 ends (its log read): c1 has its ack already, later checkpoints get its final offset.
+        assertEquals(List.of(), co.taskEnded(source("s1", 1, 5)));
+        co.acknowledge(source("s2", c1, 1));
+        co.acknowledge(operator("op", c1));
+        // the sink ends before it acknowledged c1: its final state completes c1
+        assertEquals(List.of(c1), co.taskEnded(operator("sink", 1)));
+        assertTrue(co.hasEnded("sink"));
+        CompletedCheckpoint done = co.completeCheckpoint(c1).orElseThrow();
+        assertEquals(3L, done.sourceOffsets().get("s1"), "s1 acknowledged c1 before it ended");
+        long c2 = trigger(co);
+        assertFalse(co.allAcknowledged(c2));
+        co.acknowledge(source("s2", c2, 2));
+        assertEquals(AckResult.ALL_ACKNOWLEDGED, co.acknowledge(operator("op", c2)));
+        assertEquals(5L, co.completeCheckpoint(c2).orElseThrow().sourceOffsets().get("s1"), "s1's final offset");
+        // After a failure every task runs again: none has ended.
+        co.failAndRestore();
+        assertFalse(co.hasEnded("s1"));
     }
 
     @Test

@@ -8,12 +8,42 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /** A gateway for task tests: barriers to inject are set by hand; acknowledgements are collected. */
-final class FakeGateway implements CoordinatorGateway {
+public final class FakeGateway implements CoordinatorGateway {
 
-    final Map<String, Long> nextBarrier = new HashMap<>();
-    final Map<Long, Long> triggerTimes = new HashMap<>();
-    final List<Acknowledgement> acks = new ArrayList<>();
+    public final Map<String, Long> nextBarrier = new HashMap<>();
+    public final Map<Long, Long> triggerTimes = new HashMap<>();
+    public final List<Acknowledgement> acks = new ArrayList<>();
     long now;
+    /** Checkpoints declined, in order (DeclineCheckpoint). */
+    public final List<Long> declined = new ArrayList<>();
+    /** Final states of tasks that ended, in order. */
+    public final List<Acknowledgement> ended = new ArrayList<>();
+    /** Abort notifications waiting per task (a test puts them; the task takes them). */
+    public final Map<String, java.util.TreeSet<Long>> news = new HashMap<>();
+
+    @Override
+    public OptionalLong nextAbortNotificationFor(String task) {
+        java.util.TreeSet<Long> n = news.get(task);
+        return n == null || n.isEmpty() ? OptionalLong.empty() : OptionalLong.of(n.first());
+    }
+
+    @Override
+    public void abortNotified(String task, long checkpointId) {
+        java.util.TreeSet<Long> n = news.get(task);
+        if (n != null) {
+            n.remove(checkpointId);
+        }
+    }
+
+    @Override
+    public void declineCheckpoint(String task, long checkpointId) {
+        declined.add(checkpointId);
+    }
+
+    @Override
+    public void taskEnded(Acknowledgement finalState) {
+        ended.add(finalState);
+    }
 
     @Override
     public OptionalLong nextBarrierFor(String sourceTask) {

@@ -129,6 +129,33 @@ public final class BrokenBarrierModes {
             return this;
         }
 
+        // The lifecycle events of issue 9, without a bug of their own: an abort or cancellation
+        // of the checkpoint handled (or a newer one) abandons it; an ended input changes nothing
+        // (these twins are not run with end of input).
+        @Override
+        public BarrierHandlerState cancelBarrierReceived(int input, long c, BarrierHandlerContext ctx) {
+            return checkpointAborted(c, ctx);
+        }
+
+        @Override
+        public BarrierHandlerState checkpointAborted(long c, BarrierHandlerContext ctx) {
+            if (checkpointId == 0 || c < checkpointId) {
+                return this;
+            }
+            ctx.abandon(c);
+            return new State(0, unaligned, defect);
+        }
+
+        @Override
+        public BarrierHandlerState endOfPartitionReceived(int input, BarrierHandlerContext ctx) {
+            return this;
+        }
+
+        @Override
+        public long latestCheckpointId() {
+            return checkpointId;
+        }
+
         @Override
         public boolean isBlocked(int input) {
             // THE BUG (NO_BLOCKING): an aligned input whose barrier arrived stays open.

@@ -59,6 +59,13 @@ class CoordinatorLinearizabilityTest {
         private final CheckpointCoordinator coordinator = CheckpointCoordinator.forAligned(
                 CoordinatorModel.KNOWN, Set.of(), CoordinatorModel.MAX_CONCURRENT, new InMemoryCheckpointStore(10), () -> 0L);
 
+        {
+            // CoordinatorModel states the abort model in which an aborted checkpoint stays in
+            // flight until every task acknowledged it (the spec's AbortsReachTasks = FALSE); the
+            // model of Flink's (issue 9: it leaves flight at once) is still to be written.
+            coordinator.setAbortsReachTasks(false);
+        }
+
         @Operation
         public long trigger() {
             return coordinator.triggerCheckpoint().orElse(-1);

@@ -92,6 +92,38 @@ class CutPropertiesTest {
         }
     }
 
+    /**
+     * Issue 9: the same on jobs whose sources end, with aborts, in the three modes: each mode's own
+     * invariants (CutInvariants.applicable: exactly once for aligned and unaligned, NoSkipInv and
+     * AtLeastOnceInv for at-least-once) hold, and every run ends with every task ended.
+     */
+    @Test
+    void jobsWhoseSourcesEndWithAbortsKeepTheirModesInvariants(TestInfo test) {
+        int[] ended = new int[1];
+        PropertyRunner.check(test, Generators.cases(), LIFECYCLE_MODES, (c, mode) -> {
+            SimulationCase.Outcome o = c.runToEndOfInput(mode);
+            RunResult r = o.result();
+            CutInvariants invariants = new CutInvariants(o.runtime().graph());
+            boolean atLeastOnce = mode == BarrierHandlers.atLeastOnce();
+            List<Violation> violations = new ArrayList<>();
+            for (CompletedCheckpoint checkpoint : r.checkpoints()) {
+                violations.addAll(atLeastOnce ? invariants.noSkip(checkpoint) : invariants.consistentCut(checkpoint));
+            }
+            violations.addAll(invariants.finalState(mode.name(), r.finalLedgers()));
+            assertNone(mode.name() + " run to the end of input, " + r.checkpoints().size() + " checkpoint(s), "
+                    + r.failures() + " failure(s)", violations);
+            assertNone(mode.name() + " run to the end of input, the runtime's own checks", r.violations());
+            if (!r.finished()) {
+                throw new AssertionError(mode.name() + " run did not reach the end of its input after " + r.steps() + " steps");
+            }
+            ended[0]++;
+        });
+        System.out.println("  " + ended[0] + " runs reached the end of their input with every task ended");
+    }
+
+    private static final Gen<BarrierMode> LIFECYCLE_MODES = Generate.pick(
+            List.of(BarrierHandlers.aligned(), BarrierHandlers.unaligned(), BarrierHandlers.atLeastOnce()));
+
     @Test
     void anAlignedHandlerThatDoesNotBlockIsCaught(TestInfo test) {
         PropertyRunner.assertFalsified(test, CutInvariants.NO_DOUBLE_COUNT, Generators.casesOneCheckpointInFlight(),

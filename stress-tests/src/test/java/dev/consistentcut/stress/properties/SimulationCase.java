@@ -25,6 +25,10 @@ public record SimulationCase(Blueprint job, long seed, int maxFailures, long fai
     static final long MAX_STEPS = 200_000;
 
     RunOptions options(long withSeed) {
+        return builder(withSeed).build();
+    }
+
+    private RunOptions.Builder builder(long withSeed) {
         return RunOptions.builder()
                 .seed(withSeed)
                 .maxSteps(MAX_STEPS)
@@ -35,8 +39,20 @@ public record SimulationCase(Blueprint job, long seed, int maxFailures, long fai
                 .maxFailures(maxFailures)
                 .failureProbability(maxFailures > 0 ? 0.02 : 0)
                 .failAtStep(failAtStep)
-                .failAfterCheckpoint(failAfterCheckpoint)
-                .build();
+                .failAfterCheckpoint(failAfterCheckpoint);
+    }
+
+    /**
+     * Runs the case to the end of its input (issue 9: sources end their partitions, operators end
+     * with their inputs, FLIP-147), with aborts at least 2% per step, so that notifications,
+     * cancellation barriers, declines and ended tasks all take part.
+     */
+    Outcome runToEndOfInput(BarrierMode mode) {
+        SimulationRuntime runtime = new SimulationRuntime(job.toJob(), mode, builder(seed)
+                .abortProbability(Math.max(abortProbability, 0.02))
+                .endOfInput(true)
+                .build());
+        return new Outcome(runtime, runtime.run(), Map.of());
     }
 
     /** Runs the case in {@code mode} with the case's seed. */

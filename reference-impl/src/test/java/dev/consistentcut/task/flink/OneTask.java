@@ -1,0 +1,165 @@
+package dev.consistentcut.task.flink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.channel.Barrier;
+import dev.consistentcut.channel.CancelBarrier;
+import dev.consistentcut.channel.Channel;
+import dev.consistentcut.channel.ChannelElement;
+import dev.consistentcut.channel.EndOfPartition;
+import dev.consistentcut.checkpoint.Acknowledgement;
+import dev.consistentcut.graph.JobGraph;
+import dev.consistentcut.graph.Partitioning;
+import dev.consistentcut.graph.PhysicalGraph;
+import dev.consistentcut.operator.MapOperator;
+import dev.consistentcut.record.Record;
+import dev.consistentcut.record.RecordId;
+import dev.consistentcut.source.InMemorySourceLog;
+import dev.consistentcut.task.ActionListener;
+import dev.consistentcut.task.FakeGateway;
+import dev.consistentcut.task.OperatorTask;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.stream.IntStream;
+
+/**
+ * One {@link OperatorTask} with {@code n} inputs and one output, driven by a script in the style of
+ * Flink's barrier-handler tests: each token puts one element on one input and makes the task take
+ * it at once, so the elements are taken in script order. Taking from a blocked input fails the
+ * test (the task refuses the step), which is how a script checks that an input stays blocked.
+ *
+ * <p>Tokens: {@code rI} a record on input I; {@code bC@I} barrier C on input I; {@code xC@I} a
+ * cancellation barrier of C on input I; {@code eI} end of partition on input I; {@code nC} the
+ * coordinator's notification that C is aborted.
+ *
+ * <p>What the task did is read off its output channel and the fake coordinator: the checkpoints
+ * it snapshot (barriers it forwarded), acknowledged, cancelled (cancellation barriers it
+ * forwarded) and declined, and whether it ended.
+ */
+final class OneTask {
+
+    final OperatorTask task;
+    final FakeGateway coordinator = new FakeGateway();
+    private final List<Channel> inputs = new ArrayList<>();
+    private final Channel output;
+    private final long[] offsets;
+    private final List<ChannelElement> forwarded = new ArrayList<>();
+
+    OneTask(int n, BarrierMode mode) {
+        JobGraph.Builder job = JobGraph.builder();
+        for (int i = 0; i < n; i++) {
+            job.source("s" + i, InMemorySourceLog.ofKeys(1));
+        }
+        job.operator("op", 1, () -> new MapOperator(v -> v)).operator("sink", 1,
+                dev.consistentcut.operator.RecordingSink::new);
+        for (int i = 0; i < n; i++) {
+            job.edge("s" + i, "op", Partitioning.FORWARD, 1000);
+        }
+        job.edge("op", "sink", Partitioning.FORWARD, 1000);
+        PhysicalGraph graph = PhysicalGraph.of(job.build());
+        Map<String, Channel> channels = new LinkedHashMap<>();
+        graph.channels().forEach(c -> channels.put(c.id(), new Channel(c.id(), c.capacity())));
+        task = new OperatorTask("op#0", graph, channels, mode, coordinator, ActionListener.NONE, true);
+        graph.inputs("op#0").forEach(c -> inputs.add(channels.get(c.id())));
+        output = channels.get(graph.outputs("op#0").get(0).id());
+        offsets = new long[n];
+    }
+
+    /** Runs the tokens of {@code script} (blank-separated) in order; see the class comment. */
+    OneTask run(String script) {
+        for (String t : script.trim().split("\\s+")) {
+            step(t);
+        }
+        return this;
+    }
+
+    private void step(String t) {
+        switch (t.charAt(0)) {
+            case 'r' -> {
+                int i = Integer.parseInt(t.substring(1));
+                inputs.get(i).offerRecord(new Record(new RecordId("s" + i + "#0", offsets[i]++), 1, 1));
+                task.processRecord(i);
+            }
+            case 'b' -> {
+                int at = t.indexOf('@');
+                int i = Integer.parseInt(t.substring(at + 1));
+                inputs.get(i).putBarrier(new Barrier(Long.parseLong(t.substring(1, at))));
+                task.receiveBarrier(i);
+            }
+            case 'x' -> {
+                int at = t.indexOf('@');
+                int i = Integer.parseInt(t.substring(at + 1));
+                inputs.get(i).putCancelBarrier(new CancelBarrier(Long.parseLong(t.substring(1, at))), false);
+                task.receiveCancelBarrier(i);
+            }
+            case 'e' -> {
+                int i = Integer.parseInt(t.substring(1));
+                inputs.get(i).putEndOfPartition();
+                task.receiveEndOfPartition(i);
+            }
+            case 'n' -> task.notifyCheckpointAborted(Long.parseLong(t.substring(1)));
+            default -> throw new IllegalArgumentException("unknown token '" + t + "'");
+        }
+        for (ChannelElement e; (e = output.poll()) != null; ) {
+            forwarded.add(e);
+        }
+    }
+
+    /** Checkpoints whose barrier the task forwarded (aligned and at-least-once: snapshot taken; unaligned: started). */
+    List<Long> snapshots() {
+        return forwarded.stream().filter(e -> e instanceof Barrier).map(e -> ((Barrier) e).checkpointId()).toList();
+    }
+
+    /** Checkpoints the task acknowledged, in order. */
+    List<Long> acknowledged() {
+        return coordinator.acks.stream().map(Acknowledgement::checkpointId).toList();
+    }
+
+    /** Checkpoints the task abandoned: cancellation barriers it forwarded, in order. */
+    List<Long> cancelled() {
+        return forwarded.stream().filter(e -> e instanceof CancelBarrier).map(e -> ((CancelBarrier) e).checkpointId())
+                .toList();
+    }
+
+    /** Checkpoints the task declined (gave up for a newer one). */
+    List<Long> declined() {
+        return coordinator.declined;
+    }
+
+    /** Records persisted as input channel state per acknowledged checkpoint: checkpoint -> "input:offset" list. */
+    Map<Long, List<String>> persisted() {
+        Map<Long, List<String>> out = new LinkedHashMap<>();
+        for (Acknowledgement a : coordinator.acks) {
+            List<String> recs = new ArrayList<>();
+            for (int i = 0; i < inputs.size(); i++) {
+                for (Record r : a.inputChannelState().getOrDefault(inputs.get(i).id(), List.of())) {
+                    recs.add(i + ":" + r.id().offset());
+                }
+            }
+            out.put(a.checkpointId(), recs);
+        }
+        return out;
+    }
+
+    /** The blocked inputs now. */
+    TreeSet<Integer> blocked() {
+        TreeSet<Integer> b = new TreeSet<>();
+        IntStream.range(0, inputs.size()).filter(task::isBlocked).forEach(b::add);
+        return b;
+    }
+
+    boolean endOfPartitionForwarded() {
+        return forwarded.contains(EndOfPartition.INSTANCE);
+    }
+
+    /** Every record taken was passed on, in order, and nothing is left on the inputs. */
+    void assertAllRecordsPassedOn() {
+        long taken = java.util.Arrays.stream(offsets).sum();
+        assertEquals(taken, forwarded.stream().filter(e -> e instanceof Record).count(), "records forwarded");
+        inputs.forEach(c -> assertEquals(List.of(), c.contents(), "input " + c.id() + " drained"));
+    }
+}
