@@ -2,14 +2,10 @@ package dev.consistentcut.checkpoint;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -57,6 +53,8 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     private final Path dir;
     private final int retain;
     private final Consumer<String> warnings;
+    /** Every file operation of a write goes through here: the seam of the crash-ordering test. */
+    private final StoreFiles files;
     /** Ids whose files failed to decode when pruning: reported once, never deleted; guarded by this. */
     private final Set<Long> undecodable = new HashSet<>();
 
@@ -70,6 +68,16 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
      * @throws UncheckedIOException naming the path when it cannot be created or listed
      */
     public DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings) {
+        this(dir, retain, warnings, StoreFiles.REAL);
+    }
+
+    /**
+     * As {@link #DirectoryCheckpointStore(Path, int, Consumer)}, with the file operations of
+     * {@link #store} performed by {@code files}: tests stop a write at each of its operations to
+     * check the crash ordering ({@code DirectoryCheckpointStoreCrashTest}).
+     */
+    DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings, StoreFiles files) {
+        this.files = Objects.requireNonNull(files, "files");
         this.dir = Objects.requireNonNull(dir, "dir");
         this.warnings = Objects.requireNonNull(warnings, "warnings");
         if (retain < 1) {
@@ -249,7 +257,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
                 kept++;
             } else {
                 try {
-                    Files.deleteIfExists(file);
+                    files.delete(file);
                 } catch (IOException e) {
                     warnings.accept(file + ": could not delete an expired checkpoint: " + e);
                 }
@@ -257,17 +265,12 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
         }
     }
 
+    /** Temp write, fsync, atomic rename, directory fsync: the order a crash at any point survives. */
     private void writeAtomically(byte[] bytes, Path temp, Path target) throws IOException {
         try {
-            try (FileChannel ch = FileChannel.open(temp,
-                    StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-                ByteBuffer b = ByteBuffer.wrap(bytes);
-                while (b.hasRemaining()) {
-                    ch.write(b);
-                }
-                ch.force(true);
-            }
-            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+            files.write(temp, bytes);
+            files.fsync(temp);
+            files.rename(temp, target);
         } catch (IOException e) {
             try {
                 Files.deleteIfExists(temp); // our own partial write, never anyone's data
@@ -276,16 +279,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
             }
             throw e;
         }
-        fsyncDirectory();
-    }
-
-    /** Makes the rename durable. Some platforms cannot open a directory for fsync; there it is skipped. */
-    private void fsyncDirectory() {
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-            d.force(true);
-        } catch (IOException e) {
-            // Not supported on this platform (e.g. Windows); the rename is still atomic.
-        }
+        files.fsyncDirectory(dir);
     }
 
     private List<String> list() {
