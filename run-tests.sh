@@ -18,6 +18,8 @@ Runs, in order (quick modes, about 25 minutes on 2 cores):
                               against the spec by TLC; broken engines' traces must be rejected
   5. jcstress --quick         races on channel, handlers, coordinator, store: no forbidden outcome
   6. jcstress broken twins    every Broken... jcstress test must be caught
+  7. mutation testing         PIT on the engine's barrier and checkpoint packages; each package's
+                              score must reach its threshold (tests/mutation-testing.sh --quick)
 Each step's output goes to the terminal; a summary line per step closes the run.
 USAGE
   exit 0
@@ -42,6 +44,7 @@ step "TLC quick models" ./model-check.sh --quick
 step "trace validation" tests/trace-validation.sh
 step "jcstress quick" stress-tests/run-jcstress.sh --quick
 step "jcstress broken twins caught" stress-tests/run-jcstress.sh --quick --expect-broken
+step "mutation testing (PIT)" tests/mutation-testing.sh --quick
 
 echo; echo "=== summary ==="
 printf '%s\n' "${summary[@]}"

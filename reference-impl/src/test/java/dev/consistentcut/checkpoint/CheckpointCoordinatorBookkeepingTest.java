@@ -173,6 +173,24 @@ class CheckpointCoordinatorBookkeepingTest {
     }
 
     @Test
+    void twoReceiversClaimingOneChannelAreRejectedNamingTheReceiverPart() {
+        // The receiver-side twin of the sender-side check: only one task takes a channel's input.
+        CheckpointCoordinator co = coordinator(1, store);
+        long c = co.triggerCheckpoint().getAsLong();
+        ack(co, firstTwoAcks(c)); // op claimed s2->op as receiver
+        Acknowledgement sink = Acknowledgement.ofOperator("sink", c, snap("sink", Map.of()),
+                Map.of("s2->op", List.of(rec("s2", 4))), Map.of(), 0, 0);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> co.acknowledge(sink));
+        assertEquals("task sink, checkpoint " + c + ": channel s2->op already has its input (receiver) state from task op",
+                e.getMessage());
+        assertHeld(co, 1, 4); // nothing recorded
+        Acknowledgement unknown = Acknowledgement.ofOperator("sink", c, snap("sink", Map.of()),
+                Map.of("nowhere", List.of()), Map.of(), 0, 0);
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> co.acknowledge(unknown)).getMessage()
+                .contains("channel state for unknown channel nowhere"));
+    }
+
+    @Test
     void theTasksAndChannelsAreTheJobs() {
         CheckpointCoordinator co = coordinator(1, store);
         assertEquals(TASKS, co.tasks());

@@ -43,6 +43,12 @@ class CheckpointValuesTest {
         s.operatorState()[0] = 9;
         assertEquals(7, s.operatorState()[0]);
         assertEquals(0, s.timesProcessed(A));
+        assertEquals(3, new TaskSnapshot(bytes, Map.of(A, 3)).timesProcessed(A));
+    }
+
+    @Test
+    void aCheckpointCountsItsPersistedRecordsOverEveryChannel() {
+        assertEquals(4, SampleCheckpoints.sample(1).persistedRecordCount()); // 3 + 0 + 1
     }
 
     @Test
