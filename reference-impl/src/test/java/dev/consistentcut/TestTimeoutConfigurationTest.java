@@ -47,10 +47,23 @@ class TestTimeoutConfigurationTest {
 
     @Test
     void aHangingTestFailsByNameWithATimeout() throws IOException {
+        assertHangsFailByName(configuration().getProperty("junit.jupiter.execution.timeout.thread.mode.default"));
+    }
+
+    /**
+     * stress-tests keeps its tests on their own thread (lincheck drives that thread; in a separate
+     * one its JVM did not end): there the timeout interrupts a sleeping test at once, and fails a
+     * test that ignores interrupts when it returns (Surefire's fork timeout is the backstop).
+     */
+    @Test
+    void onTheTestsOwnThreadAHangingTestAlsoFailsByName() {
+        assertHangsFailByName("SAME_THREAD");
+    }
+
+    private static void assertHangsFailByName(String threadMode) {
         EngineExecutionResults results = EngineTestKit.engine("junit-jupiter")
                 .configurationParameter("junit.jupiter.execution.timeout.mode", "enabled")
-                .configurationParameter("junit.jupiter.execution.timeout.thread.mode.default",
-                        configuration().getProperty("junit.jupiter.execution.timeout.thread.mode.default"))
+                .configurationParameter("junit.jupiter.execution.timeout.thread.mode.default", threadMode)
                 .configurationParameter("junit.jupiter.execution.timeout.default", "200 ms")
                 .selectors(selectClass(Hangs.class))
                 .execute();
