@@ -10,7 +10,8 @@ cd "$ROOT"
 
 # Minimum mutation score (killed / generated, in %) per package, set at the measured score once
 # the survivors were dealt with (docs/mutation-testing.md). A package not listed is reported only.
-THRESHOLDS="barrier=95 checkpoint=97"
+# MUTATION_THRESHOLDS="pkg=N ..." in the environment replaces them (e.g. to show the gate failing).
+THRESHOLDS="${MUTATION_THRESHOLDS:-barrier=95 checkpoint=97}"
 
 usage() {
   cat <<'USAGE'
