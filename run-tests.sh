@@ -10,7 +10,7 @@ if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
   cat <<'USAGE'
 Usage: ./run-tests.sh
 
-Runs, in order (quick modes, about 25 minutes on 2 cores):
+Runs, in order (quick modes, about 30 minutes on 2 cores):
   1. mvn -B verify            build; JUnit, lincheck and QuickTheories tests of every module
   2. model-check self-test    model-check.sh's verdicts on a toy spec, right and wrong expectations
   3. ./model-check.sh --quick TLC on the quick models of spec/models.tsv
@@ -24,6 +24,8 @@ Runs, in order (quick modes, about 25 minutes on 2 cores):
   9. spec-mutants self-test   the mutation harness's verdicts on fixture mutants (its broken twins)
  10. spec mutants --quick     small mistakes in the protocol modules: each must be caught by a
                               quick TLC model (tests/spec-mutants.sh, docs/spec-mutants.md)
+ 11. mutation testing         PIT on the engine's barrier and checkpoint packages; each package's
+                              score must reach its threshold (tests/mutation-testing.sh --quick)
 Each step's output goes to the terminal; a summary line per step closes the run.
 USAGE
   exit 0
@@ -52,6 +54,7 @@ step "crash test (kill -9, resume)" tests/crash-test.sh
 step "crash test broken twin caught" tests/crash-test.sh --expect-broken --mode aligned --kills 3
 step "spec-mutants self-test" tests/spec-mutants-selftest.sh
 step "spec mutants killed" tests/spec-mutants.sh --quick
+step "mutation testing (PIT)" tests/mutation-testing.sh --quick
 
 echo; echo "=== summary ==="
 printf '%s\n' "${summary[@]}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/trace-validation.sh: trace validation (issue 5) as a test. Records runs of the reference
-# engine -- simulation and threaded runtime, aligned and unaligned, the demo job, a join and a
+# engine -- simulation and threaded runtime, aligned and unaligned, the demo job, a join, a fan-in and a
 # diamond, with failures and aborted checkpoints -- and lets TLC check that each trace is a
 # behaviour of the TLA+ specification (./model-check.sh --trace). Then records the traces of two
 # deliberately broken engines and checks that TLC rejects them, naming the first event that no
@@ -50,6 +50,14 @@ record sim-demo-aligned-2inflight --runtime simulation --job demo --mode aligned
   --records 8 --checkpoints 6 --failures 2 --abort-probability 0.02
 record sim-diamond-unaligned-timeouts --runtime simulation --job diamond --mode unaligned --seed 7 \
   --records 6 --checkpoints 6 --failures 1 --checkpoint-timeout 12
+# fanin: a task with three inputs whose output goes to three channels (TraceJobs). With seed 5
+# both simulated runs fail in the middle of a checkpoint (measured when chosen; FanInTraceTest
+# asserts that shape for its own runs).
+for mode in aligned unaligned; do
+  record "sim-fanin-$mode" --runtime simulation --job fanin --mode "$mode" --seed 5 --records 5 \
+    --checkpoints 5 --failures 2
+done
+record threads-fanin-unaligned --runtime threads --job fanin --mode unaligned --records 6 --failures 1
 for mode in aligned unaligned; do
   record "threads-demo-$mode" --runtime threads --job demo --mode "$mode" --records 8 --failures 1
   record "threads-diamond-$mode" --runtime threads --job diamond --mode "$mode" --records 6 --failures 1

@@ -462,6 +462,21 @@ public final class CheckpointCoordinator {
         return maxConcurrent;
     }
 
+    /**
+     * For the memory-bound tests: checkpoints held in full (in flight or PENDING), and the
+     * acknowledgements and channel claims held by all checkpoints. A decided checkpoint drops its
+     * acknowledgements, and one also out of flight drops its place, so a long job stays bounded.
+     */
+    int[] heldForTests() {
+        synchronized (lock) {
+            int acks = 0;
+            for (Attempt a : attempts.values()) {
+                acks += a.acks.size() + a.inputClaims.size() + a.outputClaims.size();
+            }
+            return new int[] {open.size(), acks};
+        }
+    }
+
     // ---------------------------------------------------------------- internals
 
     private int inFlightCount() {

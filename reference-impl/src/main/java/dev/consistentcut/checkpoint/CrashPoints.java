@@ -51,6 +51,11 @@ public final class CrashPoints {
     private CrashPoints() {
     }
 
+    /** Whether {@code window} is the configured kill point (the store then makes that window exist). */
+    static boolean armed(String window) {
+        return window.equals(WINDOW);
+    }
+
     /** Called by the store at each window; kills the process when it is the configured point. */
     static void reach(String window) {
         if (WINDOW == null || !WINDOW.equals(window) || REACHED.incrementAndGet() != NTH) {

@@ -2,14 +2,10 @@ package dev.consistentcut.checkpoint;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -60,6 +56,8 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     private final Consumer<String> warnings;
     /** The job whose checkpoints this directory holds, written into each one; null: none (version-1 files). */
     private final String jobId;
+    /** Every file operation of a write goes through here: the seam of the crash-ordering test. */
+    private final StoreFiles files;
     /** Ids whose files failed to decode when pruning: reported once, never deleted; guarded by this. */
     private final Set<Long> undecodable = new HashSet<>();
 
@@ -73,7 +71,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
      * @throws UncheckedIOException naming the path when it cannot be created or listed
      */
     public DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings) {
-        this(dir, retain, warnings, null);
+        this(dir, retain, warnings, (String) null);
     }
 
     /**
@@ -82,7 +80,22 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
      * another job (or of none) is never restored: {@link #latest} reports it and falls back.
      */
     public DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings, String jobId) {
+        this(dir, retain, warnings, jobId, StoreFiles.REAL);
+    }
+
+    /** As {@link #DirectoryCheckpointStore(Path, int, Consumer)}, with the file operations done by {@code files}. */
+    DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings, StoreFiles files) {
+        this(dir, retain, warnings, null, files);
+    }
+
+    /**
+     * As {@link #DirectoryCheckpointStore(Path, int, Consumer, String)}, with the file operations of
+     * {@link #store} performed by {@code files}: tests stop a write at each of its operations to
+     * check the crash ordering ({@code DirectoryCheckpointStoreCrashTest}).
+     */
+    DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings, String jobId, StoreFiles files) {
         this.jobId = jobId;
+        this.files = Objects.requireNonNull(files, "files");
         this.dir = Objects.requireNonNull(dir, "dir");
         this.warnings = Objects.requireNonNull(warnings, "warnings");
         if (retain < 1) {
@@ -269,7 +282,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
                 kept++;
             } else {
                 try {
-                    Files.deleteIfExists(file);
+                    files.delete(file);
                 } catch (IOException e) {
                     warnings.accept(file + ": could not delete an expired checkpoint: " + e);
                 }
@@ -298,24 +311,21 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
         }
     }
 
-    /** {@code window} names the write for {@link CrashPoints}: {@code checkpoint} or {@code pointer}. */
+    /**
+     * Temp write, fsync, atomic rename, directory fsync: the order a crash at any point survives.
+     * {@code window} names the write for {@link CrashPoints}: {@code checkpoint} or {@code pointer}.
+     */
     private void writeAtomically(byte[] bytes, Path temp, Path target, String window) throws IOException {
         try {
-            try (FileChannel ch = FileChannel.open(temp,
-                    StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-                ByteBuffer b = ByteBuffer.wrap(bytes, 0, bytes.length / 2);
-                while (b.hasRemaining()) {
-                    ch.write(b);
-                }
+            if (CrashPoints.armed(window + "-temp-partial")) {
+                // Test-only (crash test): make the window "half the data written" exist, then write all.
+                files.write(temp, java.util.Arrays.copyOf(bytes, bytes.length / 2));
                 CrashPoints.reach(window + "-temp-partial");
-                b = ByteBuffer.wrap(bytes, bytes.length / 2, bytes.length - bytes.length / 2);
-                while (b.hasRemaining()) {
-                    ch.write(b);
-                }
-                ch.force(true);
             }
+            files.write(temp, bytes);
+            files.fsync(temp);
             CrashPoints.reach(window + "-temp-synced");
-            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+            files.rename(temp, target);
             CrashPoints.reach(window + "-renamed");
         } catch (IOException e) {
             try {
@@ -325,16 +335,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
             }
             throw e;
         }
-        fsyncDirectory();
-    }
-
-    /** Makes the rename durable. Some platforms cannot open a directory for fsync; there it is skipped. */
-    private void fsyncDirectory() {
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-            d.force(true);
-        } catch (IOException e) {
-            // Not supported on this platform (e.g. Windows); the rename is still atomic.
-        }
+        files.fsyncDirectory(dir);
     }
 
     private List<String> list() {

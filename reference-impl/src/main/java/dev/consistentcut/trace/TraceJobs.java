@@ -18,7 +18,7 @@ import java.util.SplittableRandom;
 public final class TraceJobs {
 
     /** The names {@link #build} knows. */
-    public static final List<String> NAMES = List.of("demo", "join", "diamond");
+    public static final List<String> NAMES = List.of("demo", "join", "diamond", "fanin");
 
     private TraceJobs() {
     }
@@ -27,7 +27,10 @@ public final class TraceJobs {
      * @param name {@code demo}: the demo job's shape (two sources, hash into a count with
      *     parallelism 2, then a sink); {@code join}: two sources into a two-input join with
      *     parallelism 2, then a sink; {@code diamond}: one source fanning out to a broadcast map
-     *     (parallelism 2) and a keyed count that fan in at a join, then a sink
+     *     (parallelism 2) and a keyed count that fan in at a join, then a sink; {@code fanin}: three
+     *     sources into one keyed count (a task with three inputs) whose output goes both to a map
+     *     of parallelism 2 and straight to the sink (a task with three outputs), the sink taking
+     *     three inputs again
      * @param records records per source
      * @param capacity records per channel
      * @param sinkDelayNanos the threaded runtime's pause per record in the sink (a slow sink keeps
@@ -62,6 +65,18 @@ public final class TraceJobs {
                     .edge("wide", "join", Partitioning.HASH)
                     .edge("count", "join", Partitioning.HASH)
                     .edge("join", "sink", Partitioning.FORWARD)
+                    .build();
+            case "fanin" -> b.source("s1", log(records, r)).source("s2", log(records, r))
+                    .source("s3", log(records, r))
+                    .operator("count", 1, KeyedCount::new)
+                    .operator("double", 2, () -> new MapOperator(v -> 2 * v))
+                    .operator("sink", 1, () -> new RecordingSink(sinkDelayNanos))
+                    .edge("s1", "count", Partitioning.HASH)
+                    .edge("s2", "count", Partitioning.HASH)
+                    .edge("s3", "count", Partitioning.HASH)
+                    .edge("count", "double", Partitioning.HASH)
+                    .edge("count", "sink", Partitioning.FORWARD)
+                    .edge("double", "sink", Partitioning.HASH)
                     .build();
             default -> throw new IllegalArgumentException("unknown job '" + name + "'; known: " + String.join(", ", NAMES));
         };
