@@ -37,6 +37,16 @@ Options:
   --update-counts   write the distinct states and depth of every exhaustive model that ran
                     (and did what the manifest says) into the manifest's columns 7 and 8
   --strict-counts   an exhaustive model without pinned counts in the manifest fails
+  --distributed     with one --model: run it with distributed TLC (TLCServer here, TLCWorker
+                    processes on the hosts of --workers-hosts) instead of one TLC process;
+                    see docs/distributed-tlc.md.  Distributed TLC 2.18 does not name the
+                    violated invariant: a model that must fail passes if TLC finds an error
+  --workers-hosts H,H,...  --distributed: one worker per entry (default 127.0.0.1,127.0.0.1:
+                    two workers on this machine). 127.0.0.1/localhost: started here; any other
+                    host: started with ssh, which needs the same JAVA and jar paths there
+  --server-host ADDR  --distributed: the address workers reach the server at (default
+                    127.0.0.1; name this machine's address when workers run elsewhere)
+  --port N          --distributed: the server's RMI registry port (default 10997)
   --list            list the models in the manifest and exit
   --trace FILE      instead of the manifest: validate a trace the engine recorded (repeatable):
                     TLC decides whether it is a behaviour of spec/TraceAligned.tla or
@@ -69,6 +79,10 @@ WORKERS=$(nproc 2>/dev/null || echo 2)
 WORKERS_GIVEN=0     # --workers given: exhaustive models run with it too (counts then unchecked if > 1)
 UPDATE_COUNTS=0
 STRICT_COUNTS=0
+DISTRIBUTED=0
+WORKER_HOSTS="127.0.0.1,127.0.0.1"
+SERVER_HOST=127.0.0.1
+RMI_PORT=10997
 LIST=0
 TRACE_FILES=()
 EXPECT_REJECT=0
@@ -82,6 +96,10 @@ while [ $# -gt 0 ]; do
     --workers) [ $# -ge 2 ] && is_count "$2" || die "--workers needs a positive number"; WORKERS=$2; WORKERS_GIVEN=1; shift ;;
     --update-counts) UPDATE_COUNTS=1 ;;
     --strict-counts) STRICT_COUNTS=1 ;;
+    --distributed) DISTRIBUTED=1 ;;
+    --workers-hosts) [ $# -ge 2 ] && [[ "$2" =~ ^[A-Za-z0-9._:-]+(,[A-Za-z0-9._:-]+)*$ ]] || die "--workers-hosts needs a comma-separated list of hosts"; WORKER_HOSTS=$2; shift ;;
+    --server-host) [ $# -ge 2 ] && [[ "$2" =~ ^[A-Za-z0-9._:-]+$ ]] || die "--server-host needs a host name or address"; SERVER_HOST=$2; shift ;;
+    --port) [ $# -ge 2 ] && is_count "$2" && [ "$2" -le 65535 ] || die "--port needs a port number"; RMI_PORT=$2; shift ;;
     --depth) [ $# -ge 2 ] && is_count "$2" || die "--depth needs a positive number"; DEPTH=$2; shift ;;
     --traces) [ $# -ge 2 ] && is_count "$2" || die "--traces needs a positive number"; TRACES=$2; shift ;;
     --list) LIST=1 ;;
@@ -95,6 +113,7 @@ while [ $# -gt 0 ]; do
 done
 
 [ $EXPECT_REJECT -eq 0 ] || [ ${#TRACE_FILES[@]} -gt 0 ] || die "--expect-reject goes with --trace"
+[ $DISTRIBUTED -eq 0 ] || [ ${#MODELS[@]} -eq 1 ] || die "--distributed runs one model: give exactly one --model NAME"
 
 # ---- traces (--trace): the converter and validator live in the engine's jar ------------------
 # Defined here, run after the tools are resolved below; the manifest is not read in this mode.
@@ -311,6 +330,64 @@ run_model() {
     R_OK=0; R_RESULT="error:no-verdict"
   fi
 }
+
+# ---- distributed TLC (--distributed) --------------------------------------------------------
+# One TLCServer here and one TLCWorker per entry of --workers-hosts; the server holds the
+# queue and the fingerprints, the workers compute successors over RMI.  Sets the same R_*
+# as run_model.  Distributed TLC 2.18 exits 0 whatever it finds and prints a counterexample
+# without naming the invariant or property, so the verdict is "pass" or "error-found".
+run_distributed() {
+  local name=$1 module=${M_MODULE[$1]} config=${M_CONFIG[$1]} expect=${M_EXPECT[$1]}
+  local dir="$OUT_DIR/distributed/$name"; rm -rf "$dir"; mkdir -p "$dir"
+  local rmi=(-Djava.rmi.server.hostname="$SERVER_HOST" -Dtlc2.tool.distributed.TLCServer.port="$RMI_PORT")
+  local start; start=$(date +%s)
+  (cd "$SPEC_DIR" && exec "$JAVA" -XX:+UseParallelGC "${rmi[@]}" -cp "$JAR" tlc2.tool.distributed.TLCServer \
+     -metadir "$dir/meta" -config "$config" "$module.tla") >"$dir/server.log" 2>&1 &
+  local server=$! waited=0
+  until grep -q 'TLC server at .* is ready' "$dir/server.log" 2>/dev/null; do
+    kill -0 $server 2>/dev/null || break
+    [ $waited -lt 600 ] || { kill $server; die "TLCServer not ready after 60 s: $dir/server.log"; }
+    sleep 0.1; waited=$((waited + 1))
+  done
+  local pids=() i=0 host
+  IFS=, read -ra hosts <<<"$WORKER_HOSTS"
+  for host in "${hosts[@]}"; do
+    i=$((i + 1))
+    local wargs=(-Djava.rmi.server.hostname="$host" -Dtlc2.tool.distributed.TLCServer.port="$RMI_PORT"
+                 -cp "$JAR" tlc2.tool.distributed.TLCWorker "$SERVER_HOST")
+    case "$host" in
+      127.0.0.1|localhost|::1) "$JAVA" "${wargs[@]}" >"$dir/worker$i.log" 2>&1 & ;;
+      *) ssh -o BatchMode=yes "$host" "$(printf '%q ' "$JAVA" "${wargs[@]}")" >"$dir/worker$i.log" 2>&1 & ;;
+    esac
+    pids+=($!)
+  done
+  echo "      server pid $server on $SERVER_HOST:$RMI_PORT, ${#hosts[@]} workers ($WORKER_HOSTS), logs: ${dir#$ROOT/}/"
+  wait $server; R_EXIT=$?
+  for i in "${pids[@]}"; do wait "$i" 2>/dev/null; done
+  R_SECONDS=$(( $(date +%s) - start ))
+  R_STATES=$(grep -oE '[0-9,]+ distinct states found' "$dir/server.log" | tail -1 | grep -oE '^[0-9,]+' | tr -d ,)
+  R_DEPTH=$(grep -oE 'depth of the complete state graph search is [0-9]+' "$dir/server.log" | tail -1 | grep -oE '[0-9]+$')
+  R_STATES=${R_STATES:--}; R_DEPTH=${R_DEPTH:--}
+  if [ $R_EXIT -ne 0 ]; then R_RESULT="error:exit-$R_EXIT"
+  elif grep -q 'Model checking completed. No error has been found' "$dir/server.log"; then R_RESULT=pass
+  elif grep -qE '^Error: (The behavior up to this point is|Deadlock reached)' "$dir/server.log"; then R_RESULT=error-found
+  else R_RESULT=error:no-verdict; fi
+  R_OK=0
+  case "$expect:$R_RESULT" in pass:pass|inv:*:error-found|prop:*:error-found|deadlock:error-found) R_OK=1 ;; esac
+  cp "$dir/server.log" "$OUT_DIR/logs/$name.log"
+}
+
+if [ $DISTRIBUTED -eq 1 ]; then
+  name=${SELECTED[0]}
+  [ "${M_TIER[$name]}" != simulate ] || die "--distributed checks exhaustively: '$name' is a simulate-tier model"
+  echo "Distributed TLC: $name (${M_CONFIG[$name]}, expect ${M_EXPECT[$name]})"
+  run_distributed "$name"
+  verdict=ok; [ $R_OK -eq 1 ] || verdict=FAILED
+  echo "      -> $R_RESULT, $R_STATES states, depth $R_DEPTH, ${R_SECONDS}s: $verdict"
+  echo "$name,${M_TIER[$name]},${M_EXPECT[$name]},$R_RESULT,$verdict,$R_EXIT,$R_STATES,$R_DEPTH,$R_SECONDS" >>"$CSV"
+  [ $R_OK -eq 1 ] || { tail -n 40 "$OUT_DIR/logs/$name.log" | sed 's/^/      | /'; exit 1; }
+  exit 0
+fi
 
 # ---- run -----------------------------------------------------------------------------------
 echo "TLC: $JAR ($("$JAVA" -cp "$JAR" tlc2.TLC -version 2>/dev/null | grep -oE 'Version [^ ]+' | head -1 || true))"
