@@ -1,0 +1,81 @@
+--------------------------- MODULE MCUnalignedIndInv ---------------------------
+(***************************************************************************)
+(* TLC checks that UnalignedIndInv is inductive, the standard way: the       *)
+(* initial states are ALL states of a bounded type that satisfy            *)
+(* UnalignedIndInv (IndInit), TLC takes every step of Next from each of them *)
+(* and checks UnalignedIndInv in every successor, and ConsistentCutInv in   *)
+(* every state.  The bounded type: every variable over its TypeInv domain  *)
+(* cut to the model's bounds, bags with at most MaxCopies copies of a      *)
+(* record and sequences of at most MaxChanLen messages.  The lemmas imply  *)
+(* those bounds, so no successor leaves the type: TLC's distinct-state     *)
+(* count is the number of UnalignedIndInv states checked.                    *)
+(*                                                                         *)
+(* IndInit is written so that TLC can enumerate it: variables are bound    *)
+(* one after another and each lemma filters as soon as its variables are   *)
+(* bound; a channel's candidates are filtered edge by edge                 *)
+(* (ChanCandidates).  Filtering never changes the set, only the cost.      *)
+(*                                                                         *)
+(* IndSample is the random form for larger bounds: the large factors of    *)
+(* the type (bags, persisted states) are drawn with TLC's RandomSubset instead of  *)
+(* enumerated, so it checks a random sample of the UnalignedIndInv states.   *)
+(***************************************************************************)
+EXTENDS MCUnalignedCheckpoint, UnalignedIndInv, Randomization
+
+CONSTANTS
+    MaxCopies,   \* the type's bound on copies of a record in a bag
+    MaxChanLen,  \* the type's bound on the messages in a channel
+    SampleSize   \* IndSample: how many candidates RandomSubset draws per large factor
+
+\* Bags over Records with at most k copies of each record.
+BagsUpTo(k) == UNION {[S -> 1..k] : S \in SUBSET Records}
+\* Sequences over M of length at most n.
+SeqsUpTo(M, n) == UNION {[1..i -> M] : i \in 0..n}
+\* The functions f on Edges with f[e] \in Cand(e) for every e.
+EdgeFunctions(Cand(_)) ==
+    {f \in [Edges -> UNION {Cand(e) : e \in Edges}] : \A e \in Edges : f[e] \in Cand(e)}
+\* What channel e may hold, given the variables bound before it.
+ChanCandidates(e) == {q \in SeqsUpTo(Messages, MaxChanLen) : UnalignedChannelLemma(e, q)}
+
+\* The bookkeeping and operator variables, shared by IndInit and IndSample.
+IndPrefix ==
+    /\ failures \in 0..MaxFailures
+    /\ discardedUpTo \in 0..MaxCheckpoints
+    /\ latest \in 0..MaxCheckpoints
+    /\ ckpt \in [CheckpointIds -> {"none", "pending", "completed", "aborted"}]
+    /\ latest # 0 => ckpt[latest] = "completed"
+    /\ acked \in [CheckpointIds -> SUBSET Tasks]
+    /\ BookkeepingLemma
+    /\ AckLemma
+    /\ offset \in [Sources -> 0..RecordsPerSource]
+    /\ snapOffset \in [CheckpointIds -> [Sources -> 0..RecordsPerSource]]
+    /\ SourceSnapshotLemma
+    /\ handling \in [Operators -> 0..MaxCheckpoints]
+    /\ arrived \in [Operators -> SUBSET Edges]
+    /\ \A t \in Operators : arrived[t] \subseteq InputsOf(t) /\ (handling[t] = 0 <=> arrived[t] = {})
+    /\ HandlingLemma
+
+\* All states of the bounded type that satisfy UnalignedIndInv.
+IndInit ==
+    /\ IndPrefix
+    /\ snapChan \in [CheckpointIds -> [Edges -> SeqsUpTo(Records, MaxChanLen)]]
+    /\ processed \in [Operators -> BagsUpTo(MaxCopies)]
+    /\ chan \in EdgeFunctions(ChanCandidates)
+    /\ FlowLemma
+    /\ snapProcessed \in [CheckpointIds -> [Operators -> BagsUpTo(MaxCopies)]]
+    /\ UnalignedIndInv
+
+\* A random sample of them: the persisted states and bags are drawn, SampleSize at a time,
+\* by RandomSubset.
+IndSample ==
+    /\ IndPrefix
+    /\ snapChan \in RandomSubset(SampleSize, [CheckpointIds -> [Edges -> SeqsUpTo(Records, MaxChanLen)]])
+    /\ processed \in RandomSubset(SampleSize, [Operators -> BagsUpTo(MaxCopies)])
+    /\ chan \in EdgeFunctions(ChanCandidates)
+    /\ FlowLemma
+    /\ snapProcessed \in RandomSubset(SampleSize, [CheckpointIds -> [Operators -> BagsUpTo(MaxCopies)]])
+    /\ UnalignedIndInv
+
+IndSpec == IndInit /\ [][Next]_vars
+IndSampleSpec == IndSample /\ [][Next]_vars
+
+=============================================================================
