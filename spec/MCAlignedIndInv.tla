@@ -13,7 +13,8 @@
 (* IndInit is written so that TLC can enumerate it: variables are bound    *)
 (* one after another and each lemma filters as soon as its variables are   *)
 (* bound; a channel's candidates are filtered edge by edge                 *)
-(* (ChanCandidates).  Filtering never changes the set, only the cost.      *)
+(* (ChanCandidates); a variable a lemma pins to one value is bound to it.  *)
+(* None of this changes the set of initial states, only the cost.         *)
 (*                                                                         *)
 (* IndSample is the random form for larger bounds: the large factors of    *)
 (* the type (bags, channels) are drawn with TLC's RandomSubset instead of  *)
@@ -59,8 +60,8 @@ IndInit ==
     /\ IndPrefix
     /\ snapProcessed \in [CheckpointIds -> [Operators -> BagsUpTo(MaxCopies)]]
     /\ AckedSnapshotLemma
-    /\ snapChan \in [CheckpointIds -> [Edges -> SeqsUpTo(Records, MaxChanLen)]]
-    /\ AlignedNoChannelStateInv
+    \* AlignedNoChannelStateInv pins snapChan to one value: bind it (the same set of states).
+    /\ snapChan = [c \in CheckpointIds |-> [e \in Edges |-> <<>>]]
     /\ processed \in [Operators -> BagsUpTo(MaxCopies)]
     /\ chan \in EdgeFunctions(ChanCandidates)
     /\ AlignedIndInv
