@@ -13,10 +13,11 @@
 (* IndInit is written so that TLC can enumerate it: variables are bound    *)
 (* one after another and each lemma filters as soon as its variables are   *)
 (* bound; a channel's candidates are filtered edge by edge                 *)
-(* (ChanCandidates).  Filtering never changes the set, only the cost.      *)
+(* together with its persisted states (EdgeCandidates).  Filtering never  *)
+(* changes the set, only the cost.                                         *)
 (*                                                                         *)
 (* IndSample is the random form for larger bounds: the large factors of    *)
-(* the type (bags, persisted states) are drawn with TLC's RandomSubset instead of  *)
+(* the type (the bags) are drawn with TLC's RandomSubset instead of  *)
 (* enumerated, so it checks a random sample of the UnalignedIndInv states.   *)
 (***************************************************************************)
 EXTENDS MCUnalignedCheckpoint, UnalignedIndInv, Randomization
@@ -33,8 +34,11 @@ SeqsUpTo(M, n) == UNION {[1..i -> M] : i \in 0..n}
 \* The functions f on Edges with f[e] \in Cand(e) for every e.
 EdgeFunctions(Cand(_)) ==
     {f \in [Edges -> UNION {Cand(e) : e \in Edges}] : \A e \in Edges : f[e] \in Cand(e)}
-\* What channel e may hold, given the variables bound before it.
-ChanCandidates(e) == {q \in SeqsUpTo(Messages, MaxChanLen) : UnalignedChannelLemma(e, q)}
+\* What channel e and its persisted states may be, <<content, [c |-> persisted]>>, given
+\* the variables bound before them.
+EdgeCandidates(e) ==
+    {qp \in SeqsUpTo(Messages, MaxChanLen) \X [CheckpointIds -> SeqsUpTo(Records, MaxChanLen)] :
+        UnalignedChannelLemmaWith(e, qp[1], qp[2])}
 
 \* The bookkeeping and operator variables, shared by IndInit and IndSample.
 IndPrefix ==
@@ -57,22 +61,25 @@ IndPrefix ==
 \* All states of the bounded type that satisfy UnalignedIndInv.
 IndInit ==
     /\ IndPrefix
-    /\ snapChan \in [CheckpointIds -> [Edges -> SeqsUpTo(Records, MaxChanLen)]]
     /\ processed \in [Operators -> BagsUpTo(MaxCopies)]
-    /\ chan \in EdgeFunctions(ChanCandidates)
-    /\ FlowLemma
     /\ snapProcessed \in [CheckpointIds -> [Operators -> BagsUpTo(MaxCopies)]]
+    /\ \A c \in CheckpointIds, t \in Operators :
+          (Live(c) \/ ~Triggered(c)) /\ ~Snapshotted(c, t) => snapProcessed[c][t] = EmptyBag
+    /\ \E f \in EdgeFunctions(EdgeCandidates) :
+          /\ chan = [e \in Edges |-> f[e][1]]
+          /\ snapChan = [c \in CheckpointIds |-> [e \in Edges |-> f[e][2][c]]]
+    /\ FlowLemma
     /\ UnalignedIndInv
 
-\* A random sample of them: the persisted states and bags are drawn, SampleSize at a time,
-\* by RandomSubset.
+\* A random sample of them: the bags are drawn, SampleSize at a time, by RandomSubset.
 IndSample ==
     /\ IndPrefix
-    /\ snapChan \in RandomSubset(SampleSize, [CheckpointIds -> [Edges -> SeqsUpTo(Records, MaxChanLen)]])
     /\ processed \in RandomSubset(SampleSize, [Operators -> BagsUpTo(MaxCopies)])
-    /\ chan \in EdgeFunctions(ChanCandidates)
-    /\ FlowLemma
     /\ snapProcessed \in RandomSubset(SampleSize, [CheckpointIds -> [Operators -> BagsUpTo(MaxCopies)]])
+    /\ \E f \in EdgeFunctions(EdgeCandidates) :
+          /\ chan = [e \in Edges |-> f[e][1]]
+          /\ snapChan = [c \in CheckpointIds |-> [e \in Edges |-> f[e][2][c]]]
+    /\ FlowLemma
     /\ UnalignedIndInv
 
 IndSpec == IndInit /\ [][Next]_vars

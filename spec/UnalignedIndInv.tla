@@ -62,34 +62,43 @@ OperatorSnapshotLemma ==
               \A r \in Records : CopiesIn(r, snapProcessed[c][t]) = SumIn(t, LAMBDA e : TakenAtSnapshot(c, e, r))
         /\ (Live(c) \/ ~Triggered(c)) /\ ~Snapshotted(c, t) => snapProcessed[c][t] = EmptyBag
 
-\* Lemma (persisted channel state), for edge e from v to w, checkpoint c, channel content q:
+\* Lemma (persisted channel state), for edge e from v to w, checkpoint c, channel content q
+\* and persisted state pq (PersistedLemma below passes snapChan[c][e]; MCUnalignedIndInv.tla
+\* enumerates a channel and its persisted states together):
 \*  - c untriggered, or live and neither v nor w has snapshotted: nothing persisted;
 \*  - live, v snapshotted, w not: exactly what v's barrier overtook, i.e. what v had sent
 \*    before its snapshot and w has not taken (still queued behind the barrier);
 \*  - live, w snapshotted, v not: what w persisted, plus what is queued, is at most what v sent;
 \*  - v snapshotted and w acknowledged or snapshotted: at most what v had sent before its snapshot.
-PersistedLemma(c, e, q) ==
+PersistedLemmaWith(c, e, q, pq) ==
     LET snapV == SenderSnapshotted(c, e)
         snapW == Snapshotted(c, e[2])
     IN
-    /\ ~Triggered(c) \/ (Live(c) /\ ~snapV /\ ~snapW) => snapChan[c][e] = <<>>
+    /\ ~Triggered(c) \/ (Live(c) /\ ~snapV /\ ~snapW) => pq = <<>>
     /\ Live(c) /\ snapV /\ ~snapW =>
-          \A r \in Records : Persisted(c, e, r) = SentBefore(c, e, r) - Sent(e, r) + InSeq(q, r)
+          \A r \in Records : InSeq(pq, r) = SentBefore(c, e, r) - Sent(e, r) + InSeq(q, r)
     /\ Live(c) /\ ~snapV /\ snapW =>
-          \A r \in Records : Persisted(c, e, r) + InSeq(q, r) <= Sent(e, r)
+          \A r \in Records : InSeq(pq, r) + InSeq(q, r) <= Sent(e, r)
     /\ (Live(c) \/ e[2] \in acked[c]) /\ snapV /\ snapW =>
-          \A r \in Records : Persisted(c, e, r) <= SentBefore(c, e, r)
+          \A r \in Records : InSeq(pq, r) <= SentBefore(c, e, r)
+
+\* PersistedLemma, for the persisted state of e in c as it is.
+PersistedLemma(c, e, q) == PersistedLemmaWith(c, e, q, snapChan[c][e])
 
 \* Lemma (channel e may hold q), for unaligned barriers: only routed records; the barrier
 \* of c exactly once if c is live, e's sender has snapshotted and e's receiver has not
 \* received it, else never; and then at the head (it overtook everything queued, and the
-\* one checkpoint in flight is the only one with barriers); and the persisted state of e.
-UnalignedChannelLemma(e, q) ==
+\* one checkpoint in flight is the only one with barriers); and the persisted state of e,
+\* p[c] for checkpoint c (UnalignedChannelLemma below passes snapChan[c][e]).
+UnalignedChannelLemmaWith(e, q, p) ==
     /\ RoutedLemma(e, q)
     /\ \A c \in CheckpointIds :
           /\ BarriersIn(q, c) = IF Live(c) /\ SenderSnapshotted(c, e) /\ ~Received(c, e) THEN 1 ELSE 0
           /\ BarriersIn(q, c) = 1 => Head(q) = Barrier(c)
-          /\ PersistedLemma(c, e, q)
+          /\ PersistedLemmaWith(c, e, q, p[c])
+
+\* UnalignedChannelLemma, for the persisted states of e as they are.
+UnalignedChannelLemma(e, q) == UnalignedChannelLemmaWith(e, q, [c \in CheckpointIds |-> snapChan[c][e]])
 
 \* The inductive invariant.
 UnalignedIndInv ==
