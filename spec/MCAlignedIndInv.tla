@@ -15,17 +15,12 @@
 (* bound; a channel's candidates are filtered edge by edge                 *)
 (* (ChanCandidates); a variable a lemma pins to one value is bound to it.  *)
 (* None of this changes the set of initial states, only the cost.         *)
-(*                                                                         *)
-(* IndSample is the random form for larger bounds: the large factors of    *)
-(* the type (bags, channels) are drawn with TLC's RandomSubset instead of  *)
-(* enumerated, so it checks a random sample of the AlignedIndInv states.   *)
 (***************************************************************************)
-EXTENDS MCAlignedCheckpoint, AlignedIndInv, Randomization
+EXTENDS MCAlignedCheckpoint, AlignedIndInv
 
 CONSTANTS
     MaxCopies,   \* the type's bound on copies of a record in a bag
-    MaxChanLen,  \* the type's bound on the messages in a channel
-    SampleSize   \* IndSample: how many candidates RandomSubset draws per large factor
+    MaxChanLen   \* the type's bound on the messages in a channel
 
 \* Bags over Records with at most k copies of each record.
 BagsUpTo(k) == UNION {[S -> 1..k] : S \in SUBSET Records}
@@ -37,7 +32,7 @@ EdgeFunctions(Cand(_)) ==
 \* What channel e may hold, given the variables bound before it.
 ChanCandidates(e) == {q \in SeqsUpTo(Messages, MaxChanLen) : AlignedChannelLemma(e, q)}
 
-\* The bookkeeping and operator variables, shared by IndInit and IndSample.
+\* The bookkeeping and operator variables, bound first.
 IndPrefix ==
     /\ failures \in 0..MaxFailures
     /\ discardedUpTo \in 0..MaxCheckpoints
@@ -66,17 +61,6 @@ IndInit ==
     /\ chan \in EdgeFunctions(ChanCandidates)
     /\ AlignedIndInv
 
-\* A random sample of them: the bags are drawn, SampleSize at a time, by RandomSubset.
-IndSample ==
-    /\ IndPrefix
-    /\ snapProcessed \in RandomSubset(SampleSize, [CheckpointIds -> [Operators -> BagsUpTo(MaxCopies)]])
-    /\ AckedSnapshotLemma
-    /\ snapChan = [c \in CheckpointIds |-> [e \in Edges |-> <<>>]]
-    /\ processed \in RandomSubset(SampleSize, [Operators -> BagsUpTo(MaxCopies)])
-    /\ chan \in EdgeFunctions(ChanCandidates)
-    /\ AlignedIndInv
-
 IndSpec == IndInit /\ [][Next]_vars
-IndSampleSpec == IndSample /\ [][Next]_vars
 
 =============================================================================

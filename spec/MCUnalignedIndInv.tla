@@ -15,17 +15,12 @@
 (* bound; a channel's candidates are filtered edge by edge                 *)
 (* together with its persisted states (EdgeCandidates).  Filtering never  *)
 (* changes the set, only the cost.                                         *)
-(*                                                                         *)
-(* IndSample is the random form for larger bounds: the large factors of    *)
-(* the type (the bags) are drawn with TLC's RandomSubset instead of  *)
-(* enumerated, so it checks a random sample of the UnalignedIndInv states.   *)
 (***************************************************************************)
-EXTENDS MCUnalignedCheckpoint, UnalignedIndInv, Randomization
+EXTENDS MCUnalignedCheckpoint, UnalignedIndInv
 
 CONSTANTS
     MaxCopies,   \* the type's bound on copies of a record in a bag
-    MaxChanLen,  \* the type's bound on the messages in a channel
-    SampleSize   \* IndSample: how many candidates RandomSubset draws per large factor
+    MaxChanLen   \* the type's bound on the messages in a channel
 
 \* Bags over Records with at most k copies of each record.
 BagsUpTo(k) == UNION {[S -> 1..k] : S \in SUBSET Records}
@@ -40,7 +35,7 @@ EdgeCandidates(e) ==
     {qp \in SeqsUpTo(Messages, MaxChanLen) \X [CheckpointIds -> SeqsUpTo(Records, MaxChanLen)] :
         UnalignedChannelLemmaWith(e, qp[1], qp[2])}
 
-\* The bookkeeping and operator variables, shared by IndInit and IndSample.
+\* The bookkeeping and operator variables, bound first.
 IndPrefix ==
     /\ failures \in 0..MaxFailures
     /\ discardedUpTo \in 0..MaxCheckpoints
@@ -49,7 +44,6 @@ IndPrefix ==
     /\ latest # 0 => ckpt[latest] = "completed"
     /\ acked \in [CheckpointIds -> SUBSET Tasks]
     /\ BookkeepingLemma
-    /\ AckLemma
     /\ offset \in [Sources -> 0..RecordsPerSource]
     /\ snapOffset \in [CheckpointIds -> [Sources -> 0..RecordsPerSource]]
     /\ SourceSnapshotLemma
@@ -57,6 +51,7 @@ IndPrefix ==
     /\ arrived \in [Operators -> SUBSET Edges]
     /\ \A t \in Operators : arrived[t] \subseteq InputsOf(t) /\ (handling[t] = 0 <=> arrived[t] = {})
     /\ HandlingLemma
+    /\ AckLemma
 
 \* All states of the bounded type that satisfy UnalignedIndInv.
 IndInit ==
@@ -71,18 +66,6 @@ IndInit ==
     /\ FlowLemma
     /\ UnalignedIndInv
 
-\* A random sample of them: the bags are drawn, SampleSize at a time, by RandomSubset.
-IndSample ==
-    /\ IndPrefix
-    /\ processed \in RandomSubset(SampleSize, [Operators -> BagsUpTo(MaxCopies)])
-    /\ snapProcessed \in RandomSubset(SampleSize, [CheckpointIds -> [Operators -> BagsUpTo(MaxCopies)]])
-    /\ \E f \in EdgeFunctions(EdgeCandidates) :
-          /\ chan = [e \in Edges |-> f[e][1]]
-          /\ snapChan = [c \in CheckpointIds |-> [e \in Edges |-> f[e][2][c]]]
-    /\ FlowLemma
-    /\ UnalignedIndInv
-
 IndSpec == IndInit /\ [][Next]_vars
-IndSampleSpec == IndSample /\ [][Next]_vars
 
 =============================================================================
