@@ -14,7 +14,9 @@
 (* one after another and each lemma filters as soon as its variables are   *)
 (* bound; a channel's candidates are filtered edge by edge                 *)
 (* together with its persisted states (EdgeCandidates).  Filtering never  *)
-(* changes the set, only the cost.                                         *)
+(* changes the set, only the cost.  Stale snapshot data (see Stale) is     *)
+(* given one value and forgotten by the VIEW IndView: TLC's count is then  *)
+(* the number of UnalignedIndInv states up to data nothing reads.          *)
 (***************************************************************************)
 EXTENDS MCUnalignedCheckpoint, UnalignedIndInv
 
@@ -29,11 +31,33 @@ SeqsUpTo(M, n) == UNION {[1..i -> M] : i \in 0..n}
 \* The functions f on Edges with f[e] \in Cand(e) for every e.
 EdgeFunctions(Cand(_)) ==
     {f \in [Edges -> UNION {Cand(e) : e \in Edges}] : \A e \in Edges : f[e] \in Cand(e)}
+\* Stale snapshot data: of a checkpoint a failure discarded before it completed, the snapshot
+\* of an operator that had not acknowledged it and the persisted state of an edge whose
+\* receiver had not.  No action and no lemma reads it (FailAndRestore reads only the latest
+\* completed checkpoint; the snapshot steps write only in-flight ones; every lemma about it
+\* needs a live checkpoint or an acknowledgement), so its value cannot matter: IndInit gives
+\* it one value (empty) and IndView forgets it, as StateView does in MCDataflow.tla.
+\* Without this, every state after a failure comes in thousands of copies that differ only
+\* in data nothing reads.
+Stale(c) == Triggered(c) /\ ~Live(c) /\ ckpt[c] # "completed"
+StaleSnapshot(c, t) == Stale(c) /\ t \notin acked[c]
+StalePersisted(c, e) == Stale(c) /\ e[2] \notin acked[c]
+
+\* The state TLC fingerprints: stale data replaced by empty.
+IndView ==
+    << offset, chan, processed, handling, arrived, ckpt, acked, snapOffset,
+       [c \in CheckpointIds |-> [t \in Operators |->
+           IF StaleSnapshot(c, t) THEN EmptyBag ELSE snapProcessed[c][t]]],
+       [c \in CheckpointIds |-> [e \in Edges |->
+           IF StalePersisted(c, e) THEN <<>> ELSE snapChan[c][e]]],
+       latest, discardedUpTo, failures >>
+
 \* What channel e and its persisted states may be, <<content, [c |-> persisted]>>, given
 \* the variables bound before them.
 EdgeCandidates(e) ==
     {qp \in SeqsUpTo(Messages, MaxChanLen) \X [CheckpointIds -> SeqsUpTo(Records, MaxChanLen)] :
-        UnalignedChannelLemmaWith(e, qp[1], qp[2])}
+        /\ UnalignedChannelLemmaWith(e, qp[1], qp[2])
+        /\ \A c \in CheckpointIds : StalePersisted(c, e) => qp[2][c] = <<>>}
 
 \* The bookkeeping and operator variables, bound first.
 IndPrefix ==
@@ -59,7 +83,8 @@ IndInit ==
     /\ processed \in [Operators -> BagsUpTo(MaxCopies)]
     /\ snapProcessed \in [CheckpointIds -> [Operators -> BagsUpTo(MaxCopies)]]
     /\ \A c \in CheckpointIds, t \in Operators :
-          (Live(c) \/ ~Triggered(c)) /\ ~Snapshotted(c, t) => snapProcessed[c][t] = EmptyBag
+          /\ (Live(c) \/ ~Triggered(c)) /\ ~Snapshotted(c, t) => snapProcessed[c][t] = EmptyBag
+          /\ StaleSnapshot(c, t) => snapProcessed[c][t] = EmptyBag
     /\ \E f \in EdgeFunctions(EdgeCandidates) :
           /\ chan = [e \in Edges |-> f[e][1]]
           /\ snapChan = [c \in CheckpointIds |-> [e \in Edges |-> f[e][2][c]]]
