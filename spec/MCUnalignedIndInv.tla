@@ -28,9 +28,15 @@ CONSTANTS
 BagsUpTo(k) == UNION {[S -> 1..k] : S \in SUBSET Records}
 \* Sequences over M of length at most n.
 SeqsUpTo(M, n) == UNION {[1..i -> M] : i \in 0..n}
+RECURSIVE Product(_, _)
+\* The functions f on the set of edges E with f[e] \in cands[e] for every e, built edge by
+\* edge (so TLC enumerates only the product of the candidate sets).
+Product(E, cands) ==
+    IF E = {} THEN {<<>>}
+    ELSE LET e == CHOOSE x \in E : TRUE
+         IN  {f @@ (e :> q) : f \in Product(E \ {e}, cands), q \in cands[e]}
 \* The functions f on Edges with f[e] \in Cand(e) for every e.
-EdgeFunctions(Cand(_)) ==
-    {f \in [Edges -> UNION {Cand(e) : e \in Edges}] : \A e \in Edges : f[e] \in Cand(e)}
+EdgeFunctions(Cand(_)) == Product(Edges, [e \in Edges |-> Cand(e)])
 \* Stale snapshot data: of a checkpoint a failure discarded before it completed, the snapshot
 \* of an operator that had not acknowledged it and the persisted state of an edge whose
 \* receiver had not.  No action and no lemma reads it (FailAndRestore reads only the latest
