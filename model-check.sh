@@ -53,6 +53,15 @@ Options:
                     spec/TraceUnaligned.tla (by its mode); a rejected trace is reported with the
                     first event no action explains, why, and the spec's state before it
   --expect-reject   with --trace: every trace must be rejected (a broken engine's traces)
+  --pictures        draw every violation as a picture (target/model-check/pictures/NAME.svg;
+                    a rejected trace next to its TLC log), with the numbers that violate the
+                    invariant (one more short TLC run each); builds reference-impl if needed.
+                    Default: drawn without the numbers when reference-impl/target/
+                    reference-impl.jar exists. Drawing never fails the run
+  --no-pictures     draw none
+  --json            print one JSON document on stdout (per model or trace: expected and actual
+                    outcome, states, depth, seconds, the violated name, log and picture paths);
+                    the human-readable output goes to stderr
   -h, --help        this help
 
 Environment:
@@ -86,6 +95,8 @@ RMI_PORT=10997
 LIST=0
 TRACE_FILES=()
 EXPECT_REJECT=0
+PICTURES=auto   # auto: when the renderer's jar exists; 1: --pictures; 0: --no-pictures
+JSON=0
 is_count() { [[ "$1" =~ ^[1-9][0-9]*$ ]]; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -106,6 +117,9 @@ while [ $# -gt 0 ]; do
     --trace) [ $# -ge 2 ] || die "--trace needs a trace file"; TRACE_FILES+=("$2"); shift ;;
     --trace=*) TRACE_FILES+=("${1#--trace=}") ;;
     --expect-reject) EXPECT_REJECT=1 ;;
+    --pictures) PICTURES=1 ;;
+    --no-pictures) PICTURES=0 ;;
+    --json) JSON=1 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "model-check.sh: unknown option '$1'" >&2; echo >&2; usage >&2; exit 2 ;;
   esac
@@ -114,6 +128,8 @@ done
 
 [ $EXPECT_REJECT -eq 0 ] || [ ${#TRACE_FILES[@]} -gt 0 ] || die "--expect-reject goes with --trace"
 [ $DISTRIBUTED -eq 0 ] || [ ${#MODELS[@]} -eq 1 ] || die "--distributed runs one model: give exactly one --model NAME"
+# --json: fd 3 keeps stdout for the one JSON document; everything else goes to stderr.
+if [ $JSON -eq 1 ]; then exec 3>&1 1>&2; fi
 
 # ---- traces (--trace): the converter and validator live in the engine's jar ------------------
 # Defined here, run after the tools are resolved below; the manifest is not read in this mode.
@@ -127,8 +143,14 @@ validate_traces() {
   fi
   local args=(validate --spec "$SPEC_DIR" --tlc "$JAR" --logs "$OUT_DIR/traces")
   [ $EXPECT_REJECT -eq 1 ] && args+=(--expect-reject)
+  [ "$PICTURES" = 0 ] || args+=(--pictures)  # the validator is the renderer's jar: always there
+  [ $JSON -eq 0 ] || { mkdir -p "$OUT_DIR"; args+=(--json "$OUT_DIR/traces.json"); rm -f "$OUT_DIR/traces.json"; }
   "$JAVA" -cp "$impl" dev.consistentcut.trace.TraceTool "${args[@]}" "${TRACE_FILES[@]}"
   local rc=$?
+  if [ $JSON -eq 1 ]; then
+    if [ -f "$OUT_DIR/traces.json" ]; then cat "$OUT_DIR/traces.json" >&3
+    else echo "model-check.sh: the trace validator wrote no JSON result" >&2; exit 2; fi
+  fi
   [ $rc -le 1 ] || exit 2
   exit $rc
 }
@@ -389,6 +411,71 @@ if [ $DISTRIBUTED -eq 1 ]; then
   exit 0
 fi
 
+# ---- pictures (--pictures) -------------------------------------------------------------------
+# The renderer is Java in reference-impl (dev.consistentcut.picture), so it needs no Graphviz: a
+# picture of every violation, with the numbers TLC computes for the violated invariant. Drawing
+# can never fail the run: a picture that cannot be drawn is a message.
+PICTURE_JAR="${REFERENCE_IMPL_JAR:-$ROOT/reference-impl/target/reference-impl.jar}"
+if [ "$PICTURES" = 1 ] && [ ! -f "$PICTURE_JAR" ]; then
+  echo "Building reference-impl (for the picture renderer) ..."
+  (cd "$ROOT" && mvn -B -q -ntp -DskipTests package -pl reference-impl -am) \
+    || echo "model-check.sh: could not build reference-impl: no pictures" >&2
+fi
+# The numbers cost a TLC start per picture (about 1.5 s of CPU): only when asked for (--pictures).
+PICTURE_NUMBERS=0; [ "$PICTURES" = 1 ] && PICTURE_NUMBERS=1
+if [ "$PICTURES" = auto ]; then if [ -f "$PICTURE_JAR" ]; then PICTURES=1; else PICTURES=0; fi; fi
+[ "$PICTURES" = 1 ] && [ ! -f "$PICTURE_JAR" ] && PICTURES=0
+R_PICTURE=
+draw_picture() { # NAME: after run_model; sets R_PICTURE to the picture's path, or empty
+  local name=$1 svg="$OUT_DIR/pictures/$1.svg"
+  R_PICTURE=
+  [ "$PICTURES" = 1 ] || return 0
+  case "$R_RESULT" in inv:*|prop:*|deadlock) ;; *) return 0 ;; esac
+  mkdir -p "$OUT_DIR/pictures"
+  local numbers=()
+  [ $PICTURE_NUMBERS -eq 0 ] || numbers=(--module "${M_MODULE[$name]}" --config "${M_CONFIG[$name]}" --tlc "$JAR" \
+                                         --java "$(command -v "$JAVA" || echo "$JAVA")")
+  if "$JAVA" -cp "$PICTURE_JAR" dev.consistentcut.picture.PictureTool tlc "$OUT_DIR/logs/$name.log" "$svg" \
+       --title "$name ($R_RESULT)" --about "${M_DESC[$name]}" --spec "$SPEC_DIR" --property "${R_RESULT#prop:}" \
+       "${numbers[@]}" >/dev/null 2>"$OUT_DIR/pictures/$name.err"; then
+    R_PICTURE=$svg; rm -f "$OUT_DIR/pictures/$name.err"
+  else
+    echo "      (no picture of $name: $(head -1 "$OUT_DIR/pictures/$name.err"))"
+  fi
+}
+
+# ---- JSON (--json) -------------------------------------------------------------------------
+json_str() { # a JSON string (or null for an empty or "-" value)
+  local s=$1
+  if [ -z "$s" ] || [ "$s" = - ]; then printf null; return; fi
+  s=${s//\\/\\\\}; s=${s//\"/\\\"}; s=${s//$'\t'/\\t}; s=${s//$'\n'/\\n}; s=${s//$'\r'/}
+  printf '"%s"' "$s"
+}
+json_num() { if [[ "$1" =~ ^[0-9]+$ ]]; then printf %s "$1"; else printf null; fi; }
+JSON_ROWS=()
+json_row() { # NAME: one model's object, from run_model's R_* and draw_picture's R_PICTURE
+  local name=$1 violated=
+  case "$R_RESULT" in inv:*|prop:*) violated=${R_RESULT#*:} ;; deadlock) violated=deadlock ;; esac
+  [ "$violated" = "?" ] && violated=
+  JSON_ROWS+=("$(printf '{"model": %s, "module": %s, "config": %s, "tier": %s, "expected": %s, "actual": %s, "as_expected": %s, "tlc_exit_code": %s, "states": %s, "depth": %s, "seconds": %s, "violated": %s, "log": %s, "picture": %s, "description": %s}' \
+    "$(json_str "$name")" "$(json_str "${M_MODULE[$name]}")" "$(json_str "${M_CONFIG[$name]}")" "$(json_str "${M_TIER[$name]}")" \
+    "$(json_str "${M_EXPECT[$name]}")" "$(json_str "$R_RESULT")" "$([ $R_OK -eq 1 ] && echo true || echo false)" \
+    "$(json_num "$R_EXIT")" "$(json_num "$R_STATES")" "$(json_num "$R_DEPTH")" "$(json_num "$R_SECONDS")" \
+    "$(json_str "$violated")" "$(json_str "$OUT_DIR/logs/$name.log")" "$(json_str "$R_PICTURE")" "$(json_str "${M_DESC[$name]}")")")
+}
+json_document() { # the whole result, to the saved stdout
+  local ok=true i
+  [ ${#FAILED[@]} -eq 0 ] || ok=false
+  {
+    printf '{\n  "tool": "model-check.sh",\n  "tlc": %s,\n  "workers": %s,\n  "models_run": %s,\n  "not_as_expected": %s,\n  "all_as_expected": %s,\n  "results_csv": %s,\n  "models": [\n' \
+      "$(json_str "$JAR")" "$(json_num "$WORKERS")" "${#SELECTED[@]}" "${#FAILED[@]}" "$ok" "$(json_str "$CSV")"
+    for i in "${!JSON_ROWS[@]}"; do
+      printf '    %s%s\n' "${JSON_ROWS[$i]}" "$([ "$i" -lt $((${#JSON_ROWS[@]} - 1)) ] && echo ,)"
+    done
+    printf '  ]\n}\n'
+  } >&3
+}
+
 # ---- run -----------------------------------------------------------------------------------
 echo "TLC: $JAR ($("$JAVA" -cp "$JAR" tlc2.TLC -version 2>/dev/null | grep -oE 'Version [^ ]+' | head -1 || true))"
 echo "Models: ${#SELECTED[@]} (${TIER_SET// /+}${MODELS:+, by name}), workers: $(exhaustive_workers) exhaustive, $WORKERS simulated, logs: ${OUT_DIR#$ROOT/}/logs/"
@@ -400,8 +487,11 @@ for name in "${SELECTED[@]}"; do
   echo "[$i/${#SELECTED[@]}] $name (${M_CONFIG[$name]}, expect ${M_EXPECT[$name]}) ..."
   run_model "$name"
   check_counts "$name"
+  draw_picture "$name"
+  [ $JSON -eq 0 ] || json_row "$name"
   verdict=ok; [ $R_OK -eq 1 ] || { verdict=FAILED; FAILED+=("$name"); }
   echo "      -> $R_RESULT, $R_STATES states, depth $R_DEPTH, ${R_SECONDS}s: $verdict${R_COUNTS:+ ($R_COUNTS)}"
+  [ -z "$R_PICTURE" ] || echo "      picture: ${R_PICTURE#$ROOT/}"
   ROWS+=("$(printf '%-30s %-46s %-46s %12s %6s %7s  %s' "$name" "${M_EXPECT[$name]}" "$R_RESULT" "$R_STATES" "$R_DEPTH" "$R_SECONDS" "$verdict${R_COUNTS:+ ($R_COUNTS)}")")
   echo "$name,${M_TIER[$name]},${M_EXPECT[$name]},$R_RESULT,$verdict,$R_EXIT,$R_STATES,$R_DEPTH,$R_SECONDS" >>"$CSV"
   if [ $R_OK -ne 1 ] && [ "$R_RESULT" != "${M_EXPECT[$name]}" ]; then
@@ -417,6 +507,7 @@ printf '%s\n' "${ROWS[@]}"
 echo
 echo "Results: $CSV"
 [ $UPDATE_COUNTS -eq 0 ] || update_manifest_counts
+[ $JSON -eq 0 ] || json_document
 if [ ${#FAILED[@]} -gt 0 ]; then
   echo "NOT AS EXPECTED: ${FAILED[*]}"
   exit 1

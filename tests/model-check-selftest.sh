@@ -4,6 +4,7 @@
 # - models-wrong.tsv: every expectation is wrong -> must exit 1 and mark each of its rows FAILED;
 # - a pinned state count changed -> must exit 1; --update-counts rewrites it -> exit 0 again.
 # This is the broken twin of the TLC harness: it shows that the script's verdicts can fail.
+# - --json (both manifests): one valid JSON document on stdout whose rows say the same.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 FIX="$ROOT/tests/model-check-fixtures"
@@ -11,13 +12,35 @@ OUT="$ROOT/target/model-check-selftest"
 rm -rf "$OUT"; mkdir -p "$OUT"
 fail=0
 
+# --json: one JSON document on stdout, the table on stderr. Parsed with python3's standard
+# library only; the wrong manifest's document must say not as expected, row by row.
+json_check() { # FILE WANT(true|false) MODELS: the document is valid and every row is as WANT
+  python3 - "$@" <<'PY'
+import json, os, sys
+path, want, n = sys.argv[1], sys.argv[2] == "true", int(sys.argv[3])
+doc = json.load(open(path))
+rows = doc["models"]
+assert len(rows) == n == doc["models_run"], f"{len(rows)} rows, expected {n}"
+assert doc["all_as_expected"] is want, doc["all_as_expected"]
+for r in rows:
+    for k in ("model", "expected", "actual", "as_expected", "states", "depth", "seconds", "violated", "log", "picture"):
+        assert k in r, f"{r.get('model')}: no {k}"
+    assert r["as_expected"] is want and (r["expected"] == r["actual"]) is want, r
+    if r["actual"] == "pass":
+        assert r["violated"] is None and r["picture"] is None, r
+    if want:
+        assert isinstance(r["states"], int) and r["states"] > 0, r
+        assert r["picture"] is None or os.path.isfile(r["picture"]), r
+PY
+}
+
 MODEL_CHECK_SPEC_DIR="$FIX" MODEL_CHECK_OUT_DIR="$OUT/good" "$ROOT/model-check.sh" --workers 1 >"$OUT/good.log" 2>&1
 rc=$?
 if [ $rc -eq 0 ]; then echo "selftest: right expectations -> exit 0: ok"
 else echo "selftest: right expectations -> exit $rc, expected 0"; cat "$OUT/good.log"; fail=1; fi
 
 MODEL_CHECK_SPEC_DIR="$FIX" MODEL_CHECK_MANIFEST="$FIX/models-wrong.tsv" MODEL_CHECK_OUT_DIR="$OUT/wrong" \
-  "$ROOT/model-check.sh" --workers 1 >"$OUT/wrong.log" 2>&1
+  "$ROOT/model-check.sh" --workers 1 --json >"$OUT/wrong.json" 2>"$OUT/wrong.log"
 rc=$?
 wrong_rows=$(grep -cvE '^\s*(#|$)' "$FIX/models-wrong.tsv")
 failed_rows=$(grep -c ',FAILED,' "$OUT/wrong/results.csv" 2>/dev/null || echo 0)
@@ -27,6 +50,17 @@ else
   echo "selftest: wrong expectations -> exit $rc with $failed_rows/$wrong_rows models FAILED, expected exit 1 and all"
   cat "$OUT/wrong.log"; fail=1
 fi
+
+MODEL_CHECK_SPEC_DIR="$FIX" MODEL_CHECK_OUT_DIR="$OUT/json" "$ROOT/model-check.sh" --workers 1 --quick --json \
+  >"$OUT/quick.json" 2>"$OUT/quick-json.log"
+rc=$?
+quick_rows=$(awk -F'\t' '!/^#/ && $5 == "quick"' "$FIX/models.tsv" | wc -l)
+if [ $rc -eq 0 ] && json_check "$OUT/quick.json" true "$quick_rows" >"$OUT/quick-json.check" 2>&1; then
+  echo "selftest: --quick --json -> one valid JSON document, $quick_rows models as expected: ok"
+else echo "selftest: --quick --json (exit $rc) not a valid result"; cat "$OUT/quick.json" "$OUT/quick-json.check"; fail=1; fi
+if json_check "$OUT/wrong.json" false "$wrong_rows" >"$OUT/wrong-json.check" 2>&1; then
+  echo "selftest: --json on wrong expectations -> every row not as expected: ok"
+else echo "selftest: --json on wrong expectations not reported"; cat "$OUT/wrong.json" "$OUT/wrong-json.check"; fail=1; fi
 
 if "$ROOT/model-check.sh" --no-such-flag >"$OUT/usage.log" 2>&1; then
   echo "selftest: an unknown flag was accepted"; fail=1

@@ -81,6 +81,21 @@ java -cp "$CP" dev.consistentcut.trace.BrokenTraces "$OUT/broken"
 check $? "recording the broken engine's traces"
 validate broken --expect-reject "$OUT"/broken/*.ndjson
 
+echo "--- the same verdict as one JSON document (--json), with the picture of the rejected trace ---"
+first=$(ls "$OUT"/broken/*.ndjson | head -1)
+./model-check.sh --json --expect-reject --trace "$first" >"$OUT/broken.json" 2>"$OUT/broken-json.log"
+rc=$?
+python3 - "$OUT/broken.json" <<'PY' >"$OUT/broken-json.check" 2>&1
+import json, os, sys
+doc = json.load(open(sys.argv[1]))
+[t] = doc["traces"]
+assert doc["all_as_expected"] is True and t["as_expected"] is True, t
+assert t["expected"] == t["actual"] == "rejected", t
+assert isinstance(t["unexplained_event"], int) and 0 < t["unexplained_event"] <= t["events"], t
+assert t["picture"] and os.path.isfile(t["picture"]), t
+PY
+check $(( rc + $? )) "model-check.sh --trace --json on a broken trace: $(cat "$OUT/broken-json.check")"
+
 echo
 echo "trace validation: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -44,9 +44,14 @@ public final class TraceTool {
                 --checkpoint-timeout N         abort a checkpoint pending longer than N steps (simulation)
                                                or N milliseconds (threads); 0: never (default 0)
               to-tla TRACE DIR              write DIR/TraceData.tla, the trace as TLA+
-              validate --spec DIR --tlc JAR [--logs DIR] [--expect-reject] TRACE...
+              validate --spec DIR --tlc JAR [--logs DIR] [--expect-reject] [--pictures] [--json FILE] TRACE...
                                             let TLC decide whether each trace is a behaviour of the spec;
-                                            exit 0 iff every trace is accepted (--expect-reject: rejected)
+                                            exit 0 iff every trace is accepted (--expect-reject: rejected);
+                                            --pictures: draw each rejected trace next to its TLC log (.svg);
+                                            --json FILE: write the verdicts as one JSON document
+              render TRACE OUT.svg [--unexplained N] [--why TEXT]
+                                            draw a trace as a picture (lanes per channel, one row per
+                                            event); --unexplained marks event N as rejected
               -h, --help                    this help
 
             Exit codes: 0 as expected; 1 a trace not as expected (or a run that did not finish); 2 bad usage.
@@ -85,6 +90,9 @@ public final class TraceTool {
                 case "record" -> record(rest, out);
                 case "to-tla" -> toTla(rest, out);
                 case "validate" -> validate(rest, out);
+                case "render" -> dev.consistentcut.picture.PictureTool.run(
+                        java.util.stream.Stream.concat(java.util.stream.Stream.of("trace"), rest.stream()).toArray(String[]::new),
+                        out, err);
                 default -> throw new IllegalArgumentException("unknown command '" + args[0] + "'");
             };
         } catch (IllegalArgumentException e) {
@@ -185,7 +193,8 @@ public final class TraceTool {
 
     private static int validate(List<String> args, PrintStream out) {
         List<String> traces = new ArrayList<>();
-        Map<String, String> o = options(args, List.of("--spec", "--tlc", "--logs"), List.of("--expect-reject"), traces);
+        Map<String, String> o = options(args, List.of("--spec", "--tlc", "--logs", "--json"), List.of("--expect-reject", "--pictures"),
+                traces);
         if (!o.containsKey("--spec") || !o.containsKey("--tlc")) {
             throw new IllegalArgumentException("validate needs --spec DIR and --tlc JAR");
         }
@@ -196,11 +205,14 @@ public final class TraceTool {
         TraceValidator validator = new TraceValidator(Path.of(o.get("--spec")), Path.of(o.get("--tlc")),
                 Path.of(o.getOrDefault("--logs", "target/trace-validation")));
         int unexpected = 0;
+        List<String> json = new ArrayList<>();
         for (String t : traces) {
             TraceValidator.Verdict v = validator.validate(Path.of(t));
             TraceValidator.Outcome expected = expectReject ? TraceValidator.Outcome.REJECTED : TraceValidator.Outcome.ACCEPTED;
             boolean ok = v.outcome() == expected;
             unexpected += ok ? 0 : 1;
+            Path picture = o.containsKey("--pictures") ? picture(v) : null;
+            json.add(jsonVerdict(v, expected, ok, picture));
             out.printf("%-8s %s (%d events, %.1f s)%s%n", v.outcome(), t, v.events(), v.seconds(),
                     ok ? (expectReject ? ", rejected as expected" : "") : ", NOT AS EXPECTED (expected " + expected + ")");
             if (v.outcome() != TraceValidator.Outcome.ACCEPTED) {
@@ -208,10 +220,70 @@ public final class TraceTool {
                 if (v.log() != null) {
                     out.println("    TLC output: " + v.log());
                 }
+                if (picture != null) {
+                    out.println("    picture: " + picture);
+                }
             }
         }
         out.printf("traces: %d as expected, %d not%n", traces.size() - unexpected, unexpected);
+        if (o.containsKey("--json")) {
+            String doc = "{\n  \"tool\": \"model-check.sh --trace\",\n  \"traces_run\": " + traces.size()
+                    + ",\n  \"not_as_expected\": " + unexpected + ",\n  \"all_as_expected\": " + (unexpected == 0)
+                    + ",\n  \"traces\": [\n    " + String.join(",\n    ", json) + "\n  ]\n}\n";
+            try {
+                java.nio.file.Files.writeString(Path.of(o.get("--json")), doc);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot write " + o.get("--json") + ": " + e.getMessage(), e);
+            }
+        }
         return unexpected == 0 ? 0 : 1;
+    }
+
+    /** A rejected trace drawn next to its TLC log, the first unexplained event marked; null if not drawn. */
+    private static Path picture(TraceValidator.Verdict v) {
+        if (v.outcome() != TraceValidator.Outcome.REJECTED || v.log() == null) {
+            return null;
+        }
+        String name = v.log().getFileName().toString().replaceFirst("\\.[^.]*$", "") + ".svg";
+        Path svg = v.log().resolveSibling(name);
+        try {
+            dev.consistentcut.picture.SvgDiagram.write(dev.consistentcut.picture.EngineTraceDiagrams.of(v.trace(),
+                    v.unexplainedEvent(), why(v.report())), svg);
+            return svg;
+        } catch (RuntimeException e) {
+            System.err.println("TraceTool: no picture of " + v.trace() + ": " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** The validator's reason without the event (the picture's row) and the state dump (its lanes). */
+    private static List<String> why(String report) {
+        return report.lines().skip(1).map(String::strip).takeWhile(l -> !l.startsWith("the specification's state"))
+                .filter(l -> !l.startsWith("event: ")).toList();
+    }
+
+    /** One trace's verdict as a JSON object (model-check.sh --trace --json). */
+    private static String jsonVerdict(TraceValidator.Verdict v, TraceValidator.Outcome expected, boolean ok, Path picture) {
+        StringBuilder b = new StringBuilder("{\"trace\": ");
+        Json.quote(b, v.trace().toString()).append(", \"expected\": ");
+        Json.quote(b, expected.name().toLowerCase(java.util.Locale.ROOT)).append(", \"actual\": ");
+        Json.quote(b, v.outcome().name().toLowerCase(java.util.Locale.ROOT));
+        b.append(", \"as_expected\": ").append(ok).append(", \"events\": ").append(v.events())
+                .append(", \"unexplained_event\": ").append(v.unexplainedEvent() == 0 ? "null" : Long.toString(v.unexplainedEvent()))
+                .append(", \"seconds\": ").append(String.format(java.util.Locale.ROOT, "%.1f", v.seconds())).append(", \"report\": ");
+        Json.quote(b, v.report()).append(", \"log\": ");
+        if (v.log() == null) {
+            b.append("null");
+        } else {
+            Json.quote(b, v.log().toString());
+        }
+        b.append(", \"picture\": ");
+        if (picture == null) {
+            b.append("null");
+        } else {
+            Json.quote(b, picture.toString());
+        }
+        return b.append('}').toString();
     }
 
     // ------------------------------------------------------------------ options
