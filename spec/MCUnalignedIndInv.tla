@@ -14,9 +14,9 @@
 (* one after another and each lemma filters as soon as its variables are   *)
 (* bound; a channel's candidates are filtered edge by edge                 *)
 (* together with its persisted states (EdgeCandidates).  Filtering never  *)
-(* changes the set, only the cost.  Stale snapshot data (see Stale) is     *)
-(* given one value and forgotten by the VIEW IndView: TLC's count is then  *)
-(* the number of UnalignedIndInv states up to data nothing reads.          *)
+(* changes the set, only the cost.  The data of stale checkpoints (see    *)
+(* Stale) is given one value and forgotten by the VIEW IndView: TLC's      *)
+(* count is the number of UnalignedIndInv states up to data nothing reads. *)
 (***************************************************************************)
 EXTENDS MCUnalignedCheckpoint, UnalignedIndInv
 
@@ -37,25 +37,21 @@ Product(E, cands) ==
          IN  {f @@ (e :> q) : f \in Product(E \ {e}, cands), q \in cands[e]}
 \* The functions f on Edges with f[e] \in Cand(e) for every e.
 EdgeFunctions(Cand(_)) == Product(Edges, [e \in Edges |-> Cand(e)])
-\* Stale snapshot data: of a checkpoint a failure discarded before it completed, the snapshot
-\* of an operator that had not acknowledged it and the persisted state of an edge whose
-\* receiver had not.  No action and no lemma reads it (FailAndRestore reads only the latest
-\* completed checkpoint; the snapshot steps write only in-flight ones; every lemma about it
-\* needs a live checkpoint or an acknowledgement), so its value cannot matter: IndInit gives
-\* it one value (empty) and IndView forgets it, as StateView does in MCDataflow.tla.
+\* Stale checkpoints: discarded by a failure before they completed (~Kept).  No action and
+\* no lemma reads their acknowledgements or snapshot data again (FailAndRestore reads only the
+\* latest completed checkpoint; the snapshot steps write only in-flight ones, and no barrier
+\* of a stale checkpoint is left), so their values cannot matter: IndInit gives them one
+\* value (none, empty) and the VIEW IndView forgets them, as StateView does in MCDataflow.tla.
 \* Without this, every state after a failure comes in thousands of copies that differ only
 \* in data nothing reads.
-Stale(c) == Triggered(c) /\ ~Live(c) /\ ckpt[c] # "completed"
-StaleSnapshot(c, t) == Stale(c) /\ t \notin acked[c]
-StalePersisted(c, e) == Stale(c) /\ e[2] \notin acked[c]
+Stale(c) == ~Kept(c)
 
-\* The state TLC fingerprints: stale data replaced by empty.
+\* The state TLC fingerprints: a stale checkpoint's data replaced by none/empty.
 IndView ==
-    << offset, chan, processed, handling, arrived, ckpt, acked, snapOffset,
-       [c \in CheckpointIds |-> [t \in Operators |->
-           IF StaleSnapshot(c, t) THEN EmptyBag ELSE snapProcessed[c][t]]],
-       [c \in CheckpointIds |-> [e \in Edges |->
-           IF StalePersisted(c, e) THEN <<>> ELSE snapChan[c][e]]],
+    << offset, chan, processed, handling, arrived, ckpt,
+       [c \in CheckpointIds |-> IF Stale(c) THEN {} ELSE acked[c]],
+       [c \in CheckpointIds |-> IF Stale(c) THEN <<>> ELSE
+           <<snapOffset[c], snapProcessed[c], snapChan[c]>>],
        latest, discardedUpTo, failures >>
 
 \* What channel e and its persisted states may be, <<content, [c |-> persisted]>>, given
@@ -63,7 +59,7 @@ IndView ==
 EdgeCandidates(e) ==
     {qp \in SeqsUpTo(Messages, MaxChanLen) \X [CheckpointIds -> SeqsUpTo(Records, MaxChanLen)] :
         /\ UnalignedChannelLemmaWith(e, qp[1], qp[2])
-        /\ \A c \in CheckpointIds : StalePersisted(c, e) => qp[2][c] = <<>>}
+        /\ \A c \in CheckpointIds : Stale(c) => qp[2][c] = <<>>}
 
 \* The bookkeeping and operator variables, bound first.
 IndPrefix ==
@@ -73,10 +69,12 @@ IndPrefix ==
     /\ ckpt \in [CheckpointIds -> {"none", "pending", "completed", "aborted"}]
     /\ latest # 0 => ckpt[latest] = "completed"
     /\ acked \in [CheckpointIds -> SUBSET Tasks]
+    /\ \A c \in CheckpointIds : Stale(c) => acked[c] = {}
     /\ BookkeepingLemma
     /\ offset \in [Sources -> 0..RecordsPerSource]
     /\ snapOffset \in [CheckpointIds -> [Sources -> 0..RecordsPerSource]]
     /\ SourceSnapshotLemma
+    /\ \A c \in CheckpointIds : Stale(c) => snapOffset[c] = [s \in Sources |-> 0]
     /\ handling \in [Operators -> 0..MaxCheckpoints]
     /\ arrived \in [Operators -> SUBSET Edges]
     /\ \A t \in Operators : arrived[t] \subseteq InputsOf(t) /\ (handling[t] = 0 <=> arrived[t] = {})
@@ -90,7 +88,7 @@ IndInit ==
     /\ snapProcessed \in [CheckpointIds -> [Operators -> BagsUpTo(MaxCopies)]]
     /\ \A c \in CheckpointIds, t \in Operators :
           /\ (Live(c) \/ ~Triggered(c)) /\ ~Snapshotted(c, t) => snapProcessed[c][t] = EmptyBag
-          /\ StaleSnapshot(c, t) => snapProcessed[c][t] = EmptyBag
+          /\ Stale(c) => snapProcessed[c][t] = EmptyBag
     /\ \E f \in EdgeFunctions(EdgeCandidates) :
           /\ chan = [e \in Edges |-> f[e][1]]
           /\ snapChan = [c \in CheckpointIds |-> [e \in Edges |-> f[e][2][c]]]

@@ -26,6 +26,12 @@ SenderSnapshotted(c, e) == IF e[1] \in Sources THEN e[1] \in acked[c] ELSE Snaps
 \* Whether the barrier of c on edge e has reached e's receiver.
 Received(c, e) == LET w == e[2] IN w \in acked[c] \/ (handling[w] = c /\ e \in arrived[w])
 
+\* Whether the lemmas speak about checkpoint c: live, completed or not triggered.  Of a
+\* checkpoint a failure discarded before it completed ("stale"), a task may have lost the
+\* fact that it snapshotted (the failure resets handling), so nothing is claimed about it:
+\* no action reads a stale checkpoint's data again.
+Kept(c) == Live(c) \/ ckpt[c] = "completed" \/ ~Triggered(c)
+
 \* Lemma (handling in progress).  An operator handling c handles a live checkpoint it has
 \* not acknowledged, still waits for some input's barrier, and every input whose barrier
 \* arrived comes from a task that took its snapshot of c.
@@ -40,7 +46,7 @@ HandlingLemma ==
 \* inputs took its snapshot of c (their barriers all arrived).
 AckLemma ==
     \A c \in CheckpointIds, t \in Operators :
-        t \in acked[c] => \A e \in InputsOf(t) : SenderSnapshotted(c, e)
+        Kept(c) /\ t \in acked[c] => \A e \in InputsOf(t) : SenderSnapshotted(c, e)
 
 \* What input e of an operator contributes to its snapshot of c: what it had taken from e
 \* when it snapshotted.  If e's sender has snapshotted too (its barrier stands at e's head
@@ -57,8 +63,8 @@ TakenAtSnapshot(c, e, r) ==
 \* of its inputs equals what its senders had sent before their own snapshots.  A live or
 \* untriggered checkpoint has no snapshot of an operator that has not taken one.
 OperatorSnapshotLemma ==
-    \A c \in CheckpointIds, t \in Operators :
-        /\ (Live(c) /\ Snapshotted(c, t)) \/ t \in acked[c] =>
+    \A c \in CheckpointIds, t \in Operators : Kept(c) =>
+        /\ Snapshotted(c, t) =>
               \A r \in Records : CopiesIn(r, snapProcessed[c][t]) = SumIn(t, LAMBDA e : TakenAtSnapshot(c, e, r))
         /\ (Live(c) \/ ~Triggered(c)) /\ ~Snapshotted(c, t) => snapProcessed[c][t] = EmptyBag
 
@@ -79,7 +85,7 @@ PersistedLemmaWith(c, e, q, pq) ==
           \A r \in Records : InSeq(pq, r) = SentBefore(c, e, r) - Sent(e, r) + InSeq(q, r)
     /\ Live(c) /\ ~snapV /\ snapW =>
           \A r \in Records : InSeq(pq, r) + InSeq(q, r) <= Sent(e, r)
-    /\ (Live(c) \/ e[2] \in acked[c]) /\ snapV /\ snapW =>
+    /\ Kept(c) /\ snapV /\ snapW =>
           \A r \in Records : InSeq(pq, r) <= SentBefore(c, e, r)
 
 \* PersistedLemma, for the persisted state of e in c as it is.
