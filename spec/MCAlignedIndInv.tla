@@ -70,3 +70,12 @@ IndInit ==
 IndSpec == IndInit /\ [][Next]_vars
 
 =============================================================================
+TLC figures: TLC 2.18, one worker, 2 cores shared with other jobs (CPU seconds).
+"states" is the number of AlignedIndInv states of the bounded type: the initial states; depth 1
+and no new state means every successor is again one of them.
+
+model                            cfg (MCAlignedIndInv_...)        result                 states  depth  CPU
+AlignedIndInvJoin                Join.cfg                         pass                    1,279      1   11 s
+AlignedIndInvDiamond             Diamond.cfg                      pass                      560      1   30 s
+AlignedIndInvBugOffsetEarly      BugOffsetEarly.cfg               inv:AlignedIndInv       1,280      2   35 s
+AlignedIndInvJoinTwoCheckpoints  JoinTwoCheckpoints.cfg           not finished here (more than 8,192 initial states after 20 min wall)

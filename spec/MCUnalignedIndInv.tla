@@ -98,3 +98,10 @@ IndInit ==
 IndSpec == IndInit /\ [][Next]_vars
 
 =============================================================================
+TLC figures: TLC 2.18, one worker, 2 cores shared with other jobs (CPU seconds).
+
+model                                    cfg (MCUnalignedIndInv_...)         result                states  depth  CPU
+UnalignedIndInvJoin                      Join.cfg                            pass                   5,410      3   96 s
+  (5,370 initial UnalignedIndInv states; 40 successors outside the enumerated set, all
+  satisfying UnalignedIndInv, checked as well)
+UnalignedIndInvBugOvertakenNotPersisted  BugOvertakenNotPersisted.cfg        inv:UnalignedIndInv   (see models.tsv)
