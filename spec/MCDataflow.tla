@@ -2,7 +2,8 @@
 (***************************************************************************)
 (* Model values both MC modules share: the topologies, the routes, the     *)
 (* correct and bad definitions of the three dials of Dataflow.tla          *)
-(* (RecordedOffset, RestoredChannel, FinishedSourcesInject), and the state *)
+(* (RecordedOffset, RestoredChannel, FinishedSourcesInject,               *)
+(* ArrivedWithEnded), and the state                                        *)
 (* view.  The .cfg files pick them by substitution, e.g.                   *)
 (* `Edges <- JoinEdges` or `RecordedOffset <- OffsetEarly`.                *)
 (*                                                                         *)
@@ -76,8 +77,22 @@ FinishedInjects == TRUE
 \* Bug 8, as Flink before FLIP-147 (FLINK-2491): a finished source no longer takes part in
 \* checkpoints.  A checkpoint triggered after it finished waits forever for its barrier:
 \* TLC must refute CheckpointCompletesProp; with blocking inputs (aligned) the run also
-\* stops dead before it drains: a deadlock.
+\* stops dead before it drains: a deadlock.  Its models run with EndOfInput = FALSE, the
+\* world before FLIP-147: no end of partition reaches a barrier handler (with it, the
+\* receivers would count the ended input as arrived: BugEndedInputNotCountedAsArrived is the
+\* receiving side's version of this bug).
 FinishedSilent == FALSE
+
+-----------------------------------------------------------------------------
+(* The dial ArrivedWithEnded: which inputs alignment counts as arrived.    *)
+
+\* Correct (FLIP-147): an input that has ended counts as having delivered every barrier.
+EndedCountsAsArrived(barrierArrived, ended) == barrierArrived \cup ended
+
+\* BugEndedInputNotCountedAsArrived: only real barriers count.  A checkpoint triggered
+\* after one input of a task ended never aligns at that task; an aligned task blocks the
+\* inputs whose barrier arrived for ever.  TLC must report a deadlock (aligned Join).
+BugEndedInputNotCountedAsArrived(barrierArrived, ended) == barrierArrived
 
 -----------------------------------------------------------------------------
 (* The state view TLC uses to recognise states it has already seen.        *)
@@ -96,7 +111,7 @@ FinishedSilent == FALSE
 (* what it kept when that data was last written.  Not used with liveness.  *)
 StateView ==
     LET kept(c) == ckpt[c] = "pending" \/ c = latest IN
-    << offset, chan, processed, handling, arrived, ckpt,
+    << offset, chan, processed, handling, arrived, ckpt, current, endedInputs, endedSources,
        [c \in CheckpointIds |-> IF Live(c) THEN acked[c] ELSE {}],
        [c \in CheckpointIds |-> IF kept(c) THEN <<snapOffset[c], snapProcessed[c], snapChan[c]>>
                                           ELSE <<>>],

@@ -28,6 +28,19 @@ PersistPendingInputs(inputs, barrierArrived) == inputs \ barrierArrived
 \* although their sources will replay them.
 PersistArrivedInputs(inputs, barrierArrived) == barrierArrived
 
+\* Correct: only a barrier of the checkpoint the task handles marks its input as arrived.
+CountsForOwn(b, h) == b = h
+
+\* BugLateBarrierOfCancelledCheckpoint, the mechanism of FLINK-20654: a late barrier of an
+\* older, cancelled checkpoint (one whose cancellation the task has not seen yet) is taken
+\* as the barrier of the checkpoint the task handles now, so the task stops persisting that
+\* input early.  The records that follow the late barrier but precede the current
+\* checkpoint's own barrier are in the cut (below the sources' recorded offsets), were not
+\* in the task's snapshot, and are no longer persisted: lost on restore.  TLC must report
+\* NoSkipInv.  In Flink the decision which buffers to spill was taken per channel from the
+\* last barrier seen, and an obsolete barrier that had not been cancelled yet moved it.
+BugLateBarrierOfCancelledCheckpoint(b, h) == b <= h
+
 \* A FALSE claim, the dual of AlignedNoChannelStateInv: TLC must refute it, which shows
 \* that unaligned checkpoints do persist channel state (their cost is storage).
 UnalignedNoChannelStateClaim ==
@@ -63,3 +76,24 @@ BugDropChannelState           BugDropChannelState.cfg          inv:ExactlyOnceIn
 BugFinishedSourceLiveness     BugFinishedSourceLiveness.cfg    prop:CheckpointCompletesProp                       651    13    9
 UnalignedPersistsChannelState PersistsChannelState.cfg         inv:UnalignedNoChannelStateClaim                    19     5    4
 UnalignedBeyondCapacity       BeyondCapacity.cfg               inv:UnalignedChannelStateWithinCapacityClaim     1,844    11    8
+
+Lifecycle models (issue 9).  "s/1w": this helper's runs with -workers 1; "s/2w": the
+final `./model-check.sh --quick --workers 2` (quick models only).  Both on the 2-core
+machine shared with five other helpers (load 9 to 36), so seconds are wall-clock upper
+bounds, several times what an idle machine takes (the whole quick run: 20 min 25 s wall,
+5 min 39 s of TLC CPU).  Model 7 (AtLeastOnce, AtLeastOnceNoSkip) moved to
+MCAtLeastOnceCheckpoint.tla.  Simulate tier: 1,000 behaviours of
+depth 60 (`./model-check.sh --model NAME --workers 1`), "distinct" not applicable.
+
+model                                     cfg (MCUnalignedCheckpoint_...)           result                         distinct depth s/1w s/2w tier
+UnalignedAbortJoin                        AbortJoin.cfg                             pass                            127,088    24   63    - full
+UnalignedAbortDiamond                     AbortDiamond.cfg                          pass                             89,670    22   54    - full
+UnalignedEndJoin                          EndJoin.cfg                               pass                             10,771    26   31    - full
+UnalignedEndDiamond                       EndDiamond.cfg                            pass                              5,771    25   26   31 quick
+UnalignedLivenessAbortJoin                LivenessAbortJoin.cfg                     pass                              6,206    17   34   37 quick
+UnalignedLivenessAbortDiamond             LivenessAbortDiamond.cfg                  pass                              2,588    15   20   53 quick
+UnalignedLivenessEndJoin                  LivenessEndJoin.cfg                       pass                             23,903    26   81    - full
+UnalignedLivenessEndDiamond               LivenessEndDiamond.cfg                    pass                              6,505    25   52   40 quick
+BugLateBarrierOfCancelledCheckpoint       BugLateBarrierOfCancelledCheckpoint.cfg   inv:NoSkipInv                    40,992    14   42   49 quick
+SimUnalignedLifecycleDiamond              SimLifecycleDiamond.cfg                   pass                              (sim)    60   60    - simulate
+BugEndedInputNotCountedAsArrivedLiveness  BugEndedInputNotCountedAsArrivedLiveness.cfg prop:CheckpointCompletesProp      3,656     -   18   18 quick

@@ -1,5 +1,9 @@
 --------------------------- MODULE MCUnalignedIndInv ---------------------------
 (***************************************************************************)
+(* STATUS: checked against the protocols before the lifecycle merge      *)
+(* (commit 093a978); not yet extended to the lifecycle's variables, so    *)
+(* not in spec/models.tsv now.  See docs/inductive-invariant.md.          *)
+(*                                                                         *)
 (* TLC checks that UnalignedIndInv is inductive, the standard way: the       *)
 (* initial states are ALL states of a bounded type that satisfy            *)
 (* UnalignedIndInv (IndInit), TLC takes every step of Next from each of them *)

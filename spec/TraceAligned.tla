@@ -11,6 +11,11 @@ EXTENDS AlignedCheckpoint, TraceValidation
 
 ASSUME TraceHeader.mode = "aligned"
 
+\* The aligned lifecycle dials, correct: an abandoned alignment unblocks every input, and a
+\* subsuming barrier starts the newer checkpoint with only its own input arrived.
+CorrectArrivedAfterAbort(blocked) == {}
+CorrectArrivedOnSubsume(olderArrived, e) == {e}
+
 \* The action event ev names, with its parameters.  Its checks are in TraceValidation.
 Act(ev) ==
     CASE ev.event = "TriggerCheckpoint" -> TriggerCheckpoint(ev.checkpoint)

@@ -15,6 +15,8 @@ ASSUME TraceHeader.mode = "unaligned"
 \* whose barrier has not arrived yet.
 CorrectPersistedOvertaken(q) == q
 CorrectPersistFrom(inputs, barrierArrived) == inputs \ barrierArrived
+\* Only a barrier of the checkpoint a task handles marks its input as arrived.
+CorrectCountsFor(b, h) == b = h
 
 \* The action event ev names, with its parameters.  Its checks are in TraceValidation.
 Act(ev) ==

@@ -54,6 +54,7 @@ TraceAbortEnabled == TRUE
 \* Defined here rather than taken from the MC modules, whose model values are not a trace's.
 CorrectRecordedOffset(n) == n
 CorrectRestoredChannel(q) == q
+CorrectArrivedWithEnded(barrierArrived, ended) == barrierArrived \cup ended
 
 \* <<node, source>> -> for each offset of that source, the out-edges of node its record takes.
 RouteFun == FunOf(TraceHeader.routes)

@@ -9,12 +9,16 @@
 (* forwards it at once (overtaking its output channels), and persists      *)
 (* every record it takes from an input whose barrier has not arrived yet.  *)
 (* No input is ever blocked: the cost of the cut is paid in storage.       *)
-(* At most one checkpoint is in flight at a time, as in Flink.             *)
+(* At most one checkpoint is in flight at a time, as in Flink; with the   *)
+(* lifecycle (issue 9) the next one may start while the barriers of an     *)
+(* aborted one still travel: its barrier overtakes them and they are       *)
+(* dropped as obsolete; an abort stops the persisting for the abandoned    *)
+(* checkpoint; an ended input counts as arrived.                           *)
 (*                                                                         *)
 (* Place in the whole: EXTENDS the shared Dataflow and CutInvariants;      *)
 (* MCUnalignedCheckpoint.tla gives the topologies, the bounds and the      *)
 (* named bad overrides of the dials (PersistedOvertaken, PersistFrom,      *)
-(* RecordedOffset, RestoredChannel).  Its aligned counterpart is           *)
+(* CountsFor, and the shared ones).  Its aligned counterpart is            *)
 (* AlignedCheckpoint.tla.                                                  *)
 (*                                                                         *)
 (* Persisted channel state of an edge e in checkpoint c, in FIFO order:    *)
@@ -26,25 +30,33 @@
 EXTENDS Dataflow, CutInvariants
 
 \* Dials, defined correctly and wrongly in MCUnalignedCheckpoint.tla.  Correct:
-\* PersistedOvertaken(q) = q, PersistFrom(inputs, arrived) = inputs \ arrived.
+\* PersistedOvertaken(q) = q, PersistFrom(inputs, arrived) = inputs \ arrived,
+\* CountsFor(b, h) = (b = h).
 CONSTANTS
     PersistedOvertaken(_), \* given the records a barrier overtook: those persisted
-    PersistFrom(_, _)      \* given a task's inputs and those whose barrier arrived: the
+    PersistFrom(_, _),     \* given a task's inputs and those whose barrier arrived: the
                            \* inputs whose records it persists
+    CountsFor(_, _)        \* CountsFor(b, h): whether a barrier of b marks its input as
+                           \* arrived for the checkpoint h the task handles
 
 \* At most one unaligned checkpoint is in flight at a time, as in Flink.
 ASSUME MaxConcurrent = 1
 
 \* The inputs whose records t persists now: while it handles a checkpoint, those whose
-\* barrier has not arrived yet.
+\* barrier has not arrived yet (an ended input delivers no more records).
 Persisting(t) == IF handling[t] = 0 THEN {} ELSE PersistFrom(InputsOf(t), arrived[t])
+
+\* Given arrived inputs a and ended inputs x, t has c's barrier on every input.
+AllArrived(t, a, x) == ArrivedWithEnded(a, x) = InputsOf(t)
 
 \* Barrier c goes to the head of every output of node n (ch: the channels before).
 Overtake(ch, n, c) == EnqueueAhead(ch, OutputsOf(n), [ckpt |-> c])
-\* snapChan with what barrier c overtook on n's outputs appended to their persisted state.
+\* snapChan with what barrier c overtook on n's outputs appended to their persisted state:
+\* the records (an older barrier or a cancellation barrier it overtakes is no data).
 SaveOvertaken(ch, n, c) ==
     [snapChan EXCEPT ![c] = [e \in Edges |-> IF e \in OutputsOf(n)
-                                              THEN snapChan[c][e] \o PersistedOvertaken(ch[e])
+                                              THEN snapChan[c][e] \o
+                                                   PersistedOvertaken(SelectSeq(ch[e], IsRecord))
                                               ELSE snapChan[c][e]]]
 
 \* Source s records its offset in the in-flight checkpoint c, puts barrier c at the head of
@@ -55,8 +67,10 @@ InjectBarrier(s, c) ==
     /\ snapOffset' = [snapOffset EXCEPT ![c][s] = RecordedOffset(offset[s])]
     /\ chan' = Overtake(chan, s, c)
     /\ snapChan' = SaveOvertaken(chan, s, c)
+    /\ current' = [current EXCEPT ![s] = c]
     /\ Acknowledge(s, c)
-    /\ UNCHANGED <<sourceVars, operatorVars, ckpt, snapProcessed, latest, discardedUpTo, failures>>
+    /\ UNCHANGED <<sourceVars, operatorVars, ckpt, snapProcessed, latest, discardedUpTo, failures,
+                   endedInputs, endedSources>>
 
 \* Operator t takes the record at the head of input e, counts it and sends it on; while
 \* e's barrier is still to come in the checkpoint t handles, it also persists the record.
@@ -72,40 +86,128 @@ ProcessRecord(t, e) ==
                      THEN [snapChan EXCEPT ![handling[t]][e] = Append(@, r)]
                      ELSE snapChan
     /\ UNCHANGED <<sourceVars, handling, arrived, ckpt, acked, snapOffset, snapProcessed,
-                   latest, discardedUpTo, failures>>
+                   latest, discardedUpTo, failures, lifecycleVars>>
 
-\* Operator t takes barrier c from input e.  On the first barrier of c it snapshots and
-\* forwards c at once to the head of its outputs (persisting what c overtook there); on
-\* the last it acknowledges c.  A single-input task does both in one step.
+\* Operator t, handling checkpoint k with arrived inputs a (ended inputs x): on every
+\* input, it acknowledges k and stops handling it; else it goes on, persisting the rest.
+Arrive(t, k, a, x) ==
+    IF AllArrived(t, a, x)
+      THEN /\ handling' = [handling EXCEPT ![t] = 0]
+           /\ arrived' = [arrived EXCEPT ![t] = {}]
+           /\ Acknowledge(t, k)
+      ELSE /\ handling' = [handling EXCEPT ![t] = k]
+           /\ arrived' = [arrived EXCEPT ![t] = a]
+           /\ UNCHANGED acked
+
+\* Operator t takes barrier c from input e.
+\* - c counts for the checkpoint h that t handles (CountsFor: c = h): e has arrived; on
+\*   the last input t acknowledges h.
+\* - c is newer than every checkpoint t has seen: t snapshots and forwards c at once to the
+\*   head of its outputs (persisting what c overtook there), with e arrived; if it handled
+\*   an older one, c subsumes it: t abandons it (stops persisting for it) and forwards a
+\*   cancellation barrier of it.  A single-input task also acknowledges c in this step.
+\* - otherwise c is obsolete at t: dropped.  This is where FLINK-20654 was: an obsolete
+\*   barrier of a cancelled checkpoint must not touch the persisting of the current one.
 \* Implemented by OperatorTask.receiveBarrier(e).
 ReceiveBarrier(t, e) ==
     LET c == Head(chan[e]).ckpt
+        h == handling[t]
         taken == [chan EXCEPT ![e] = Tail(@)]
-        nowArrived == arrived[t] \cup {e}
+        cancelled == IF h # 0 THEN Enqueue(taken, OutputsOf(t), CancelBarrier(h)) ELSE taken
     IN
     /\ chan[e] # <<>>
     /\ IsBarrier(Head(chan[e]))
-    /\ handling[t] \in {0, c}
-    /\ IF handling[t] = 0
-         THEN /\ snapProcessed' = [snapProcessed EXCEPT ![c][t] = processed[t]]
-              /\ chan' = Overtake(taken, t, c)
-              /\ snapChan' = SaveOvertaken(taken, t, c)
+    /\ CASE h # 0 /\ CountsFor(c, h) ->
+              /\ chan' = taken
+              /\ Arrive(t, h, arrived[t] \cup {e}, endedInputs[t])
+              /\ UNCHANGED <<snapProcessed, snapChan, current>>
+         [] c > current[t] ->
+              /\ snapProcessed' = [snapProcessed EXCEPT ![c][t] = processed[t]]
+              /\ chan' = Overtake(cancelled, t, c)
+              /\ snapChan' = SaveOvertaken(cancelled, t, c)
+              /\ current' = [current EXCEPT ![t] = c]
+              /\ Arrive(t, c, {e}, endedInputs[t])
+         [] OTHER ->
+              /\ chan' = taken
+              /\ UNCHANGED <<handling, arrived, current, snapProcessed, snapChan, acked>>
+    /\ UNCHANGED <<sourceVars, processed, ckpt, snapOffset, latest, discardedUpTo, failures,
+                   endedInputs, endedSources>>
+
+\* Operator t learns that c is aborted, with the channels ch before: it abandons the
+\* checkpoint it handles (c, or an older one), stops persisting for it, goes past c (later
+\* barriers of c are obsolete) and forwards a cancellation barrier of c.
+Abandon(t, c, ch) ==
+    /\ current' = [current EXCEPT ![t] = c]
+    /\ handling' = [handling EXCEPT ![t] = 0]
+    /\ arrived' = [arrived EXCEPT ![t] = {}]
+    /\ chan' = Enqueue(ch, OutputsOf(t), CancelBarrier(c))
+
+\* The coordinator tells task t that checkpoint c is aborted.  A source that has not
+\* injected c never will (SkipBarrier); an operator abandons it (Abandon).
+\* Implemented by SourceTask.notifyCheckpointAborted(c) and
+\* OperatorTask.notifyCheckpointAborted(c).
+NotifyCheckpointAborted(t, c) ==
+    IF t \in Sources THEN SkipBarrier(t, c)
+    ELSE /\ AbortNews(t, c)
+         /\ Abandon(t, c, chan)
+         /\ UNCHANGED <<sourceVars, processed, coordinatorVars, failures, endedInputs,
+                        endedSources>>
+
+\* Operator t takes a cancellation barrier of c from input e: if t has not gone past c it
+\* abandons c (or the older checkpoint it handles) as on a notification, forwarding the
+\* cancellation once; otherwise the cancellation is dropped.
+\* Implemented by OperatorTask.receiveCancelBarrier(e).
+ReceiveCancelBarrier(t, e) ==
+    LET c == Head(chan[e]).cancel
+        taken == [chan EXCEPT ![e] = Tail(@)]
+    IN
+    /\ chan[e] # <<>>
+    /\ IsCancelBarrier(Head(chan[e]))
+    /\ IF c > current[t] \/ (c = handling[t] /\ c # 0)
+         THEN Abandon(t, c, taken)
          ELSE /\ chan' = taken
-              /\ UNCHANGED <<snapProcessed, snapChan>>
-    /\ IF nowArrived = InputsOf(t)
+              /\ UNCHANGED <<handling, arrived, current>>
+    /\ UNCHANGED <<sourceVars, processed, coordinatorVars, failures, endedInputs,
+                   endedSources>>
+
+\* Operator t takes end of partition from input e: e has ended and counts as arrived for
+\* the checkpoint t handles and every later one; if that was the last input of the
+\* checkpoint t handles, t acknowledges it.  If every input has ended, t ends: the live
+\* checkpoints it has not reached record its final state, and it forwards end of
+\* partition on its outputs (behind everything it sent).
+\* Implemented by OperatorTask.receiveEndOfPartition(e).
+ReceiveEndOfPartition(t, e) ==
+    LET x == endedInputs[t] \cup {e}
+        taken == [chan EXCEPT ![e] = Tail(@)]
+        h == handling[t]
+        \* the checkpoint t handles has now arrived on every input
+        done == h # 0 /\ AllArrived(t, arrived[t], x)
+        ak1 == IF done THEN [acked EXCEPT ![h] = @ \cup {t}] ELSE acked
+        ends == x = InputsOf(t)
+    IN
+    /\ chan[e] # <<>>
+    /\ IsEndOfPartition(Head(chan[e]))
+    /\ endedInputs' = [endedInputs EXCEPT ![t] = x]
+    /\ chan' = IF ends THEN Enqueue(taken, OutputsOf(t), EndOfPartition) ELSE taken
+    /\ snapProcessed' = IF ends THEN FinalSnapshot(snapProcessed, t, current[t]) ELSE snapProcessed
+    /\ acked' = IF ends THEN FinalAck(ak1, t, current[t]) ELSE ak1
+    /\ IF done
          THEN /\ handling' = [handling EXCEPT ![t] = 0]
               /\ arrived' = [arrived EXCEPT ![t] = {}]
-              /\ Acknowledge(t, c)
-         ELSE /\ handling' = [handling EXCEPT ![t] = c]
-              /\ arrived' = [arrived EXCEPT ![t] = nowArrived]
-              /\ UNCHANGED acked
-    /\ UNCHANGED <<sourceVars, processed, ckpt, snapOffset, latest, discardedUpTo, failures>>
+         ELSE UNCHANGED <<handling, arrived>>
+    /\ UNCHANGED <<sourceVars, processed, ckpt, snapOffset, snapChan, latest, discardedUpTo,
+                   failures, current, endedSources>>
 
-\* The steps that move data and barriers forward (no trigger, timeout or failure).
+\* The steps that move data, barriers and news of aborts forward (no trigger, timeout or
+\* failure).
 Progress ==
     \/ \E c \in CheckpointIds : CompleteCheckpoint(c)
-    \/ \E s \in Sources : EmitRecord(s) \/ \E c \in CheckpointIds : InjectBarrier(s, c)
-    \/ \E t \in Operators : \E e \in InputsOf(t) : ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
+    \/ \E s \in Sources : \/ EmitRecord(s) \/ SendEndOfPartition(s)
+                         \/ \E c \in CheckpointIds : InjectBarrier(s, c)
+    \/ \E t \in Tasks, c \in CheckpointIds : NotifyCheckpointAborted(t, c)
+    \/ \E t \in Operators : \E e \in InputsOf(t) :
+           \/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
+           \/ ReceiveCancelBarrier(t, e) \/ ReceiveEndOfPartition(t, e)
 
 Next ==
     \/ Progress
@@ -127,7 +229,8 @@ FairSpec == Spec /\ WF_vars(Progress)
 \* unless it is a record whose routes are full (backpressure, which every protocol has).
 UnalignedNeverBlocksInv ==
     \A t \in Operators : \A e \in InputsOf(t) :
-        Takeable(t, e) => ENABLED (ProcessRecord(t, e) \/ ReceiveBarrier(t, e))
+        Takeable(t, e) => ENABLED (\/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
+                                   \/ ReceiveCancelBarrier(t, e) \/ ReceiveEndOfPartition(t, e))
 
 \* How many copies of r the sender of e says, in its own snapshot in c, it had sent on e.
 SentBeforeSnapshot(c, e, r) ==

@@ -1,5 +1,8 @@
 --------------------------- MODULE UnalignedIndInv ---------------------------
 (***************************************************************************)
+(* STATUS: for the protocols before the lifecycle merge (commit 093a978);  *)
+(* see docs/inductive-invariant.md.                                        *)
+(*                                                                         *)
 (* An inductive invariant for unaligned barriers: UnalignedIndInv holds    *)
 (* initially, every step of UnalignedCheckpoint's Next keeps it, and it    *)
 (* implies ConsistentCutInv (checked by MCUnalignedIndInv.tla).            *)

@@ -1,0 +1,31 @@
+------------------------ MODULE MCAtLeastOnceCheckpoint ------------------------
+(***************************************************************************)
+(* Models of AtLeastOnceCheckpoint.tla for TLC.  The mode has no dial of   *)
+(* its own: it is correct for what it promises (NoSkipInv, AtLeastOnceInv) *)
+(* and TLC must refute what it does not promise (NoDoubleCountInv, model   *)
+(* AtLeastOnce).  The topologies and the shared dials come from            *)
+(* MCDataflow.tla; each .cfg named MCAtLeastOnceCheckpoint_<Purpose>.cfg   *)
+(* picks one combination, and spec/models.tsv records what TLC must report *)
+(* for it.  (Model 7 of the first specs, moved here from                   *)
+(* MCAlignedCheckpoint, where it was the dial NoBlocking.)                 *)
+(***************************************************************************)
+EXTENDS AtLeastOnceCheckpoint, MCDataflow, TLC
+
+=============================================================================
+
+Lifecycle models (issue 9).  "s/1w": this helper's runs with -workers 1; "s/2w": the
+final `./model-check.sh --quick --workers 2` (quick models only).  Both on the 2-core
+machine shared with five other helpers (load 9 to 36), so seconds are wall-clock upper
+bounds, several times what an idle machine takes (the whole quick run: 20 min 25 s wall,
+5 min 39 s of TLC CPU).  Model 7 (AtLeastOnce, AtLeastOnceNoSkip) moved to
+MCAtLeastOnceCheckpoint.tla.  Simulate tier: 1,000 behaviours of
+depth 60 (`./model-check.sh --model NAME --workers 1`), "distinct" not applicable.
+
+model                                     cfg (MCAtLeastOnceCheckpoint_...)         result                         distinct depth s/1w s/2w tier
+AtLeastOnce                               AtLeastOnce.cfg                           inv:NoDoubleCountInv                699    11    7    7 quick
+AtLeastOnceNoSkip                         AtLeastOnceNoSkip.cfg                     pass                             10,386    33   24   41 quick
+AtLeastOnceEndJoin                        EndJoin.cfg                               pass                              2,513    26   20   15 quick
+AtLeastOnceEndDiamond                     EndDiamond.cfg                            pass                              1,142    25   20   13 quick
+AtLeastOnceAbortJoin                      AbortJoin.cfg                             pass                             44,256    23   56    - full
+AtLeastOnceAbortDiamond                   AbortDiamond.cfg                          pass                             50,853    23   50    - full
+SimAtLeastOnceLifecycleDiamond            SimLifecycleDiamond.cfg                   pass                              (sim)    60   99    - simulate
