@@ -31,7 +31,22 @@ Options:
   --simulate        only the tier "simulate" models, by random simulation (TLC -simulate)
   --depth N         depth bound per simulated behaviour (default 60)
   --traces N        behaviours per simulated model (default 20000 with --simulate, else 1000)
-  --workers N       TLC worker threads (default: number of cores)
+  --workers N       TLC worker threads (default: 1 for the exhaustive models, so that their
+                    state counts are deterministic and checked; the number of cores for the
+                    simulated ones).  With N > 1 the pinned counts are not compared.
+  --update-counts   write the distinct states and depth of every exhaustive model that ran
+                    (and did what the manifest says) into the manifest's columns 7 and 8
+  --strict-counts   an exhaustive model without pinned counts in the manifest fails
+  --distributed     with one --model: run it with distributed TLC (TLCServer here, TLCWorker
+                    processes on the hosts of --workers-hosts) instead of one TLC process;
+                    see docs/distributed-tlc.md.  Distributed TLC 2.18 does not name the
+                    violated invariant: a model that must fail passes if TLC finds an error
+  --workers-hosts H,H,...  --distributed: one worker per entry (default 127.0.0.1,127.0.0.1:
+                    two workers on this machine). 127.0.0.1/localhost: started here; any other
+                    host: started with ssh, which needs the same JAVA and jar paths there
+  --server-host ADDR  --distributed: the address workers reach the server at (default
+                    127.0.0.1; name this machine's address when workers run elsewhere)
+  --port N          --distributed: the server's RMI registry port (default 10997)
   --list            list the models in the manifest and exit
   --fail-fast       stop after the first model that does not do what the manifest says
   --mutants [ARGS]  run the spec mutation harness instead: tests/spec-mutants.sh ARGS (see its --help)
@@ -89,6 +104,13 @@ SIMULATE=0
 DEPTH=60
 TRACES=
 WORKERS=$(nproc 2>/dev/null || echo 2)
+WORKERS_GIVEN=0     # --workers given: exhaustive models run with it too (counts then unchecked if > 1)
+UPDATE_COUNTS=0
+STRICT_COUNTS=0
+DISTRIBUTED=0
+WORKER_HOSTS="127.0.0.1,127.0.0.1"
+SERVER_HOST=127.0.0.1
+RMI_PORT=10997
 LIST=0
 TRACE_FILES=()
 EXPECT_REJECT=0
@@ -109,9 +131,15 @@ while [ $# -gt 0 ]; do
     --simulate) SIMULATE=1; TIER_SET="simulate" ;;
     --model) [ $# -ge 2 ] || die "--model needs a model name (see --list)"; MODELS+=("$2"); shift ;;
     --model=*) MODELS+=("${1#--model=}") ;;
-    --workers) [ $# -ge 2 ] || die "--workers needs a number"; count_option --workers "$2" 256; WORKERS=$2; shift ;;
+    --workers) [ $# -ge 2 ] || die "--workers needs a number"; count_option --workers "$2" 256; WORKERS=$2; WORKERS_GIVEN=1; shift ;;
     --depth) [ $# -ge 2 ] || die "--depth needs a number"; count_option --depth "$2" 100000; DEPTH=$2; shift ;;
     --traces) [ $# -ge 2 ] || die "--traces needs a number"; count_option --traces "$2" 100000000; TRACES=$2; shift ;;
+    --update-counts) UPDATE_COUNTS=1 ;;
+    --strict-counts) STRICT_COUNTS=1 ;;
+    --distributed) DISTRIBUTED=1 ;;
+    --workers-hosts) [ $# -ge 2 ] && [[ "$2" =~ ^[A-Za-z0-9._:-]+(,[A-Za-z0-9._:-]+)*$ ]] || die "--workers-hosts needs a comma-separated list of hosts"; WORKER_HOSTS=$2; shift ;;
+    --server-host) [ $# -ge 2 ] && [[ "$2" =~ ^[A-Za-z0-9._:-]+$ ]] || die "--server-host needs a host name or address"; SERVER_HOST=$2; shift ;;
+    --port) [ $# -ge 2 ] && is_count "$2" && [ "$2" -le 65535 ] || die "--port needs a port number"; RMI_PORT=$2; shift ;;
     --list) LIST=1 ;;
     --trace) [ $# -ge 2 ] || die "--trace needs a trace file"; TRACE_FILES+=("$2"); shift ;;
     --trace=*) TRACE_FILES+=("${1#--trace=}") ;;
@@ -138,6 +166,7 @@ given --model && given --simulate && die "--model and --simulate exclude each ot
 if [ "$TIER_SET" = quick ]; then
   for f in --depth --traces; do given "$f" && die "$f does not apply to --quick (no simulated model among the quick ones)"; done
 fi
+[ $DISTRIBUTED -eq 0 ] || [ ${#MODELS[@]} -eq 1 ] || die "--distributed runs one model: give exactly one --model NAME"
 # --json: fd 3 keeps stdout for the one JSON document; everything else goes to stderr.
 if [ $JSON -eq 1 ]; then exec 3>&1 1>&2; fi
 
@@ -173,18 +202,22 @@ validate_traces() {
 # ---- manifest ------------------------------------------------------------------------------
 if [ ${#TRACE_FILES[@]} -eq 0 ]; then # (to the end of the manifest section: --trace reads no manifest)
 [ -f "$MANIFEST" ] || env_die "no manifest at $MANIFEST"
-NAMES=(); declare -A M_MODULE M_CONFIG M_EXPECT M_TIER M_DESC
+NAMES=(); declare -A M_MODULE M_CONFIG M_EXPECT M_TIER M_DESC M_STATES M_DEPTH
 lineno=0
 while IFS= read -r line || [ -n "$line" ]; do
   lineno=$((lineno + 1))
   [[ -z "${line//[[:space:]]/}" || "$line" =~ ^[[:space:]]*# ]] && continue
-  IFS=$'\t' read -r name module config expect tier desc <<<"$line"
+  IFS=$'\t' read -r name module config expect tier desc pstates pdepth _ <<<"$line"
   [ -n "${tier:-}" ] || env_die "$MANIFEST:$lineno: expected 6 tab-separated columns (name module config expect tier description)"
   [ -z "${M_MODULE[$name]:-}" ] || env_die "$MANIFEST:$lineno: model '$name' listed twice"
-  case "$expect" in pass|deadlock|inv:?*|prop:?*) ;; *) env_die "$MANIFEST:$lineno: bad expect '$expect' (pass, inv:Name, prop:Name or deadlock)";; esac
-  case "$tier" in quick|full|simulate) ;; *) env_die "$MANIFEST:$lineno: bad tier '$tier' (quick, full or simulate)";; esac
+  case "$expect" in pass|deadlock|inv:?*|prop:?*) ;; *) die "$MANIFEST:$lineno: bad expect '$expect' (pass, inv:Name, prop:Name or deadlock)";; esac
+  case "$tier" in quick|full|simulate) ;; *) die "$MANIFEST:$lineno: bad tier '$tier' (quick, full or simulate)";; esac
   [ -f "$SPEC_DIR/$module.tla" ] || env_die "$MANIFEST:$lineno: model '$name': no spec/$module.tla"
   [ -f "$SPEC_DIR/$config" ] || env_die "$MANIFEST:$lineno: model '$name': no spec/$config"
+  # Columns 7 and 8 (optional): the pinned distinct states and depth; empty = not pinned yet.
+  [[ "${pstates:-}" =~ ^[0-9]*$ && "${pdepth:-}" =~ ^[0-9]*$ ]] \
+    || env_die "$MANIFEST:$lineno: model '$name': pinned states/depth (columns 7, 8) must be numbers or empty"
+  M_STATES[$name]=${pstates:-}; M_DEPTH[$name]=${pdepth:-}
   NAMES+=("$name"); M_MODULE[$name]=$module; M_CONFIG[$name]=$config
   M_EXPECT[$name]=$expect; M_TIER[$name]=$tier; M_DESC[$name]=${desc:-}
 done <"$MANIFEST"
@@ -256,13 +289,67 @@ cfg_properties() {
   ' "$1" | sort -u | tr '\n' ' ' | sed 's/ $//'
 }
 
+# ---- pinned state counts -----------------------------------------------------------------
+# The manifest pins each exhaustive model's distinct states and depth (columns 7, 8), as
+# tlaplus/Examples does: a change of the spec's meaning then fails even when every verdict
+# stays the same.  Counts are deterministic only with one TLC worker: with several, a model
+# that must fail stops after a varying number of states, and the Join models (SYMMETRY with
+# a VIEW: TLC's reduction is then not canonical) find a varying number of representatives.
+# So exhaustive models run with one worker unless --workers says otherwise, and the counts
+# are compared only then.
+
+# The TLC workers of an exhaustive model.
+exhaustive_workers() { [ $WORKERS_GIVEN -eq 1 ] && echo "$WORKERS" || echo 1; }
+
+# Compares the run's counts with the pinned ones.  Reads R_STATES R_DEPTH R_OK; sets R_COUNTS
+# (a note for the table) and R_OK=0 when a pinned count changed (or, with --strict-counts, when
+# none is pinned).  Remembers the counts of a run that did what the manifest says for
+# --update-counts.
+declare -A NEW_STATES NEW_DEPTH
+check_counts() {
+  local name=$1 pinned_states=${M_STATES[$1]} pinned_depth=${M_DEPTH[$1]}
+  R_COUNTS=""
+  [ "${M_TIER[$name]}" != simulate ] || return 0
+  if [ "$(exhaustive_workers)" -ne 1 ]; then R_COUNTS="counts not compared ($WORKERS workers)"; return 0; fi
+  if [ $R_OK -eq 1 ] && [[ "$R_STATES" =~ ^[0-9]+$ && "$R_DEPTH" =~ ^[0-9]+$ ]]; then
+    NEW_STATES[$name]=$R_STATES; NEW_DEPTH[$name]=$R_DEPTH
+  fi
+  [ $UPDATE_COUNTS -eq 0 ] || { R_COUNTS="counts: $R_STATES states, depth $R_DEPTH (to be written)"; return 0; }
+  if [ -z "$pinned_states" ] || [ -z "$pinned_depth" ]; then
+    R_COUNTS="counts not pinned yet"
+    [ $STRICT_COUNTS -eq 0 ] || { R_OK=0; R_COUNTS="counts not pinned (--strict-counts)"; }
+    return 0
+  fi
+  if [ "$R_STATES" != "$pinned_states" ] || [ "$R_DEPTH" != "$pinned_depth" ]; then
+    R_OK=0
+    R_COUNTS="COUNTS CHANGED: $R_STATES states, depth $R_DEPTH; pinned $pinned_states, depth $pinned_depth (intended? ./model-check.sh --update-counts)"
+  else
+    R_COUNTS="counts as pinned"
+  fi
+}
+
+# --update-counts: writes NEW_STATES/NEW_DEPTH into columns 7 and 8 of the manifest's rows,
+# leaving every other byte of the manifest as it was.
+update_manifest_counts() {
+  [ ${#NEW_STATES[@]} -gt 0 ] || { echo "--update-counts: no exhaustive model ran as expected with one worker: manifest unchanged"; return 0; }
+  local table; table=$(mktemp)
+  for n in "${!NEW_STATES[@]}"; do printf '%s\t%s\t%s\n' "$n" "${NEW_STATES[$n]}" "${NEW_DEPTH[$n]}"; done >"$table"
+  awk -F'\t' -v OFS='\t' '
+    NR == FNR { st[$1] = $2; dp[$1] = $3; next }
+    /^[[:space:]]*(#|$)/ || !($1 in st) { print; next }
+    { while (NF < 6) $(NF + 1) = ""; $7 = st[$1]; $8 = dp[$1]; NF = 8; print }
+  ' "$table" "$MANIFEST" >"$MANIFEST.new" && mv "$MANIFEST.new" "$MANIFEST" || die "could not rewrite $MANIFEST"
+  rm -f "$table"
+  echo "--update-counts: wrote the counts of ${#NEW_STATES[@]} model(s) into ${MANIFEST#$ROOT/}"
+}
+
 # ---- one model -----------------------------------------------------------------------------
 # Sets: R_EXIT R_RESULT R_STATES R_DEPTH R_SECONDS R_OK
 run_model() {
   local name=$1 module=${M_MODULE[$1]} config=${M_CONFIG[$1]} expect=${M_EXPECT[$1]}
   local log="$OUT_DIR/logs/$name.log"
   local meta; meta=$(mktemp -d "$OUT_DIR/meta/$name.XXXXXX")
-  local args=(-workers "$WORKERS" -metadir "$meta" -config "$config")
+  local args=(-workers "$(exhaustive_workers)" -metadir "$meta" -config "$config")
   if [ "${M_TIER[$name]}" = simulate ]; then
     args=(-simulate "num=$TRACES" -depth "$DEPTH" -workers "$WORKERS" -metadir "$meta" -config "$config")
   fi
@@ -317,6 +404,64 @@ run_model() {
     R_OK=0; R_RESULT="error:no-verdict"
   fi
 }
+
+# ---- distributed TLC (--distributed) --------------------------------------------------------
+# One TLCServer here and one TLCWorker per entry of --workers-hosts; the server holds the
+# queue and the fingerprints, the workers compute successors over RMI.  Sets the same R_*
+# as run_model.  Distributed TLC 2.18 exits 0 whatever it finds and prints a counterexample
+# without naming the invariant or property, so the verdict is "pass" or "error-found".
+run_distributed() {
+  local name=$1 module=${M_MODULE[$1]} config=${M_CONFIG[$1]} expect=${M_EXPECT[$1]}
+  local dir="$OUT_DIR/distributed/$name"; rm -rf "$dir"; mkdir -p "$dir"
+  local rmi=(-Djava.rmi.server.hostname="$SERVER_HOST" -Dtlc2.tool.distributed.TLCServer.port="$RMI_PORT")
+  local start; start=$(date +%s)
+  (cd "$SPEC_DIR" && exec "$JAVA" -XX:+UseParallelGC "${rmi[@]}" -cp "$JAR" tlc2.tool.distributed.TLCServer \
+     -metadir "$dir/meta" -config "$config" "$module.tla") >"$dir/server.log" 2>&1 &
+  local server=$! waited=0
+  until grep -q 'TLC server at .* is ready' "$dir/server.log" 2>/dev/null; do
+    kill -0 $server 2>/dev/null || break
+    [ $waited -lt 600 ] || { kill $server; die "TLCServer not ready after 60 s: $dir/server.log"; }
+    sleep 0.1; waited=$((waited + 1))
+  done
+  local pids=() i=0 host
+  IFS=, read -ra hosts <<<"$WORKER_HOSTS"
+  for host in "${hosts[@]}"; do
+    i=$((i + 1))
+    local wargs=(-Djava.rmi.server.hostname="$host" -Dtlc2.tool.distributed.TLCServer.port="$RMI_PORT"
+                 -cp "$JAR" tlc2.tool.distributed.TLCWorker "$SERVER_HOST")
+    case "$host" in
+      127.0.0.1|localhost|::1) "$JAVA" "${wargs[@]}" >"$dir/worker$i.log" 2>&1 & ;;
+      *) ssh -o BatchMode=yes "$host" "$(printf '%q ' "$JAVA" "${wargs[@]}")" >"$dir/worker$i.log" 2>&1 & ;;
+    esac
+    pids+=($!)
+  done
+  echo "      server pid $server on $SERVER_HOST:$RMI_PORT, ${#hosts[@]} workers ($WORKER_HOSTS), logs: ${dir#$ROOT/}/"
+  wait $server; R_EXIT=$?
+  for i in "${pids[@]}"; do wait "$i" 2>/dev/null; done
+  R_SECONDS=$(( $(date +%s) - start ))
+  R_STATES=$(grep -oE '[0-9,]+ distinct states found' "$dir/server.log" | tail -1 | grep -oE '^[0-9,]+' | tr -d ,)
+  R_DEPTH=$(grep -oE 'depth of the complete state graph search is [0-9]+' "$dir/server.log" | tail -1 | grep -oE '[0-9]+$')
+  R_STATES=${R_STATES:--}; R_DEPTH=${R_DEPTH:--}
+  if [ $R_EXIT -ne 0 ]; then R_RESULT="error:exit-$R_EXIT"
+  elif grep -q 'Model checking completed. No error has been found' "$dir/server.log"; then R_RESULT=pass
+  elif grep -qE '^Error: (The behavior up to this point is|Deadlock reached)' "$dir/server.log"; then R_RESULT=error-found
+  else R_RESULT=error:no-verdict; fi
+  R_OK=0
+  case "$expect:$R_RESULT" in pass:pass|inv:*:error-found|prop:*:error-found|deadlock:error-found) R_OK=1 ;; esac
+  cp "$dir/server.log" "$OUT_DIR/logs/$name.log"
+}
+
+if [ $DISTRIBUTED -eq 1 ]; then
+  name=${SELECTED[0]}
+  [ "${M_TIER[$name]}" != simulate ] || die "--distributed checks exhaustively: '$name' is a simulate-tier model"
+  echo "Distributed TLC: $name (${M_CONFIG[$name]}, expect ${M_EXPECT[$name]})"
+  run_distributed "$name"
+  verdict=ok; [ $R_OK -eq 1 ] || verdict=FAILED
+  echo "      -> $R_RESULT, $R_STATES states, depth $R_DEPTH, ${R_SECONDS}s: $verdict"
+  echo "$name,${M_TIER[$name]},${M_EXPECT[$name]},$R_RESULT,$verdict,$R_EXIT,$R_STATES,$R_DEPTH,$R_SECONDS" >>"$CSV"
+  [ $R_OK -eq 1 ] || { tail -n 40 "$OUT_DIR/logs/$name.log" | sed 's/^/      | /'; exit 1; }
+  exit 0
+fi
 
 # ---- pictures (--pictures) -------------------------------------------------------------------
 # The renderer is Java in reference-impl (dev.consistentcut.picture), so it needs no Graphviz: a
@@ -386,7 +531,7 @@ json_document() { # the whole result, to the saved stdout
 # ---- run -----------------------------------------------------------------------------------
 # MODEL_CHECK_TLC_VERSION: the version line, if the caller knows it (saves a JVM start per call).
 echo "TLC: $JAR (${MODEL_CHECK_TLC_VERSION:-$("$JAVA" -cp "$JAR" tlc2.TLC -version 2>/dev/null | grep -oE 'Version [^ ]+' | head -1 || true)})"
-echo "Models: ${#SELECTED[@]} (${TIER_SET// /+}${MODELS:+, by name}), workers: $WORKERS, logs: ${OUT_DIR#$ROOT/}/logs/"
+echo "Models: ${#SELECTED[@]} (${TIER_SET// /+}${MODELS:+, by name}), workers: $(exhaustive_workers) exhaustive, $WORKERS simulated, logs: ${OUT_DIR#$ROOT/}/logs/"
 FAILED=()
 ROWS=()
 i=0
@@ -394,14 +539,15 @@ for name in "${SELECTED[@]}"; do
   i=$((i + 1))
   echo "[$i/${#SELECTED[@]}] $name (${M_CONFIG[$name]}, expect ${M_EXPECT[$name]}) ..."
   run_model "$name"
+  check_counts "$name"
   draw_picture "$name"
   [ $JSON -eq 0 ] || json_row "$name"
   verdict=ok; [ $R_OK -eq 1 ] || { verdict=FAILED; FAILED+=("$name"); }
-  echo "      -> $R_RESULT, $R_STATES states, depth $R_DEPTH, ${R_SECONDS}s: $verdict"
+  echo "      -> $R_RESULT, $R_STATES states, depth $R_DEPTH, ${R_SECONDS}s: $verdict${R_COUNTS:+ ($R_COUNTS)}"
   [ -z "$R_PICTURE" ] || echo "      picture: ${R_PICTURE#$ROOT/}"
-  ROWS+=("$(printf '%-30s %-46s %-46s %12s %6s %7s  %s' "$name" "${M_EXPECT[$name]}" "$R_RESULT" "$R_STATES" "$R_DEPTH" "$R_SECONDS" "$verdict")")
+  ROWS+=("$(printf '%-30s %-46s %-46s %12s %6s %7s  %s' "$name" "${M_EXPECT[$name]}" "$R_RESULT" "$R_STATES" "$R_DEPTH" "$R_SECONDS" "$verdict${R_COUNTS:+ ($R_COUNTS)}")")
   echo "$name,${M_TIER[$name]},${M_EXPECT[$name]},$R_RESULT,$verdict,$R_EXIT,$R_STATES,$R_DEPTH,$R_SECONDS" >>"$CSV"
-  if [ $R_OK -ne 1 ]; then
+  if [ $R_OK -ne 1 ] && [ "$R_RESULT" != "${M_EXPECT[$name]}" ]; then
     echo "      --- TLC output of $name from its first error (full log: ${OUT_DIR#$ROOT/}/logs/$name.log) ---"
     awk '/^Error:|Error: /{p=1} p' "$OUT_DIR/logs/$name.log" | head -n 150 | sed 's/^/      | /'
     [ -n "$(awk '/^Error:|Error: /{p=1} p' "$OUT_DIR/logs/$name.log" | head -1)" ] || tail -n 40 "$OUT_DIR/logs/$name.log" | sed 's/^/      | /'
@@ -414,6 +560,7 @@ printf '%-30s %-46s %-46s %12s %6s %7s  %s\n' MODEL EXPECTED RESULT STATES DEPTH
 printf '%s\n' "${ROWS[@]}"
 echo
 echo "Results: $CSV"
+[ $UPDATE_COUNTS -eq 0 ] || update_manifest_counts
 [ $JSON -eq 0 ] || json_document
 if [ ${#FAILED[@]} -gt 0 ]; then
   echo "NOT AS EXPECTED: ${FAILED[*]}"

@@ -13,7 +13,10 @@ Usage: ./run-tests.sh
 Runs, in order (quick modes, about 30 minutes on 2 cores):
   1. mvn -B verify            build; JUnit, lincheck and QuickTheories tests of every module
   2. model-check self-test    model-check.sh's verdicts on a toy spec, right and wrong expectations
-  3. ./model-check.sh --quick TLC on the quick models of spec/models.tsv
+  3. ./model-check.sh --quick TLC on the quick models of spec/models.tsv (with their pinned
+                              state counts and the refinement to the atomic snapshot)
+  3b. distributed TLC         a TLCServer and two TLCWorkers on 127.0.0.1 give the
+                              single-process verdict (tests/distributed-tlc.sh, about a minute)
   4. trace validation         engine runs (both runtimes, both modes, with failures) checked
                               against the spec by TLC; broken engines' traces must be rejected
   5. jcstress --quick         races on channel, handlers, coordinator, store: no forbidden outcome
@@ -47,6 +50,7 @@ step() {
 step "maven verify" mvn -B -ntp verify
 step "model-check self-test" tests/model-check-selftest.sh
 step "TLC quick models" ./model-check.sh --quick
+step "distributed TLC on 127.0.0.1" tests/distributed-tlc.sh
 step "trace validation" tests/trace-validation.sh
 step "jcstress quick" stress-tests/run-jcstress.sh --quick
 step "jcstress broken twins caught" stress-tests/run-jcstress.sh --quick --expect-broken

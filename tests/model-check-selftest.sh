@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Self-test of model-check.sh, on a tiny counter spec (tests/model-check-fixtures):
 # - models.tsv: every expectation is right (pass, invariant, property, deadlock) -> must exit 0;
-# - models-wrong.tsv: every expectation is wrong -> must exit 1 and mark each of its rows FAILED.
+# - models-wrong.tsv: every expectation is wrong -> must exit 1 and mark each of its rows FAILED;
+# - a pinned state count changed -> must exit 1; --update-counts rewrites it -> exit 0 again.
 # This is the broken twin of the TLC harness: it shows that the script's verdicts can fail.
 # - --json (both manifests): one valid JSON document on stdout whose rows say the same.
 set -uo pipefail
@@ -116,5 +117,27 @@ if [ -f "$JAR" ]; then
 else
   echo "selftest: NOTE: $JAR missing (mvn package first): the trap case was not run"
 fi
+# Pinned counts: a changed count must fail, --update-counts must fix it, and the rewritten
+# manifest must then pass again (on a copy of the fixtures' manifest).
+cp "$FIX/models.tsv" "$OUT/counts.tsv"
+awk -F'\t' -v OFS='\t' '$1 == "CounterPass" { $7 = $7 + 1 } { print }' "$FIX/models.tsv" >"$OUT/counts.tsv"
+pinned=$(awk -F'\t' '$1 == "CounterPass" { print $7 }' "$FIX/models.tsv")
+count_run() { MODEL_CHECK_SPEC_DIR="$FIX" MODEL_CHECK_MANIFEST="$OUT/counts.tsv" MODEL_CHECK_OUT_DIR="$OUT/counts" \
+                "$ROOT/model-check.sh" --model CounterPass "$@" >"$OUT/counts-$#.log" 2>&1; }
+count_run; rc=$?
+if [ $rc -eq 1 ] && grep -q "COUNTS CHANGED: $pinned states" "$OUT/counts-0.log"; then
+  echo "selftest: a changed state count -> exit 1 naming it: ok"
+else echo "selftest: a changed state count -> exit $rc, expected 1 with COUNTS CHANGED"; cat "$OUT/counts-0.log"; fail=1; fi
+count_run --update-counts; rc=$?
+now=$(awk -F'\t' '$1 == "CounterPass" { print $7 }' "$OUT/counts.tsv")
+if [ $rc -eq 0 ] && [ "$now" = "$pinned" ] && [ "$(grep -vc CounterPass "$OUT/counts.tsv")" = "$(grep -vc CounterPass "$FIX/models.tsv")" ]; then
+  echo "selftest: --update-counts rewrote the count ($now) and nothing else: ok"
+else echo "selftest: --update-counts -> exit $rc, count '$now', expected 0 and $pinned"; cat "$OUT/counts-1.log"; fail=1; fi
+count_run; rc=$?
+if [ $rc -eq 0 ] && grep -q "counts as pinned" "$OUT/counts-0.log"; then
+  echo "selftest: after --update-counts the count is as pinned: ok"
+else echo "selftest: after --update-counts -> exit $rc, expected 0"; cat "$OUT/counts-0.log"; fail=1; fi
+cmp -s <(cut -f1-6 "$OUT/counts.tsv") <(cut -f1-6 "$FIX/models.tsv") \
+  || { echo "selftest: --update-counts changed more than the counts"; fail=1; }
 
 exit $fail

@@ -1,0 +1,11 @@
+-------------------- MODULE MCAlignedCheckpointRefinement --------------------
+(***************************************************************************)
+(* AlignedCheckpoint.tla refines the atomic snapshot of AbstractCheckpoint.tla *)
+(* under the mapping of CheckpointRefinement.tla: the models of            *)
+(* MCAlignedCheckpoint.tla (topologies, bounds, dials), with the property     *)
+(* RefinesAtomicSnapshotProp.  Each .cfg named                             *)
+(* MCAlignedCheckpointRefinement_<Purpose>.cfg picks one combination.         *)
+(***************************************************************************)
+EXTENDS MCAlignedCheckpoint, CheckpointRefinement
+
+=============================================================================
