@@ -50,6 +50,9 @@ record JobManifest(int formatVersion, String jobId, String graph, Map<String, St
         m.put("interval-ms", Long.toString(o.intervalMs()));
         m.put("fail-after-checkpoint", Integer.toString(o.failAfterCheckpoint()));
         m.put("tolerable-failed-checkpoints", Integer.toString(o.tolerableFailedCheckpoints()));
+        if (o.endOfInput()) {
+            m.put("end-of-input", ""); // a flag: no value
+        }
         return m;
     }
 
@@ -58,7 +61,9 @@ record JobManifest(int formatVersion, String jobId, String graph, Map<String, St
         java.util.List<String> a = new java.util.ArrayList<>();
         options.forEach((k, v) -> {
             a.add("--" + k);
-            a.add(v);
+            if (!v.isEmpty()) {
+                a.add(v);
+            }
         });
         return a.toArray(String[]::new);
     }

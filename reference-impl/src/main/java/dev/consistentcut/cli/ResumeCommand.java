@@ -96,7 +96,7 @@ final class ResumeCommand {
                     job.capacity(), job.failAfterCheckpoint(), job.seed(), job.simulation(), path, given.json(),
                     (int) pick(given, "--tolerable-failed-checkpoints", given.tolerableFailedCheckpoints(),
                             job.tolerableFailedCheckpoints()),
-                    false, given.given());
+                    false, given.given(), job.endOfInput());
             return Main.execute(effective, dir, manifest.jobId(), true, out, err);
         } finally {
             dir.unlock();
