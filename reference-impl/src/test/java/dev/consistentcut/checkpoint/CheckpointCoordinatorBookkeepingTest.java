@@ -34,6 +34,26 @@ class CheckpointCoordinatorBookkeepingTest {
         return CheckpointCoordinator.forAligned(TASKS, CHANNELS, maxConcurrent, s, clock::get);
     }
 
+    /**
+     * The older abort semantics (the spec's AbortsReachTasks = FALSE): an aborted checkpoint stays
+     * in flight until its barriers have passed every task. The tests marked "in flight" use it.
+     */
+    CheckpointCoordinator keepingAbortedInFlight(int maxConcurrent, CheckpointStore s) {
+        CheckpointCoordinator co = coordinator(maxConcurrent, s);
+        co.setAbortsReachTasks(false);
+        return co;
+    }
+
+    @Test
+    void withAbortsReachingTasksAnAbortedCheckpointLeavesFlightAtOnceHoldingNothing() {
+        CheckpointCoordinator co = coordinator(1, store);
+        long c = co.triggerCheckpoint().getAsLong();
+        ack(co, firstTwoAcks(c));
+        co.abortCheckpoint(c);
+        assertHeld(co, 0, 0); // Flink's semantics (the default): gone at once, tasks are notified
+        assertEquals(CheckpointStatus.ABORTED, co.status(c));
+    }
+
     /** s1 with an overtaken record on s1->op (a sender claim), op with one persisted on s2->op (a receiver claim). */
     static List<Acknowledgement> firstTwoAcks(long c) {
         return List.of(
@@ -100,7 +120,7 @@ class CheckpointCoordinatorBookkeepingTest {
 
     @Test
     void anAbortedCheckpointDropsItsAcknowledgementsAndItsPlaceWhenTheLastArrives() {
-        CheckpointCoordinator co = coordinator(1, store);
+        CheckpointCoordinator co = keepingAbortedInFlight(1, store);
         long c = co.triggerCheckpoint().getAsLong();
         ack(co, firstTwoAcks(c));
         co.abortCheckpoint(c);
@@ -113,7 +133,7 @@ class CheckpointCoordinatorBookkeepingTest {
 
     @Test
     void anExpiredCheckpointDropsItsAcknowledgements() {
-        CheckpointCoordinator co = coordinator(1, store);
+        CheckpointCoordinator co = keepingAbortedInFlight(1, store);
         long c = co.triggerCheckpoint().getAsLong();
         ack(co, firstTwoAcks(c));
         clock.set(100);
@@ -134,7 +154,7 @@ class CheckpointCoordinatorBookkeepingTest {
 
     @Test
     void aSubsumedCheckpointDropsItsAcknowledgements() {
-        CheckpointCoordinator co = coordinator(2, store);
+        CheckpointCoordinator co = keepingAbortedInFlight(2, store);
         long c1 = co.triggerCheckpoint().getAsLong();
         long c2 = co.triggerCheckpoint().getAsLong();
         ack(co, firstTwoAcks(c1));
