@@ -311,6 +311,9 @@ check_counts() {
   R_COUNTS=""
   [ "${M_TIER[$name]}" != simulate ] || return 0
   if [ "$(exhaustive_workers)" -ne 1 ]; then R_COUNTS="counts not compared ($WORKERS workers)"; return 0; fi
+  # A liveness violation is found by TLC's periodic, time-driven liveness check: how many states
+  # it has explored by then varies from run to run even with one worker (seen: 4,861 vs 6,178).
+  case "${M_EXPECT[$name]}" in prop:*) R_COUNTS="counts not compared (liveness violation: found at a time-driven check)"; return 0;; esac
   if [ $R_OK -eq 1 ] && [[ "$R_STATES" =~ ^[0-9]+$ && "$R_DEPTH" =~ ^[0-9]+$ ]]; then
     NEW_STATES[$name]=$R_STATES; NEW_DEPTH[$name]=$R_DEPTH
   fi
