@@ -28,8 +28,8 @@ final class ResumeCommand {
             "  --interval-ms N, --sink-delay-us N, --tolerable-failed-checkpoints N, --json",
             "A finished job is not run again: its recorded verdict is printed (exit 0 or 1). The",
             "failure of --fail-after-checkpoint is injected by the first process only.",
-            "Exit codes: 0 exactly-once holds; 1 violated; 2 bad usage or options contradicting",
-            "the manifest; 3 DIR missing, unreadable, in use, or not a job directory.");
+            "Exit codes: 0 the mode's promise holds (exactly-once; at-least-once in that mode); 1 violated;",
+            "2 bad usage or options contradicting the manifest; 3 DIR missing, unreadable, in use, or not a job directory.");
 
     private ResumeCommand() {
     }
@@ -88,7 +88,8 @@ final class ResumeCommand {
                         .map(l -> l.substring("verdict=".length())).findFirst().orElse("verdict: unknown");
                 out.println("job " + manifest.jobId() + " in " + path + " already finished (" + verdict
                         + "); nothing to resume. Start a new job with 'run --checkpoint-dir " + path + " --force'.");
-                return verdict.equals("verdict: exactly-once holds") ? Main.OK : Main.VIOLATED;
+                return verdict.equals("verdict: exactly-once holds") || verdict.equals("verdict: at-least-once holds")
+                        ? Main.OK : Main.VIOLATED;
             }
             CliOptions effective = new CliOptions(job.mode(), job.records(),
                     pick(given, "--interval-ms", given.intervalMs(), job.intervalMs()),
