@@ -201,7 +201,7 @@ if [ $BROKEN -eq 1 ]; then
   [ "$broken_cases" -gt 0 ] && [ "$caught" -eq "$broken_cases" ] && { echo "broken twin caught"; exit 0; }
   echo "FAILED: the health check missed a damaged directory"; exit 1
 fi
-echo "jobs finished exactly-once: $jobs_done of $jobs_total; failed checks: $failures"
+echo "jobs finished keeping their mode's promise (exactly-once; at-least-once in that mode): $jobs_done of $jobs_total; failed checks: $failures"
 need=$((KILLS * ${#MODES[@]}))
 [ $kills -ge "$need" ] || fail "only $kills kills landed, $need required"
 [ $failures -eq 0 ]
