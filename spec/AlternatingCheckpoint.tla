@@ -443,6 +443,15 @@ SwitchPropagatesInv ==
     \A t \in Operators : handling[t] # 0 =>
         \A e \in Blocked(t) : e[1] \notin switchedAt[handling[t]]
 
+\* A switched task does not wait for alignment: while it handles a checkpoint unaligned,
+\* whatever heads an input can be taken at once, unless it is a record whose routes are full
+\* (the words of UnalignedNeverBlocksInv, said of the tasks that switched).
+SwitchedNeverBlocksInv ==
+    \A t \in Operators : HandlesUnaligned(t) =>
+        \A e \in InputsOf(t) :
+            Takeable(t, e) => ENABLED (\/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
+                                       \/ ReceiveCancelBarrier(t, e) \/ ReceiveEndOfPartition(t, e))
+
 \* An overtaking barrier never waits behind a record (it was put at the head).
 OvertakingBarrierAheadInv ==
     \A e \in Edges : \A k \in 1..Len(chan[e]) :
