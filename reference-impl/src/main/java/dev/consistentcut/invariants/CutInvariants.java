@@ -36,6 +36,8 @@ public final class CutInvariants {
     public static final String ALIGNED_NO_CHANNEL_STATE = "AlignedNoChannelStateInv";
     public static final String UNALIGNED_NEVER_BLOCKS = "UnalignedNeverBlocksInv";
     public static final String UNALIGNED_CHANNEL_STATE_BOUND = "UnalignedChannelStateBoundInv";
+    public static final String NO_DUPLICATE_OUTPUT = "NoDuplicateOutputInv";
+    public static final String OUTPUT_EXACTLY_ONCE = "OutputExactlyOnceInv";
 
     private final PhysicalGraph graph;
     private final List<Record> universe;
@@ -208,6 +210,58 @@ public final class CutInvariants {
                 }
             }
         }
+        return out;
+    }
+
+    /**
+     * {@code NoDuplicateOutputInv} (issue 12): at every moment, no record is in a transactional
+     * sink's committed output more often than the sink has routes to it: for every sink {@code t}
+     * and record {@code r}, {@code committed[t][r] <= paths(source(r), r, t)}. Committed output is
+     * never taken back, so a duplicate once committed stays visible to readers.
+     *
+     * @param committed per transactional sink task instance: its committed output (record id to times)
+     */
+    public List<Violation> noDuplicateOutput(Map<String, ? extends Map<RecordId, Integer>> committed) {
+        return checkOutput(committed, true, false, NO_DUPLICATE_OUTPUT);
+    }
+
+    /**
+     * {@code OutputExactlyOnceInv} (issue 12): when the run has ended and its final checkpoint has
+     * completed and been committed, every transactional sink {@code t}'s committed output holds
+     * every record {@code r} exactly {@code paths(source(r), r, t)} times, whatever failures
+     * happened.
+     *
+     * @param committed per transactional sink task instance: its committed output (record id to times)
+     */
+    public List<Violation> outputExactlyOnce(Map<String, ? extends Map<RecordId, Integer>> committed) {
+        return checkOutput(committed, true, true, OUTPUT_EXACTLY_ONCE);
+    }
+
+    private List<Violation> checkOutput(Map<String, ? extends Map<RecordId, Integer>> committed, boolean over,
+                                        boolean under, String name) {
+        List<Violation> out = new ArrayList<>();
+        committed.forEach((t, output) -> {
+            int k = operators.indexOf(t);
+            if (k < 0) {
+                throw new IllegalArgumentException(name + ": " + t + " is no operator of the job; its operators are " + operators);
+            }
+            for (Map.Entry<RecordId, Integer> e : output.entrySet()) {
+                if (!byId.containsKey(e.getKey())) {
+                    out.add(new Violation(name, 0, t, e.getKey(), e.getValue(), 0, name + " violated: sink " + t
+                            + " committed record " + e.getKey() + ", which no source log has: duplicated"));
+                }
+            }
+            for (int i = 0; i < universe.size(); i++) {
+                RecordId id = universe.get(i).id();
+                int actual = output.getOrDefault(id, 0);
+                int want = expected[i][k];
+                if ((over && actual > want) || (under && actual < want)) {
+                    out.add(new Violation(name, 0, t, id, actual, want, String.format(
+                            "%s violated: sink %s, record %s: committed %d time(s), expected %s%d: %s", name, t, id,
+                            actual, under ? "" : "at most ", want, actual > want ? "duplicated" : "missing")));
+                }
+            }
+        });
         return out;
     }
 
