@@ -110,7 +110,7 @@ record OutputCheck(Map<String, Long> files, long expected, long committed, long 
             }
         }
         if (!pending.isEmpty()) {
-            note(problems, pending.size() + " transaction(s) neither committed nor aborted, e.g. " + pending.get(0)
+            problems.add(pending.size() + " transaction(s) neither committed nor aborted, e.g. " + pending.get(0)
                     + " (the job has not finished, or its sink leaks transactions)");
         }
         return new OutputCheck(files, keys.size(), committed, missing, duplicated, unknown, pending, problems);

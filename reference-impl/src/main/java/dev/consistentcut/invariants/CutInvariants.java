@@ -214,54 +214,66 @@ public final class CutInvariants {
     }
 
     /**
-     * {@code NoDuplicateOutputInv} (issue 12): at every moment, no record is in a transactional
-     * sink's committed output more often than the sink has routes to it: for every sink {@code t}
-     * and record {@code r}, {@code committed[t][r] <= paths(source(r), r, t)}. Committed output is
-     * never taken back, so a duplicate once committed stays visible to readers.
+     * {@code NoDuplicateOutputInv} (issue 12, spec/CutInvariants.tla): at every moment, no record
+     * is in the committed output more often than its routes to the sinks:
+     * {@code CopiesIn(r, committed) <= SinkRoutes(r)} with {@code committed} the bag sum of every
+     * transactional sink's committed output and {@code SinkRoutes(r) = Σ_t paths(source(r), r, t)}
+     * over the sinks. Committed output is never taken back, so a duplicate once committed stays
+     * visible to readers.
      *
-     * @param committed per transactional sink task instance: its committed output (record id to times)
+     * @param committed per transactional sink task instance: its committed output (record id to
+     *     times); the keys are the sinks
      */
     public List<Violation> noDuplicateOutput(Map<String, ? extends Map<RecordId, Integer>> committed) {
-        return checkOutput(committed, true, false, NO_DUPLICATE_OUTPUT);
+        return checkOutput(committed, false, NO_DUPLICATE_OUTPUT);
     }
 
     /**
      * {@code OutputExactlyOnceInv} (issue 12): when the run has ended and its final checkpoint has
-     * completed and been committed, every transactional sink {@code t}'s committed output holds
-     * every record {@code r} exactly {@code paths(source(r), r, t)} times, whatever failures
-     * happened.
+     * completed and been committed, the committed output holds every record exactly as often as
+     * its routes to the sinks ({@code CopiesIn(r, committed) = SinkRoutes(r)}), whatever failures
+     * happened. The runtimes check it only then.
      *
      * @param committed per transactional sink task instance: its committed output (record id to times)
      */
     public List<Violation> outputExactlyOnce(Map<String, ? extends Map<RecordId, Integer>> committed) {
-        return checkOutput(committed, true, true, OUTPUT_EXACTLY_ONCE);
+        return checkOutput(committed, true, OUTPUT_EXACTLY_ONCE);
     }
 
-    private List<Violation> checkOutput(Map<String, ? extends Map<RecordId, Integer>> committed, boolean over,
-                                        boolean under, String name) {
+    private List<Violation> checkOutput(Map<String, ? extends Map<RecordId, Integer>> committed, boolean exact, String name) {
         List<Violation> out = new ArrayList<>();
-        committed.forEach((t, output) -> {
-            int k = operators.indexOf(t);
+        int[] sinks = new int[committed.size()];
+        Map<RecordId, Integer> all = new HashMap<>();
+        int n = 0;
+        for (Map.Entry<String, ? extends Map<RecordId, Integer>> e : committed.entrySet()) {
+            int k = operators.indexOf(e.getKey());
             if (k < 0) {
-                throw new IllegalArgumentException(name + ": " + t + " is no operator of the job; its operators are " + operators);
+                throw new IllegalArgumentException(name + ": " + e.getKey() + " is no operator of the job; its operators are "
+                        + operators);
             }
-            for (Map.Entry<RecordId, Integer> e : output.entrySet()) {
-                if (!byId.containsKey(e.getKey())) {
-                    out.add(new Violation(name, 0, t, e.getKey(), e.getValue(), 0, name + " violated: sink " + t
-                            + " committed record " + e.getKey() + ", which no source log has: duplicated"));
-                }
+            sinks[n++] = k;
+            e.getValue().forEach((id, times) -> all.merge(id, times, Integer::sum));
+        }
+        String where = committed.size() == 1 ? "sink " + committed.keySet().iterator().next() : "sinks " + committed.keySet();
+        for (Map.Entry<RecordId, Integer> e : all.entrySet()) {
+            if (!byId.containsKey(e.getKey())) {
+                out.add(new Violation(name, 0, null, e.getKey(), e.getValue(), 0, name + " violated: " + where
+                        + " committed record " + e.getKey() + ", which no source log has: duplicated"));
             }
-            for (int i = 0; i < universe.size(); i++) {
-                RecordId id = universe.get(i).id();
-                int actual = output.getOrDefault(id, 0);
-                int want = expected[i][k];
-                if ((over && actual > want) || (under && actual < want)) {
-                    out.add(new Violation(name, 0, t, id, actual, want, String.format(
-                            "%s violated: sink %s, record %s: committed %d time(s), expected %s%d: %s", name, t, id,
-                            actual, under ? "" : "at most ", want, actual > want ? "duplicated" : "missing")));
-                }
+        }
+        for (int i = 0; i < universe.size(); i++) {
+            RecordId id = universe.get(i).id();
+            int actual = all.getOrDefault(id, 0);
+            int want = 0;
+            for (int k : sinks) {
+                want += expected[i][k];
             }
-        });
+            if (actual > want || (exact && actual < want)) {
+                out.add(new Violation(name, 0, null, id, actual, want, String.format(
+                        "%s violated: %s, record %s: in the committed output %d time(s), its routes to the sinks %d: %s",
+                        name, where, id, actual, want, actual > want ? "duplicated" : "missing")));
+            }
+        }
         return out;
     }
 

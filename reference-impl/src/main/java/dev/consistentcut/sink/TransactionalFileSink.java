@@ -31,7 +31,7 @@ import java.util.concurrent.ThreadLocalRandom;
  *       checkpoint up to {@code c} is renamed into place (atomic, then the directory is fsynced).
  *       Idempotent: a transaction whose temp file is gone and whose part file exists was committed
  *       already, and is left alone.
- *   <li><b>Recover</b> ({@link #initializeTransactions}): the restored state's pending
+ *   <li><b>Recover</b> ({@link #initializeState}): the restored state's pending
  *       transactions are re-committed (their checkpoint is complete: it is the one restored, or
  *       older), and every other temp file of this task instance is deleted (aborted): the open
  *       transaction of the failed run, and those pre-committed for checkpoints that never
@@ -93,9 +93,13 @@ public class TransactionalFileSink implements TransactionalSink {
     }
 
     @Override
-    public List<Long> initializeTransactions(String taskId) {
+    public List<Long> initializeState(String taskId, boolean restored) {
         if (task != null) {
-            throw new IllegalStateException("sink " + task + ": initializeTransactions called twice");
+            throw new IllegalStateException("sink " + task + ": initializeState called twice");
+        }
+        if (restored != this.restored) {
+            throw new IllegalStateException("sink " + taskId + ": initializeState(restored " + restored + ") but state "
+                    + (this.restored ? "was" : "was not") + " restored");
         }
         task = Objects.requireNonNull(taskId, "taskId");
         List<Long> recommitted = restored ? recommitRestored() : List.of();
@@ -203,7 +207,7 @@ public class TransactionalFileSink implements TransactionalSink {
         return out;
     }
 
-    /** The task instance this sink runs in (null before {@link #initializeTransactions}). */
+    /** The task instance this sink runs in (null before {@link #initializeState}). */
     protected final String taskId() {
         return task;
     }
@@ -232,7 +236,7 @@ public class TransactionalFileSink implements TransactionalSink {
     @Override
     public void restoreState(byte[] state) {
         if (task != null) {
-            throw new IllegalStateException("sink " + task + ": restoreState after initializeTransactions");
+            throw new IllegalStateException("sink " + task + ": restoreState after initializeState");
         }
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(state));
         try {
@@ -269,7 +273,7 @@ public class TransactionalFileSink implements TransactionalSink {
 
     private void requireInitialized(String what) {
         if (task == null) {
-            throw new IllegalStateException("TransactionalFileSink: " + what + " before initializeTransactions");
+            throw new IllegalStateException("TransactionalFileSink: " + what + " before initializeState");
         }
     }
 

@@ -16,7 +16,7 @@ import java.util.Map;
  * external reader sees. The spec's transactional sink (issue 12) and {@code docs/vocabulary.md}.
  *
  * <p>The task ({@link dev.consistentcut.task.OperatorTask}) calls, in this order:
- * {@link #restoreState} (when restoring a checkpoint), {@link #initializeTransactions} (always,
+ * {@link #restoreState} (when restoring a checkpoint), {@link #initializeState} (always,
  * once per operator instance), then {@link #process} per record, {@link #preCommit} right before
  * each {@link #snapshotState} of a checkpoint, {@link #notifyCheckpointComplete}, and
  * {@link #endOfInput} when every input has ended (before the final snapshot).
@@ -33,9 +33,10 @@ public interface TransactionalSink extends Operator {
      * completed).
      *
      * @param taskId the task instance this sink runs in (names its files)
+     * @param restored whether {@link #restoreState} gave it a checkpoint's state (else: the initial state)
      * @return the checkpoint ids (transaction keys) re-committed, ascending
      */
-    List<Long> initializeTransactions(String taskId);
+    List<Long> initializeState(String taskId, boolean restored);
 
     /** Pre-commits the open transaction for checkpoint {@code checkpointId} and opens a new one (part of the snapshot). */
     void preCommit(long checkpointId);

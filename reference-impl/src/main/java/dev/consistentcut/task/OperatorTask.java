@@ -435,7 +435,7 @@ public final class OperatorTask implements Task {
      * pending transactions of a checkpoint about to be resumed from): a runtime restores every task
      * before it runs, from its store's checkpoint or the initial state.
      */
-    private void reset(TaskSnapshot snapshot, boolean initializeTransactions) {
+    private void reset(TaskSnapshot snapshot, boolean initializeState) {
         operator = factory.get();
         processed = new HashMap<>();
         if (snapshot != null) {
@@ -444,9 +444,9 @@ public final class OperatorTask implements Task {
         }
         sink = operator instanceof TransactionalSink t ? t : null;
         lastRecommitted = List.of();
-        if (sink != null && initializeTransactions) {
+        if (sink != null && initializeState) {
             // re-commit the restored checkpoint's transactions (idempotent), abort the rest
-            lastRecommitted = List.copyOf(sink.initializeTransactions(id));
+            lastRecommitted = List.copyOf(sink.initializeState(id, snapshot != null));
             settled = sink.settled();
         }
         handler = mode.initialState();
