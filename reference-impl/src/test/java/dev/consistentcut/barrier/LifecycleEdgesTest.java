@@ -85,6 +85,16 @@ class LifecycleEdgesTest {
         }
 
         @Test
+        void cancellationOfAnOlderCheckpointIsObsoleteAndKeepsCollecting() {
+            BarrierHandlerState s = idle.barrierReceived(0, new Barrier(3), ctx);
+            ctx.calls.clear();
+            assertSame(s, s.cancelBarrierReceived(1, 2, ctx));
+            assertEquals(List.of(), ctx.calls, "2 is below the checkpoint being collected: nothing forwarded");
+            s.recordReceived(1, R, ctx);
+            assertEquals(List.of("persist 1 s#0@4"), ctx.calls, "3 is still being collected");
+        }
+
+        @Test
         void abortNotificationOfTheCurrentCheckpointStopsPersisting() {
             BarrierHandlerState s = idle.barrierReceived(0, new Barrier(3), ctx);
             ctx.calls.clear();
