@@ -155,3 +155,5 @@ OutputExactlyOnceInv ==
 =============================================================================
 Every model checks these invariants (or, for a model that must fail, names the one
 TLC must report): MCAlignedCheckpoint.tla and MCUnalignedCheckpoint.tla record the figures.
+NoDuplicateOutputInv and OutputExactlyOnceInv (issue 12) are checked by the models with the
+transactional sink (Sink*, and the broken sinks that must violate them): same files.

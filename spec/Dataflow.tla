@@ -588,4 +588,6 @@ SinkTypeInv ==
 
 =============================================================================
 Models and TLC figures: MCAlignedCheckpoint.tla and MCUnalignedCheckpoint.tla (after
-their ====), and spec/models.tsv.
+their ====), and spec/models.tsv.  The transactional sink (issue 12): the models Sink*
+and the four broken sinks (Bug* of MCDataflow.tla), figures in the same places; the
+option is off in every other model.

@@ -255,3 +255,5 @@ StateView ==
 =============================================================================
 No models of its own; the figures of the models that use it are in MCAlignedCheckpoint.tla
 and MCUnalignedCheckpoint.tla.
+The sink's bad dials (issue 12) are used by MCAlignedCheckpoint_Bug{CommitOnSnapshot,
+NoRecommitOnRestore,CommitNotIdempotent,NoFinalCheckpoint}.cfg; figures in MCAlignedCheckpoint.tla.
