@@ -123,7 +123,7 @@ InjectBarrier(s, c) ==
     /\ current' = [current EXCEPT ![s] = c]
     /\ Acknowledge(s, c)
     /\ UNCHANGED <<sourceVars, operatorVars, ckpt, snapProcessed, snapChan, latest,
-                   discardedUpTo, failures, endedInputs, endedSources, alternatingVars>>
+                   discardedUpTo, failures, endedInputs, endedSources, sinkVars, alternatingVars>>
 
 -----------------------------------------------------------------------------
 (* The steps of an operator.                                               *)
@@ -143,12 +143,14 @@ ProcessRecord(t, e) ==
     /\ snapChan' = IF e \in Persisting(t)
                      THEN [snapChan EXCEPT ![handling[t]][e] = Append(@, r)]
                      ELSE snapChan
+    /\ SinkWrite(t, r)
     /\ UNCHANGED <<sourceVars, handling, arrived, ckpt, acked, snapOffset, snapProcessed,
                    latest, discardedUpTo, failures, lifecycleVars, alternatingVars>>
 
 \* Operator t, aligning checkpoint k with arrived inputs a (ended inputs x), after the
 \* channels ch: if every input has arrived, it snapshots, forwards an aligned barrier k
-\* behind its output, unblocks every input and acknowledges k; else it waits, blocking a.
+\* behind its output, unblocks every input and acknowledges k (a sink pre-commits its
+\* transaction in the snapshot: SinkSnapshot); else it waits, blocking a.
 Align(t, k, a, x, ch) ==
     IF AllArrived(t, a, x)
       THEN /\ snapProcessed' = [snapProcessed EXCEPT ![k][t] = processed[t]]
@@ -156,11 +158,12 @@ Align(t, k, a, x, ch) ==
            /\ handling' = [handling EXCEPT ![t] = 0]
            /\ arrived' = [arrived EXCEPT ![t] = {}]
            /\ Acknowledge(t, k)
+           /\ SinkSnapshot({t}, {k})
            /\ UNCHANGED snapChan
       ELSE /\ chan' = ch
            /\ handling' = [handling EXCEPT ![t] = k]
            /\ arrived' = [arrived EXCEPT ![t] = a]
-           /\ UNCHANGED <<snapProcessed, snapChan, acked>>
+           /\ UNCHANGED <<snapProcessed, snapChan, acked, sinkVars>>
 
 \* Operator t, handling checkpoint k unaligned with arrived inputs a (ended inputs x): on
 \* every input, it acknowledges k and stops handling it; else it goes on, persisting the rest.
@@ -187,6 +190,7 @@ Switch(t, k, a, x, ch) ==
     /\ chan' = Overtake(ch, t, k)
     /\ snapChan' = SaveOvertaken(ch, t, k)
     /\ switchedAt' = [switchedAt EXCEPT ![k] = @ \cup {t}]
+    /\ SinkSnapshot({t}, {k})
     /\ Arrive(t, k, a, x)
 
 \* Operator t takes barrier c from an unblocked input e.  It handles c unaligned if the
@@ -214,7 +218,7 @@ ReceiveBarrier(t, e) ==
     /\ CASE c = h /\ h # 0 /\ HandlesUnaligned(t) ->
               /\ chan' = taken
               /\ Arrive(t, h, arrived[t] \cup {e}, endedInputs[t])
-              /\ UNCHANGED <<snapProcessed, snapChan, current, switchedAt>>
+              /\ UNCHANGED <<snapProcessed, snapChan, current, switchedAt, sinkVars>>
          [] c = h /\ h # 0 /\ unaligned ->
               /\ Switch(t, c, arrived[t] \cup {e}, endedInputs[t], taken)
               /\ UNCHANGED current
@@ -233,7 +237,7 @@ ReceiveBarrier(t, e) ==
          [] OTHER ->
               /\ chan' = taken
               /\ UNCHANGED <<handling, arrived, current, snapProcessed, snapChan, acked,
-                             alternatingVars>>
+                             sinkVars, alternatingVars>>
     /\ UNCHANGED <<sourceVars, processed, ckpt, snapOffset, latest, discardedUpTo, failures,
                    endedInputs, endedSources>>
 
@@ -279,7 +283,7 @@ TimeoutAlignment(t, c) ==
                                                ELSE snapChan[c][e]]]
           /\ unalignedAt' = [unalignedAt EXCEPT ![t] = c]
           /\ switchedAt' = [switchedAt EXCEPT ![c] = @ \cup {t}]
-          /\ UNCHANGED <<handling, arrived, current, snapProcessed, acked>>
+          /\ UNCHANGED <<handling, arrived, current, snapProcessed, acked, sinkVars>>
     /\ UNCHANGED <<sourceVars, processed, ckpt, snapOffset, latest, discardedUpTo, failures,
                    endedInputs, endedSources>>
 
@@ -302,7 +306,7 @@ NotifyCheckpointAborted(t, c) ==
     ELSE /\ AbortNews(t, c)
          /\ Abandon(t, c, chan)
          /\ UNCHANGED <<sourceVars, processed, coordinatorVars, failures, endedInputs,
-                        endedSources, switchedAt>>
+                        endedSources, sinkVars, switchedAt>>
 
 \* Operator t takes a cancellation barrier of c from an unblocked input e: if t has not gone
 \* past c it abandons c (or the older checkpoint it handles), forwarding the cancellation
@@ -320,7 +324,7 @@ ReceiveCancelBarrier(t, e) ==
          ELSE /\ chan' = taken
               /\ UNCHANGED <<handling, arrived, current, unalignedAt>>
     /\ UNCHANGED <<sourceVars, processed, coordinatorVars, failures, endedInputs,
-                   endedSources, switchedAt>>
+                   endedSources, sinkVars, switchedAt>>
 
 \* Operator t takes end of partition from an unblocked input e: e has ended and counts as
 \* arrived for the checkpoint t handles and every later one.  If that was the last input
@@ -338,10 +342,14 @@ ReceiveEndOfPartition(t, e) ==
         sp1 == IF aligns THEN [snapProcessed EXCEPT ![h][t] = processed[t]] ELSE snapProcessed
         ak1 == IF done THEN [acked EXCEPT ![h] = @ \cup {t}] ELSE acked
         ends == x = InputsOf(t)
+        \* the checkpoints t snapshots in this step (a sink pre-commits in the oldest)
+        snaps == (IF aligns THEN {h} ELSE {})
+                   \cup (IF ends THEN {d \in CheckpointIds : Live(d) /\ d > current[t]} ELSE {})
     IN
     /\ chan[e] # <<>>
     /\ IsEndOfPartition(Head(chan[e]))
     /\ e \notin Blocked(t)
+    /\ SinkSnapshot({t}, snaps)
     /\ endedInputs' = [endedInputs EXCEPT ![t] = x]
     /\ chan' = IF ends THEN Enqueue(ch1, OutputsOf(t), EndOfPartition) ELSE ch1
     /\ snapProcessed' = IF ends THEN FinalSnapshot(sp1, t, current[t]) ELSE sp1
@@ -364,7 +372,7 @@ FailAndRestoreAlternating ==
     /\ UNCHANGED switchedAt
 
 \* The steps that move data, barriers and news of aborts forward (no trigger, timeout,
-\* alignment timeout or failure).
+\* alignment timeout or failure; with TransactionalSink also the notifications).
 Progress ==
     \/ \E c \in CheckpointIds : CompleteCheckpoint(c) /\ UNCHANGED alternatingVars
     \/ \E s \in Sources : \/ (EmitRecord(s) \/ SendEndOfPartition(s)) /\ UNCHANGED alternatingVars
@@ -373,6 +381,7 @@ Progress ==
     \/ \E t \in Operators : \E e \in InputsOf(t) :
            \/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
            \/ ReceiveCancelBarrier(t, e) \/ ReceiveEndOfPartition(t, e)
+    \/ SinkProgress /\ UNCHANGED alternatingVars
 
 Next ==
     \/ Progress
@@ -389,7 +398,10 @@ Spec == AlternatingInit /\ [][Next]_allVars
 
 \* Weak fairness on progress as a whole, as in the other protocols.  The alignment timeout is
 \* not forced: a checkpoint must complete whether or not it switches.
+\* With TransactionalSink the coordinator must also trigger the final checkpoint when due
+\* (never enabled with the option off).
 FairSpec == Spec /\ WF_allVars(Progress)
+                 /\ WF_allVars(TriggerFinalCheckpoint /\ UNCHANGED alternatingVars)
 
 -----------------------------------------------------------------------------
 (* Invariants of the switch (the cut and exactly-once invariants are       *)
@@ -398,7 +410,7 @@ FairSpec == Spec /\ WF_allVars(Progress)
 \* The variables of this module have their types; a task's pending unaligned checkpoint is
 \* the one it handles or, after a passive timeout, one it has not reached yet.
 AlternatingTypeInv ==
-    /\ unalignedAt \in [Operators -> 0..MaxCheckpoints]
+    /\ unalignedAt \in [Operators -> {0} \cup CheckpointIds]
     /\ switchedAt \in [CheckpointIds -> SUBSET Operators]
     /\ \A t \in Operators : unalignedAt[t] # 0 =>
            unalignedAt[t] = handling[t] \/ unalignedAt[t] > current[t]
