@@ -108,6 +108,7 @@ AlignedIndInv ==
     /\ CurrentLemma
     /\ EndedLemma
     /\ OptionsLemma
+    /\ SinkOffLemma
     /\ AckClosureLemma
     /\ SourceSnapshotLemma
     /\ HandlingLemma

@@ -137,6 +137,17 @@ OptionsLemma ==
               Live(c) /\ (Doomed(c) \/ \E e \in Edges : CancelsIn(chan[e], c) > 0) =>
                   AbortsReachTasks /\ ckpt[c] = "aborted"
 
+\* Lemma (the transactional sink off).  With TransactionalSink off (every model of the
+\* inductive invariants), the sink variables keep their initial values: no step writes them.
+SinkOffLemma ==
+    ~TransactionalSink =>
+        /\ txnOpen = [t \in SinkTasks |-> EmptyBag]
+        /\ txn = [t \in SinkTasks |-> [c \in CheckpointIds |-> EmptyBag]]
+        /\ txnPending = [t \in SinkTasks |-> {}]
+        /\ snapTxnPending = [c \in CheckpointIds |-> [t \in SinkTasks |-> {}]]
+        /\ txnCommitted = [t \in SinkTasks |-> {}]
+        /\ committed = EmptyBag
+
 \* Lemma (end of input).  Nothing follows an end of partition on its channel but
 \* cancellation barriers (an ended operator may still learn of an abort); a channel holds
 \* its end of partition exactly while its sender has ended and its receiver has not taken

@@ -35,8 +35,8 @@ SnapBag(c, t) == [r \in {x \in Records : SnapCount(c, t, x) > 0} |-> SnapCount(c
 \* IndPrefix with acked, current and snapOffset drawn at random.
 SamplePrefix ==
     /\ failures \in 0..MaxFailures
-    /\ discardedUpTo \in 0..MaxCheckpoints
-    /\ latest \in 0..MaxCheckpoints
+    /\ discardedUpTo \in 0..MaxCheckpointId
+    /\ latest \in 0..MaxCheckpointId
     /\ ckpt \in [CheckpointIds -> {"none", "pending", "completed", "aborted"}]
     /\ latest # 0 => ckpt[latest] = "completed"
     /\ acked \in RandomSubset(Draws, [CheckpointIds -> SUBSET Tasks])
@@ -48,7 +48,7 @@ SamplePrefix ==
     /\ ~AbortEnabled /\ failures = 0 =>
           \A c \in CheckpointIds : ckpt[c] = "aborted" =>
               \E d \in CheckpointIds : d > c /\ ckpt[d] = "completed"
-    /\ current \in RandomSubset(Draws, [Tasks -> 0..MaxCheckpoints])
+    /\ current \in RandomSubset(Draws, [Tasks -> 0..MaxCheckpointId])
     /\ \A v \in Tasks : /\ discardedUpTo <= current[v]
                         /\ current[v] \in {0} \cup {c \in CheckpointIds : Triggered(c)}
     /\ \E ha \in HandlingArrived : handling = ha[1] /\ arrived = ha[2]
@@ -63,6 +63,7 @@ SamplePrefix ==
 \* A random sample of the states of the bounded type that satisfy AlignedIndInv.
 SampleInit ==
     /\ SamplePrefix
+    /\ SinkInit
     \* AckedSnapshotLemma pins the snapshot of an acknowledged operator (of a checkpoint that is
     \* not doomed): computed, not drawn.  Of a doomed checkpoint the sample takes the same
     \* value (any value is allowed there; the sample covers this one).

@@ -142,6 +142,7 @@ UnalignedIndInv ==
     /\ CurrentLemma
     /\ EndedLemma
     /\ OptionsLemma
+    /\ SinkOffLemma
     /\ AckLemma
     /\ SourceSnapshotLemma
     /\ HandlingLemma
