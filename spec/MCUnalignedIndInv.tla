@@ -135,18 +135,36 @@ SinkInit ==
     /\ committed = EmptyBag
 ASSUME ~TransactionalSink
 
+\* The edges out of sources, and the others.  A source edge's candidates do not depend on
+\* any operator's snapshot (SentBefore reads the source's recorded offset), so they are
+\* enumerated before snapProcessed, and the snapshots of operators fed by sources only are
+\* filtered with them (SnapFits) before the other edges are enumerated.
+SourceEdges == {e \in Edges : e[1] \in Sources}
+OperatorEdges == Edges \ SourceEdges
+FedBySources == {t \in Operators : InputsOf(t) \subseteq SourceEdges}
+\* OperatorSnapshotLemma for operator t, with the candidates f[e] = <<content, persisted>> of
+\* its inputs.
+SnapFits(t, f) ==
+    \A c \in CheckpointIds : Kept(c) /\ Snapshotted(c, t) =>
+        \A r \in Records :
+            CopiesIn(r, snapProcessed[c][t]) =
+                SumOver(InputsOf(t), [e \in InputsOf(t) |-> TakenAtSnapshotWith(c, e, r, f[e][1], f[e][2][c])])
+
 \* All states of the bounded type that satisfy UnalignedIndInv.
 IndInit ==
     /\ IndPrefix
     /\ SinkInit
     /\ processed \in [Operators -> BagsUpTo(MaxCopies)]
-    /\ snapProcessed \in [CheckpointIds -> [Operators -> BagsUpTo(MaxCopies)]]
-    /\ \A c \in CheckpointIds, t \in Operators :
-          /\ (Live(c) \/ ~Triggered(c)) /\ ~Snapshotted(c, t) /\ ~Passed(c, t) => snapProcessed[c][t] = EmptyBag
-          /\ Stale(c) => snapProcessed[c][t] = EmptyBag
-    /\ \E f \in EdgeFunctions(EdgeCandidates) :
-          /\ chan = [e \in Edges |-> f[e][1]]
-          /\ snapChan = [c \in CheckpointIds |-> [e \in Edges |-> f[e][2][c]]]
+    /\ \E f1 \in Product(SourceEdges, [e \in SourceEdges |-> EdgeCandidates(e)]) :
+       /\ snapProcessed \in [CheckpointIds -> [Operators -> BagsUpTo(MaxCopies)]]
+       /\ \A c \in CheckpointIds, t \in Operators :
+             /\ (Live(c) \/ ~Triggered(c)) /\ ~Snapshotted(c, t) /\ ~Passed(c, t) => snapProcessed[c][t] = EmptyBag
+             /\ Stale(c) => snapProcessed[c][t] = EmptyBag
+       /\ \A t \in FedBySources : SnapFits(t, f1)
+       /\ \E f2 \in Product(OperatorEdges, [e \in OperatorEdges |-> EdgeCandidates(e)]) :
+             LET f == f1 @@ f2 IN
+             /\ chan = [e \in Edges |-> f[e][1]]
+             /\ snapChan = [c \in CheckpointIds |-> [e \in Edges |-> f[e][2][c]]]
     /\ FlowLemma
     /\ UnalignedIndInv
 

@@ -63,9 +63,12 @@ AckLemma ==
 \* arrived), that is SentBefore minus what c persists on e; otherwise the receiver persists
 \* everything it takes from e since its snapshot, so it is what it has taken
 \* (Sent - InChan) minus what c persists on e.
-TakenAtSnapshot(c, e, r) ==
-    IF BarrierPlaced(c, e) THEN SentBefore(c, e, r) - Persisted(c, e, r)
-    ELSE Sent(e, r) - InChan(e, r) - Persisted(c, e, r)
+\* The same, for channel content q and persisted state pq of e (MCUnalignedIndInv.tla
+\* evaluates it on candidates).
+TakenAtSnapshotWith(c, e, r, q, pq) ==
+    IF BarriersIn(q, c) = 1 \/ Received(c, e) THEN SentBefore(c, e, r) - InSeq(pq, r)
+    ELSE Sent(e, r) - InSeq(q, r) - InSeq(pq, r)
+TakenAtSnapshot(c, e, r) == TakenAtSnapshotWith(c, e, r, chan[e], snapChan[c][e])
 
 \* Lemma (operator snapshots).  An operator's snapshot of a kept checkpoint it has taken
 \* holds of every record what it had taken from its inputs when it snapshotted; with
