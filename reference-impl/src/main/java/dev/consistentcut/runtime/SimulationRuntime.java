@@ -201,10 +201,9 @@ public final class SimulationRuntime implements JobRuntime {
     }
 
     private boolean triggerAllowed(boolean respectInterval) {
-        int allowed = mode.overtaking() ? 1 : options.maxConcurrentAligned();
         return triggered < options.maxCheckpoints()
                 && (!respectInterval || step - lastTrigger >= options.checkpointInterval())
-                && coordinator.inFlight().size() < allowed;
+                && coordinator.canTrigger();
     }
 
     private boolean failAfterCheckpointPending() {
