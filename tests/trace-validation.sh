@@ -72,11 +72,12 @@ record sim-join-at-least-once --runtime simulation --job join --mode at-least-on
   --checkpoints 6 --failures 2 --abort-probability 0.03 --end-of-input
 record sim-fanin-at-least-once --runtime simulation --job fanin --mode at-least-once --seed 5 --records 5 \
   --checkpoints 6 --failures 1 --abort-probability 0.05 --end-of-input
-# fanin: a task with three inputs whose output goes to three channels (TraceJobs). With seed 5
-# both simulated runs fail in the middle of a checkpoint (measured when chosen; FanInTraceTest
-# asserts that shape for its own runs).
+# fanin: a task with three inputs whose output goes to three channels (TraceJobs). With seeds 5
+# (aligned) and 12 (unaligned) both simulated runs fail in the middle of a checkpoint (measured
+# when chosen; FanInTraceTest asserts that shape for its own runs).
 for mode in aligned unaligned; do
-  record "sim-fanin-$mode" --runtime simulation --job fanin --mode "$mode" --seed 5 --records 5 \
+  seed=5; [ "$mode" = unaligned ] && seed=12
+  record "sim-fanin-$mode" --runtime simulation --job fanin --mode "$mode" --seed "$seed" --records 5 \
     --checkpoints 5 --failures 2
 done
 record threads-fanin-unaligned --runtime threads --job fanin --mode unaligned --records 6 --failures 1

@@ -570,7 +570,7 @@ public final class CheckpointCoordinator {
          * a trigger in that window).
          */
         boolean holdsPlace() {
-            return abortsReachTasks ? !discarded && status == CheckpointStatus.PENDING : inFlight();
+            return abortsReachTasks ? status == CheckpointStatus.PENDING : inFlight(); // a failure aborts every pending one
         }
 
         /** Records an acknowledgement already checked for being known, live and not a duplicate. */
