@@ -36,6 +36,8 @@ public final class CutInvariants {
     public static final String ALIGNED_NO_CHANNEL_STATE = "AlignedNoChannelStateInv";
     public static final String UNALIGNED_NEVER_BLOCKS = "UnalignedNeverBlocksInv";
     public static final String UNALIGNED_CHANNEL_STATE_BOUND = "UnalignedChannelStateBoundInv";
+    public static final String NO_DUPLICATE_OUTPUT = "NoDuplicateOutputInv";
+    public static final String OUTPUT_EXACTLY_ONCE = "OutputExactlyOnceInv";
 
     private final PhysicalGraph graph;
     private final List<Record> universe;
@@ -206,6 +208,70 @@ public final class CutInvariants {
                             "ExactlyOnceInv violated: operator %s, record %s: processed %d times, expected %d: %s",
                             t, id, actual, want, actual > want ? "counted twice" : "skipped")));
                 }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * {@code NoDuplicateOutputInv} (issue 12, spec/CutInvariants.tla): at every moment, no record
+     * is in the committed output more often than its routes to the sinks:
+     * {@code CopiesIn(r, committed) <= SinkRoutes(r)} with {@code committed} the bag sum of every
+     * transactional sink's committed output and {@code SinkRoutes(r) = Σ_t paths(source(r), r, t)}
+     * over the sinks. Committed output is never taken back, so a duplicate once committed stays
+     * visible to readers.
+     *
+     * @param committed per transactional sink task instance: its committed output (record id to
+     *     times); the keys are the sinks
+     */
+    public List<Violation> noDuplicateOutput(Map<String, ? extends Map<RecordId, Integer>> committed) {
+        return checkOutput(committed, false, NO_DUPLICATE_OUTPUT);
+    }
+
+    /**
+     * {@code OutputExactlyOnceInv} (issue 12): when the run has ended and its final checkpoint has
+     * completed and been committed, the committed output holds every record exactly as often as
+     * its routes to the sinks ({@code CopiesIn(r, committed) = SinkRoutes(r)}), whatever failures
+     * happened. The runtimes check it only then.
+     *
+     * @param committed per transactional sink task instance: its committed output (record id to times)
+     */
+    public List<Violation> outputExactlyOnce(Map<String, ? extends Map<RecordId, Integer>> committed) {
+        return checkOutput(committed, true, OUTPUT_EXACTLY_ONCE);
+    }
+
+    private List<Violation> checkOutput(Map<String, ? extends Map<RecordId, Integer>> committed, boolean exact, String name) {
+        List<Violation> out = new ArrayList<>();
+        int[] sinks = new int[committed.size()];
+        Map<RecordId, Integer> all = new HashMap<>();
+        int n = 0;
+        for (Map.Entry<String, ? extends Map<RecordId, Integer>> e : committed.entrySet()) {
+            int k = operators.indexOf(e.getKey());
+            if (k < 0) {
+                throw new IllegalArgumentException(name + ": " + e.getKey() + " is no operator of the job; its operators are "
+                        + operators);
+            }
+            sinks[n++] = k;
+            e.getValue().forEach((id, times) -> all.merge(id, times, Integer::sum));
+        }
+        String where = committed.size() == 1 ? "sink " + committed.keySet().iterator().next() : "sinks " + committed.keySet();
+        for (Map.Entry<RecordId, Integer> e : all.entrySet()) {
+            if (!byId.containsKey(e.getKey())) {
+                out.add(new Violation(name, 0, null, e.getKey(), e.getValue(), 0, name + " violated: " + where
+                        + " committed record " + e.getKey() + ", which no source log has: duplicated"));
+            }
+        }
+        for (int i = 0; i < universe.size(); i++) {
+            RecordId id = universe.get(i).id();
+            int actual = all.getOrDefault(id, 0);
+            int want = 0;
+            for (int k : sinks) {
+                want += expected[i][k];
+            }
+            if (actual > want || (exact && actual < want)) {
+                out.add(new Violation(name, 0, null, id, actual, want, String.format(
+                        "%s violated: %s, record %s: in the committed output %d time(s), its routes to the sinks %d: %s",
+                        name, where, id, actual, want, actual > want ? "duplicated" : "missing")));
             }
         }
         return out;

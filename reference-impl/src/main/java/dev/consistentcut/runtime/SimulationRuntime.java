@@ -77,6 +77,13 @@ public final class SimulationRuntime implements JobRuntime {
     private int failures;
     private boolean failAfterCheckpointDone;
     private long lastTrigger = Long.MIN_VALUE / 2;
+    /** A failure was drawn to follow the last completion before its notification (failureAfterCompletionProbability). */
+    private boolean failAfterCompletion;
+    /** Completion notifications lost to a failure: a sink had one waiting when the failure struck. */
+    private int lostNotifications;
+    private boolean duplicateSeen;
+    /** The transactional sinks' task ids (empty for a job without one). */
+    private final Set<String> sinks;
     private final List<Step> candidates = new ArrayList<>();
 
     public SimulationRuntime(JobGraph job, BarrierMode mode, RunOptions options) {
@@ -99,10 +106,11 @@ public final class SimulationRuntime implements JobRuntime {
         this.invariants = new CutInvariants(graph);
         this.declined = new DeclinedCheckpoints(options.tolerableFailedCheckpoints(), options.progress(), options.listener());
         // A store that already holds a checkpoint (a durable one, reopened) means: resume from it.
-        Optional<CompletedCheckpoint> resume = coordinator.latestCompleted();
-        if (resume.isPresent()) {
-            deployment.restore(resume);
-        }
+        // Either way every task is restored once before the run (a transactional sink then
+        // re-commits the resumed checkpoint's transactions and aborts what a dead process left).
+        deployment.restore(coordinator.latestCompleted());
+        this.sinks = deployment.transactionalSinks();
+        coordinator.setCompletionListeners(sinks);
     }
 
     /** Runs the job to its end (or {@link RunOptions#maxSteps()}) and checks it; see the class comment. */
@@ -135,6 +143,10 @@ public final class SimulationRuntime implements JobRuntime {
                 // Nothing moves, but the promised failure needs more checkpoints: the idle clock
                 // jumps to the next trigger.
                 chosen = new Step(Action.TRIGGER_CHECKPOINT, null, -1, 0);
+            } else if (!deployment.sinksSettled() && finalTriggerAllowed()) {
+                // The final checkpoint (FLIP-147): a sink still holds transactions that only a
+                // completed checkpoint commits; it is taken even beyond the checkpoint budget.
+                chosen = new Step(Action.TRIGGER_CHECKPOINT, null, -1, 0);
             } else {
                 return false;
             }
@@ -155,20 +167,29 @@ public final class SimulationRuntime implements JobRuntime {
     public RunResult result() {
         List<Violation> all = new ArrayList<>(violations);
         boolean finished = deployment.sourcesExhausted() && deployment.channelsEmpty() && coordinator.inFlight().isEmpty()
-                && deployment.allEnded();
+                && deployment.allEnded() && deployment.sinksSettled();
         if (finished) {
             if (options.trackProcessed()) {
                 all.addAll(invariants.finalState(mode.name(), deployment.ledgers()));
+            }
+            if (!sinks.isEmpty() && !"at-least-once".equals(mode.name())) {
+                all.addAll(invariants.outputExactlyOnce(deployment.committedOutput()));
             }
         } else {
             all.add(new Violation(TERMINATION, 0, null, null, 0, 0, "the run stopped after " + step
                     + " steps before finishing: " + (step >= options.maxSteps() ? "step limit reached" : "no step is enabled")
                     + "; sources exhausted " + deployment.sourcesExhausted() + ", channels empty "
                     + deployment.channelsEmpty() + ", in flight " + coordinator.inFlight()
-                    + (deployment.endOfInput ? ", every task ended " + deployment.allEnded() : "")));
+                    + (deployment.endOfInput ? ", every task ended " + deployment.allEnded() : "")
+                    + (sinks.isEmpty() ? "" : ", sinks committed everything " + deployment.sinksSettled())));
         }
         return new RunResult(mode.name(), "simulation", finished, completed, abortedCount(), failures, step, all,
                 options.trackProcessed(), deployment.ledgers(), step);
+    }
+
+    /** Completion notifications lost to failures so far (a sink had one waiting when a failure struck). */
+    public int lostNotifications() {
+        return lostNotifications;
     }
 
     /** Checkpoints completed so far. */
@@ -178,7 +199,8 @@ public final class SimulationRuntime implements JobRuntime {
 
     private Step chooseOccasionalStep() {
         boolean failureDue = step == options.failAtStep()
-                || (failAfterCheckpointPending() && completed.size() >= options.failAfterCheckpoint());
+                || (failAfterCheckpointPending() && completed.size() >= options.failAfterCheckpoint())
+                || failAfterCompletion;
         if (failureDue || (failures < options.maxFailures() && options.failureProbability() > 0
                 && random.nextDouble() < options.failureProbability())) {
             return new Step(Action.FAIL_AND_RESTORE, null, -1, 0);
@@ -206,6 +228,11 @@ public final class SimulationRuntime implements JobRuntime {
                 && coordinator.canTrigger();
     }
 
+    /** The final checkpoint may be triggered beyond the budget and the interval, one in flight at a time. */
+    private boolean finalTriggerAllowed() {
+        return coordinator.inFlight().isEmpty();
+    }
+
     private boolean failAfterCheckpointPending() {
         return options.failAfterCheckpoint() > 0 && !failAfterCheckpointDone;
     }
@@ -221,6 +248,9 @@ public final class SimulationRuntime implements JobRuntime {
                 t.perform(s);
                 if (mode.overtaking() && s.action() == Action.RECEIVE_BARRIER && t instanceof OperatorTask o) {
                     violations.addAll(CutInvariants.unalignedNeverBlocks(o.id(), o.inputCount(), o::isBlocked));
+                }
+                if (s.action() == Action.NOTIFY_CHECKPOINT_COMPLETE) {
+                    checkNoDuplicateOutput(); // a commit: the output grew
                 }
             }
         }
@@ -267,6 +297,11 @@ public final class SimulationRuntime implements JobRuntime {
         if (listener != ActionListener.NONE) {
             listener.onAction(Action.COMPLETE_CHECKPOINT.specName(), Map.of("checkpoint", c));
         }
+        coordinator.notifyTasksOfCompletion(c); // NotifyCheckpointComplete(t, c) is now enabled for every sink
+        if (!sinks.isEmpty() && failures < options.maxFailures() && options.failureAfterCompletionProbability() > 0
+                && random.nextDouble() < options.failureAfterCompletionProbability()) {
+            failAfterCompletion = true; // the next step is a failure: the notification is lost
+        }
     }
 
     /** Action {@code AbortCheckpoint}, through the coordinator. */
@@ -281,17 +316,40 @@ public final class SimulationRuntime implements JobRuntime {
 
     @Override
     public void failAndRestore() {
+        failAfterCompletion = false;
+        for (String t : sinks) {
+            if (coordinator.nextCompleteNotificationFor(t).isPresent()) {
+                lostNotifications++;
+            }
+        }
         Optional<CompletedCheckpoint> latest = coordinator.failAndRestore();
         completable.clear();
-        deployment.restore(latest);
+        deployment.restore(latest); // sinks re-commit the restored checkpoint's transactions
         failures++;
+        checkNoDuplicateOutput();
         if (options.failAfterCheckpoint() > 0 && completed.size() >= options.failAfterCheckpoint()) {
             failAfterCheckpointDone = true;
         }
         options.progress().accept("failure " + failures + " at step " + step + ": restored "
                 + latest.map(c -> "checkpoint " + c.id()).orElse("the initial state"));
         if (listener != ActionListener.NONE) {
-            listener.onAction(Action.FAIL_AND_RESTORE.specName(), Map.of("checkpoint", latest.map(CompletedCheckpoint::id).orElse(0L)));
+            listener.onAction(Action.FAIL_AND_RESTORE.specName(), restoreEvent(latest, deployment));
+        }
+    }
+
+    /** The parameters of a {@code FailAndRestore} event: the restored checkpoint, and what each sink re-committed. */
+    static Map<String, Object> restoreEvent(Optional<CompletedCheckpoint> latest, Deployment deployment) {
+        long id = latest.map(CompletedCheckpoint::id).orElse(0L);
+        Map<String, List<Long>> recommitted = deployment.lastRecommitted();
+        return recommitted.isEmpty() ? Map.of("checkpoint", id) : Map.of("checkpoint", id, "recommitted", recommitted);
+    }
+
+    /** {@code NoDuplicateOutputInv}, after each step that commits (a notification, a restore). */
+    private void checkNoDuplicateOutput() {
+        if (!duplicateSeen && !sinks.isEmpty() && !"at-least-once".equals(mode.name())) {
+            List<Violation> found = invariants.noDuplicateOutput(deployment.committedOutput());
+            violations.addAll(found);
+            duplicateSeen = !found.isEmpty(); // committed output is never taken back: reported once
         }
     }
 
@@ -371,6 +429,16 @@ public final class SimulationRuntime implements JobRuntime {
         @Override
         public void abortNotified(String task, long checkpointId) {
             coordinator.abortNotified(task, checkpointId);
+        }
+
+        @Override
+        public OptionalLong nextCompleteNotificationFor(String task) {
+            return coordinator.nextCompleteNotificationFor(task);
+        }
+
+        @Override
+        public void completeNotified(String task, long checkpointId) {
+            coordinator.completeNotified(task, checkpointId);
         }
 
         @Override

@@ -119,6 +119,10 @@ public final class ThreadedRuntime implements JobRuntime {
     private long triggeredCount;
     /** Coordinator thread only: the abort count when the tasks were last woken for news. */
     private long abortsSeen;
+    /** The transactional sinks' task ids (empty for a job without one). */
+    private final Set<String> sinks;
+    /** Coordinator thread only: completion notifications lost to a failure. */
+    private int lostNotifications;
 
     public ThreadedRuntime(JobGraph job, BarrierMode mode, RunOptions options) {
         this.mode = mode;
@@ -139,10 +143,12 @@ public final class ThreadedRuntime implements JobRuntime {
                 options.endOfInput());
         this.invariants = new CutInvariants(graph);
         this.declined = new DeclinedCheckpoints(options.tolerableFailedCheckpoints(), options.progress(), options.listener());
-        Optional<CompletedCheckpoint> resume = coordinator.latestCompleted();
-        if (resume.isPresent()) {
-            deployment.restore(resume);
-        }
+        // A store that already holds a checkpoint (a durable one, reopened) means: resume from it.
+        // Either way every task is restored once before the run (a transactional sink then
+        // re-commits the resumed checkpoint's transactions and aborts what a dead process left).
+        deployment.restore(coordinator.latestCompleted());
+        this.sinks = deployment.transactionalSinks();
+        coordinator.setCompletionListeners(sinks);
     }
 
     /** Runs the job until it terminates; the calling thread is the coordinator thread. Call once. */
@@ -222,6 +228,12 @@ public final class ThreadedRuntime implements JobRuntime {
         if (options.trackProcessed()) {
             violations.addAll(invariants.finalState(mode.name(), deployment.ledgers()));
         }
+        if (!sinks.isEmpty() && !"at-least-once".equals(mode.name())) {
+            // Committed output only grows, so no duplicate now means none at any moment.
+            Map<String, Map<dev.consistentcut.record.RecordId, Integer>> output = deployment.committedOutput();
+            violations.addAll(invariants.noDuplicateOutput(output));
+            violations.addAll(invariants.outputExactlyOnce(output));
+        }
         return new RunResult(mode.name(), "threads", true, completed, abortedCount(), failures,
                 stepsFinished.get() + triggeredCount + completed.size(), violations, options.trackProcessed(),
                 deployment.ledgers(), System.nanoTime() - start);
@@ -237,7 +249,8 @@ public final class ThreadedRuntime implements JobRuntime {
 
     /** Triggers while the coordinator allows it, and the job still reads input or a failure is still to come. */
     private boolean shouldTrigger() {
-        return coordinator.canTrigger() && (!deployment.sourcesExhausted() || failurePending());
+        return coordinator.canTrigger()
+                && (!deployment.sourcesExhausted() || failurePending() || !deployment.sinksSettled());
     }
 
     private boolean terminated() {
@@ -248,7 +261,7 @@ public final class ThreadedRuntime implements JobRuntime {
         }
         boolean quiet = completions.isEmpty() && coordinator.inFlight().isEmpty()
                 && deployment.sourcesExhausted() && deployment.channelsEmpty() && deployment.allEnded()
-                && coordinator.abortCount() == abortsSeen && noAbortNews();
+                && coordinator.abortCount() == abortsSeen && noAbortNews() && deployment.sinksSettled();
         return quiet && stepsStarted.get() == started;
     }
 
@@ -342,6 +355,21 @@ public final class ThreadedRuntime implements JobRuntime {
         if (listener != ActionListener.NONE) {
             listener.onAction(Action.COMPLETE_CHECKPOINT.specName(), Map.of("checkpoint", c));
         }
+        if (failureDue()) {
+            // "--fail-after-checkpoint N" strikes between CompleteCheckpoint(N) and the sinks'
+            // NotifyCheckpointComplete: the notification is lost and recovery must re-commit.
+            lostNotifications += sinks.size();
+            return;
+        }
+        coordinator.notifyTasksOfCompletion(c);
+        for (String t : sinks) {
+            workers.get(t).wakeup.signal(); // an ended sink waits for exactly this
+        }
+    }
+
+    /** Completion notifications lost to failures (the injected failure after checkpoint N strikes before them). */
+    public int lostNotifications() {
+        return lostNotifications;
     }
 
     /**
@@ -400,7 +428,7 @@ public final class ThreadedRuntime implements JobRuntime {
         stopWorkers();
         Optional<CompletedCheckpoint> latest = coordinator.failAndRestore();
         completions.clear();
-        deployment.restore(latest);
+        deployment.restore(latest); // sinks re-commit the restored checkpoint's transactions
         failures++;
         if (failureDue()) {
             failAfterCheckpointDone = true;
@@ -409,7 +437,7 @@ public final class ThreadedRuntime implements JobRuntime {
         options.progress().accept("failure " + failures + ": restored "
                 + latest.map(c -> "checkpoint " + c.id()).orElse("the initial state"));
         if (listener != ActionListener.NONE) {
-            listener.onAction(Action.FAIL_AND_RESTORE.specName(), Map.of("checkpoint", latest.map(CompletedCheckpoint::id).orElse(0L)));
+            listener.onAction(Action.FAIL_AND_RESTORE.specName(), SimulationRuntime.restoreEvent(latest, deployment));
         }
         startWorkers();
     }
@@ -602,6 +630,16 @@ public final class ThreadedRuntime implements JobRuntime {
         @Override
         public void abortNotified(String task, long checkpointId) {
             coordinator.abortNotified(task, checkpointId);
+        }
+
+        @Override
+        public OptionalLong nextCompleteNotificationFor(String task) {
+            return coordinator.nextCompleteNotificationFor(task);
+        }
+
+        @Override
+        public void completeNotified(String task, long checkpointId) {
+            coordinator.completeNotified(task, checkpointId);
         }
 
         @Override

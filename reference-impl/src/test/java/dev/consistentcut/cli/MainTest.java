@@ -47,8 +47,8 @@ class MainTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "                                              | no command given: expected run, resume, inspect or trace",
-            "start --mode aligned                          | unknown command 'start': expected run, resume, inspect or trace",
+            "                                              | no command given: expected run, resume, inspect, verify-output or trace",
+            "start --mode aligned                          | unknown command 'start': expected run, resume, inspect, verify-output or trace",
             "run                                           | --mode is required (aligned, unaligned or at-least-once)",
             "run --mode fast                               | --mode must be aligned, unaligned or at-least-once, got 'fast'",
             "run --mode                                    | --mode needs a value",
