@@ -108,15 +108,17 @@ OutputsOf(n) == OutputTable[n]
 
 \* A record is identified by its source and offset; operators keep that identity.
 Records == [src : Sources, off : 0..RecordsPerSource - 1]
-\* A barrier of checkpoint c travels in the channels between the records.
-Barriers == [ckpt : CheckpointIds]
+\* A barrier of checkpoint c travels in the channels between the records.  In
+\* AlternatingCheckpoint.tla it also says whether it is aligned or overtaking (Flink's
+\* CheckpointOptions alignment type); the other protocols' barriers carry no such field.
+Barriers == [ckpt : CheckpointIds] \cup [ckpt : CheckpointIds, aligned : BOOLEAN]
 \* A cancellation barrier of checkpoint c (Flink's CancelCheckpointMarker): c is abandoned.
 CancelBarriers == [cancel : CheckpointIds]
 CancelBarrier(c) == [cancel |-> c]
 \* End of partition (Flink's EndOfPartitionEvent): nothing follows it on its channel.
 EndOfPartition == [eop |-> TRUE]
 Messages == Records \cup Barriers \cup CancelBarriers \cup {EndOfPartition}
-IsBarrier(m) == DOMAIN m = {"ckpt"}
+IsBarrier(m) == "ckpt" \in DOMAIN m
 IsCancelBarrier(m) == DOMAIN m = {"cancel"}
 IsEndOfPartition(m) == DOMAIN m = {"eop"}
 IsRecord(m) == DOMAIN m = {"src", "off"}
