@@ -34,6 +34,8 @@ import java.util.function.Supplier;
  *     {@link TooManyFailedCheckpointsException} (Flink's tolerable-failed-checkpoints)
  * @param abortsReachTasks both: aborted checkpoints leave flight at once and tasks are notified (see the builder)
  * @param endOfInput both: sources end their partitions and the run goes to the end of its input (see the builder)
+ * @param savepointEvery both, alternating mode: every {@code n}-th triggered checkpoint is a
+ *     savepoint, forced aligned (0: none)
  */
 public record RunOptions(
         long seed,
@@ -55,7 +57,8 @@ public record RunOptions(
         Consumer<String> progress,
         int tolerableFailedCheckpoints,
         boolean abortsReachTasks,
-        boolean endOfInput) {
+        boolean endOfInput,
+        int savepointEvery) {
 
     public RunOptions {
         Objects.requireNonNull(storeFactory, "storeFactory");
@@ -73,6 +76,12 @@ public record RunOptions(
         requireAtLeast("maxFailures", maxFailures, 0);
         requireAtLeast("failAfterCheckpoint", failAfterCheckpoint, 0);
         requireAtLeast("tolerableFailedCheckpoints", tolerableFailedCheckpoints, 0);
+        requireAtLeast("savepointEvery", savepointEvery, 0);
+    }
+
+    /** Whether the {@code n}-th triggered checkpoint (from 1) is a savepoint. */
+    public boolean isSavepoint(long n) {
+        return savepointEvery > 0 && n % savepointEvery == 0;
     }
 
     private static void requireAtLeast(String name, long value, long min) {
@@ -102,6 +111,7 @@ public record RunOptions(
         private double abortProbability;
         private int maxConcurrentAligned = 1;
         private boolean abortsReachTasks = true;
+        private int savepointEvery;
         private boolean endOfInput;
         private int maxFailures;
         private double failureProbability;
@@ -244,11 +254,21 @@ public record RunOptions(
             return this;
         }
 
+        /**
+         * Default 0 (none). {@code n > 0}: every {@code n}-th checkpoint triggered is a savepoint,
+         * forced aligned: its barriers never switch to unaligned and it persists no channel state
+         * (alternating mode; in aligned and at-least-once mode every checkpoint is aligned anyway).
+         */
+        public Builder savepointEvery(int n) {
+            savepointEvery = n;
+            return this;
+        }
+
         public RunOptions build() {
             return new RunOptions(seed, maxSteps, checkpointInterval, triggerProbability, maxCheckpoints,
                     checkpointTimeout, abortProbability, maxConcurrentAligned, maxFailures, failureProbability,
                     failAtStep, failAfterCheckpoint, storeFactory, listener, trackProcessed, onCheckpoint, progress,
-                    tolerableFailedCheckpoints, abortsReachTasks, endOfInput);
+                    tolerableFailedCheckpoints, abortsReachTasks, endOfInput, savepointEvery);
         }
     }
 }

@@ -53,4 +53,22 @@ public interface CoordinatorGateway {
     default void taskEnded(Acknowledgement finalState) {
         throw new UnsupportedOperationException("task " + finalState.task() + " ended, but this gateway has no end of input");
     }
+
+    /** Whether checkpoint {@code checkpointId} is a savepoint (forced aligned). Default: no savepoints. */
+    default boolean isSavepoint(long checkpointId) {
+        return false;
+    }
+
+    /**
+     * Alternating mode: whether {@code checkpointId} has been pending for at least
+     * {@code timeoutMillis} since its trigger, so its alignment times out. Default: by
+     * {@link #now()} in nanoseconds; the simulation counts one step per millisecond.
+     */
+    default boolean alignmentTimedOut(long checkpointId, long timeoutMillis) {
+        return now() - triggerTime(checkpointId) >= timeoutMillis * 1_000_000L;
+    }
+
+    /** Alternating mode: {@code task} switched {@code checkpointId} to unaligned by a timeout. Default: nothing. */
+    default void alignmentSwitched(String task, long checkpointId) {
+    }
 }
