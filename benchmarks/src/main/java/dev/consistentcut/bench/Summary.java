@@ -114,14 +114,14 @@ public record Summary(
                 }));
                 double alignedP50 = backlog / throughput * 1000;
                 predictedPersisted = alignedP50 <= timeout ? 0 : twinPersisted;
-                basis = "aligned estimate if within the timeout, else timeout + persisted bytes / store bandwidth + barrier travel";
+                basis = "aligned estimate if within the timeout; else timeout + persisted bytes / store bandwidth + barrier travel";
             } else if (!reference && twin.isPresent() && !twin.get().checkpoints().isEmpty()) {
                 double twinBacklog = twinPersisted / FLINK_RECORD_BYTES;
                 double aligned = twinBacklog / run.throughput() * 1000;
                 double unalignedP50 = Stats.median(Stats.of(twin.get().checkpoints(), CheckpointSample::durationMs));
                 predicted = aligned <= timeout ? aligned : timeout + unalignedP50;
                 predictedPersisted = aligned <= timeout ? 0 : twinPersisted;
-                basis = "aligned estimate if within the timeout, else timeout + the unaligned run's duration";
+                basis = "aligned estimate if within the timeout; else timeout + the unaligned run's duration";
             }
         }
         return new Summary(run,
