@@ -83,7 +83,7 @@ MCAtLeastOnceCheckpoint.tla.  Simulate tier: 1,000 behaviours of
 depth 60 (`./model-check.sh --model NAME --workers 1`), "distinct" not applicable.
 
 model                                     cfg (MCAlignedCheckpoint_...)             result                         distinct depth s/1w s/2w tier
-AlignedAbortJoin                          AbortJoin.cfg                             pass                             37,537    23   23    - full
+AlignedAbortJoin                          AbortJoin.cfg                             pass                             39,491    23   13    - quick
 AlignedAbortDiamond                       AbortDiamond.cfg                          pass                             49,789    23   36    - full
 AlignedConcurrentAbortJoin                ConcurrentAbortJoin.cfg                   pass                             44,915    23   74    - full
 AlignedEndJoin                            EndJoin.cfg                               pass                              1,453    26   19   12 quick

@@ -8,13 +8,15 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 
-# Minimum mutation score (killed / generated, in %) per package, set at the measured score once
-# the survivors were dealt with (docs/mutation-testing.md). A package not listed is reported only.
+# Minimum mutation score (killed / generated, in %) per package, set a point or two below the score
+# measured once the survivors were dealt with (docs/mutation-testing.md). A package not listed is
+# reported only.
 # MUTATION_THRESHOLDS="pkg=N ..." in the environment replaces them (e.g. to show the gate failing).
-# Ratchet at the measured floor after the lifecycle and durable-job merges (barrier 84.9%,
-# checkpoint 91.3%; both were 100% and 97.5% before): raise them as the new survivors are
-# killed or argued equivalent (docs/mutation-testing.md). The target stays 95% on both.
-THRESHOLDS="${MUTATION_THRESHOLDS:-barrier=84 checkpoint=91}"
+# Measured after the lifecycle and durable-job merges and the tests that kill their survivors:
+# barrier 97.9% (187/191), checkpoint 97.4% (334/343), every survivor argued equivalent in
+# docs/mutation-testing.md. The thresholds sit 1.9 and 2.4 points below, a margin for the next
+# handler state or store feature (a survivor or two), not for a real loss of coverage.
+THRESHOLDS="${MUTATION_THRESHOLDS:-barrier=96 checkpoint=95}"
 
 usage() {
   cat <<'USAGE'

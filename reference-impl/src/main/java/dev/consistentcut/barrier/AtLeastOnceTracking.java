@@ -145,11 +145,6 @@ final class AtLeastOnceTracking implements BarrierHandlerState {
         return pending.isEmpty() ? latest : pending.lastKey();
     }
 
-    /** Pending checkpoint ids, ascending (for tests). */
-    java.util.Set<Long> pendingIds() {
-        return pending.keySet();
-    }
-
     @Override
     public String toString() {
         return "AtLeastOnceTracking[latest " + latest + ", pending " + pending + "]";

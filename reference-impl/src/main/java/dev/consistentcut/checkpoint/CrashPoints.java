@@ -1,5 +1,8 @@
 package dev.consistentcut.checkpoint;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -51,9 +54,16 @@ public final class CrashPoints {
     private CrashPoints() {
     }
 
-    /** Whether {@code window} is the configured kill point (the store then makes that window exist). */
-    static boolean armed(String window) {
-        return window.equals(WINDOW);
+    /**
+     * The window "half the data written": when {@code window} is the configured kill point, writes
+     * the first half of {@code bytes} to {@code temp} (through the store's {@code files}) and
+     * {@linkplain #reach reaches} it, so that the window exists; otherwise does nothing.
+     */
+    static void writeHalfIfArmed(String window, StoreFiles files, Path temp, byte[] bytes) throws IOException {
+        if (window.equals(WINDOW)) {
+            files.write(temp, Arrays.copyOf(bytes, bytes.length / 2));
+            reach(window);
+        }
     }
 
     /** Called by the store at each window; kills the process when it is the configured point. */

@@ -317,11 +317,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
      */
     private void writeAtomically(byte[] bytes, Path temp, Path target, String window) throws IOException {
         try {
-            if (CrashPoints.armed(window + "-temp-partial")) {
-                // Test-only (crash test): make the window "half the data written" exist, then write all.
-                files.write(temp, java.util.Arrays.copyOf(bytes, bytes.length / 2));
-                CrashPoints.reach(window + "-temp-partial");
-            }
+            CrashPoints.writeHalfIfArmed(window + "-temp-partial", files, temp, bytes);
             files.write(temp, bytes);
             files.fsync(temp);
             CrashPoints.reach(window + "-temp-synced");

@@ -32,4 +32,15 @@ class BarrierStateDescriptionTest {
         assertEquals("UnalignedCollectingBarriers[checkpoint 7, arrived {2}]", s.toString());
         assertEquals(7, s.checkpointId());
     }
+
+    @Test
+    void atLeastOnceStatesDescribeThemselves() {
+        RecordingContext ctx = new RecordingContext(2);
+        BarrierHandlerState idle = BarrierHandlers.atLeastOnce().initialState();
+        assertEquals("AtLeastOnceIdle[latest 0]", idle.toString());
+        BarrierHandlerState s = idle.barrierReceived(1, new Barrier(4), ctx).barrierReceived(0, new Barrier(6), ctx);
+        assertEquals("AtLeastOnceTracking[latest 0, pending {4={1}, 6={0}}]", s.toString());
+        assertEquals(4, s.checkpointId());
+        assertEquals("AtLeastOnceIdle[latest 6]", s.barrierReceived(1, new Barrier(6), ctx).toString());
+    }
 }

@@ -2,6 +2,7 @@ package dev.consistentcut.checkpoint;
 
 import static dev.consistentcut.checkpoint.SampleCheckpoints.sample;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -113,5 +114,30 @@ class DirectoryCheckpointStoreWarningsTest {
         assertEquals(List.of(1L, 3L), s.retainedIds());
         assertEquals(1, warnings.stream().filter(w -> w.contains("not deleted, and not counted as retained")).count(),
                 warnings.toString());
+    }
+
+    @Test
+    void aLeftoverOfTheNewestIdIsRemovedTooSinceTheStoreNeverRewritesAnIdItHolds() throws IOException {
+        DirectoryCheckpointStore s = open(3);
+        s.store(sample(3));
+        Files.write(dir.resolve("chk-3.tmp"), new byte[] {1}); // as a write of 3 killed midway would leave it
+        s.store(sample(2)); // an id below the newest: 3 stays the newest, and 3 is never written again
+        assertFalse(Files.exists(dir.resolve("chk-3.tmp")), "ids at or below the newest are finished");
+        assertEquals(List.of(dir.resolve("chk-3.tmp") + ": leftover of an interrupted write removed"), warnings);
+        assertEquals(Optional.of(sample(3)), s.latest());
+    }
+
+    @Test
+    void aLeftoverThatCannotBeRemovedIsReportedAndTheStoreCarriesOn() throws IOException {
+        DirectoryCheckpointStore s = open(3);
+        s.store(sample(1));
+        Path stuck = Files.createDirectory(dir.resolve("chk-1.tmp")); // not empty: deleting it fails
+        Files.write(stuck.resolve("inside"), new byte[] {1});
+        s.store(sample(2));
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).startsWith(stuck + ": could not remove a leftover temporary file: "
+                + "java.nio.file.DirectoryNotEmptyException"), warnings.get(0));
+        assertTrue(Files.exists(stuck.resolve("inside")), "nothing inside it was touched");
+        assertEquals(Optional.of(sample(2)), s.latest());
     }
 }
