@@ -36,6 +36,9 @@ import java.util.function.Supplier;
  * @param endOfInput both: sources end their partitions and the run goes to the end of its input (see the builder)
  * @param savepointEvery both, alternating mode: every {@code n}-th triggered checkpoint is a
  *     savepoint, forced aligned (0: none)
+ * @param failureAfterCompletionProbability simulation: chance that a completed checkpoint is
+ *     followed at once by a failure, before any task took its {@code NotifyCheckpointComplete}
+ *     (the notification is lost; within the failure budget)
  */
 public record RunOptions(
         long seed,
@@ -58,7 +61,8 @@ public record RunOptions(
         int tolerableFailedCheckpoints,
         boolean abortsReachTasks,
         boolean endOfInput,
-        int savepointEvery) {
+        int savepointEvery,
+        double failureAfterCompletionProbability) {
 
     public RunOptions {
         Objects.requireNonNull(storeFactory, "storeFactory");
@@ -68,6 +72,7 @@ public record RunOptions(
         requireProbability("triggerProbability", triggerProbability);
         requireProbability("abortProbability", abortProbability);
         requireProbability("failureProbability", failureProbability);
+        requireProbability("failureAfterCompletionProbability", failureAfterCompletionProbability);
         requireAtLeast("maxSteps", maxSteps, 1);
         requireAtLeast("checkpointInterval", checkpointInterval, 0);
         requireAtLeast("maxCheckpoints", maxCheckpoints, 0);
@@ -123,6 +128,7 @@ public record RunOptions(
         private Consumer<CompletedCheckpoint> onCheckpoint = c -> { };
         private Consumer<String> progress = s -> { };
         private int tolerableFailedCheckpoints;
+        private double failureAfterCompletionProbability;
 
         /** Default 1. */
         public Builder seed(long v) {
@@ -264,11 +270,22 @@ public record RunOptions(
             return this;
         }
 
+        /**
+         * Default 0. The chance that a completed checkpoint is followed at once by a failure,
+         * before its completion notification reached any task (simulation; counts against
+         * {@link #maxFailures}): the lost notifications a transactional sink must survive.
+         */
+        public Builder failureAfterCompletionProbability(double v) {
+            failureAfterCompletionProbability = v;
+            return this;
+        }
+
         public RunOptions build() {
             return new RunOptions(seed, maxSteps, checkpointInterval, triggerProbability, maxCheckpoints,
                     checkpointTimeout, abortProbability, maxConcurrentAligned, maxFailures, failureProbability,
                     failAtStep, failAfterCheckpoint, storeFactory, listener, trackProcessed, onCheckpoint, progress,
-                    tolerableFailedCheckpoints, abortsReachTasks, endOfInput, savepointEvery);
+                    tolerableFailedCheckpoints, abortsReachTasks, endOfInput, savepointEvery,
+                    failureAfterCompletionProbability);
         }
     }
 }

@@ -71,4 +71,16 @@ public interface CoordinatorGateway {
     /** Alternating mode: {@code task} switched {@code checkpointId} to unaligned by a timeout. Default: nothing. */
     default void alignmentSwitched(String task, long checkpointId) {
     }
+
+    /**
+     * The newest completed checkpoint transactional sink {@code task} has not been notified of:
+     * its {@code NotifyCheckpointComplete} step is enabled. Default: none.
+     */
+    default OptionalLong nextCompleteNotificationFor(String task) {
+        return OptionalLong.empty();
+    }
+
+    /** {@code task} took the notification that {@code checkpointId} completed. Default: nothing to consume. */
+    default void completeNotified(String task, long checkpointId) {
+    }
 }
