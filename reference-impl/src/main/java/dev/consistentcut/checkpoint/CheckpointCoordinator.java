@@ -230,6 +230,16 @@ public final class CheckpointCoordinator {
     }
 
     /**
+     * Whether {@link #triggerCheckpoint} would start a checkpoint now: fewer than
+     * {@code maxConcurrent} hold a place (see {@code Attempt.holdsPlace}), not shut down.
+     */
+    public boolean canTrigger() {
+        synchronized (lock) {
+            return !shutdown && inFlightCount() < maxConcurrent;
+        }
+    }
+
+    /**
      * The checkpoint whose barrier {@code sourceTask} must inject next: the lowest in-flight id
      * (pending or aborted: aborted barriers still travel) that source has not acknowledged yet.
      * A source injects a barrier and acknowledges it in one step, so it injects each barrier once
@@ -598,7 +608,7 @@ public final class CheckpointCoordinator {
     private int inFlightCount() {
         int n = 0;
         for (Attempt a : open.values()) {
-            if (a.inFlight()) {
+            if (a.holdsPlace()) {
                 n++;
             }
         }
@@ -666,6 +676,17 @@ public final class CheckpointCoordinator {
                 return !discarded && status == CheckpointStatus.PENDING && acked.size() < tasks.size();
             }
             return !discarded && acked.size() < tasks.size();
+        }
+
+        /**
+         * Whether it takes one of the {@code maxConcurrent} places: in flight, or (when aborts
+         * reach the tasks) pending at all, as the spec's {@code InFlight} and Flink's pending
+         * checkpoints, which count against the limit until finalized. A checkpoint every task
+         * acknowledged keeps its place until {@code CompleteCheckpoint} (trace validation rejected
+         * a trigger in that window).
+         */
+        boolean holdsPlace() {
+            return abortsReachTasks ? status == CheckpointStatus.PENDING : inFlight(); // a failure aborts every pending one
         }
 
         /** Records an acknowledgement already checked for being known, live and not a duplicate. */

@@ -253,10 +253,9 @@ public final class SimulationRuntime implements JobRuntime {
     }
 
     private boolean triggerAllowed(boolean respectInterval) {
-        int allowed = mode.oneInFlight() ? 1 : options.maxConcurrentAligned();
         return triggered < options.maxCheckpoints()
                 && (!respectInterval || step - lastTrigger >= options.checkpointInterval())
-                && coordinator.inFlight().size() < allowed;
+                && coordinator.canTrigger();
     }
 
     /** The final checkpoint may be triggered beyond the budget and the interval, one in flight at a time. */

@@ -303,8 +303,7 @@ public final class ThreadedRuntime implements JobRuntime {
 
     /** Triggers while the coordinator allows it, and the job still reads input or a failure is still to come. */
     private boolean shouldTrigger() {
-        int allowed = mode.oneInFlight() ? 1 : options.maxConcurrentAligned();
-        return coordinator.inFlight().size() < allowed
+        return coordinator.canTrigger()
                 && (!deployment.sourcesExhausted() || failurePending() || !deployment.sinksSettled());
     }
 

@@ -99,6 +99,8 @@ public final class OperatorTask implements Task {
     private boolean stepPersisted;
     /** Alternating: per input channel, the records a barrier prioritized by a passive timeout in this step overtook. */
     private Map<String, List<Record>> stepPulled;
+    /** The checkpoints the current step abandoned (a cancellation barrier of each forwarded), in order. */
+    private final List<Long> stepAbandoned = new ArrayList<>();
 
     /**
      * @param channels every channel of the job by id; this task uses its inputs and outputs in
@@ -265,10 +267,12 @@ public final class OperatorTask implements Task {
         }
         stepSnapshot = null;
         stepOvertaken = null;
+        stepAbandoned.clear();
         handler = handler.barrierReceived(input, barrier, context);
         if (listener != ActionListener.NONE) {
             Map<String, Object> params = new HashMap<>(Map.of("task", id, "input", input,
-                    "channel", inputs.get(input).id(), "checkpoint", barrier.checkpointId()));
+                    "channel", inputs.get(input).id(), "checkpoint", barrier.checkpointId(),
+                    "abandoned", List.copyOf(stepAbandoned)));
             if (stepSnapshot != null) {
                 params.put("snapshot", stepSnapshot.processed());
             }
@@ -368,10 +372,12 @@ public final class OperatorTask implements Task {
     }
 
     private void handleCancelBarrier(int input, CancelBarrier cb) {
+        stepAbandoned.clear();
         handler = handler.cancelBarrierReceived(input, cb.checkpointId(), context);
         if (listener != ActionListener.NONE) {
             listener.onAction(Action.RECEIVE_CANCEL_BARRIER.specName(), Map.of("task", id, "input", input,
-                    "channel", inputs.get(input).id(), "checkpoint", cb.checkpointId()));
+                    "channel", inputs.get(input).id(), "checkpoint", cb.checkpointId(),
+                    "abandoned", List.copyOf(stepAbandoned)));
         }
     }
 
@@ -386,10 +392,17 @@ public final class OperatorTask implements Task {
             throw new IllegalStateException("task " + id + ": NotifyCheckpointAborted(" + checkpointId
                     + ") after the task ended");
         }
+        stepAbandoned.clear();
+        boolean remembered = !context.isAborted(checkpointId);
         handler = handler.checkpointAborted(checkpointId, context);
+        remembered &= context.isAborted(checkpointId);
         coordinator.abortNotified(id, checkpointId);
         if (listener != ActionListener.NONE) {
-            listener.onAction(Action.NOTIFY_CHECKPOINT_ABORTED.specName(), Map.of("task", id, "checkpoint", checkpointId));
+            // What the notification did: abandoned the checkpoint (and the older one handled, if
+            // any), remembered it for its first barrier (the engine's deferral, docs/vocabulary.md),
+            // or nothing (the task had gone past it).
+            listener.onAction(Action.NOTIFY_CHECKPOINT_ABORTED.specName(), Map.of("task", id, "checkpoint", checkpointId,
+                    "abandoned", List.copyOf(stepAbandoned), "remembered", remembered));
         }
     }
 
@@ -450,6 +463,7 @@ public final class OperatorTask implements Task {
         inputs.get(input).poll();
         endedInputs.set(input);
         stepSnapshot = null;
+        stepAbandoned.clear();
         handler = handler.endOfPartitionReceived(input, context);
         boolean last = endedInputs.cardinality() == inputs.size();
         if (last) {
@@ -605,6 +619,7 @@ public final class OperatorTask implements Task {
         @Override
         public void abandon(long checkpointId) {
             clearPending();
+            stepAbandoned.add(checkpointId);
             CancelBarrier cb = new CancelBarrier(checkpointId);
             for (Channel out : outputs) {
                 out.putCancelBarrier(cb, mode.overtaking());
