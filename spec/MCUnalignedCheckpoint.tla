@@ -125,3 +125,13 @@ model                         cfg (MCUnalignedCheckpoint_...)  result           
 BugRestoreReversed            BugRestoreReversed.cfg           inv:FifoChannelInv                               2,954    12   23
 BugPartsOrder                 BugPartsOrder.cfg                inv:FifoChannelStateInv                            421     8   16
 BugClassicChandyLamport       BugClassicChandyLamport.cfg      inv:BarrierOvertakesInv                             18     4    4
+
+End-to-end exactly-once models (issue 12): the two-phase-commit sink (TransactionalSink <-
+SinkOn), 1 failure, end of input on, timeouts off; TLC 2.18, 1 worker, on the 2-core machine
+shared with seven other helpers (load average about 25): wall-clock upper bounds.  The
+broken sinks are checked on aligned Join (MCAlignedCheckpoint.tla).
+
+model                         cfg (MCUnalignedCheckpoint_...)  result                                        distinct depth    s tier
+SinkUnalignedJoin             SinkJoin.cfg                     pass                                            42,081    40   98 full
+SinkUnalignedDiamond          SinkDiamond.cfg                  pass                                            22,797    38   62 quick
+SinkUnalignedLivenessDiamond  LivenessSinkDiamond.cfg          pass                                           131,445    40  209 full

@@ -80,6 +80,8 @@ WellFormed(ev) ==
       [] ev.event \in {"ProcessRecord", "ReceiveBarrier"} ->
               ev.task \in Operators /\ ev.channel \in InputsOf(ev.task)
       [] ev.event = "FailAndRestore" -> TRUE
+      \* Alternating mode only (TraceAlternating.tla): operator task, checkpoint.
+      [] ev.event = "TimeoutAlignment" -> ev.task \in Operators /\ ev.checkpoint \in CheckpointIds
       [] OTHER -> FALSE
 
 \* What each event records besides its parameters: the names of its checks (its JSON fields).
@@ -87,7 +89,12 @@ CheckNames(ev) ==
     CASE ev.event = "EmitRecord" -> <<"record", "offset", "channels">>
       [] ev.event = "InjectBarrier" -> <<"offset", "persisted", "channels">>
       [] ev.event = "ProcessRecord" -> <<"record", "persisted", "channels">>
-      [] ev.event = "ReceiveBarrier" -> <<"checkpoint", "snapshot", "persisted", "channels">>
+      \* Alternating mode: the received barrier's alignment type too (field "aligned").
+      [] ev.event = "ReceiveBarrier" ->
+              IF TraceHeader.mode = "alternating"
+                THEN <<"checkpoint", "aligned", "snapshot", "persisted", "channels">>
+                ELSE <<"checkpoint", "snapshot", "persisted", "channels">>
+      [] ev.event = "TimeoutAlignment" -> <<"snapshot", "persisted", "channels">>
       [] ev.event = "CompleteCheckpoint" -> <<"offsets", "processed", "channelState">>
       [] ev.event = "FailAndRestore" -> <<"restored", "offsets", "processed", "channels">>
       [] OTHER -> <<>>
@@ -108,7 +115,16 @@ Check(ev, k) ==
       [] ev.event = "ProcessRecord" /\ k = "record" ->
               chan[ev.channel] # <<>> /\ Head(chan[ev.channel]) = ev.record
       [] ev.event = "ReceiveBarrier" /\ k = "checkpoint" ->
-              chan[ev.channel] # <<>> /\ Head(chan[ev.channel]) = [ckpt |-> ev.checkpoint]
+              chan[ev.channel] # <<>> /\ IsBarrier(Head(chan[ev.channel]))
+              /\ Head(chan[ev.channel]).ckpt = ev.checkpoint
+      [] ev.event = "ReceiveBarrier" /\ k = "aligned" ->
+              chan[ev.channel] # <<>> /\ "aligned" \in DOMAIN Head(chan[ev.channel])
+              /\ Head(chan[ev.channel]).aligned = ev.aligned
+      \* A passive timeout takes no snapshot (no "snapshot" field); an active one does.
+      [] ev.event = "TimeoutAlignment" /\ k = "snapshot" ->
+              snapProcessed'[ev.checkpoint][ev.task] =
+                  IF "snapshot" \in DOMAIN ev THEN FunOf(ev.snapshot) ELSE snapProcessed[ev.checkpoint][ev.task]
+      [] ev.event = "TimeoutAlignment" /\ k = "persisted" -> PersistedAsRecorded(ev, ev.checkpoint)
       [] ev.event = "CompleteCheckpoint" /\ k = "offsets" -> snapOffset[ev.checkpoint] = FunOf(ev.offsets)
       [] ev.event = "CompleteCheckpoint" /\ k = "processed" -> snapProcessed[ev.checkpoint] = BagsOf(ev.processed)
       [] ev.event = "CompleteCheckpoint" /\ k = "channelState" -> snapChan[ev.checkpoint] = FunOf(ev.channelState)

@@ -71,7 +71,7 @@ InjectBarrier(s, c) ==
     /\ current' = [current EXCEPT ![s] = c]
     /\ Acknowledge(s, c)
     /\ UNCHANGED <<sourceVars, operatorVars, ckpt, snapProcessed, latest, discardedUpTo, failures,
-                   endedInputs, endedSources>>
+                   endedInputs, endedSources, sinkVars>>
 
 \* Operator t takes the record at the head of input e, counts it and sends it on; while
 \* e's barrier is still to come in the checkpoint t handles, it also persists the record.
@@ -83,6 +83,7 @@ ProcessRecord(t, e) ==
     /\ HasRoom(t, r)
     /\ chan' = Enqueue([chan EXCEPT ![e] = Tail(@)], RouteOf(t, r), r)
     /\ processed' = [processed EXCEPT ![t] = @ (+) SetToBag({r})]
+    /\ SinkWrite(t, r)
     /\ snapChan' = IF e \in Persisting(t)
                      THEN [snapChan EXCEPT ![handling[t]][e] = Append(@, r)]
                      ELSE snapChan
@@ -121,16 +122,17 @@ ReceiveBarrier(t, e) ==
     /\ CASE h # 0 /\ CountsFor(c, h) ->
               /\ chan' = taken
               /\ Arrive(t, h, arrived[t] \cup {e}, endedInputs[t])
-              /\ UNCHANGED <<snapProcessed, snapChan, current>>
+              /\ UNCHANGED <<snapProcessed, snapChan, current, sinkVars>>
          [] c > current[t] ->
               /\ snapProcessed' = [snapProcessed EXCEPT ![c][t] = processed[t]]
               /\ chan' = Overtake(cancelled, t, c)
               /\ snapChan' = SaveOvertaken(cancelled, t, c)
               /\ current' = [current EXCEPT ![t] = c]
               /\ Arrive(t, c, {e}, endedInputs[t])
+              /\ SinkSnapshot({t}, {c})
          [] OTHER ->
               /\ chan' = taken
-              /\ UNCHANGED <<handling, arrived, current, snapProcessed, snapChan, acked>>
+              /\ UNCHANGED <<handling, arrived, current, snapProcessed, snapChan, acked, sinkVars>>
     /\ UNCHANGED <<sourceVars, processed, ckpt, snapOffset, latest, discardedUpTo, failures,
                    endedInputs, endedSources>>
 
@@ -152,7 +154,7 @@ NotifyCheckpointAborted(t, c) ==
     ELSE /\ AbortNews(t, c)
          /\ Abandon(t, c, chan)
          /\ UNCHANGED <<sourceVars, processed, coordinatorVars, failures, endedInputs,
-                        endedSources>>
+                        endedSources, sinkVars>>
 
 \* Operator t takes a cancellation barrier of c from input e: if t has not gone past c it
 \* abandons c (or the older checkpoint it handles) as on a notification, forwarding the
@@ -169,7 +171,7 @@ ReceiveCancelBarrier(t, e) ==
          ELSE /\ chan' = taken
               /\ UNCHANGED <<handling, arrived, current>>
     /\ UNCHANGED <<sourceVars, processed, coordinatorVars, failures, endedInputs,
-                   endedSources>>
+                   endedSources, sinkVars>>
 
 \* Operator t takes end of partition from input e: e has ended and counts as arrived for
 \* the checkpoint t handles and every later one; if that was the last input of the
@@ -185,6 +187,8 @@ ReceiveEndOfPartition(t, e) ==
         done == h # 0 /\ AllArrived(t, arrived[t], x)
         ak1 == IF done THEN [acked EXCEPT ![h] = @ \cup {t}] ELSE acked
         ends == x = InputsOf(t)
+        \* the checkpoints t snapshots in this step, its final state (a sink pre-commits)
+        snaps == IF ends THEN {d \in CheckpointIds : Live(d) /\ d > current[t]} ELSE {}
     IN
     /\ chan[e] # <<>>
     /\ IsEndOfPartition(Head(chan[e]))
@@ -192,6 +196,7 @@ ReceiveEndOfPartition(t, e) ==
     /\ chan' = IF ends THEN Enqueue(taken, OutputsOf(t), EndOfPartition) ELSE taken
     /\ snapProcessed' = IF ends THEN FinalSnapshot(snapProcessed, t, current[t]) ELSE snapProcessed
     /\ acked' = IF ends THEN FinalAck(ak1, t, current[t]) ELSE ak1
+    /\ SinkSnapshot({t}, snaps)
     /\ IF done
          THEN /\ handling' = [handling EXCEPT ![t] = 0]
               /\ arrived' = [arrived EXCEPT ![t] = {}]
@@ -200,7 +205,7 @@ ReceiveEndOfPartition(t, e) ==
                    failures, current, endedSources>>
 
 \* The steps that move data, barriers and news of aborts forward (no trigger, timeout or
-\* failure).
+\* failure; with TransactionalSink also the notifications and the final checkpoint).
 Progress ==
     \/ \E c \in CheckpointIds : CompleteCheckpoint(c)
     \/ \E s \in Sources : \/ EmitRecord(s) \/ SendEndOfPartition(s)
@@ -209,6 +214,7 @@ Progress ==
     \/ \E t \in Operators : \E e \in InputsOf(t) :
            \/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
            \/ ReceiveCancelBarrier(t, e) \/ ReceiveEndOfPartition(t, e)
+    \/ SinkProgress
 
 Next ==
     \/ Progress
@@ -220,8 +226,10 @@ Spec == Init /\ [][Next]_vars
 
 \* Weak fairness on progress as a whole suffices: every progress step shrinks a finite
 \* measure (records to read, messages in channels, barriers to inject), so a fair
-\* behaviour ends where no progress step is enabled.
-FairSpec == Spec /\ WF_vars(Progress)
+\* behaviour ends where no progress step is enabled.  With TransactionalSink the
+\* coordinator must also trigger the final checkpoint when it is due (never enabled
+\* with the option off).
+FairSpec == Spec /\ WF_vars(Progress) /\ WF_vars(TriggerFinalCheckpoint)
 
 -----------------------------------------------------------------------------
 (* The cost duals.                                                         *)

@@ -32,8 +32,8 @@ record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<St
     }
 
     /**
-     * Each invariant checked in this run (those its mode promises, CutInvariants.applicable), with
-     * "holds" or the number of violations. Aligned and unaligned report NoDoubleCountInv and
+     * Each invariant checked in this run (those its mode promises, CutInvariants.applicable, then
+     * issue 10's, CutInvariants.lifecycle), with "holds" or the number of violations. Aligned and unaligned report NoDoubleCountInv and
      * NoSkipInv as their conjunction ConsistentCutInv; at-least-once reports NoSkipInv alone.
      */
     private Map<String, String> verdicts() {
@@ -51,6 +51,7 @@ record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<St
                 byInvariant.put(CutInvariants.OUTPUT_EXACTLY_ONCE, new ArrayList<>());
             }
         }
+        CutInvariants.lifecycle(o.mode().overtaking()).forEach(n -> byInvariant.put(n, new ArrayList<>()));
         for (Violation v : r.violations()) {
             String name = switch (v.invariant()) {
                 case CutInvariants.NO_DOUBLE_COUNT, CutInvariants.NO_SKIP ->

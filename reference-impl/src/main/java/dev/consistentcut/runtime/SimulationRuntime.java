@@ -6,6 +6,7 @@ import dev.consistentcut.checkpoint.AckResult;
 import dev.consistentcut.checkpoint.Acknowledgement;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.checkpoint.CheckpointStatus;
+import dev.consistentcut.checkpoint.CheckpointStore;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.PhysicalGraph;
@@ -47,7 +48,12 @@ import java.util.TreeSet;
  * {@code AlignedNoChannelStateInv} in aligned mode) as it completes; {@code UnalignedNeverBlocksInv}
  * after every barrier an unaligned task receives; the final state against {@code ExactlyOnceInv}
  * when the run has finished (every source exhausted, every channel empty, nothing in flight). A run
- * that stops before finishing is reported with a {@code Termination} violation.
+ * that stops before finishing is reported with a {@code Termination} violation. With the ledgers
+ * on, issue 10's invariants step by step ({@link LifecycleChecks}): {@code FifoChannelInv} (and,
+ * unaligned, {@code BarrierOvertakesInv}) on the channels each step appended to and after each
+ * restore; {@code RestorePointInv}, {@code RestorePointMonotoneProp}, {@code CheckpointStatusProp}
+ * and {@code FailureAbortsPendingInv} after each step; {@code FifoChannelStateInv} with each
+ * completed checkpoint.
  *
  * <p>Not thread-safe: one thread creates, runs and inspects it.
  */
@@ -85,6 +91,10 @@ public final class SimulationRuntime implements JobRuntime {
     /** The transactional sinks' task ids (empty for a job without one). */
     private final Set<String> sinks;
     private final List<Step> candidates = new ArrayList<>();
+    /** Issue 10's step-by-step checks (with the ledgers only: off in benchmarks); null when off. */
+    private final LifecycleChecks lifecycle;
+    /** Per task: the channels it appends to. */
+    private final Map<String, List<Channel>> outputsOf = new HashMap<>();
 
     public SimulationRuntime(JobGraph job, BarrierMode mode, RunOptions options) {
         this.mode = mode;
@@ -96,21 +106,30 @@ public final class SimulationRuntime implements JobRuntime {
         graph.tasks().forEach(t -> tasks.add(t.id()));
         Set<String> channels = new LinkedHashSet<>();
         graph.channels().forEach(c -> channels.add(c.id()));
+        CheckpointStore store = options.storeFactory().get();
         this.coordinator = mode.overtaking()
-                ? CheckpointCoordinator.forUnaligned(tasks, channels, options.storeFactory().get(), () -> step)
+                ? CheckpointCoordinator.forUnaligned(tasks, channels, store, () -> step)
                 : CheckpointCoordinator.forAligned(tasks, channels, options.maxConcurrentAligned(),
-                        options.storeFactory().get(), () -> step);
+                        store, () -> step);
         coordinator.setAbortsReachTasks(options.abortsReachTasks());
         this.deployment = new Deployment(graph, mode, new Gateway(), listener, options.trackProcessed(),
                 options.endOfInput());
         this.invariants = new CutInvariants(graph);
         this.declined = new DeclinedCheckpoints(options.tolerableFailedCheckpoints(), options.progress(), options.listener());
+        this.lifecycle = options.trackProcessed()
+                ? new LifecycleChecks(coordinator, store, invariants, mode.overtaking(), violations) : null;
+        for (String t : deployment.tasks.keySet()) {
+            outputsOf.put(t, graph.outputs(t).stream().map(c -> deployment.channels.get(c.id())).toList());
+        }
         // A store that already holds a checkpoint (a durable one, reopened) means: resume from it.
         // Either way every task is restored once before the run (a transactional sink then
         // re-commits the resumed checkpoint's transactions and aborts what a dead process left).
         deployment.restore(coordinator.latestCompleted());
         this.sinks = deployment.transactionalSinks();
         coordinator.setCompletionListeners(sinks);
+        if (lifecycle != null) {
+            lifecycle.channels(deployment.channels.values()); // as restored (a resume's channel state)
+        }
     }
 
     /** Runs the job to its end (or {@link RunOptions#maxSteps()}) and checks it; see the class comment. */
@@ -258,6 +277,14 @@ public final class SimulationRuntime implements JobRuntime {
         if (options.checkpointTimeout() > 0) {
             ExpiredAborts.abort(coordinator, options.checkpointTimeout(), triggerTimes.keySet(), listener);
         }
+        if (lifecycle != null) {
+            if (s.task() == null) {
+                lifecycle.checkAll();
+            } else {
+                lifecycle.check(s.checkpointId());
+                lifecycle.channels(outputsOf.get(s.task()));
+            }
+        }
     }
 
     /** Action {@code TriggerCheckpoint}, through the coordinator. */
@@ -267,6 +294,9 @@ public final class SimulationRuntime implements JobRuntime {
             throw new IllegalStateException("TriggerCheckpoint was enabled but the coordinator refused it");
         }
         triggered++;
+        if (lifecycle != null) {
+            lifecycle.triggered(c.getAsLong());
+        }
         lastTrigger = step;
         triggerTimes.put(c.getAsLong(), step);
         if (coordinator.allAcknowledged(c.getAsLong())) {
@@ -293,6 +323,9 @@ public final class SimulationRuntime implements JobRuntime {
         CompletedCheckpoint cp = done.get();
         declined.completed();
         completed.add(cp);
+        if (lifecycle != null) {
+            lifecycle.completed(cp.id());
+        }
         violations.addAll(invariants.completedCheckpoint(cp, mode.name(), mode.overtaking(), options.trackProcessed()));
         options.onCheckpoint().accept(cp);
         if (listener != ActionListener.NONE) {
@@ -326,6 +359,11 @@ public final class SimulationRuntime implements JobRuntime {
         Optional<CompletedCheckpoint> latest = coordinator.failAndRestore();
         completable.clear();
         deployment.restore(latest); // sinks re-commit the restored checkpoint's transactions
+        if (lifecycle != null) {
+            lifecycle.failed();
+            lifecycle.checkAll();
+            lifecycle.channels(deployment.channels.values());
+        }
         failures++;
         checkNoDuplicateOutput();
         if (options.failAfterCheckpoint() > 0 && completed.size() >= options.failAfterCheckpoint()) {

@@ -6,6 +6,7 @@ import dev.consistentcut.checkpoint.AckResult;
 import dev.consistentcut.checkpoint.Acknowledgement;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.checkpoint.CheckpointStatus;
+import dev.consistentcut.checkpoint.CheckpointStore;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.PhysicalGraph;
@@ -51,7 +52,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>Completion.</b> A task whose acknowledgement makes a checkpoint complete-able hands its id
  * to the coordinator thread, which calls {@code completeCheckpoint} and checks the checkpoint
  * against {@code ConsistentCutInv} (and {@code AlignedNoChannelStateInv} when aligned). So the
- * store is written by the coordinator thread only.
+ * store is written by the coordinator thread only. After each of its coordinator steps it checks
+ * issue 10's restore-point and status invariants, and after each restore every channel's
+ * {@code FifoChannelInv} (and {@code BarrierOvertakesInv} when unaligned): {@link LifecycleChecks}.
  *
  * <p><b>Termination</b>: every source exhausted, every channel empty, nothing in flight or waiting
  * for completion, and no task in the middle of a step. The coordinator thread reads the counters
@@ -114,6 +117,8 @@ public final class ThreadedRuntime implements JobRuntime {
     private final Map<String, Worker> workers = new LinkedHashMap<>();
     private final List<CompletedCheckpoint> completed = new ArrayList<>();
     private final List<Violation> violations = new ArrayList<>();
+    /** Issue 10's step-by-step checks (with the ledgers only); null when off. Coordinator thread only. */
+    private LifecycleChecks lifecycle;
     private int failures;
     private boolean failAfterCheckpointDone;
     private long triggeredCount;
@@ -134,21 +139,27 @@ public final class ThreadedRuntime implements JobRuntime {
         graph.tasks().forEach(t -> tasks.add(t.id()));
         Set<String> channels = new LinkedHashSet<>();
         graph.channels().forEach(c -> channels.add(c.id()));
+        CheckpointStore store = options.storeFactory().get();
         this.coordinator = mode.overtaking()
-                ? CheckpointCoordinator.forUnaligned(tasks, channels, options.storeFactory().get(), System::nanoTime)
+                ? CheckpointCoordinator.forUnaligned(tasks, channels, store, System::nanoTime)
                 : CheckpointCoordinator.forAligned(tasks, channels, options.maxConcurrentAligned(),
-                        options.storeFactory().get(), System::nanoTime);
+                        store, System::nanoTime);
         coordinator.setAbortsReachTasks(options.abortsReachTasks());
         this.deployment = new Deployment(graph, mode, new Gateway(), listener, options.trackProcessed(),
                 options.endOfInput());
         this.invariants = new CutInvariants(graph);
         this.declined = new DeclinedCheckpoints(options.tolerableFailedCheckpoints(), options.progress(), options.listener());
+        this.lifecycle = options.trackProcessed()
+                ? new LifecycleChecks(coordinator, store, invariants, mode.overtaking(), violations) : null;
         // A store that already holds a checkpoint (a durable one, reopened) means: resume from it.
         // Either way every task is restored once before the run (a transactional sink then
         // re-commits the resumed checkpoint's transactions and aborts what a dead process left).
         deployment.restore(coordinator.latestCompleted());
         this.sinks = deployment.transactionalSinks();
         coordinator.setCompletionListeners(sinks);
+        if (lifecycle != null) {
+            lifecycle.channels(deployment.channels.values()); // as restored (a resume's channel state)
+        }
     }
 
     /** Runs the job until it terminates; the calling thread is the coordinator thread. Call once. */
@@ -296,13 +307,16 @@ public final class ThreadedRuntime implements JobRuntime {
     private void coordinatorStep(Runnable step) {
         if (!tracing) {
             step.run();
-            return;
+        } else {
+            traceLock.lock();
+            try {
+                step.run();
+            } finally {
+                traceLock.unlock();
+            }
         }
-        traceLock.lock();
-        try {
-            step.run();
-        } finally {
-            traceLock.unlock();
+        if (lifecycle != null) {
+            lifecycle.check(0); // the pending checkpoints' statuses (completions name theirs), the restore point
         }
     }
 
@@ -324,6 +338,9 @@ public final class ThreadedRuntime implements JobRuntime {
             return;
         }
         triggeredCount++;
+        if (lifecycle != null) {
+            lifecycle.triggered(c.getAsLong());
+        }
         triggerTimes.put(c.getAsLong(), now);
         if (coordinator.allAcknowledged(c.getAsLong())) {
             completions.add(c.getAsLong()); // every task had ended: their final states make it
@@ -343,14 +360,24 @@ public final class ThreadedRuntime implements JobRuntime {
             done = coordinator.completeCheckpoint(c);
         } catch (java.io.UncheckedIOException e) {
             declined.declined(c, e); // the coordinator aborted it: AbortCheckpoint(c)
+            if (lifecycle != null) {
+                lifecycle.check(c);
+            }
             return;
         }
         if (done.isEmpty()) {
+            if (lifecycle != null) {
+                lifecycle.check(c);
+            }
             return;
         }
         CompletedCheckpoint cp = done.get();
         declined.completed();
         completed.add(cp);
+        if (lifecycle != null) {
+            lifecycle.completed(cp.id());
+            lifecycle.check(c);
+        }
         violations.addAll(invariants.completedCheckpoint(cp, mode.name(), mode.overtaking(), options.trackProcessed()));
         options.onCheckpoint().accept(cp);
         if (listener != ActionListener.NONE) {
@@ -430,6 +457,11 @@ public final class ThreadedRuntime implements JobRuntime {
         Optional<CompletedCheckpoint> latest = coordinator.failAndRestore();
         completions.clear();
         deployment.restore(latest); // sinks re-commit the restored checkpoint's transactions
+        if (lifecycle != null) {
+            lifecycle.failed();
+            lifecycle.checkAll();
+            lifecycle.channels(deployment.channels.values());
+        }
         failures++;
         if (failureDue()) {
             failAfterCheckpointDone = true;
