@@ -252,6 +252,7 @@ public final class Main {
                 .failAfterCheckpoint(failAfter)
                 .tolerableFailedCheckpoints(o.tolerableFailedCheckpoints())
                 .endOfInput(o.endOfInput())
+                .savepointEvery(o.savepointEvery())
                 .progress(err::println)
                 .onCheckpoint(c -> err.println("checkpoint " + c.id() + " completed in "
                         + Report.time(c.stats().duration(), o.simulation()) + " " + unit + ", "
