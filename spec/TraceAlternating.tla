@@ -32,6 +32,15 @@ CorrectSwitchPersistFrom(inputs, barrierArrived) == inputs \ barrierArrived
 CorrectMaySwitch(c) == c \notin Savepoints
 CorrectHonoursOvertaking(b) == ~b.aligned
 
+\* What RunEnded (TraceValidation) requires the spec cannot do either when the engine stopped.
+Moves ==
+    \/ \E c \in CheckpointIds : CompleteCheckpoint(c)
+    \/ \E s \in Sources : EmitRecord(s) \/ SendEndOfPartition(s)
+    \/ \E t \in Operators : \/ handling[t] # 0 /\ NotifyCheckpointAborted(t, handling[t])
+                           \/ \E e \in InputsOf(t) : \/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
+                                                   \/ ReceiveCancelBarrier(t, e)
+                                                   \/ ReceiveEndOfPartition(t, e)
+
 \* The action event ev names, with its parameters.  Its checks are in TraceValidation.
 Act(ev) ==
     CASE ev.event = "TriggerCheckpoint" -> TriggerCheckpoint(ev.checkpoint) /\ UNCHANGED alternatingVars
@@ -43,11 +52,21 @@ Act(ev) ==
       [] ev.event = "CompleteCheckpoint" -> CompleteCheckpoint(ev.checkpoint) /\ UNCHANGED alternatingVars
       [] ev.event = "AbortCheckpoint" -> AbortCheckpoint(ev.checkpoint) /\ UNCHANGED alternatingVars
       [] ev.event = "FailAndRestore" -> FailAndRestoreAlternating
+      \* The lifecycle (issue 9), as in TraceAligned.tla (TraceValidation: NotifiedWithoutStep,
+      \* PreludeStep, RunEnded).
+      [] ev.event = "NotifyCheckpointAborted" ->
+              IF Abandoned(ev) = <<>> THEN NotifiedWithoutStep(ev) /\ UNCHANGED alternatingVars
+                                     ELSE NotifyCheckpointAborted(ev.task, ev.checkpoint)
+      [] ev.event = "ReceiveCancelBarrier" -> ReceiveCancelBarrier(ev.task, ev.channel)
+      [] ev.event = "SendEndOfPartition" -> SendEndOfPartition(ev.task) /\ UNCHANGED alternatingVars
+      [] ev.event = "ReceiveEndOfPartition" -> ReceiveEndOfPartition(ev.task, ev.channel)
+      [] ev.event = "RunEnded" -> RunEnded(ENABLED Moves) /\ UNCHANGED alternatingVars
 
 altTraceVars == <<allVars, i>>
 
-\* Match the next event, or (no successor, so TLC reports a deadlock) explain why not.
-TraceNext == TraceStep(Act) \/ Unexplained(Act)
+\* Match the next event (after the spec steps its engine step includes first, PreludeStep), or
+\* (no successor, so TLC reports a deadlock) explain why not.
+TraceNext == TraceStep(Act) \/ PreludeStep(NotifyCheckpointAborted) \/ Unexplained(Act, NotifyCheckpointAborted)
 
 TraceAlternatingInit == AlternatingInit /\ i = 1
 
