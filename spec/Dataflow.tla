@@ -108,15 +108,17 @@ OutputsOf(n) == OutputTable[n]
 
 \* A record is identified by its source and offset; operators keep that identity.
 Records == [src : Sources, off : 0..RecordsPerSource - 1]
-\* A barrier of checkpoint c travels in the channels between the records.
-Barriers == [ckpt : CheckpointIds]
+\* A barrier of checkpoint c travels in the channels between the records.  In
+\* AlternatingCheckpoint.tla it also says whether it is aligned or overtaking (Flink's
+\* CheckpointOptions alignment type); the other protocols' barriers carry no such field.
+Barriers == [ckpt : CheckpointIds] \cup [ckpt : CheckpointIds, aligned : BOOLEAN]
 \* A cancellation barrier of checkpoint c (Flink's CancelCheckpointMarker): c is abandoned.
 CancelBarriers == [cancel : CheckpointIds]
 CancelBarrier(c) == [cancel |-> c]
 \* End of partition (Flink's EndOfPartitionEvent): nothing follows it on its channel.
 EndOfPartition == [eop |-> TRUE]
 Messages == Records \cup Barriers \cup CancelBarriers \cup {EndOfPartition}
-IsBarrier(m) == DOMAIN m = {"ckpt"}
+IsBarrier(m) == "ckpt" \in DOMAIN m
 IsCancelBarrier(m) == DOMAIN m = {"cancel"}
 IsEndOfPartition(m) == DOMAIN m = {"eop"}
 IsRecord(m) == DOMAIN m = {"src", "off"}
@@ -274,6 +276,7 @@ RECURSIVE BagSum(_, _)
 \* The bag sum of f[x] over the finite set S.
 BagSum(S, f) == IF S = {} THEN EmptyBag
                 ELSE LET x == CHOOSE x \in S : TRUE IN f[x] (+) BagSum(S \ {x}, f)
+\* The least element of the finite, non-empty set of numbers S.
 SetMin(S) == CHOOSE m \in S : \A n \in S : m <= n
 
 \* The sinks in T snapshot every checkpoint in C in this step (one state for all of them: C
@@ -335,7 +338,9 @@ SinkRestore ==
 SinkIdle(t) == txnOpen[t] = EmptyBag /\ txnPending[t] = {}
 SinksCommitted == \A t \in SinkTasks : SinkIdle(t)
 
-\* Some live checkpoint, pending or completed, will commit sink t's transaction d.
+\* A transaction pre-committed as d needs no new checkpoint: some live checkpoint with id
+\* >= d is pending (it may still complete) or completed (its notification commits every
+\* pending id up to it).
 Covered(d) == \E c \in CheckpointIds : c >= d /\ c > discardedUpTo /\ ckpt[c] \in {"pending", "completed"}
 
 \* The final checkpoint is due: every task has ended, and a sink holds a transaction that

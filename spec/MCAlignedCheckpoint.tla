@@ -123,3 +123,4 @@ BugCommitOnSnapshot           BugCommitOnSnapshot.cfg          inv:NoDuplicateOu
 BugNoRecommitOnRestore        BugNoRecommitOnRestore.cfg       inv:OutputExactlyOnceInv                         4,264    20   18 quick
 BugCommitNotIdempotent        BugCommitNotIdempotent.cfg       inv:NoDuplicateOutputInv                         1,156    13    9 quick
 BugNoFinalCheckpoint          BugNoFinalCheckpoint.cfg         inv:OutputExactlyOnceInv                           950    12   13 quick
+BugFinalCheckpointNeverTriggered BugFinalCheckpointNeverTriggered.cfg prop:FinalCheckpointProp           896 (varies)   19   12 quick

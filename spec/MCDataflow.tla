@@ -218,6 +218,14 @@ BugCommitNotIdempotent(ids, done) == ids
 \* OutputExactlyOnceInv.
 BugNoFinalCheckpoint == FALSE
 
+\* BugFinalCheckpointNeverTriggered (liveness twin of the final checkpoint): the coordinator
+\* never triggers a final checkpoint (`FinalCheckpointDue <- BugFinalCheckpointNeverDue`), so
+\* nothing makes it trigger one once every task has ended (fairness covers the final trigger
+\* only): the sink's last transaction stays open for ever and the job never finishes.  Under
+\* FairSpec, with deadlock checking off (a run whose ids are used up has no successor), TLC
+\* must refute FinalCheckpointProp.
+BugFinalCheckpointNeverDue == FALSE
+
 -----------------------------------------------------------------------------
 (* The state view TLC uses to recognise states it has already seen.        *)
 (* Soundness: the view forgets only data no action reads and no checked    *)

@@ -49,8 +49,24 @@ Persisting(t) == IF handling[t] = 0 THEN {} ELSE PersistFrom(InputsOf(t), arrive
 \* Given arrived inputs a and ended inputs x, t has c's barrier on every input.
 AllArrived(t, a, x) == ArrivedWithEnded(a, x) = InputsOf(t)
 
-\* Barrier c goes to the head of every output of node n (ch: the channels before).
-Overtake(ch, n, c) == EnqueueAhead(ch, OutputsOf(n), [ckpt |-> c])
+\* The priority lane at the head of q (Flink's priority events, the engine's Channel priority
+\* lane): the barriers and cancellation barriers ahead of the first record or end of partition.
+\* Only unaligned barriers and cancellations travel there, so the lane is exactly that run.
+IsPriority(m) == IsBarrier(m) \/ IsCancelBarrier(m)
+LaneLen(q) == IF \A j \in DOMAIN q : IsPriority(q[j]) THEN Len(q)
+              ELSE (CHOOSE j \in DOMAIN q : ~IsPriority(q[j]) /\ \A k \in 1..(j - 1) : IsPriority(q[k])) - 1
+\* Message m joins the priority lane of every channel in es (ch: the channels before): ahead of
+\* every record, behind the barriers and cancellations already in the lane, which are FIFO among
+\* themselves as in Flink.  Without the lifecycle the lane is empty whenever a barrier is sent
+\* (the next checkpoint starts once every barrier of the last one has been taken), so this is
+\* EnqueueAhead; with it, a newer barrier queues behind a still travelling barrier or
+\* cancellation of an aborted checkpoint (trace validation of the engine showed the difference).
+EnqueuePriority(ch, es, m) ==
+    LET rest == [d \in DOMAIN ch |-> SubSeq(ch[d], LaneLen(ch[d]) + 1, Len(ch[d]))]
+        ahead == EnqueueAhead(rest, es, m)
+    IN [d \in DOMAIN ch |-> SubSeq(ch[d], 1, LaneLen(ch[d])) \o ahead[d]]
+\* Barrier c goes to the priority lane of every output of node n (ch: the channels before).
+Overtake(ch, n, c) == EnqueuePriority(ch, OutputsOf(n), [ckpt |-> c])
 \* The records queued in channel e of ch, which a barrier put at e's head overtakes (an
 \* older barrier or a cancellation barrier it overtakes is no data).
 Overtaken(ch, e) == SelectSeq(ch[e], IsRecord)
@@ -107,7 +123,10 @@ Arrive(t, k, a, x) ==
 \* - c is newer than every checkpoint t has seen: t snapshots and forwards c at once to the
 \*   head of its outputs (persisting what c overtook there), with e arrived; if it handled
 \*   an older one, c subsumes it: t abandons it (stops persisting for it) and forwards a
-\*   cancellation barrier of it.  A single-input task also acknowledges c in this step.
+\*   cancellation barrier of it (in the priority lane, ahead of c).  A single-input task
+\*   also acknowledges c in this step.  A transactional sink pre-commits its transaction in
+\*   this snapshot (SinkSnapshot): what it takes later from inputs whose barrier is still to
+\*   come goes into the next transaction (and into c's channel state).
 \* - otherwise c is obsolete at t: dropped.  This is where FLINK-20654 was: an obsolete
 \*   barrier of a cancelled checkpoint must not touch the persisting of the current one.
 \* Implemented by OperatorTask.receiveBarrier(e).
@@ -115,7 +134,7 @@ ReceiveBarrier(t, e) ==
     LET c == Head(chan[e]).ckpt
         h == handling[t]
         taken == [chan EXCEPT ![e] = Tail(@)]
-        cancelled == IF h # 0 THEN Enqueue(taken, OutputsOf(t), CancelBarrier(h)) ELSE taken
+        cancelled == IF h # 0 THEN EnqueuePriority(taken, OutputsOf(t), CancelBarrier(h)) ELSE taken
     IN
     /\ chan[e] # <<>>
     /\ IsBarrier(Head(chan[e]))
@@ -138,12 +157,13 @@ ReceiveBarrier(t, e) ==
 
 \* Operator t learns that c is aborted, with the channels ch before: it abandons the
 \* checkpoint it handles (c, or an older one), stops persisting for it, goes past c (later
-\* barriers of c are obsolete) and forwards a cancellation barrier of c.
+\* barriers of c are obsolete) and forwards a cancellation barrier of c in the priority lane
+\* (Flink sends its CancelCheckpointMarker as a priority event in unaligned mode).
 Abandon(t, c, ch) ==
     /\ current' = [current EXCEPT ![t] = c]
     /\ handling' = [handling EXCEPT ![t] = 0]
     /\ arrived' = [arrived EXCEPT ![t] = {}]
-    /\ chan' = Enqueue(ch, OutputsOf(t), CancelBarrier(c))
+    /\ chan' = EnqueuePriority(ch, OutputsOf(t), CancelBarrier(c))
 
 \* The coordinator tells task t that checkpoint c is aborted.  A source that has not
 \* injected c never will (SkipBarrier); an operator abandons it (Abandon).

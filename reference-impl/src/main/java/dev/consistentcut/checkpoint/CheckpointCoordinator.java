@@ -73,6 +73,10 @@ public final class CheckpointCoordinator {
      * a failure (the restored tasks run again).
      */
     private final Map<String, Acknowledgement> ended = new HashMap<>();
+    /** Alternating mode: checkpoints triggered as savepoints (forced aligned, never switched). */
+    private final Set<Long> savepoints = new HashSet<>();
+    /** Alternating mode: per checkpoint, the tasks that handled it unaligned (the spec's {@code switchedAt}). */
+    private final Map<Long, Set<String>> switched = new HashMap<>();
     /** Counts aborts, so that a threaded runtime knows when to wake its tasks. */
     private long abortCount;
     /** Tasks told of completed checkpoints (transactional sinks, issue 12); set by the runtime. */
@@ -163,17 +167,75 @@ public final class CheckpointCoordinator {
      *     flight or the coordinator is shut down
      */
     public OptionalLong triggerCheckpoint() {
+        return triggerCheckpoint(false);
+    }
+
+    /**
+     * {@code TriggerCheckpoint} of a checkpoint or, with {@code savepoint}, of a savepoint: a
+     * forced-aligned checkpoint whose barriers carry the flag, so that no task switches it to
+     * unaligned (FLINK-33693 was a savepoint that switched). As {@link #triggerCheckpoint()}.
+     */
+    public OptionalLong triggerCheckpoint(boolean savepoint) {
+        return trigger(savepoint);
+    }
+
+    /** Whether {@code id} was triggered as a savepoint. */
+    public boolean isSavepoint(long id) {
+        synchronized (lock) {
+            return savepoints.contains(id);
+        }
+    }
+
+    /**
+     * Alternating mode: task {@code task} handles {@code id} unaligned from now on (the spec's
+     * {@code switchedAt[c]}), by its own {@code TimeoutAlignment} or an unaligned barrier.
+     */
+    public void alignmentSwitched(String task, long id) {
+        synchronized (lock) {
+            requireKnownTask(task, "switching checkpoint " + id);
+            switched.computeIfAbsent(id, k -> new HashSet<>()).add(task);
+        }
+    }
+
+    /** Whether some task switched {@code id} to unaligned (the spec's {@code Switched(c)}). */
+    public boolean switched(long id) {
+        synchronized (lock) {
+            return switched.containsKey(id);
+        }
+    }
+
+    /** The tasks that handled {@code id} unaligned (empty if none). */
+    public Set<String> switchedTasks(long id) {
+        synchronized (lock) {
+            return Set.copyOf(switched.getOrDefault(id, Set.of()));
+        }
+    }
+
+    private OptionalLong trigger(boolean savepoint) {
         synchronized (lock) {
             if (shutdown || inFlightCount() >= maxConcurrent) {
                 return OptionalLong.empty();
             }
             Attempt a = new Attempt(nextId++, clock.getAsLong());
+            if (savepoint) {
+                savepoints.add(a.id); // before any source can see the checkpoint
+            }
             attempts.put(a.id, a);
             open.put(a.id, a);
             for (Acknowledgement finalState : ended.values()) {
                 a.record(finalState.withCheckpointId(a.id));
             }
             return OptionalLong.of(a.id);
+        }
+    }
+
+    /**
+     * Whether {@link #triggerCheckpoint} would start a checkpoint now: fewer than
+     * {@code maxConcurrent} hold a place (see {@code Attempt.holdsPlace}), not shut down.
+     */
+    public boolean canTrigger() {
+        synchronized (lock) {
+            return !shutdown && inFlightCount() < maxConcurrent;
         }
     }
 
@@ -546,7 +608,7 @@ public final class CheckpointCoordinator {
     private int inFlightCount() {
         int n = 0;
         for (Attempt a : open.values()) {
-            if (a.inFlight()) {
+            if (a.holdsPlace()) {
                 n++;
             }
         }
@@ -614,6 +676,17 @@ public final class CheckpointCoordinator {
                 return !discarded && status == CheckpointStatus.PENDING && acked.size() < tasks.size();
             }
             return !discarded && acked.size() < tasks.size();
+        }
+
+        /**
+         * Whether it takes one of the {@code maxConcurrent} places: in flight, or (when aborts
+         * reach the tasks) pending at all, as the spec's {@code InFlight} and Flink's pending
+         * checkpoints, which count against the limit until finalized. A checkpoint every task
+         * acknowledged keeps its place until {@code CompleteCheckpoint} (trace validation rejected
+         * a trigger in that window).
+         */
+        boolean holdsPlace() {
+            return abortsReachTasks ? status == CheckpointStatus.PENDING : inFlight(); // a failure aborts every pending one
         }
 
         /** Records an acknowledgement already checked for being known, live and not a duplicate. */
