@@ -505,14 +505,15 @@ FailAndRestore ==
 \* to c (Flink: notifyCheckpointComplete).  A separate step after CompleteCheckpoint(c):
 \* a failure before it pre-empts it (the notification of a checkpoint completed before
 \* the last failure is lost: c > discardedUpTo), and then the restore re-commits.  A later
-\* notification commits the earlier transactions too.
+\* notification commits the earlier transactions too.  A notification with nothing to commit
+\* (ids = {}) is allowed and changes nothing, as in the engine, which notifies every sink of
+\* every completion.
 \* Implemented by OperatorTask.notifyCheckpointComplete(c) and
 \* TransactionalFileSink.notifyCheckpointComplete(c).
 NotifyCheckpointComplete(t, c) ==
     LET ids == {d \in txnPending[t] : d <= c} IN
     /\ t \in SinkTasks
     /\ ckpt[c] = "completed" /\ c > discardedUpTo
-    /\ ids # {}
     /\ txnPending' = [txnPending EXCEPT ![t] = @ \ ids]
     /\ committed' = committed (+) BagSum(NewlyCommitted(ids, txnCommitted[t]), txn[t])
     /\ txnCommitted' = [txnCommitted EXCEPT ![t] = @ \cup ids]

@@ -126,6 +126,11 @@ record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<St
         }
         if (output != null) {
             out.println(output.text(o.output(), 50));
+            if (atLeastOnce()) {
+                out.println("output in at-least-once mode: " + (output.atLeastOnce()
+                        ? "every input record committed at least once (" + output.duplicated() + " more than once)"
+                        : "NOT every input record committed"));
+            }
         }
         out.print(verdictLine());
         out.flush();
@@ -133,7 +138,7 @@ record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<St
     }
 
     String verdictLine() {
-        if (output != null && !output.exactlyOnce()) {
+        if (output != null && !output.holds(o.mode().name())) {
             return "verdict: VIOLATED";
         }
         return r.holds() ? "verdict: " + (atLeastOnce() ? "at-least-once" : "exactly-once") + " holds" : r.finished() ? "verdict: VIOLATED" : "verdict: NOT FINISHED";
@@ -197,6 +202,6 @@ record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<St
         if (output != null) {
             b.append(",\"outputCheck\":").append(output.json(o.output()));
         }
-        return b.append(",\"holds\":").append(r.holds() && (output == null || output.exactlyOnce())).append('}').toString();
+        return b.append(",\"holds\":").append(r.holds() && (output == null || output.holds(o.mode().name()))).append('}').toString();
     }
 }
