@@ -80,6 +80,14 @@ public final class TraceRecorder implements ActionListener, Closeable {
 
         /** The spec's {@code processed[t]} of operator task {@code operatorTask}. */
         Map<RecordId, Integer> processed(String operatorTask);
+
+        /**
+         * The committed output of transactional sink {@code sinkTask} (issue 12; the spec's
+         * {@code committed} is the bag sum over the sinks). Default: none.
+         */
+        default Map<RecordId, Integer> committedOutput(String sinkTask) {
+            return Map.of();
+        }
     }
 
     private final Writer out;
@@ -88,6 +96,8 @@ public final class TraceRecorder implements ActionListener, Closeable {
     private final Map<Long, CompletedCheckpoint> completed = new HashMap<>();
     private StateView view;
     private long events;
+    /** The transactional sinks (issue 12): their events, and restores, record the committed output. */
+    private final List<String> sinks;
     private boolean closed;
 
     /**
@@ -117,6 +127,8 @@ public final class TraceRecorder implements ActionListener, Closeable {
         if (maxConcurrent < 1) {
             throw new IllegalArgumentException("maxConcurrent must be >= 1, got " + maxConcurrent);
         }
+        this.sinks = graph.operatorTasks().stream().filter(t -> graph.job().node(graph.task(t).node()).operatorFactory()
+                .get() instanceof dev.consistentcut.sink.TransactionalSink).toList();
         write(header(mode, runtime, maxConcurrent, abortsReachTasks, endOfInput));
     }
 
@@ -221,6 +233,9 @@ public final class TraceRecorder implements ActionListener, Closeable {
                         b.append(",\"snapshot\":");
                         bag(b, ledger(action, params));
                     }
+                    if (sinks.contains(task)) {
+                        output(b);
+                    }
                 }
                 graph.outputs(task).forEach(c -> touched.add(c.id()));
             }
@@ -274,6 +289,9 @@ public final class TraceRecorder implements ActionListener, Closeable {
                         b.append(",\"persisted\":");
                         persisted(b, action, params);
                     }
+                    if (sinks.contains(task)) {
+                        output(b); // a sink's snapshot pre-commits and must not commit
+                    }
                     graph.outputs(task).forEach(c -> touched.add(c.id()));
                 }
             }
@@ -297,8 +315,25 @@ public final class TraceRecorder implements ActionListener, Closeable {
                         .filter(cp.channelState()::containsKey).toList();
                 channelPairs(b, persisted, c -> elements(b, cp.channelState().get(c)));
             }
+            case "NotifyCheckpointComplete" -> {
+                b.append(",\"task\":");
+                Json.quote(b, str(action, params, "task"));
+                b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+                if (!(params.get("committed") instanceof List<?> ids)) {
+                    throw missing(action, params, "committed", "a list of checkpoint ids");
+                }
+                b.append(",\"committed\":[");
+                for (int k = 0; k < ids.size(); k++) {
+                    b.append(k == 0 ? "" : ",").append(((Number) ids.get(k)).longValue());
+                }
+                b.append(']');
+                output(b);
+            }
             case "FailAndRestore" -> {
                 b.append(",\"restored\":").append(num(action, params, "checkpoint"));
+                if (!sinks.isEmpty()) {
+                    output(b); // after the sinks' re-commit
+                }
                 b.append(",\"offsets\":");
                 pairs(b, graph.sourceTasks(), s -> b.append(view.sourceOffset(s)));
                 b.append(",\"processed\":");
@@ -308,6 +343,7 @@ public final class TraceRecorder implements ActionListener, Closeable {
             default -> throw new IllegalArgumentException("trace " + name + ": '" + action + "' is no action of the specification");
         }
         // Every step that moves messages records the channels it touched, as it left them.
+        // (NotifyCheckpointComplete moves none: its "channels" is empty.)
         if (!action.endsWith("Checkpoint") && !action.equals(RUN_ENDED)) {
             b.append(",\"channels\":");
             channelPairs(b, List.copyOf(touched), c -> elements(b, view.channel(c).contents()));
@@ -360,6 +396,8 @@ public final class TraceRecorder implements ActionListener, Closeable {
         b.append(",\"maxConcurrent\":").append(mode.overtaking() ? 1 : maxConcurrent);
         b.append(",\"abortsReachTasks\":").append(abortsReachTasks);
         b.append(",\"endOfInput\":").append(endOfInput);
+        // Issue 12: the job's sinks are two-phase-commit sinks (the spec's TransactionalSink).
+        b.append(",\"transactionalSink\":").append(!sinks.isEmpty());
         // Route(n, r) for every node n and record r: per <<node, source>>, per offset, the out-edges.
         b.append(",\"routes\":[");
         sep = "";
@@ -433,6 +471,16 @@ public final class TraceRecorder implements ActionListener, Closeable {
             sep = ",";
         }
         b.append(']');
+    }
+
+    /** "output": the committed output of every transactional sink together (the spec's bag {@code committed}), after the step. */
+    private void output(StringBuilder b) {
+        Map<RecordId, Integer> all = new HashMap<>();
+        for (String t : sinks) {
+            view.committedOutput(t).forEach((r, n) -> all.merge(r, n, Integer::sum));
+        }
+        b.append(",\"output\":");
+        bag(b, all);
     }
 
     /** A bag as [[record, count], ...] in record order. */
