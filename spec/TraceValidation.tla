@@ -52,6 +52,9 @@ TraceAbortEnabled == TRUE
 \* The lifecycle options the run used (traces recorded before they were in the header: off).
 TraceAbortsReachTasks == "abortsReachTasks" \in DOMAIN TraceHeader /\ TraceHeader.abortsReachTasks
 TraceEndOfInput == "endOfInput" \in DOMAIN TraceHeader /\ TraceHeader.endOfInput
+\* Issue 12: the job's sinks are two-phase-commit sinks (TransactionalFileSink); traces recorded
+\* before the field existed: off.
+TraceTransactionalSink == "transactionalSink" \in DOMAIN TraceHeader /\ TraceHeader.transactionalSink
 
 \* The dials, with their correct definitions (as the comments in Dataflow.tla state them and the
 \* MC modules define them): a trace must be a behaviour of the protocol as meant, not of a bug.
@@ -97,6 +100,8 @@ WellFormed(ev) ==
               /\ Range(Abandoned(ev)) \subseteq CheckpointIds
       [] ev.event = "SendEndOfPartition" -> ev.task \in Sources
       [] ev.event \in {"FailAndRestore", "RunEnded"} -> TRUE
+      \* Issue 12: a transactional sink, a checkpoint.
+      [] ev.event = "NotifyCheckpointComplete" -> ev.task \in SinkTasks /\ ev.checkpoint \in CheckpointIds
       \* Alternating mode only (TraceAlternating.tla): operator task, checkpoint.
       [] ev.event = "TimeoutAlignment" -> ev.task \in Operators /\ ev.checkpoint \in CheckpointIds
       [] OTHER -> FALSE
@@ -107,23 +112,28 @@ CheckNames(ev) ==
       [] ev.event = "InjectBarrier" -> <<"offset", "persisted", "channels">>
       [] ev.event = "ProcessRecord" -> <<"record", "persisted", "channels">>
       \* Alternating mode: the received barrier's alignment type too (field "aligned").
+      \* A sink's events (and restores) with a transactional sink: the committed output too ("output").
       [] ev.event = "ReceiveBarrier" ->
               IF TraceHeader.mode = "alternating"
-                THEN <<"checkpoint", "aligned", "snapshot", "persisted", "channels">>
-                ELSE <<"checkpoint", "snapshot", "persisted", "channels">>
+                THEN <<"checkpoint", "aligned", "snapshot", "persisted", "output", "channels">>
+                ELSE <<"checkpoint", "snapshot", "persisted", "output", "channels">>
       [] ev.event = "TimeoutAlignment" -> <<"snapshot", "persisted", "channels">>
       [] ev.event = "CompleteCheckpoint" -> <<"offsets", "processed", "channelState">>
-      [] ev.event = "FailAndRestore" -> <<"restored", "offsets", "processed", "channels">>
+      [] ev.event = "FailAndRestore" -> <<"restored", "offsets", "processed", "output", "channels">>
+      [] ev.event = "NotifyCheckpointComplete" -> <<"output", "channels">>
       [] ev.event = "NotifyCheckpointAborted" -> <<"remembered", "channels">>
       [] ev.event = "ReceiveCancelBarrier" -> <<"checkpoint", "channels">>
       [] ev.event = "SendEndOfPartition" -> <<"offset", "channels">>
-      [] ev.event = "ReceiveEndOfPartition" -> <<"ended", "snapshot", "channels">>
+      [] ev.event = "ReceiveEndOfPartition" -> <<"ended", "snapshot", "output", "channels">>
       [] ev.event = "RunEnded" -> <<"finished">>
       [] OTHER -> <<>>
 
 \* Check k of event ev: the recorded value agrees with the spec's (before or after the step).
 Check(ev, k) ==
     CASE k = "channels" -> \A p \in Range(ev.channels) : chan'[p[1]] = p[2]
+      \* Issue 12: what an external reader sees after the step is the spec's committed output (an
+      \* event without the field: a job without a transactional sink, or not a sink's step).
+      [] k = "output" -> "output" \in DOMAIN ev => committed' = FunOf(ev.output)
       [] ev.event = "EmitRecord" /\ k = "record" -> ev.record = [src |-> ev.task, off |-> offset[ev.task]]
       [] ev.event = "EmitRecord" /\ k = "offset" -> offset'[ev.task] = ev.offset
       [] ev.event = "InjectBarrier" /\ k = "offset" -> snapOffset'[ev.checkpoint][ev.task] = ev.offset
@@ -186,6 +196,20 @@ NotifiedWithoutStep(ev) ==
     /\ ckpt[ev.checkpoint] = "aborted"
     /\ handling[ev.task] # ev.checkpoint
     /\ UNCHANGED vars
+
+\* Issue 12: a NotifyCheckpointComplete that committed nothing in the engine (the sink had no
+\* transaction pre-committed up to c: they were committed by an earlier notification or on
+\* restore).  The spec's NotifyCheckpointComplete is enabled only when it commits something, so
+\* no spec step; but c must be complete and the spec's sink must have nothing up to c pending either.
+NotifiedCompleteWithoutStep(ev) ==
+    /\ ckpt[ev.checkpoint] = "completed"
+    /\ {d \in txnPending[ev.task] : d <= ev.checkpoint} = {}
+    /\ UNCHANGED vars
+
+\* The engine step of event ev, a NotifyCheckpointComplete: the spec's action, or no step (above).
+NotifyCompleteAct(ev) ==
+    IF ev.committed = <<>> THEN NotifiedCompleteWithoutStep(ev)
+    ELSE NotifyCheckpointComplete(ev.task, ev.checkpoint)
 
 \* RunEnded (the recorder's last event when the engine stopped because none of its steps was
 \* enabled): no spec step, but the spec must have none left either that moves data, barriers,
