@@ -53,9 +53,10 @@ Options:
   --fail-fast       stop after the first model that does not do what the manifest says
   --mutants [ARGS]  run the spec mutation harness instead: tests/spec-mutants.sh ARGS (see its --help)
   --trace FILE      instead of the manifest: validate a trace the engine recorded (repeatable):
-                    TLC decides whether it is a behaviour of spec/TraceAligned.tla or
-                    spec/TraceUnaligned.tla (by its mode); a rejected trace is reported with the
-                    first event no action explains, why, and the spec's state before it
+                    TLC decides whether it is a behaviour of spec/TraceAligned.tla,
+                    spec/TraceUnaligned.tla or spec/TraceAtLeastOnce.tla (by its mode); a
+                    rejected trace is reported with the first event no action explains, why,
+                    and the spec's state before it
   --expect-reject   with --trace: every trace must be rejected (a broken engine's traces)
   --pictures        draw every violation as a picture (target/model-check/pictures/NAME.svg;
                     a rejected trace next to its TLC log), with the numbers that violate the
