@@ -26,7 +26,8 @@ Moves ==
                            \/ \E e \in InputsOf(t) : \/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
                                                    \/ ReceiveCancelBarrier(t, e)
                                                    \/ ReceiveEndOfPartition(t, e)
-    \/ SinkProgress
+    \* a sink's notification that commits something (one with nothing to commit changes nothing)
+    \/ SinkProgress /\ txnPending' # txnPending
 
 \* The action event ev names, with its parameters.  Its checks are in TraceValidation.
 Act(ev) ==
