@@ -94,6 +94,12 @@ public final class TraceRecorder implements ActionListener, Closeable {
     private final String name;
     private final PhysicalGraph graph;
     private final Map<Long, CompletedCheckpoint> completed = new HashMap<>();
+    /**
+     * Alternating mode (spec/TraceAlternating.tla): barriers in channels carry their alignment
+     * type ({@code {"ckpt": c, "aligned": b}}), {@code ReceiveBarrier} the received one's, and
+     * {@code TimeoutAlignment} events are recorded.
+     */
+    private final boolean alternating;
     private StateView view;
     private long events;
     /** The transactional sinks (issue 12): their events, and restores, record the committed output. */
@@ -124,6 +130,7 @@ public final class TraceRecorder implements ActionListener, Closeable {
         this.out = Objects.requireNonNull(out, "out");
         this.name = Objects.requireNonNull(name, "name");
         this.graph = PhysicalGraph.of(Objects.requireNonNull(job, "job"));
+        this.alternating = mode.alignedTimeoutMillis() >= 0;
         if (maxConcurrent < 1) {
             throw new IllegalArgumentException("maxConcurrent must be >= 1, got " + maxConcurrent);
         }
@@ -179,7 +186,35 @@ public final class TraceRecorder implements ActionListener, Closeable {
         Json.quote(b, action);
         Set<String> touched = new LinkedHashSet<>();
         switch (action) {
-            case "TriggerCheckpoint" -> b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+            case "TriggerCheckpoint" -> {
+                b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+                if (Boolean.TRUE.equals(params.get("savepoint"))) {
+                    b.append(",\"savepoint\":true");
+                }
+            }
+            case "TimeoutAlignment" -> {
+                String task = str(action, params, "task");
+                b.append(",\"task\":");
+                Json.quote(b, task);
+                b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+                if (params.containsKey("snapshot")) {
+                    b.append(",\"snapshot\":");
+                    bag(b, ledger(action, params));
+                }
+                // What the switch persisted: passive, the records each prioritized barrier jumped
+                // over (input channels); active, what the overtaking barrier jumped over (outputs).
+                Map<String, Object> all = new HashMap<>();
+                if (params.get("prioritized") instanceof Map<?, ?> m) {
+                    m.forEach((k, v) -> all.put((String) k, v));
+                }
+                if (params.get("overtaken") instanceof Map<?, ?> m) {
+                    m.forEach((k, v) -> all.put((String) k, v));
+                }
+                b.append(",\"persisted\":");
+                persisted(b, action, Map.of("overtaken", all));
+                graph.inputs(task).forEach(c -> touched.add(c.id()));
+                graph.outputs(task).forEach(c -> touched.add(c.id()));
+            }
             case RUN_ENDED -> {
                 if (!(params.get("finished") instanceof Boolean finished)) {
                     throw missing(action, params, "finished", "a boolean");
@@ -278,6 +313,12 @@ public final class TraceRecorder implements ActionListener, Closeable {
                     touched.addAll(routeChannels(task, r));
                 } else {
                     b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+                    if (alternating) {
+                        if (!(params.get("aligned") instanceof Boolean aligned)) {
+                            throw missing(action, params, "aligned", "a boolean (alternating mode)");
+                        }
+                        b.append(",\"aligned\":").append(aligned);
+                    }
                     if (params.containsKey("abandoned")) {
                         abandoned(b, action, params);
                     }
@@ -373,7 +414,8 @@ public final class TraceRecorder implements ActionListener, Closeable {
         b.append(",\"mode\":");
         // The spec the trace must follow: AtLeastOnceCheckpoint for the shipped at-least-once mode,
         // else UnalignedCheckpoint if barriers overtake, AlignedCheckpoint otherwise (broken twins too).
-        Json.quote(b, mode.overtaking() ? "unaligned" : mode.name().equals("at-least-once") ? "at-least-once" : "aligned");
+        Json.quote(b, mode.alignedTimeoutMillis() >= 0 ? "alternating" : mode.overtaking() ? "unaligned"
+                : mode.name().equals("at-least-once") ? "at-least-once" : "aligned");
         b.append(",\"modeName\":");
         Json.quote(b, mode.name());
         b.append(",\"runtime\":");
@@ -393,7 +435,7 @@ public final class TraceRecorder implements ActionListener, Closeable {
         pairs(b, graph.sourceTasks(), s -> b.append(graph.log(s).length()));
         int capacity = graph.channels().stream().mapToInt(ChannelSpec::capacity).max().orElse(1);
         b.append(",\"capacity\":").append(capacity);
-        b.append(",\"maxConcurrent\":").append(mode.overtaking() ? 1 : maxConcurrent);
+        b.append(",\"maxConcurrent\":").append(mode.oneInFlight() ? 1 : maxConcurrent);
         b.append(",\"abortsReachTasks\":").append(abortsReachTasks);
         b.append(",\"endOfInput\":").append(endOfInput);
         // Issue 12: the job's sinks are two-phase-commit sinks (the spec's TransactionalSink).
@@ -452,7 +494,7 @@ public final class TraceRecorder implements ActionListener, Closeable {
         Json.quote(b, r.source()).append(",\"off\":").append(r.offset()).append('}');
     }
 
-    private static void elements(StringBuilder b, List<? extends ChannelElement> elements) {
+    private void elements(StringBuilder b, List<? extends ChannelElement> elements) {
         b.append('[');
         String sep = "";
         for (ChannelElement e : elements) {
@@ -460,7 +502,11 @@ public final class TraceRecorder implements ActionListener, Closeable {
             if (e instanceof Record r) {
                 record(b, r.id());
             } else if (e instanceof Barrier barrier) {
-                b.append("{\"ckpt\":").append(barrier.checkpointId()).append('}');
+                b.append("{\"ckpt\":").append(barrier.checkpointId());
+                if (alternating) {
+                    b.append(",\"aligned\":").append(barrier.aligned());
+                }
+                b.append('}');
             } else if (e instanceof CancelBarrier cancel) {
                 b.append("{\"cancel\":").append(cancel.checkpointId()).append('}');
             } else if (e instanceof EndOfPartition) {
