@@ -52,7 +52,7 @@ InjectBarrier(s, c) ==
     /\ current' = [current EXCEPT ![s] = c]
     /\ Acknowledge(s, c)
     /\ UNCHANGED <<sourceVars, operatorVars, ckpt, snapProcessed, snapChan, latest,
-                   discardedUpTo, failures, endedInputs, endedSources>>
+                   discardedUpTo, failures, endedInputs, endedSources, sinkVars>>
 
 \* Operator t takes the record at the head of an unblocked input e, counts it and sends it on.
 \* Implemented by OperatorTask.processRecord(e).
@@ -64,11 +64,13 @@ ProcessRecord(t, e) ==
     /\ HasRoom(t, r)
     /\ chan' = Enqueue([chan EXCEPT ![e] = Tail(@)], RouteOf(t, r), r)
     /\ processed' = [processed EXCEPT ![t] = @ (+) SetToBag({r})]
+    /\ SinkWrite(t, r)
     /\ UNCHANGED <<sourceVars, handling, arrived, coordinatorVars, failures, lifecycleVars>>
 
 \* Operator t, aligning checkpoint k with arrived inputs a (ended inputs x), after the
 \* channels ch: if every input has arrived, it snapshots, forwards barrier k behind its
-\* output, unblocks every input and acknowledges k; else it waits, blocking a.
+\* output, unblocks every input and acknowledges k (a sink pre-commits its transaction in
+\* the snapshot: SinkSnapshot); else it waits, blocking a.
 Align(t, k, a, x, ch) ==
     IF AllArrived(t, a, x)
       THEN /\ snapProcessed' = [snapProcessed EXCEPT ![k][t] = processed[t]]
@@ -76,10 +78,11 @@ Align(t, k, a, x, ch) ==
            /\ handling' = [handling EXCEPT ![t] = 0]
            /\ arrived' = [arrived EXCEPT ![t] = {}]
            /\ Acknowledge(t, k)
+           /\ SinkSnapshot({t}, {k})
       ELSE /\ chan' = ch
            /\ handling' = [handling EXCEPT ![t] = k]
            /\ arrived' = [arrived EXCEPT ![t] = a]
-           /\ UNCHANGED <<snapProcessed, acked>>
+           /\ UNCHANGED <<snapProcessed, acked, sinkVars>>
 
 \* Operator t takes barrier c from an unblocked input e.
 \* - c is the checkpoint t aligns: e has arrived (Align).
@@ -108,7 +111,7 @@ ReceiveBarrier(t, e) ==
                    ELSE Align(t, c, {e}, endedInputs[t], taken)
          [] OTHER ->
               /\ chan' = taken
-              /\ UNCHANGED <<handling, arrived, current, snapProcessed, acked>>
+              /\ UNCHANGED <<handling, arrived, current, snapProcessed, acked, sinkVars>>
     /\ UNCHANGED <<sourceVars, processed, ckpt, snapOffset, snapChan, latest,
                    discardedUpTo, failures, endedInputs, endedSources>>
 
@@ -134,7 +137,7 @@ NotifyCheckpointAborted(t, c) ==
     ELSE /\ AbortNews(t, c)
          /\ Abandon(t, c, chan)
          /\ UNCHANGED <<sourceVars, processed, coordinatorVars, failures, endedInputs,
-                        endedSources>>
+                        endedSources, sinkVars>>
 
 \* Operator t takes a cancellation barrier of c from an unblocked input e: if t has not
 \* gone past c it abandons c (or the older checkpoint it aligns) as on a notification,
@@ -152,7 +155,7 @@ ReceiveCancelBarrier(t, e) ==
          ELSE /\ chan' = taken
               /\ UNCHANGED <<handling, arrived, current>>
     /\ UNCHANGED <<sourceVars, processed, coordinatorVars, failures, endedInputs,
-                   endedSources>>
+                   endedSources, sinkVars>>
 
 \* Operator t takes end of partition from an unblocked input e: e has ended and counts as
 \* arrived for the checkpoint t aligns and every later one.  If that completes the
@@ -174,6 +177,9 @@ ReceiveEndOfPartition(t, e) ==
         sp1 == IF aligned THEN [snapProcessed EXCEPT ![h][t] = processed[t]] ELSE snapProcessed
         ak1 == IF aligned THEN [acked EXCEPT ![h] = @ \cup {t}] ELSE acked
         ends == x = InputsOf(t)
+        \* the checkpoints t snapshots in this step (a sink pre-commits in the oldest)
+        snaps == (IF aligned THEN {h} ELSE {})
+                   \cup (IF ends THEN {d \in CheckpointIds : Live(d) /\ d > current[t]} ELSE {})
     IN
     /\ chan[e] # <<>>
     /\ IsEndOfPartition(Head(chan[e]))
@@ -182,6 +188,7 @@ ReceiveEndOfPartition(t, e) ==
     /\ chan' = IF ends THEN Enqueue(ch1, OutputsOf(t), EndOfPartition) ELSE ch1
     /\ snapProcessed' = IF ends THEN FinalSnapshot(sp1, t, current[t]) ELSE sp1
     /\ acked' = IF ends THEN FinalAck(ak1, t, current[t]) ELSE ak1
+    /\ SinkSnapshot({t}, snaps)
     /\ IF aligned
          THEN /\ handling' = [handling EXCEPT ![t] = 0]
               /\ arrived' = [arrived EXCEPT ![t] = {}]
@@ -190,7 +197,7 @@ ReceiveEndOfPartition(t, e) ==
                    failures, current, endedSources>>
 
 \* The steps that move data, barriers and news of aborts forward (no trigger, timeout or
-\* failure).
+\* failure; with TransactionalSink also the notifications and the final checkpoint).
 Progress ==
     \/ \E c \in CheckpointIds : CompleteCheckpoint(c)
     \/ \E s \in Sources : \/ EmitRecord(s) \/ SendEndOfPartition(s)
@@ -199,6 +206,7 @@ Progress ==
     \/ \E t \in Operators : \E e \in InputsOf(t) :
            \/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
            \/ ReceiveCancelBarrier(t, e) \/ ReceiveEndOfPartition(t, e)
+    \/ SinkProgress
 
 Next ==
     \/ Progress
@@ -210,8 +218,10 @@ Spec == Init /\ [][Next]_vars
 
 \* Weak fairness on progress as a whole suffices: every progress step shrinks a finite
 \* measure (records to read, messages in channels, barriers to inject), so a fair
-\* behaviour ends where no progress step is enabled.
-FairSpec == Spec /\ WF_vars(Progress)
+\* behaviour ends where no progress step is enabled.  With TransactionalSink the
+\* coordinator must also trigger the final checkpoint when it is due (never enabled
+\* with the option off).
+FairSpec == Spec /\ WF_vars(Progress) /\ WF_vars(TriggerFinalCheckpoint)
 
 -----------------------------------------------------------------------------
 \* Aligned checkpoints persist no channel state: the cut lies exactly at the barriers.

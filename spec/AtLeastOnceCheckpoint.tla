@@ -65,7 +65,7 @@ Next == Tracker!Next
 Spec == Init /\ [][Next]_vars
 
 \* Weak fairness on progress as a whole, as in the other two modes.
-FairSpec == Spec /\ WF_vars(Progress)
+FairSpec == Spec /\ WF_vars(Progress) /\ WF_vars(TriggerFinalCheckpoint)
 
 -----------------------------------------------------------------------------
 \* At-least-once checkpoints persist no channel state: the cut lies at the barriers.

@@ -23,6 +23,19 @@
 (* AbortsReachTasks = FALSE (aborted checkpoints stay in flight until      *)
 (* their barriers have passed every task; no task ever learns of an        *)
 (* abort) and EndOfInput = FALSE (no source ever ends its partition).      *)
+(*                                                                         *)
+(* End-to-end exactly-once (issue 12) is a third model option,             *)
+(* TransactionalSink (off unless a .cfg turns it on): every operator       *)
+(* without outputs is a two-phase-commit sink (Flink's                     *)
+(* TwoPhaseCommitSinkFunction, Sink V2 committer).  It writes what it      *)
+(* processes into an open transaction, pre-commits that transaction in its *)
+(* snapshot of a checkpoint and opens a new one, commits every             *)
+(* pre-committed transaction up to c when told that c completed            *)
+(* (NotifyCheckpointComplete, a step of its own that a failure can         *)
+(* pre-empt), and on restore re-commits the restored checkpoint's          *)
+(* transactions and aborts the rest.  With end of input, the job finishes  *)
+(* only after a final checkpoint has completed and been committed.         *)
+(* `committed` is what an external reader of the output sees.              *)
 (***************************************************************************)
 EXTENDS Naturals, Sequences, FiniteSets, Bags
 
@@ -53,7 +66,39 @@ CONSTANTS
                            \* the inputs alignment counts as arrived
 
 Tasks == Sources \cup Operators
-CheckpointIds == 1..MaxCheckpoints
+
+-----------------------------------------------------------------------------
+(* The transactional sink (issue 12): the model option and its dials.      *)
+(* They are definitions, not CONSTANTS, so that every model and trace      *)
+(* configuration written before keeps working unchanged (the option off);  *)
+(* a .cfg turns the option on with `TransactionalSink <- SinkOn` and picks *)
+(* a bad dial with e.g. `SinkCommitsOnSnapshot <- BugCommitOnSnapshot`     *)
+(* (MCDataflow.tla).  With the option off every sink variable keeps its    *)
+(* initial value and the checkpoint ids are 1..MaxCheckpoints: the models  *)
+(* before issue 12 have the same states as before.                         *)
+
+\* The model option: operators without outputs are two-phase-commit sinks.
+TransactionalSink == FALSE
+\* Dial, correct FALSE: the sink commits a transaction only when told that a checkpoint
+\* holding it completed, never in the snapshot that pre-commits it.
+SinkCommitsOnSnapshot == FALSE
+\* Dial, correct TRUE: on restore the sink re-commits the transactions of the restored checkpoint.
+SinkRecommitsOnRestore == TRUE
+\* Dial, correct: given the ids of the transactions a commit step commits and those already
+\* committed, the ids whose records the commit adds to the output: commit is idempotent.
+NewlyCommitted(ids, done) == ids \ done
+\* Dial, correct TRUE: with end of input, the job finishes only once every transaction of
+\* every sink is committed (after a final checkpoint, FLIP-147).
+JobWaitsForFinalCheckpoint == TRUE
+
+\* The sinks: the operators without outputs (none with the option off).
+SinkTasks == IF TransactionalSink THEN {t \in Operators : \A e \in Edges : e[1] # t} ELSE {}
+\* Checkpoint ids beyond MaxCheckpoints are final checkpoints: triggered only when every task
+\* has ended and a sink has a transaction no live checkpoint will commit.  One per failure
+\* (a failure can abort it) and one more suffice when timeouts are off.
+FinalCheckpoints == IF TransactionalSink THEN MaxFailures + 1 ELSE 0
+MaxCheckpointId == MaxCheckpoints + FinalCheckpoints
+CheckpointIds == 1..MaxCheckpointId
 \* The in- and out-edges of every node, tabulated once (TLC evaluates a constant
 \* definition once, not in every state; the same holds for RouteTable and PathTable).
 InputTable == [n \in Tasks |-> {e \in Edges : e[2] = n}]
@@ -63,15 +108,17 @@ OutputsOf(n) == OutputTable[n]
 
 \* A record is identified by its source and offset; operators keep that identity.
 Records == [src : Sources, off : 0..RecordsPerSource - 1]
-\* A barrier of checkpoint c travels in the channels between the records.
-Barriers == [ckpt : CheckpointIds]
+\* A barrier of checkpoint c travels in the channels between the records.  In
+\* AlternatingCheckpoint.tla it also says whether it is aligned or overtaking (Flink's
+\* CheckpointOptions alignment type); the other protocols' barriers carry no such field.
+Barriers == [ckpt : CheckpointIds] \cup [ckpt : CheckpointIds, aligned : BOOLEAN]
 \* A cancellation barrier of checkpoint c (Flink's CancelCheckpointMarker): c is abandoned.
 CancelBarriers == [cancel : CheckpointIds]
 CancelBarrier(c) == [cancel |-> c]
 \* End of partition (Flink's EndOfPartitionEvent): nothing follows it on its channel.
 EndOfPartition == [eop |-> TRUE]
 Messages == Records \cup Barriers \cup CancelBarriers \cup {EndOfPartition}
-IsBarrier(m) == DOMAIN m = {"ckpt"}
+IsBarrier(m) == "ckpt" \in DOMAIN m
 IsCancelBarrier(m) == DOMAIN m = {"cancel"}
 IsEndOfPartition(m) == DOMAIN m = {"eop"}
 IsRecord(m) == DOMAIN m = {"src", "off"}
@@ -84,6 +131,8 @@ ASSUME /\ Sources \cap Operators = {}
        /\ MaxCheckpoints \in Nat /\ MaxConcurrent \in Nat \ {0}
        /\ MaxFailures \in Nat /\ AbortEnabled \in BOOLEAN /\ FinishedSourcesInject \in BOOLEAN
        /\ AbortsReachTasks \in BOOLEAN /\ EndOfInput \in BOOLEAN
+       \* A final checkpoint needs the end of input.
+       /\ TransactionalSink => EndOfInput
 
 RECURSIVE Downstream(_, _)
 \* The nodes reachable from node n in 1..k steps.
@@ -141,13 +190,24 @@ VARIABLES
                    \* or abandoned, 0 if none (Flink's currentCheckpointId of a barrier handler);
                    \* a barrier of c <= current[t] that t is not handling is obsolete at t
     endedInputs,   \* endedInputs[t]: the inputs of operator t whose end of partition t has taken
-    endedSources   \* the sources that have sent end of partition
+    endedSources,  \* the sources that have sent end of partition
+    \* The transactional sink (issue 12); functions over SinkTasks, empty with the option off.
+    txnOpen,       \* txnOpen[t]: bag of the records sink t wrote into its open transaction
+    txn,           \* txn[t][c]: bag of the records of the transaction t pre-committed in its
+                   \* snapshot of checkpoint c (empty if none; written once)
+    txnPending,    \* txnPending[t]: the ids of t's pre-committed transactions not yet committed
+    snapTxnPending, \* snapTxnPending[c][t]: txnPending[t] as t's snapshot of c recorded it
+                   \* (with c's own transaction): what a restore from c re-commits
+    txnCommitted,  \* txnCommitted[t]: the ids of t's transactions committed to the output
+    committed      \* bag of the records in the committed output: what an external reader sees
+                   \* (Java: TransactionalFileSink.committed(), read from the output directory)
 
 sourceVars == <<offset>>
 operatorVars == <<processed, handling, arrived>>
 coordinatorVars == <<ckpt, acked, snapOffset, snapProcessed, snapChan, latest, discardedUpTo>>
 lifecycleVars == <<current, endedInputs, endedSources>>
-vars == <<sourceVars, chan, operatorVars, coordinatorVars, failures, lifecycleVars>>
+sinkVars == <<txnOpen, txn, txnPending, snapTxnPending, txnCommitted, committed>>
+vars == <<sourceVars, chan, operatorVars, coordinatorVars, failures, lifecycleVars, sinkVars>>
 
 -----------------------------------------------------------------------------
 (* Checkpoint bookkeeping.                                                 *)
@@ -203,6 +263,92 @@ Takeable(t, e) == /\ chan[e] # <<>>
                   /\ IsRecord(Head(chan[e])) => HasRoom(t, Head(chan[e]))
 
 -----------------------------------------------------------------------------
+(* The transactional sink's parts of the steps (issue 12).  Each is a      *)
+(* conjunct of a shared or protocol action and leaves the sink variables   *)
+(* unchanged with the option off.  Flink: TwoPhaseCommitSinkFunction       *)
+(* (snapshotState pre-commits and begins a new transaction,                *)
+(* notifyCheckpointComplete commits every pending transaction up to the    *)
+(* checkpoint, initializeState re-commits the restored pending ones and    *)
+(* aborts the rest).  One simplification: an empty open transaction is    *)
+(* not pre-committed (it would commit nothing).                            *)
+
+RECURSIVE BagSum(_, _)
+\* The bag sum of f[x] over the finite set S.
+BagSum(S, f) == IF S = {} THEN EmptyBag
+                ELSE LET x == CHOOSE x \in S : TRUE IN f[x] (+) BagSum(S \ {x}, f)
+SetMin(S) == CHOOSE m \in S : \A n \in S : m <= n
+
+\* The sinks in T snapshot every checkpoint in C in this step (one state for all of them: C
+\* has more than one member only when a sink ends while several checkpoints are live).
+\* Each pre-commits its open transaction, if it holds a record, as the transaction of the
+\* oldest checkpoint in C, opens a new (empty) one, and records its pending transactions in
+\* its snapshot of every checkpoint in C.  Implemented by TransactionalFileSink.preCommit(c),
+\* called in the sink task's snapshot (for an ended sink: TransactionalFileSink.endOfInput()).
+SinkSnapshot(T, C) ==
+    IF ~TransactionalSink \/ T \cap SinkTasks = {} \/ C = {} THEN UNCHANGED sinkVars
+    ELSE
+    LET c0 == SetMin(C)
+        \* the sinks with a transaction to pre-commit
+        S == {t \in T \cap SinkTasks : txnOpen[t] # EmptyBag}
+        pend == [t \in SinkTasks |-> IF t \in S THEN txnPending[t] \cup {c0} ELSE txnPending[t]]
+        txn1 == [t \in SinkTasks |-> IF t \in S THEN [txn[t] EXCEPT ![c0] = txnOpen[t]] ELSE txn[t]]
+        \* the dial SinkCommitsOnSnapshot: commit at once what was just pre-committed
+        now == [t \in SinkTasks |-> IF SinkCommitsOnSnapshot /\ t \in S THEN {c0} ELSE {}]
+    IN
+    /\ txnOpen' = [t \in SinkTasks |-> IF t \in S THEN EmptyBag ELSE txnOpen[t]]
+    /\ txn' = txn1
+    /\ txnPending' = pend
+    /\ snapTxnPending' = [d \in CheckpointIds |->
+                            IF d \in C THEN [t \in SinkTasks |-> IF t \in T THEN pend[t]
+                                                                  ELSE snapTxnPending[d][t]]
+                            ELSE snapTxnPending[d]]
+    /\ committed' = committed (+) BagSum(SinkTasks, [t \in SinkTasks |->
+                        BagSum(NewlyCommitted(now[t], txnCommitted[t]), txn1[t])])
+    /\ txnCommitted' = [t \in SinkTasks |-> txnCommitted[t] \cup now[t]]
+
+\* Sink t writes record r into its open transaction (part of ProcessRecord).
+\* Implemented by TransactionalFileSink.process(input, r).
+SinkWrite(t, r) ==
+    IF t \in SinkTasks THEN /\ txnOpen' = [txnOpen EXCEPT ![t] = @ (+) SetToBag({r})]
+                             /\ UNCHANGED <<txn, txnPending, snapTxnPending, txnCommitted, committed>>
+    ELSE UNCHANGED sinkVars
+
+\* The sinks' part of a global failure (in FailAndRestore): every sink re-commits the
+\* pending transactions of its snapshot in the restored checkpoint (their notification
+\* may have been lost; commit is idempotent) and aborts the rest: its open transaction
+\* and every transaction pre-committed after that snapshot (their records are replayed).
+\* Implemented by TransactionalFileSink.initializeState(task, restored) (re-commit, then
+\* abort the leftovers).
+SinkRestore ==
+    IF ~TransactionalSink THEN UNCHANGED sinkVars
+    ELSE
+    LET again == [t \in SinkTasks |-> IF latest = 0 \/ ~SinkRecommitsOnRestore THEN {}
+                                       ELSE snapTxnPending[latest][t]]
+    IN
+    /\ committed' = committed (+) BagSum(SinkTasks, [t \in SinkTasks |->
+                        BagSum(NewlyCommitted(again[t], txnCommitted[t]), txn[t])])
+    /\ txnCommitted' = [t \in SinkTasks |-> txnCommitted[t] \cup again[t]]
+    /\ txnOpen' = [t \in SinkTasks |-> EmptyBag]
+    /\ txnPending' = [t \in SinkTasks |-> {}]
+    /\ UNCHANGED <<txn, snapTxnPending>>
+
+\* Sink t has neither an open transaction holding a record nor a pending one: everything
+\* it wrote is in the committed output.  Java: TransactionalFileSink.settled().
+SinkIdle(t) == txnOpen[t] = EmptyBag /\ txnPending[t] = {}
+SinksCommitted == \A t \in SinkTasks : SinkIdle(t)
+
+\* Some live checkpoint, pending or completed, will commit sink t's transaction d.
+Covered(d) == \E c \in CheckpointIds : c >= d /\ c > discardedUpTo /\ ckpt[c] \in {"pending", "completed"}
+
+\* The final checkpoint is due: every task has ended, and a sink holds a transaction that
+\* no live checkpoint will commit (FLIP-147: the job waits for one more checkpoint).
+FinalCheckpointDue ==
+    /\ TransactionalSink
+    /\ \A t \in Sources : t \in endedSources
+    /\ \A t \in Operators : endedInputs[t] = InputsOf(t)
+    /\ \E t \in SinkTasks : txnOpen[t] # EmptyBag \/ \E d \in txnPending[t] : ~Covered(d)
+
+-----------------------------------------------------------------------------
 (* Initial state and the shared actions.                                   *)
 
 NoSnapshot == [p \in Operators |-> EmptyBag]
@@ -223,22 +369,31 @@ Init == /\ offset = [s \in Sources |-> 0]
         /\ current = [t \in Tasks |-> 0]
         /\ endedInputs = [t \in Operators |-> {}]
         /\ endedSources = {}
+        /\ txnOpen = [t \in SinkTasks |-> EmptyBag]
+        /\ txn = [t \in SinkTasks |-> [c \in CheckpointIds |-> EmptyBag]]
+        /\ txnPending = [t \in SinkTasks |-> {}]
+        /\ snapTxnPending = [c \in CheckpointIds |-> [t \in SinkTasks |-> {}]]
+        /\ txnCommitted = [t \in SinkTasks |-> {}]
+        /\ committed = EmptyBag
 
 \* The coordinator starts checkpoint c, the next unused id, while fewer than
 \* MaxConcurrent checkpoints are in flight.  The tasks that have ended take no part
 \* (FLIP-147): c records their final state now (it no longer changes), and they count as
-\* having acknowledged it.
+\* having acknowledged it; an ended sink pre-commits its last transaction in it.  An id
+\* beyond MaxCheckpoints is a final checkpoint, triggered only when it is due.
 \* Implemented by CheckpointCoordinator.triggerCheckpoint().
 TriggerCheckpoint(c) ==
     /\ ckpt[c] = "none"
     /\ \A d \in 1..(c - 1) : Triggered(d)
     /\ Cardinality({d \in CheckpointIds : InFlight(d)}) < MaxConcurrent
+    /\ c <= MaxCheckpoints \/ FinalCheckpointDue
     /\ ckpt' = [ckpt EXCEPT ![c] = "pending"]
     /\ snapOffset' = [snapOffset EXCEPT ![c] =
                           [s \in Sources |-> IF Ended(s) THEN offset[s] ELSE @[s]]]
     /\ snapProcessed' = [snapProcessed EXCEPT ![c] =
                              [t \in Operators |-> IF Ended(t) THEN processed[t] ELSE @[t]]]
     /\ acked' = [acked EXCEPT ![c] = {t \in Tasks : Ended(t)}]
+    /\ SinkSnapshot({t \in SinkTasks : Ended(t)}, {c})
     /\ UNCHANGED <<sourceVars, chan, operatorVars, snapChan, latest, discardedUpTo,
                    failures, lifecycleVars>>
 
@@ -250,7 +405,7 @@ EmitRecord(s) ==
     /\ HasRoom(s, r)
     /\ chan' = Enqueue(chan, RouteOf(s, r), r)
     /\ offset' = [offset EXCEPT ![s] = @ + 1]
-    /\ UNCHANGED <<operatorVars, coordinatorVars, failures, lifecycleVars>>
+    /\ UNCHANGED <<operatorVars, coordinatorVars, failures, lifecycleVars, sinkVars>>
 
 \* Every task has acknowledged pending checkpoint c: it becomes the latest completed one.
 \* Older pending checkpoints are subsumed (aborted), as Flink's coordinator does.
@@ -263,7 +418,7 @@ CompleteCheckpoint(c) ==
                                         ELSE ckpt[d]]
     /\ latest' = c
     /\ UNCHANGED <<sourceVars, chan, operatorVars, acked, snapOffset, snapProcessed,
-                   snapChan, discardedUpTo, failures, lifecycleVars>>
+                   snapChan, discardedUpTo, failures, lifecycleVars, sinkVars>>
 
 \* A pending checkpoint times out (or a task declined it).  Its barriers still travel;
 \* its acks no longer matter.  With AbortsReachTasks it leaves flight at once (the next
@@ -274,7 +429,7 @@ AbortCheckpoint(c) ==
     /\ ckpt[c] = "pending"
     /\ ckpt' = [ckpt EXCEPT ![c] = "aborted"]
     /\ UNCHANGED <<sourceVars, chan, operatorVars, acked, snapOffset, snapProcessed,
-                   snapChan, latest, discardedUpTo, failures, lifecycleVars>>
+                   snapChan, latest, discardedUpTo, failures, lifecycleVars, sinkVars>>
 
 \* Source s is told that c is aborted before it injected c's barrier: it never injects it
 \* (nor any older one).  The source part of NotifyCheckpointAborted(s, c).
@@ -284,7 +439,7 @@ SkipBarrier(s, c) ==
     /\ BarrierDue(s, c)
     /\ current' = [current EXCEPT ![s] = c]
     /\ UNCHANGED <<sourceVars, chan, operatorVars, coordinatorVars, failures, endedInputs,
-                   endedSources>>
+                   endedSources, sinkVars>>
 
 \* Task t ends: it acknowledges every live checkpoint newer than k (the newest it has
 \* reached), whose snapshot of t is its final state.  ak: acked before.
@@ -306,7 +461,7 @@ SendEndOfPartition(s) ==
                                                ELSE snapOffset[d]]
     /\ acked' = FinalAck(acked, s, current[s])
     /\ UNCHANGED <<sourceVars, operatorVars, ckpt, snapProcessed, snapChan, latest,
-                   discardedUpTo, failures, current, endedInputs>>
+                   discardedUpTo, failures, current, endedInputs, sinkVars>>
 
 \* Operator t ends (every input has ended): the live checkpoints t has not reached record
 \* its final state (what it would have snapshot; nothing more reaches it); FinalAck counts
@@ -320,7 +475,8 @@ FinalSnapshot(sp, t, k) ==
 \* restarts from the latest completed checkpoint (the initial state if none): operator
 \* state restored, sources rewound, each channel refilled with its persisted state.
 \* Every task restarts past the checkpoints triggered so far, and no input has ended (a
-\* source restored at the end of its log ends its partition again).
+\* source restored at the end of its log ends its partition again).  Every sink re-commits
+\* the restored checkpoint's transactions and aborts the rest (SinkRestore).
 \* Implemented by JobRuntime.failAndRestore().
 FailAndRestore ==
     /\ failures < MaxFailures
@@ -339,7 +495,33 @@ FailAndRestore ==
     /\ current' = [t \in Tasks |-> discardedUpTo']
     /\ endedInputs' = [t \in Operators |-> {}]
     /\ endedSources' = {}
+    /\ SinkRestore
     /\ UNCHANGED <<acked, snapOffset, snapProcessed, snapChan, latest>>
+
+\* Sink t is told that checkpoint c has completed: it commits every pending transaction up
+\* to c (Flink: notifyCheckpointComplete).  A separate step after CompleteCheckpoint(c):
+\* a failure before it pre-empts it (the notification of a checkpoint completed before
+\* the last failure is lost: c > discardedUpTo), and then the restore re-commits.  A later
+\* notification commits the earlier transactions too.
+\* Implemented by OperatorTask.notifyCheckpointComplete(c) and
+\* TransactionalFileSink.notifyCheckpointComplete(c).
+NotifyCheckpointComplete(t, c) ==
+    LET ids == {d \in txnPending[t] : d <= c} IN
+    /\ t \in SinkTasks
+    /\ ckpt[c] = "completed" /\ c > discardedUpTo
+    /\ ids # {}
+    /\ txnPending' = [txnPending EXCEPT ![t] = @ \ ids]
+    /\ committed' = committed (+) BagSum(NewlyCommitted(ids, txnCommitted[t]), txn[t])
+    /\ txnCommitted' = [txnCommitted EXCEPT ![t] = @ \cup ids]
+    /\ UNCHANGED <<sourceVars, chan, operatorVars, coordinatorVars, failures, lifecycleVars,
+                   txnOpen, txn, snapTxnPending>>
+
+\* The sinks' steps that are progress: the notifications (part of each protocol's Progress).
+SinkProgress == \E t \in SinkTasks, c \in CheckpointIds : NotifyCheckpointComplete(t, c)
+
+\* The coordinator triggers the final checkpoint when it is due.  Not a step of its own (a
+\* TriggerCheckpoint): named for the fairness condition of each protocol's FairSpec.
+TriggerFinalCheckpoint == \E c \in CheckpointIds : FinalCheckpointDue /\ TriggerCheckpoint(c)
 
 -----------------------------------------------------------------------------
 (* The end of a run.                                                       *)
@@ -347,11 +529,13 @@ FailAndRestore ==
 \* Every source is exhausted and no channel holds a record.
 Drained == /\ \A s \in Sources : offset[s] = RecordsPerSource
            /\ \A e \in Edges : RecordCount(chan[e]) = 0
-\* Drained, no checkpoint left in flight or pending, and (with EndOfInput) every task
-\* ended: nothing more can happen but triggers.
+\* Drained, no checkpoint left in flight or pending, (with EndOfInput) every task ended, and
+\* (with TransactionalSink) every transaction committed: nothing more can happen but
+\* triggers.  The job has finished.
 Terminated == /\ Drained
               /\ \A c \in CheckpointIds : ~InFlight(c) /\ ckpt[c] # "pending"
               /\ EndOfInput => \A t \in Tasks : Ended(t)
+              /\ TransactionalSink /\ JobWaitsForFinalCheckpoint => SinksCommitted
 \* A finished run stutters, so that TLC's deadlock check stays on for real deadlocks.
 Terminating == Terminated /\ UNCHANGED vars
 
@@ -375,6 +559,10 @@ CheckpointEndsProp == \A c \in CheckpointIds : ckpt[c] = "pending" ~> ckpt[c] # 
 \* Every task eventually ends (models with EndOfInput).
 EndsProp == <>[](\A t \in Tasks : Ended(t))
 
+\* Every task eventually ends and every transaction of every sink is committed: the final
+\* checkpoint eventually completes and is committed (models with TransactionalSink).
+FinalCheckpointProp == <>[](\A t \in Tasks : Ended(t)) /\ <>[]SinksCommitted
+
 \* A task that handles an aborted checkpoint eventually stops handling it (unblocks its
 \* inputs, stops persisting): aborts reach the tasks (models with AbortsReachTasks).
 AbortReleasesProp ==
@@ -384,11 +572,24 @@ AbortReleasesProp ==
 -----------------------------------------------------------------------------
 \* The lifecycle variables have their types (TypeInv in CutInvariants.tla has the others).
 LifecycleTypeInv ==
-    /\ current \in [Tasks -> 0..MaxCheckpoints]
+    /\ current \in [Tasks -> 0..MaxCheckpointId]
     /\ \A t \in Operators : endedInputs[t] \subseteq InputsOf(t)
                             /\ (handling[t] # 0 => handling[t] = current[t])
     /\ endedSources \subseteq Sources
 
+\* The sink variables have their types (issue 12).
+SinkTypeInv ==
+    /\ DOMAIN txnOpen = SinkTasks /\ DOMAIN txnPending = SinkTasks
+    /\ \A t \in SinkTasks :
+          /\ IsABag(txnOpen[t]) /\ BagToSet(txnOpen[t]) \subseteq Records
+          /\ \A c \in CheckpointIds : IsABag(txn[t][c]) /\ BagToSet(txn[t][c]) \subseteq Records
+          /\ txnPending[t] \subseteq CheckpointIds
+          /\ txnCommitted[t] \subseteq CheckpointIds
+          /\ \A c \in CheckpointIds : snapTxnPending[c][t] \subseteq 1..c
+    /\ IsABag(committed) /\ BagToSet(committed) \subseteq Records
+
 =============================================================================
 Models and TLC figures: MCAlignedCheckpoint.tla and MCUnalignedCheckpoint.tla (after
-their ====), and spec/models.tsv.
+their ====), and spec/models.tsv.  The transactional sink (issue 12): the models Sink*
+and the four broken sinks (Bug* of MCDataflow.tla), figures in the same places; the
+option is off in every other model.

@@ -111,7 +111,7 @@ BugEndedInputNotCountedAsArrived(barrierArrived, ended) == barrierArrived
 
 \* The variables the coordinator's completion leaves alone (shared by the bad completions).
 CompletionFrame == UNCHANGED <<sourceVars, chan, operatorVars, acked, snapOffset, snapProcessed,
-                               snapChan, discardedUpTo, failures, lifecycleVars>>
+                               snapChan, discardedUpTo, failures, lifecycleVars, sinkVars>>
 
 \* Restore point (2): the coordinator keeps the first completed checkpoint as the one to
 \* restore (latest' = latest once set).  Every restore is still from a consistent cut, so
@@ -163,6 +163,7 @@ FailKeepsPending ==
     /\ current' = [t \in Tasks |-> discardedUpTo']
     /\ endedInputs' = [t \in Operators |-> {}]
     /\ endedSources' = {}
+    /\ SinkRestore
     /\ UNCHANGED <<acked, snapOffset, snapProcessed, snapChan, latest>>
 
 \* Checkpointing that stops (4): after one timeout the coordinator never triggers again
@@ -173,14 +174,57 @@ TriggerStopsAfterAbort(c) ==
     /\ ckpt[c] = "none"
     /\ \A d \in 1..(c - 1) : Triggered(d)
     /\ Cardinality({d \in CheckpointIds : InFlight(d)}) < MaxConcurrent
+    /\ c <= MaxCheckpoints \/ FinalCheckpointDue
     /\ ckpt' = [ckpt EXCEPT ![c] = "pending"]
     /\ snapOffset' = [snapOffset EXCEPT ![c] =
                           [s \in Sources |-> IF Ended(s) THEN offset[s] ELSE @[s]]]
     /\ snapProcessed' = [snapProcessed EXCEPT ![c] =
                              [t \in Operators |-> IF Ended(t) THEN processed[t] ELSE @[t]]]
     /\ acked' = [acked EXCEPT ![c] = {t \in Tasks : Ended(t)}]
+    /\ SinkSnapshot({t \in SinkTasks : Ended(t)}, {c})
     /\ UNCHANGED <<sourceVars, chan, operatorVars, snapChan, latest, discardedUpTo,
                    failures, lifecycleVars>>
+
+-----------------------------------------------------------------------------
+(* The transactional sink (issue 12): the option on, and the bad dials.    *)
+(* A .cfg turns the sink on with `TransactionalSink <- SinkOn` and picks   *)
+(* a bad dial with e.g. `SinkCommitsOnSnapshot <- BugCommitOnSnapshot`;   *)
+(* the correct dials are the defaults in Dataflow.tla.                     *)
+
+SinkOn == TRUE
+
+\* BugCommitOnSnapshot: the sink commits its transaction in the snapshot that pre-commits
+\* it, before the checkpoint has completed.  A failure before the checkpoint completes
+\* restores an older one: the sources replay the committed records, the sink writes them
+\* again and commits them again.  TLC must report NoDuplicateOutputInv.
+BugCommitOnSnapshot == TRUE
+
+\* BugNoRecommitOnRestore: on restore the sink does not re-commit the transactions of the
+\* restored checkpoint.  When the failure comes after CompleteCheckpoint(c) and before
+\* NotifyCheckpointComplete(t, c), the notification is lost with it, and c's transaction
+\* (whose records lie in the restored state, so nothing replays them) is never committed.
+\* TLC must report OutputExactlyOnceInv.
+BugNoRecommitOnRestore == FALSE
+
+\* BugCommitNotIdempotent: a commit adds the transaction's records to the output even if
+\* they are there already (an append instead of a rename).  The notification of c commits
+\* c's transaction; a failure then restores c and the restore re-commits it: every record
+\* of it twice.  TLC must report NoDuplicateOutputInv.
+BugCommitNotIdempotent(ids, done) == ids
+
+\* BugNoFinalCheckpoint: the job finishes as soon as every task has ended, without a final
+\* checkpoint (Flink before FLIP-147).  The sink's last transaction, holding what it wrote
+\* after its last snapshot, is never pre-committed nor committed.  TLC must report
+\* OutputExactlyOnceInv.
+BugNoFinalCheckpoint == FALSE
+
+\* BugFinalCheckpointNeverTriggered (liveness twin of the final checkpoint): the coordinator
+\* never triggers a final checkpoint (`FinalCheckpointDue <- BugFinalCheckpointNeverDue`), so
+\* nothing makes it trigger one once every task has ended (fairness covers the final trigger
+\* only): the sink's last transaction stays open for ever and the job never finishes.  Under
+\* FairSpec, with deadlock checking off (a run whose ids are used up has no successor), TLC
+\* must refute FinalCheckpointProp.
+BugFinalCheckpointNeverDue == FALSE
 
 -----------------------------------------------------------------------------
 (* The state view TLC uses to recognise states it has already seen.        *)
@@ -198,13 +242,26 @@ TriggerStopsAfterAbort(c) ==
 (* and every invariant of the models reads only what the view keeps or     *)
 (* what it kept when that data was last written.  Not used with liveness.  *)
 StateView ==
-    LET kept(c) == ckpt[c] = "pending" \/ c = latest IN
+    LET kept(c) == ckpt[c] = "pending" \/ c = latest
+        \* (3) The transactions of sink t a step may still read: the pending ones and those a
+        \* restore from a kept checkpoint re-commits.  A transaction committed or aborted
+        \* otherwise never joins either set again (ids are not reused), so its records and
+        \* whether it was committed are read by no action and no invariant.
+        readable(t) == txnPending[t] \cup UNION {snapTxnPending[c][t] : c \in {d \in CheckpointIds : kept(d)}}
+    IN
     << offset, chan, processed, handling, arrived, ckpt, current, endedInputs, endedSources,
        [c \in CheckpointIds |-> IF Live(c) THEN acked[c] ELSE {}],
        [c \in CheckpointIds |-> IF kept(c) THEN <<snapOffset[c], snapProcessed[c], snapChan[c]>>
                                           ELSE <<>>],
-       latest, discardedUpTo, failures >>
+       latest, discardedUpTo, failures,
+       \* the transactional sink (constant with the option off); snapTxnPending as snapshot data
+       txnOpen, txnPending, committed,
+       [t \in SinkTasks |-> [d \in readable(t) |-> txn[t][d]]],
+       [t \in SinkTasks |-> txnCommitted[t] \cap readable(t)],
+       [c \in CheckpointIds |-> IF kept(c) THEN snapTxnPending[c] ELSE <<>>] >>
 
 =============================================================================
 No models of its own; the figures of the models that use it are in MCAlignedCheckpoint.tla
 and MCUnalignedCheckpoint.tla.
+The sink's bad dials (issue 12) are used by MCAlignedCheckpoint_Bug{CommitOnSnapshot,
+NoRecommitOnRestore,CommitNotIdempotent,NoFinalCheckpoint}.cfg; figures in MCAlignedCheckpoint.tla.

@@ -18,6 +18,15 @@ CorrectPersistFrom(inputs, barrierArrived) == inputs \ barrierArrived
 \* Only a barrier of the checkpoint a task handles marks its input as arrived.
 CorrectCountsFor(b, h) == b = h
 
+\* What RunEnded (TraceValidation) requires the spec cannot do either when the engine stopped.
+Moves ==
+    \/ \E c \in CheckpointIds : CompleteCheckpoint(c)
+    \/ \E s \in Sources : EmitRecord(s) \/ SendEndOfPartition(s)
+    \/ \E t \in Operators : \/ handling[t] # 0 /\ NotifyCheckpointAborted(t, handling[t])
+                           \/ \E e \in InputsOf(t) : \/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
+                                                   \/ ReceiveCancelBarrier(t, e)
+                                                   \/ ReceiveEndOfPartition(t, e)
+
 \* The action event ev names, with its parameters.  Its checks are in TraceValidation.
 Act(ev) ==
     CASE ev.event = "TriggerCheckpoint" -> TriggerCheckpoint(ev.checkpoint)
@@ -28,9 +37,17 @@ Act(ev) ==
       [] ev.event = "CompleteCheckpoint" -> CompleteCheckpoint(ev.checkpoint)
       [] ev.event = "AbortCheckpoint" -> AbortCheckpoint(ev.checkpoint)
       [] ev.event = "FailAndRestore" -> FailAndRestore
+      [] ev.event = "NotifyCheckpointAborted" ->
+              IF Abandoned(ev) = <<>> THEN NotifiedWithoutStep(ev)
+                                     ELSE NotifyCheckpointAborted(ev.task, ev.checkpoint)
+      [] ev.event = "ReceiveCancelBarrier" -> ReceiveCancelBarrier(ev.task, ev.channel)
+      [] ev.event = "SendEndOfPartition" -> SendEndOfPartition(ev.task)
+      [] ev.event = "ReceiveEndOfPartition" -> ReceiveEndOfPartition(ev.task, ev.channel)
+      [] ev.event = "RunEnded" -> RunEnded(ENABLED Moves)
 
-\* Match the next event, or (no successor, so TLC reports a deadlock) explain why not.
-TraceNext == TraceStep(Act) \/ Unexplained(Act)
+\* Match the next event (after the spec steps its engine step includes first, PreludeStep), or
+\* (no successor, so TLC reports a deadlock) explain why not.
+TraceNext == TraceStep(Act) \/ PreludeStep(NotifyCheckpointAborted) \/ Unexplained(Act, NotifyCheckpointAborted)
 
 TraceBehavior == TraceInit /\ [][TraceNext]_traceVars
 =============================================================================

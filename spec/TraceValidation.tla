@@ -27,6 +27,7 @@ FunOf(pairs) == [k \in {p[1] : p \in Range(pairs)} |-> (CHOOSE p \in Range(pairs
 \* Per operator, the bag a sequence of <<record, count>> pairs describes.
 BagsOf(pairs) == [t \in DOMAIN FunOf(pairs) |-> FunOf(FunOf(pairs)[t])]
 Max(S) == CHOOSE m \in S : \A n \in S : n <= m
+Min(S) == CHOOSE m \in S : \A n \in S : m <= n
 \* What event ev says its barrier persisted on edge d (nothing if it does not say).
 PersistedOn(ev, d) == IF "persisted" \in DOMAIN ev /\ d \in DOMAIN FunOf(ev.persisted)
                         THEN FunOf(ev.persisted)[d] ELSE <<>>
@@ -48,6 +49,9 @@ TraceMaxCheckpoints ==
     Max({0} \cup {Trace[j].checkpoint : j \in {j \in DOMAIN Trace : Trace[j].event = "TriggerCheckpoint"}})
 TraceMaxFailures == Cardinality({j \in DOMAIN Trace : Trace[j].event = "FailAndRestore"})
 TraceAbortEnabled == TRUE
+\* The lifecycle options the run used (traces recorded before they were in the header: off).
+TraceAbortsReachTasks == "abortsReachTasks" \in DOMAIN TraceHeader /\ TraceHeader.abortsReachTasks
+TraceEndOfInput == "endOfInput" \in DOMAIN TraceHeader /\ TraceHeader.endOfInput
 
 \* The dials, with their correct definitions (as the comments in Dataflow.tla state them and the
 \* MC modules define them): a trace must be a behaviour of the protocol as meant, not of a bug.
@@ -71,6 +75,10 @@ VARIABLE i   \* the next event of the trace to match
 
 traceVars == <<vars, i>>
 
+\* The checkpoints the engine's step abandoned, in order: a cancellation barrier of each went on
+\* every output (NotifyCheckpointAborted, ReceiveBarrier, ReceiveCancelBarrier record it).
+Abandoned(ev) == IF "abandoned" \in DOMAIN ev THEN ev.abandoned ELSE <<>>
+
 \* The event's parameters name things the spec has (else TLC would fail evaluating the action).
 WellFormed(ev) ==
     CASE ev.event \in {"TriggerCheckpoint", "CompleteCheckpoint", "AbortCheckpoint"} ->
@@ -79,7 +87,18 @@ WellFormed(ev) ==
       [] ev.event = "InjectBarrier" -> ev.task \in Sources /\ ev.checkpoint \in CheckpointIds
       [] ev.event \in {"ProcessRecord", "ReceiveBarrier"} ->
               ev.task \in Operators /\ ev.channel \in InputsOf(ev.task)
-      [] ev.event = "FailAndRestore" -> TRUE
+              /\ Range(Abandoned(ev)) \subseteq CheckpointIds
+      [] ev.event = "ReceiveCancelBarrier" ->
+              ev.task \in Operators /\ ev.channel \in InputsOf(ev.task)
+              /\ ev.checkpoint \in CheckpointIds /\ Range(Abandoned(ev)) \subseteq CheckpointIds
+      [] ev.event = "ReceiveEndOfPartition" -> ev.task \in Operators /\ ev.channel \in InputsOf(ev.task)
+              /\ ("snapshot" \in DOMAIN ev => ev.checkpoint \in CheckpointIds)
+      [] ev.event = "NotifyCheckpointAborted" -> ev.task \in Operators /\ ev.checkpoint \in CheckpointIds
+              /\ Range(Abandoned(ev)) \subseteq CheckpointIds
+      [] ev.event = "SendEndOfPartition" -> ev.task \in Sources
+      [] ev.event \in {"FailAndRestore", "RunEnded"} -> TRUE
+      \* Alternating mode only (TraceAlternating.tla): operator task, checkpoint.
+      [] ev.event = "TimeoutAlignment" -> ev.task \in Operators /\ ev.checkpoint \in CheckpointIds
       [] OTHER -> FALSE
 
 \* What each event records besides its parameters: the names of its checks (its JSON fields).
@@ -87,9 +106,19 @@ CheckNames(ev) ==
     CASE ev.event = "EmitRecord" -> <<"record", "offset", "channels">>
       [] ev.event = "InjectBarrier" -> <<"offset", "persisted", "channels">>
       [] ev.event = "ProcessRecord" -> <<"record", "persisted", "channels">>
-      [] ev.event = "ReceiveBarrier" -> <<"checkpoint", "snapshot", "persisted", "channels">>
+      \* Alternating mode: the received barrier's alignment type too (field "aligned").
+      [] ev.event = "ReceiveBarrier" ->
+              IF TraceHeader.mode = "alternating"
+                THEN <<"checkpoint", "aligned", "snapshot", "persisted", "channels">>
+                ELSE <<"checkpoint", "snapshot", "persisted", "channels">>
+      [] ev.event = "TimeoutAlignment" -> <<"snapshot", "persisted", "channels">>
       [] ev.event = "CompleteCheckpoint" -> <<"offsets", "processed", "channelState">>
       [] ev.event = "FailAndRestore" -> <<"restored", "offsets", "processed", "channels">>
+      [] ev.event = "NotifyCheckpointAborted" -> <<"remembered", "channels">>
+      [] ev.event = "ReceiveCancelBarrier" -> <<"checkpoint", "channels">>
+      [] ev.event = "SendEndOfPartition" -> <<"offset", "channels">>
+      [] ev.event = "ReceiveEndOfPartition" -> <<"ended", "snapshot", "channels">>
+      [] ev.event = "RunEnded" -> <<"finished">>
       [] OTHER -> <<>>
 
 \* Check k of event ev: the recorded value agrees with the spec's (before or after the step).
@@ -108,39 +137,130 @@ Check(ev, k) ==
       [] ev.event = "ProcessRecord" /\ k = "record" ->
               chan[ev.channel] # <<>> /\ Head(chan[ev.channel]) = ev.record
       [] ev.event = "ReceiveBarrier" /\ k = "checkpoint" ->
-              chan[ev.channel] # <<>> /\ Head(chan[ev.channel]) = [ckpt |-> ev.checkpoint]
+              chan[ev.channel] # <<>> /\ IsBarrier(Head(chan[ev.channel]))
+              /\ Head(chan[ev.channel]).ckpt = ev.checkpoint
+      [] ev.event = "ReceiveBarrier" /\ k = "aligned" ->
+              chan[ev.channel] # <<>> /\ "aligned" \in DOMAIN Head(chan[ev.channel])
+              /\ Head(chan[ev.channel]).aligned = ev.aligned
+      \* A passive timeout takes no snapshot (no "snapshot" field); an active one does.
+      [] ev.event = "TimeoutAlignment" /\ k = "snapshot" ->
+              snapProcessed'[ev.checkpoint][ev.task] =
+                  IF "snapshot" \in DOMAIN ev THEN FunOf(ev.snapshot) ELSE snapProcessed[ev.checkpoint][ev.task]
+      [] ev.event = "TimeoutAlignment" /\ k = "persisted" -> PersistedAsRecorded(ev, ev.checkpoint)
       [] ev.event = "CompleteCheckpoint" /\ k = "offsets" -> snapOffset[ev.checkpoint] = FunOf(ev.offsets)
       [] ev.event = "CompleteCheckpoint" /\ k = "processed" -> snapProcessed[ev.checkpoint] = BagsOf(ev.processed)
       [] ev.event = "CompleteCheckpoint" /\ k = "channelState" -> snapChan[ev.checkpoint] = FunOf(ev.channelState)
       [] ev.event = "FailAndRestore" /\ k = "restored" -> latest = ev.restored
       [] ev.event = "FailAndRestore" /\ k = "offsets" -> offset' = FunOf(ev.offsets)
       [] ev.event = "FailAndRestore" /\ k = "processed" -> processed' = BagsOf(ev.processed)
+      \* The engine remembered the abort (c newer than every checkpoint t knows) or ignored it
+      \* (t had gone past c); when it abandoned c the spec's Abandon ran, remembered is FALSE.
+      [] ev.event = "NotifyCheckpointAborted" /\ k = "remembered" ->
+              ev.remembered = (Abandoned(ev) = <<>> /\ ev.checkpoint > current[ev.task])
+      [] ev.event = "ReceiveCancelBarrier" /\ k = "checkpoint" ->
+              chan[ev.channel] # <<>> /\ Head(chan[ev.channel]) = CancelBarrier(ev.checkpoint)
+      [] ev.event = "SendEndOfPartition" /\ k = "offset" -> offset[ev.task] = ev.offset
+      \* A run that finished has read every log and left no record in a channel.
+      [] ev.event = "RunEnded" /\ k = "finished" -> ev.finished => Drained
+      [] ev.event = "ReceiveEndOfPartition" /\ k = "ended" ->
+              ev.ended = (endedInputs'[ev.task] = InputsOf(ev.task))
+      \* With a snapshot: the alignment of ev.checkpoint completed in this step, with that ledger.
+      \* Without: the checkpoint the task handles (if any) got no snapshot of it in this step.
+      [] ev.event = "ReceiveEndOfPartition" /\ k = "snapshot" ->
+              IF "snapshot" \in DOMAIN ev
+                THEN handling[ev.task] = ev.checkpoint
+                     /\ snapProcessed'[ev.checkpoint][ev.task] = FunOf(ev.snapshot)
+                ELSE IF handling[ev.task] = 0 THEN TRUE
+                     ELSE snapProcessed'[handling[ev.task]][ev.task] = snapProcessed[handling[ev.task]][ev.task]
 
 Matches(ev) == \A j \in DOMAIN CheckNames(ev) : Check(ev, CheckNames(ev)[j])
+
+-----------------------------------------------------------------------------
+(* Where the engine differs from the spec on purpose (docs/trace-validation.md, "The lifecycle"). *)
+
+\* An abort notification that changed nothing in the engine: the task had gone past c, or c is
+\* newer than every checkpoint the task knows and the task only remembered it (the engine defers
+\* the spec's NotifyCheckpointAborted to c's first barrier, see PreludeDue).  No spec step; but
+\* the coordinator must have aborted c, and a task the spec has handling c must have abandoned it.
+NotifiedWithoutStep(ev) ==
+    /\ ckpt[ev.checkpoint] = "aborted"
+    /\ handling[ev.task] # ev.checkpoint
+    /\ UNCHANGED vars
+
+\* RunEnded (the recorder's last event when the engine stopped because none of its steps was
+\* enabled): no spec step, but the spec must have none left either that moves data, barriers,
+\* news of an abort to a task handling it, or checkpoints on (Moves, per protocol), and no
+\* source may owe the barrier of a pending checkpoint.  Left out: triggers, timeouts and
+\* failures (the environment's), notifications to tasks not handling the checkpoint (the
+\* engine's deferral) and barriers of aborted checkpoints (the engine never hands one out).
+\* Without this event a run that stalls would be accepted: a prefix of a behaviour is one.
+BarrierOwed == \E s \in Sources, c \in CheckpointIds :
+                   ckpt[c] = "pending" /\ c > current[s] /\ c > discardedUpTo /\ s \notin endedSources
+RunEnded(MovesEnabled) == ~MovesEnabled /\ ~BarrierOwed /\ UNCHANGED vars
+
+\* One engine step that is several spec actions: the spec's NotifyCheckpointAborted(t, c) of
+\* each checkpoint c the step abandoned before its own action, which then follows.
+\* - InjectBarrier(s, d): the engine's coordinator never hands a source the barrier of a
+\*   checkpoint aborted before the source injected it; the spec's source skips it explicitly
+\*   (SkipBarrier, the source part of NotifyCheckpointAborted): so first every live checkpoint
+\*   between the last one s injected or skipped and d, oldest first (each must be aborted).
+\* - ReceiveBarrier of a checkpoint c the task was told is aborted (the engine remembered it):
+\*   the engine abandons c on its first barrier (and, first, the older one the task handled):
+\*   NotifyCheckpointAborted of each, then the barrier is obsolete and dropped.
+\* - ReceiveCancelBarrier of c newer than the checkpoint h the task handles: the engine abandons
+\*   h (forwarding its cancellation, and declining it) and then c; the spec's Abandon forwards
+\*   only c's: NotifyCheckpointAborted(t, h) first (h is aborted: the decline, recorded before
+\*   as AbortCheckpoint(h), or an earlier abort).
+\* The checkpoints still to abandon first, in the spec's state now (none left: the action).
+PreludeIds(ev) ==
+    LET a == Abandoned(ev)
+        first == IF ev.event = "ReceiveBarrier" /\ a # <<>> /\ a[Len(a)] = ev.checkpoint THEN a
+                 ELSE IF ev.event = "ReceiveCancelBarrier" /\ Len(a) > 1 THEN SubSeq(a, 1, Len(a) - 1)
+                 ELSE <<>>
+        t == ev.task
+    IN IF ev.event = "InjectBarrier"
+         THEN {d \in (current[t] + 1)..(ev.checkpoint - 1) : Live(d)}
+         ELSE {first[j] : j \in {j \in DOMAIN first :
+                                   first[j] > current[t] \/ (first[j] = handling[t] /\ first[j] # 0)}}
+PreludeDue(ev) == PreludeIds(ev) # {}
 
 \* The step that matches event i: the action Act(ev) it names, with its parameters, and every check.
 TraceStep(Act(_)) ==
     /\ i <= Len(Trace)
     /\ WellFormed(Trace[i])
+    /\ ~PreludeDue(Trace[i])
     /\ Act(Trace[i])
     /\ Matches(Trace[i])
     /\ i' = i + 1
 
+\* A spec step that is part of event i's engine step, before its action (PreludeIds): the
+\* protocol's NotifyCheckpointAborted(t, c), oldest c first; i stays.
+PreludeStep(Notify(_, _)) ==
+    /\ i <= Len(Trace)
+    /\ WellFormed(Trace[i])
+    /\ PreludeDue(Trace[i])
+    /\ Notify(Trace[i].task, Min(PreludeIds(Trace[i])))
+    /\ UNCHANGED i
+
 \* Why event i is not explained: whether its parameters make sense, whether the action it names
-\* is enabled with them, and which checks fail.  Printed as one line the validator parses.
+\* is enabled with them, and which checks fail (or, when a NotifyCheckpointAborted of c must come
+\* first and cannot, "first:c").  Printed as one line the validator parses.
 Explain(Act(_)) ==
     LET ev == Trace[i]
         ok == WellFormed(ev)
-        enabled == ok /\ ENABLED Act(ev)
+        due == ok /\ PreludeDue(ev)
+        enabled == ok /\ ~due /\ ENABLED Act(ev)
     IN <<"TRACE-UNEXPLAINED", i, ev.event, ok, enabled,
-         IF enabled THEN {CheckNames(ev)[j] : j \in {j \in DOMAIN CheckNames(ev) :
+         IF due THEN {"first:" \o ToString(Min(PreludeIds(ev)))}
+         ELSE IF enabled THEN {CheckNames(ev)[j] : j \in {j \in DOMAIN CheckNames(ev) :
                                 ~ENABLED (Act(ev) /\ Check(ev, CheckNames(ev)[j]))}}
                     ELSE {}>>
 
 \* No successor: TLC then reports a deadlock in the state before event i, after this print.
-Unexplained(Act(_)) ==
+Unexplained(Act(_), Notify(_, _)) ==
     /\ i <= Len(Trace)
     /\ ~ENABLED TraceStep(Act)
+    /\ ~ENABLED PreludeStep(Notify)
     /\ PrintT(Explain(Act))
     /\ FALSE
 

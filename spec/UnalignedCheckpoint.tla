@@ -49,8 +49,24 @@ Persisting(t) == IF handling[t] = 0 THEN {} ELSE PersistFrom(InputsOf(t), arrive
 \* Given arrived inputs a and ended inputs x, t has c's barrier on every input.
 AllArrived(t, a, x) == ArrivedWithEnded(a, x) = InputsOf(t)
 
-\* Barrier c goes to the head of every output of node n (ch: the channels before).
-Overtake(ch, n, c) == EnqueueAhead(ch, OutputsOf(n), [ckpt |-> c])
+\* The priority lane at the head of q (Flink's priority events, the engine's Channel priority
+\* lane): the barriers and cancellation barriers ahead of the first record or end of partition.
+\* Only unaligned barriers and cancellations travel there, so the lane is exactly that run.
+IsPriority(m) == IsBarrier(m) \/ IsCancelBarrier(m)
+LaneLen(q) == IF \A j \in DOMAIN q : IsPriority(q[j]) THEN Len(q)
+              ELSE (CHOOSE j \in DOMAIN q : ~IsPriority(q[j]) /\ \A k \in 1..(j - 1) : IsPriority(q[k])) - 1
+\* Message m joins the priority lane of every channel in es (ch: the channels before): ahead of
+\* every record, behind the barriers and cancellations already in the lane, which are FIFO among
+\* themselves as in Flink.  Without the lifecycle the lane is empty whenever a barrier is sent
+\* (the next checkpoint starts once every barrier of the last one has been taken), so this is
+\* EnqueueAhead; with it, a newer barrier queues behind a still travelling barrier or
+\* cancellation of an aborted checkpoint (trace validation of the engine showed the difference).
+EnqueuePriority(ch, es, m) ==
+    LET rest == [d \in DOMAIN ch |-> SubSeq(ch[d], LaneLen(ch[d]) + 1, Len(ch[d]))]
+        ahead == EnqueueAhead(rest, es, m)
+    IN [d \in DOMAIN ch |-> SubSeq(ch[d], 1, LaneLen(ch[d])) \o ahead[d]]
+\* Barrier c goes to the priority lane of every output of node n (ch: the channels before).
+Overtake(ch, n, c) == EnqueuePriority(ch, OutputsOf(n), [ckpt |-> c])
 \* The records queued in channel e of ch, which a barrier put at e's head overtakes (an
 \* older barrier or a cancellation barrier it overtakes is no data).
 Overtaken(ch, e) == SelectSeq(ch[e], IsRecord)
@@ -71,7 +87,7 @@ InjectBarrier(s, c) ==
     /\ current' = [current EXCEPT ![s] = c]
     /\ Acknowledge(s, c)
     /\ UNCHANGED <<sourceVars, operatorVars, ckpt, snapProcessed, latest, discardedUpTo, failures,
-                   endedInputs, endedSources>>
+                   endedInputs, endedSources, sinkVars>>
 
 \* Operator t takes the record at the head of input e, counts it and sends it on; while
 \* e's barrier is still to come in the checkpoint t handles, it also persists the record.
@@ -83,6 +99,7 @@ ProcessRecord(t, e) ==
     /\ HasRoom(t, r)
     /\ chan' = Enqueue([chan EXCEPT ![e] = Tail(@)], RouteOf(t, r), r)
     /\ processed' = [processed EXCEPT ![t] = @ (+) SetToBag({r})]
+    /\ SinkWrite(t, r)
     /\ snapChan' = IF e \in Persisting(t)
                      THEN [snapChan EXCEPT ![handling[t]][e] = Append(@, r)]
                      ELSE snapChan
@@ -106,7 +123,8 @@ Arrive(t, k, a, x) ==
 \* - c is newer than every checkpoint t has seen: t snapshots and forwards c at once to the
 \*   head of its outputs (persisting what c overtook there), with e arrived; if it handled
 \*   an older one, c subsumes it: t abandons it (stops persisting for it) and forwards a
-\*   cancellation barrier of it.  A single-input task also acknowledges c in this step.
+\*   cancellation barrier of it (in the priority lane, ahead of c).  A single-input task
+\*   also acknowledges c in this step.
 \* - otherwise c is obsolete at t: dropped.  This is where FLINK-20654 was: an obsolete
 \*   barrier of a cancelled checkpoint must not touch the persisting of the current one.
 \* Implemented by OperatorTask.receiveBarrier(e).
@@ -114,34 +132,36 @@ ReceiveBarrier(t, e) ==
     LET c == Head(chan[e]).ckpt
         h == handling[t]
         taken == [chan EXCEPT ![e] = Tail(@)]
-        cancelled == IF h # 0 THEN Enqueue(taken, OutputsOf(t), CancelBarrier(h)) ELSE taken
+        cancelled == IF h # 0 THEN EnqueuePriority(taken, OutputsOf(t), CancelBarrier(h)) ELSE taken
     IN
     /\ chan[e] # <<>>
     /\ IsBarrier(Head(chan[e]))
     /\ CASE h # 0 /\ CountsFor(c, h) ->
               /\ chan' = taken
               /\ Arrive(t, h, arrived[t] \cup {e}, endedInputs[t])
-              /\ UNCHANGED <<snapProcessed, snapChan, current>>
+              /\ UNCHANGED <<snapProcessed, snapChan, current, sinkVars>>
          [] c > current[t] ->
               /\ snapProcessed' = [snapProcessed EXCEPT ![c][t] = processed[t]]
               /\ chan' = Overtake(cancelled, t, c)
               /\ snapChan' = SaveOvertaken(cancelled, t, c)
               /\ current' = [current EXCEPT ![t] = c]
               /\ Arrive(t, c, {e}, endedInputs[t])
+              /\ SinkSnapshot({t}, {c})
          [] OTHER ->
               /\ chan' = taken
-              /\ UNCHANGED <<handling, arrived, current, snapProcessed, snapChan, acked>>
+              /\ UNCHANGED <<handling, arrived, current, snapProcessed, snapChan, acked, sinkVars>>
     /\ UNCHANGED <<sourceVars, processed, ckpt, snapOffset, latest, discardedUpTo, failures,
                    endedInputs, endedSources>>
 
 \* Operator t learns that c is aborted, with the channels ch before: it abandons the
 \* checkpoint it handles (c, or an older one), stops persisting for it, goes past c (later
-\* barriers of c are obsolete) and forwards a cancellation barrier of c.
+\* barriers of c are obsolete) and forwards a cancellation barrier of c in the priority lane
+\* (Flink sends its CancelCheckpointMarker as a priority event in unaligned mode).
 Abandon(t, c, ch) ==
     /\ current' = [current EXCEPT ![t] = c]
     /\ handling' = [handling EXCEPT ![t] = 0]
     /\ arrived' = [arrived EXCEPT ![t] = {}]
-    /\ chan' = Enqueue(ch, OutputsOf(t), CancelBarrier(c))
+    /\ chan' = EnqueuePriority(ch, OutputsOf(t), CancelBarrier(c))
 
 \* The coordinator tells task t that checkpoint c is aborted.  A source that has not
 \* injected c never will (SkipBarrier); an operator abandons it (Abandon).
@@ -152,7 +172,7 @@ NotifyCheckpointAborted(t, c) ==
     ELSE /\ AbortNews(t, c)
          /\ Abandon(t, c, chan)
          /\ UNCHANGED <<sourceVars, processed, coordinatorVars, failures, endedInputs,
-                        endedSources>>
+                        endedSources, sinkVars>>
 
 \* Operator t takes a cancellation barrier of c from input e: if t has not gone past c it
 \* abandons c (or the older checkpoint it handles) as on a notification, forwarding the
@@ -169,7 +189,7 @@ ReceiveCancelBarrier(t, e) ==
          ELSE /\ chan' = taken
               /\ UNCHANGED <<handling, arrived, current>>
     /\ UNCHANGED <<sourceVars, processed, coordinatorVars, failures, endedInputs,
-                   endedSources>>
+                   endedSources, sinkVars>>
 
 \* Operator t takes end of partition from input e: e has ended and counts as arrived for
 \* the checkpoint t handles and every later one; if that was the last input of the
@@ -185,6 +205,8 @@ ReceiveEndOfPartition(t, e) ==
         done == h # 0 /\ AllArrived(t, arrived[t], x)
         ak1 == IF done THEN [acked EXCEPT ![h] = @ \cup {t}] ELSE acked
         ends == x = InputsOf(t)
+        \* the checkpoints t snapshots in this step, its final state (a sink pre-commits)
+        snaps == IF ends THEN {d \in CheckpointIds : Live(d) /\ d > current[t]} ELSE {}
     IN
     /\ chan[e] # <<>>
     /\ IsEndOfPartition(Head(chan[e]))
@@ -192,6 +214,7 @@ ReceiveEndOfPartition(t, e) ==
     /\ chan' = IF ends THEN Enqueue(taken, OutputsOf(t), EndOfPartition) ELSE taken
     /\ snapProcessed' = IF ends THEN FinalSnapshot(snapProcessed, t, current[t]) ELSE snapProcessed
     /\ acked' = IF ends THEN FinalAck(ak1, t, current[t]) ELSE ak1
+    /\ SinkSnapshot({t}, snaps)
     /\ IF done
          THEN /\ handling' = [handling EXCEPT ![t] = 0]
               /\ arrived' = [arrived EXCEPT ![t] = {}]
@@ -200,7 +223,7 @@ ReceiveEndOfPartition(t, e) ==
                    failures, current, endedSources>>
 
 \* The steps that move data, barriers and news of aborts forward (no trigger, timeout or
-\* failure).
+\* failure; with TransactionalSink also the notifications and the final checkpoint).
 Progress ==
     \/ \E c \in CheckpointIds : CompleteCheckpoint(c)
     \/ \E s \in Sources : \/ EmitRecord(s) \/ SendEndOfPartition(s)
@@ -209,6 +232,7 @@ Progress ==
     \/ \E t \in Operators : \E e \in InputsOf(t) :
            \/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
            \/ ReceiveCancelBarrier(t, e) \/ ReceiveEndOfPartition(t, e)
+    \/ SinkProgress
 
 Next ==
     \/ Progress
@@ -220,8 +244,10 @@ Spec == Init /\ [][Next]_vars
 
 \* Weak fairness on progress as a whole suffices: every progress step shrinks a finite
 \* measure (records to read, messages in channels, barriers to inject), so a fair
-\* behaviour ends where no progress step is enabled.
-FairSpec == Spec /\ WF_vars(Progress)
+\* behaviour ends where no progress step is enabled.  With TransactionalSink the
+\* coordinator must also trigger the final checkpoint when it is due (never enabled
+\* with the option off).
+FairSpec == Spec /\ WF_vars(Progress) /\ WF_vars(TriggerFinalCheckpoint)
 
 -----------------------------------------------------------------------------
 (* The cost duals.                                                         *)

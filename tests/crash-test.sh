@@ -7,6 +7,10 @@
 # "verdict: exactly-once holds" (exit 0); after every kill the directory must be healthy (the
 # pointer names a complete, valid checkpoint, or there is no pointer and no checkpoint; resume
 # would start from the pointer's checkpoint; no corrupt file; temporary files do not accumulate).
+# The jobs are file jobs (issue 12): two input files into the two-phase-commit sink writing an
+# output directory, so the output is checked too: after every kill no input record may be
+# committed twice (committed output is never taken back), and after the final resume
+# verify-output must find every input record committed exactly once and no pending transaction.
 # Reports how often each window was hit. See --help.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -18,7 +22,9 @@ Usage: tests/crash-test.sh [--long] [--kills N] [--mode M]... [--seed N] [--expe
 
 Quick (default): 21 kills per mode (jobs of up to 7 kills each: each of the 6 windows of a
 checkpoint write once, plus one random SIGKILL; a new job starts when one ends before its kill
-point), about 1.5 minutes on 2 cores.
+point), about 1.5 minutes on 2 cores. Every job reads two input files and writes an output
+directory through the two-phase-commit sink (run --input ... --output DIR): after each kill no
+record may be committed twice, and after the final resume verify-output must pass.
   --long            at least 500 kills across the modes (250 per mode with two modes)
   --kills N         N kills per mode
   --mode M          only mode M (repeatable; default: every mode 'run --help' lists)
@@ -68,14 +74,23 @@ OUT="$ROOT/target/crash-test"
 rm -rf "$OUT"; mkdir -p "$OUT"
 RANDOM=$SEED
 
-# The job: long enough (about 0.4 s of sink time, seconds on a loaded machine) for kills to land
+# The job: long enough (about 0.6 s of sink time, seconds on a loaded machine) for kills to land
 # mid-run, a checkpoint every 5 ms. C1 only: these JVMs live seconds, compiling more costs more.
+# Two input files of 6,000 records each (the FileSourceLog format), so the job ends in the
+# two-phase-commit sink and its output directory can be checked against them.
 JAVA_FAST=(-XX:TieredStopAtLevel=1)
-JOB_ARGS=(--records 6000 --sink-delay-us 50 --interval-ms 5 --capacity 32)
+IN1="$OUT/in1.txt"; IN2="$OUT/in2.txt"
+n=0
+for f in "$IN1" "$IN2"; do
+  n=$((n + 1))
+  awk -v seed=$((SEED * 10 + n)) 'BEGIN { srand(seed); print "# key value"; for (i = 0; i < 6000; i++) print int(rand() * 100), i }' >"$f"
+done
+INPUTS=(--input "$IN1" --input "$IN2")
+JOB_ARGS=("${INPUTS[@]}" --sink-delay-us 50 --interval-ms 5 --capacity 32)
 
 declare -A HIT MISSED
 for w in "${WINDOWS[@]}"; do HIT[$w]=0; MISSED[$w]=0; done
-failures=0; kills=0; jobs_done=0; processes=0
+failures=0; kills=0; jobs_done=0; processes=0; outputs_ok=0
 fail() { failures=$((failures + 1)); echo "FAILED: $*"; }
 
 child=
@@ -86,7 +101,7 @@ attempt() { # MODE DIR WINDOW N FIRST
   local mode=$1 dir=$2 window=$3 nth=$4 first=$5 jvm=() cmd
   log="$OUT/p$processes.log"; processes=$((processes + 1))
   [ "$window" = random ] || jvm=("-Dconsistentcut.crash-at=$window:$nth")
-  if [ "$first" = 1 ]; then cmd=(run --mode "$mode" --checkpoint-dir "$dir" "${JOB_ARGS[@]}")
+  if [ "$first" = 1 ]; then cmd=(run --mode "$mode" --checkpoint-dir "$dir" "${JOB_ARGS[@]}" --output "$dir-out")
   else cmd=(resume "$dir"); fi
   java "${JAVA_FAST[@]}" "${jvm[@]}" -jar "$JAR" "${cmd[@]}" >"$log" 2>&1 &
   child=$!
@@ -126,6 +141,19 @@ healthy() { # DIR -> 0 healthy, 1 not (prints why)
     [ "$uses" = "$pointer" ] || { echo "resume would use $uses, not the pointer's $pointer: $json"; return 1; }
   fi
   [ "$temps" -le 2 ] || { echo "$temps temporary files accumulated: $json"; return 1; }
+  return 0
+}
+
+# The output directory after a kill: committed output is never taken back, so no input record
+# may be in the part files twice, at any moment (NoDuplicateOutputInv, seen from outside). Pending
+# transactions (.txn-*.tmp) are allowed mid-run: the open one and those pre-committed for
+# checkpoints not yet notified. At-least-once mode promises no such thing.
+output_healthy() { # OUTDIR MODE -> 0 healthy, 1 not (prints why)
+  local out=$1 mode=$2 dups
+  [ "$mode" != at-least-once ] || return 0
+  [ -d "$out" ] || return 0
+  dups=$(find "$out" -maxdepth 1 -name 'part-*.txt' -exec cat {} + 2>/dev/null | awk '{print $1, $2}' | sort | uniq -d | wc -l)
+  [ "$dups" -eq 0 ] || { echo "$dups input record(s) committed twice in $out"; return 1; }
   return 0
 }
 
@@ -169,6 +197,7 @@ for mode in "${MODES[@]}"; do
           continue
         fi
         why=$(healthy "$dir") || fail "$mode job $j after a kill in $w: $why"
+        why=$(output_healthy "$dir-out" "$mode") || fail "$mode job $j after a kill in $w: $why"
       elif [ "$rc" -eq 0 ] && grep -q "^verdict: $holds holds\$" "$log"; then
         MISSED[$w]=$((MISSED[$w] + 1)) # the job ended before the kill point: a valid end, no kill
         break
@@ -187,6 +216,18 @@ for mode in "${MODES[@]}"; do
       fi
       leftovers=$(find "$dir" -name 'chk-*.tmp' | wc -l)
       [ "$leftovers" -eq 0 ] || fail "$mode job $j: $leftovers checkpoint temp files left after the job finished"
+      # The output, as an external reader sees it: every input record committed exactly once, no
+      # pending transaction (at-least-once: none missing).
+      vlog="$OUT/verify-$mode-job$j.log"
+      java "${JAVA_FAST[@]}" -jar "$JAR" verify-output "${INPUTS[@]}" --output "$dir-out" --files 0 >"$vlog" 2>&1; vrc=$?
+      if [ "$mode" = at-least-once ]; then
+        grep -q '^output: .*(0 missing, ' "$vlog" || grep -q '^output: exactly-once holds' "$vlog" \
+          || { fail "$mode job $j: records missing from the output ($vlog)"; tail -3 "$vlog"; }
+      elif [ "$vrc" -ne 0 ]; then
+        fail "$mode job $j: verify-output exited $vrc ($vlog)"; tail -3 "$vlog"
+      else
+        outputs_ok=$((outputs_ok + 1))
+      fi
     fi
   done
 done
@@ -202,6 +243,7 @@ if [ $BROKEN -eq 1 ]; then
   echo "FAILED: the health check missed a damaged directory"; exit 1
 fi
 echo "jobs finished keeping their mode's promise (exactly-once; at-least-once in that mode): $jobs_done of $jobs_total; failed checks: $failures"
+echo "output directories verified exactly-once (verify-output; not counted in at-least-once mode): $outputs_ok"
 need=$((KILLS * ${#MODES[@]}))
 [ $kills -ge "$need" ] || fail "only $kills kills landed, $need required"
 [ $failures -eq 0 ]

@@ -75,6 +75,14 @@ public final class CheckpointCoordinator {
     private final Map<String, Acknowledgement> ended = new HashMap<>();
     /** Counts aborts, so that a threaded runtime knows when to wake its tasks. */
     private long abortCount;
+    /** Tasks told of completed checkpoints (transactional sinks, issue 12); set by the runtime. */
+    private final Set<String> completionListeners = new HashSet<>();
+    /**
+     * Per listening task: the newest completed checkpoint it has not been notified of (a newer
+     * completion subsumes an older notification, since a sink commits everything up to it).
+     * Emptied by a failure: notifications in flight are lost.
+     */
+    private final Map<String, Long> completeNews = new HashMap<>();
 
     /**
      * @param tasks every task instance id that must acknowledge a checkpoint (sources and operators)
@@ -131,6 +139,20 @@ public final class CheckpointCoordinator {
         }
     }
 
+    /**
+     * The tasks that get a {@code NotifyCheckpointComplete} for each completed checkpoint (the
+     * transactional sinks; Flink notifies every task, this engine only those that act on it).
+     */
+    public void setCompletionListeners(Set<String> listeners) {
+        synchronized (lock) {
+            for (String t : listeners) {
+                requireKnownTask(t, "listening for completed checkpoints");
+            }
+            completionListeners.clear();
+            completionListeners.addAll(listeners);
+        }
+    }
+
     // ---------------------------------------------------------------- spec actions
 
     /**
@@ -152,6 +174,16 @@ public final class CheckpointCoordinator {
                 a.record(finalState.withCheckpointId(a.id));
             }
             return OptionalLong.of(a.id);
+        }
+    }
+
+    /**
+     * Whether {@link #triggerCheckpoint} would start a checkpoint now: fewer than
+     * {@code maxConcurrent} hold a place (see {@code Attempt.holdsPlace}), not shut down.
+     */
+    public boolean canTrigger() {
+        synchronized (lock) {
+            return !shutdown && inFlightCount() < maxConcurrent;
         }
     }
 
@@ -297,6 +329,47 @@ public final class CheckpointCoordinator {
         }
     }
 
+    /**
+     * The coordinator's side of {@code NotifyCheckpointComplete}: after {@code CompleteCheckpoint(id)}
+     * every listening task is to be notified of {@code id} (the runtime calls this once the
+     * checkpoint is complete; a failure before a task took it loses the notification).
+     *
+     * @throws IllegalStateException if {@code id} is not COMPLETED
+     */
+    public void notifyTasksOfCompletion(long id) {
+        synchronized (lock) {
+            Attempt a = attempts.get(id);
+            if (a == null || a.status != CheckpointStatus.COMPLETED) {
+                throw new IllegalStateException("notifying tasks of checkpoint " + id + ", which is not completed");
+            }
+            for (String t : completionListeners) {
+                completeNews.merge(t, id, Math::max);
+            }
+        }
+    }
+
+    /** The newest completed checkpoint {@code task} has not been notified of: {@code NotifyCheckpointComplete(task, c)} is enabled. */
+    public OptionalLong nextCompleteNotificationFor(String task) {
+        synchronized (lock) {
+            Long c = completeNews.get(task);
+            return c == null ? OptionalLong.empty() : OptionalLong.of(c);
+        }
+    }
+
+    /** Task {@code task} took the notification of checkpoint {@code id}'s completion (a newer one waiting stays). */
+    public void completeNotified(String task, long id) {
+        synchronized (lock) {
+            Long c = completeNews.get(task);
+            if (c == null || c < id) {
+                throw new IllegalStateException("task " + task + " took a notification of checkpoint " + id
+                        + "'s completion, but " + (c == null ? "none is waiting" : "only one of " + c + " is waiting"));
+            }
+            if (c == id) {
+                completeNews.remove(task);
+            }
+        }
+    }
+
     /** How many checkpoints were aborted so far: changes when tasks may have news. */
     public long abortCount() {
         synchronized (lock) {
@@ -400,6 +473,7 @@ public final class CheckpointCoordinator {
                 settle(a);
             }
             abortNews.clear();
+            completeNews.clear(); // notifications not yet taken are lost
             ended.clear();
             latest = store.latest().orElse(null);
             return Optional.ofNullable(latest);
@@ -482,7 +556,7 @@ public final class CheckpointCoordinator {
     private int inFlightCount() {
         int n = 0;
         for (Attempt a : open.values()) {
-            if (a.inFlight()) {
+            if (a.holdsPlace()) {
                 n++;
             }
         }
@@ -550,6 +624,17 @@ public final class CheckpointCoordinator {
                 return !discarded && status == CheckpointStatus.PENDING && acked.size() < tasks.size();
             }
             return !discarded && acked.size() < tasks.size();
+        }
+
+        /**
+         * Whether it takes one of the {@code maxConcurrent} places: in flight, or (when aborts
+         * reach the tasks) pending at all, as the spec's {@code InFlight} and Flink's pending
+         * checkpoints, which count against the limit until finalized. A checkpoint every task
+         * acknowledged keeps its place until {@code CompleteCheckpoint} (trace validation rejected
+         * a trigger in that window).
+         */
+        boolean holdsPlace() {
+            return abortsReachTasks ? status == CheckpointStatus.PENDING : inFlight(); // a failure aborts every pending one
         }
 
         /** Records an acknowledgement already checked for being known, live and not a duplicate. */

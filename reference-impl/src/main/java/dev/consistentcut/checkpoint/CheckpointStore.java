@@ -29,4 +29,14 @@ public interface CheckpointStore {
 
     /** Ids of the checkpoints currently kept, ascending. */
     List<Long> retainedIds();
+
+    /**
+     * The checkpoints the last {@link #latest()} found damaged (unreadable, corrupt, of another
+     * job) and fell back past: no longer restorable, so a restore point below them is the newest
+     * one that is (the runtimes' {@code RestorePointInv} check counts only restorable
+     * checkpoints as completed). Empty for a store that never loses a checkpoint.
+     */
+    default java.util.Set<Long> damagedIds() {
+        return java.util.Set.of();
+    }
 }

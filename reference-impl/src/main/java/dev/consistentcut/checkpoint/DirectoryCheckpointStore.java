@@ -144,8 +144,17 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
         prune();
     }
 
+    /** Ids the last {@link #latest()} fell back past (guarded by this). */
+    private final java.util.Set<Long> damaged = new java.util.TreeSet<>();
+
+    @Override
+    public synchronized java.util.Set<Long> damagedIds() {
+        return java.util.Set.copyOf(damaged);
+    }
+
     @Override
     public synchronized Optional<CompletedCheckpoint> latest() {
+        damaged.clear();
         long below = Long.MAX_VALUE; // fall back to checkpoints with a smaller id than this
         Path pointer = dir.resolve(POINTER);
         Long pointed = null;
@@ -169,6 +178,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
                     warnings.accept(describe(file, e) + "; falling back to an older checkpoint");
                 }
             }
+            damaged.add(pointed);
             below = pointed;
         }
         for (long id : checkpointIdsDescending()) {
@@ -182,6 +192,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
                 return Optional.of(c);
             } catch (IOException e) {
                 warnings.accept(describe(file, e) + "; skipped and left in place");
+                damaged.add(id);
             }
         }
         return Optional.empty();

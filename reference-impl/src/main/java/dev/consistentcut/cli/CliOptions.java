@@ -25,7 +25,18 @@ record CliOptions(
         int tolerableFailedCheckpoints,
         boolean force,
         Set<String> given,
-        boolean endOfInput) {
+        boolean endOfInput,
+        java.util.List<Path> inputs,
+        Path output) {
+
+    CliOptions {
+        inputs = java.util.List.copyOf(inputs);
+    }
+
+    /** Whether the job reads input files and writes an output directory (--input/--output, issue 12). */
+    boolean fileJob() {
+        return output != null;
+    }
 
     /** Most records per source: beyond it the ledgers the invariant checks need outgrow a default heap. */
     static final int MAX_RECORDS = 2_000_000;
@@ -45,6 +56,8 @@ record CliOptions(
 
     static final String USAGE = String.join("\n",
             "Usage: " + JAR + " run --mode aligned|unaligned|at-least-once [options]",
+            "       " + JAR + " run --mode MODE --input FILE... --output DIR [options]",
+            "       " + JAR + " verify-output --input FILE... --output DIR [--json]",
             "       " + JAR + " resume DIR [options]",
             "       " + JAR + " inspect DIR [--json]",
             "       " + JAR + " trace record|to-tla|validate ... (trace --help)",
@@ -57,6 +70,8 @@ record CliOptions(
             "  resume    continue a job started with run --checkpoint-dir DIR, in a new process, from",
             "            its latest valid checkpoint (after a crash or kill -9), and run it to the end",
             "  inspect   list the checkpoints in DIR and the one a resume would use",
+            "  verify-output  check a job's output directory against its input files: every input",
+            "            record committed exactly once",
             "  trace     record, convert and validate traces of the engine against the spec",
             "",
             "Exit codes: 0 ok; 1 an invariant violated; 2 bad usage; 3 an environment or I/O problem",
@@ -66,8 +81,11 @@ record CliOptions(
             "Usage: " + JAR + " run --mode aligned|unaligned|at-least-once [options]",
             "",
             "Runs the demo job (two sources -> keyed count, parallelism 2 -> slow sink) with checkpoints,",
-            "checks every completed checkpoint and the final state against the invariants, and exits",
-            "0 if they hold, 1 if one is violated, 2 for bad arguments, 3 for an I/O problem.",
+            "or with --input FILE... --output DIR the file job (one source per file -> keyed count x2 ->",
+            "two-phase-commit file sink into DIR, run to the end of its input, its output file set",
+            "reported and checked as verify-output does), checks every completed checkpoint and the",
+            "final state against the invariants, and exits 0 if they hold, 1 if one is violated, 2 for",
+            "bad arguments, 3 for an I/O problem.",
             "",
             "Options:",
             "  --mode aligned|unaligned|at-least-once",
@@ -76,6 +94,13 @@ record CliOptions(
             "                                 only that nothing is skipped (NoSkipInv, AtLeastOnceInv)",
             "  --end-of-input                 sources end their partitions when their log is read and the",
             "                                 job runs until every task has ended (FLIP-147); reported",
+            "  --input FILE                   (repeatable) a source reading FILE ('<key> <value>' per line,",
+            "                                 '#' comments); one source per file, s1, s2, ... in order;",
+            "                                 needs --output, replaces --records",
+            "  --output DIR                   the job ends in the two-phase-commit file sink writing DIR",
+            "                                 (new or empty): each checkpoint commits a part file there;",
+            "                                 implies --end-of-input (a final checkpoint commits the rest);",
+            "                                 check it with 'verify-output'",
             "  --records N                    records per source, 1.." + MAX_RECORDS + " (default 5000)",
             "  --interval-ms N                checkpoint interval, 0.." + MAX_INTERVAL_MS + " (default 50); the",
             "                                 simulation's clock counts steps and reads it as N*100 steps",
@@ -122,9 +147,11 @@ record CliOptions(
         boolean force = false;
         Set<String> given = new LinkedHashSet<>();
         boolean endOfInput = false;
+        java.util.List<Path> inputs = new java.util.ArrayList<>();
+        Path output = null;
         for (int i = from; i < args.length; i++) {
             String a = args[i];
-            if (a.startsWith("--") && !given.add(a)) {
+            if (a.startsWith("--") && !given.add(a) && !a.equals("--input")) {
                 throw new UsageException(a + " given twice");
             }
             switch (a) {
@@ -155,6 +182,8 @@ record CliOptions(
                     };
                 }
                 case "--checkpoint-dir" -> dir = Path.of(value(args, ++i, a));
+                case "--input" -> inputs.add(Path.of(value(args, ++i, a)));
+                case "--output" -> output = Path.of(value(args, ++i, a));
                 default -> throw new UsageException("unknown argument '" + a + "'");
             }
         }
@@ -164,8 +193,21 @@ record CliOptions(
         if (force && dir == null) {
             throw new UsageException("--force applies to --checkpoint-dir only");
         }
+        if (!inputs.isEmpty() && output == null) {
+            throw new UsageException("--input needs --output DIR: the job's sink writes its output there");
+        }
+        if (output != null && inputs.isEmpty()) {
+            throw new UsageException("--output needs at least one --input FILE to read");
+        }
+        if (output != null && given.contains("--records")) {
+            throw new UsageException("--records does not apply with --input: the input files give the records");
+        }
+        if (output != null) {
+            endOfInput = true; // the final checkpoint commits the last transaction (FLIP-147)
+            records = 0;
+        }
         return new CliOptions(mode, records, intervalMs, sinkDelayMicros, capacity, failAfter, seed, simulation, dir,
-                json, tolerable, force, Set.copyOf(given), endOfInput);
+                json, tolerable, force, Set.copyOf(given), endOfInput, inputs, output);
     }
 
     /**

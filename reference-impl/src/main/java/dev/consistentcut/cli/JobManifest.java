@@ -33,7 +33,7 @@ record JobManifest(int formatVersion, String jobId, String graph, Map<String, St
 
     /** The manifest of a new job run with {@code o}. */
     static JobManifest of(String jobId, CliOptions o) {
-        return new JobManifest(FORMAT_VERSION, jobId, DemoJob.describe(o.records(), o.seed(), o.capacity()), jobOptions(o));
+        return new JobManifest(FORMAT_VERSION, jobId, CliJob.describe(o), jobOptions(o));
     }
 
     /** The options that define a job, as the manifest writes them (a missing mode is left out). */
@@ -50,7 +50,14 @@ record JobManifest(int formatVersion, String jobId, String graph, Map<String, St
         m.put("interval-ms", Long.toString(o.intervalMs()));
         m.put("fail-after-checkpoint", Integer.toString(o.failAfterCheckpoint()));
         m.put("tolerable-failed-checkpoints", Integer.toString(o.tolerableFailedCheckpoints()));
-        if (o.endOfInput()) {
+        if (o.fileJob()) {
+            // absolute paths: a resume may run in another working directory
+            for (int i = 0; i < o.inputs().size(); i++) {
+                m.put("input-" + (i + 1), o.inputs().get(i).toAbsolutePath().normalize().toString());
+            }
+            m.put("output", o.output().toAbsolutePath().normalize().toString());
+            m.remove("records");
+        } else if (o.endOfInput()) {
             m.put("end-of-input", ""); // a flag: no value
         }
         return m;
@@ -60,7 +67,7 @@ record JobManifest(int formatVersion, String jobId, String graph, Map<String, St
     String[] asArguments() {
         java.util.List<String> a = new java.util.ArrayList<>();
         options.forEach((k, v) -> {
-            a.add("--" + k);
+            a.add(k.matches("input-\\d+") ? "--input" : "--" + k);
             if (!v.isEmpty()) {
                 a.add(v);
             }

@@ -66,6 +66,7 @@ public final class Main {
                 case "run" -> CliOptions.RUN_USAGE;
                 case "resume" -> ResumeCommand.USAGE;
                 case "inspect" -> InspectCommand.USAGE;
+                case "verify-output" -> VerifyOutputCommand.USAGE;
                 default -> CliOptions.USAGE;
             });
             return BAD_ARGUMENTS;
@@ -99,7 +100,7 @@ public final class Main {
             return OK;
         }
         if (a.length == 0) {
-            throw new UsageException("no command given: expected run, resume, inspect or trace");
+            throw new UsageException("no command given: expected run, resume, inspect, verify-output or trace");
         }
         String[] rest = Arrays.copyOfRange(a, 1, a.length);
         boolean help = rest.length == 1 && (rest[0].equals("--help") || rest[0].equals("-h"));
@@ -129,7 +130,15 @@ public final class Main {
                 }
                 return InspectCommand.run(rest, out);
             }
-            default -> throw new UsageException("unknown command '" + a[0] + "': expected run, resume, inspect or trace");
+            case "verify-output" -> {
+                if (help) {
+                    out.println(VerifyOutputCommand.USAGE);
+                    return OK;
+                }
+                return VerifyOutputCommand.run(rest, out);
+            }
+            default -> throw new UsageException("unknown command '" + a[0]
+                    + "': expected run, resume, inspect, verify-output or trace");
         }
     }
 
@@ -147,6 +156,10 @@ public final class Main {
         if (warning != null) {
             err.println("warning: " + warning);
         }
+        if (options.fileJob()) {
+            CliJob.open(options.inputs()); // a bad input stops the job before anything is written
+            requireNewOutput(options.output());
+        }
         if (options.checkpointDir() == null) {
             return execute(options, null, null, false, out, err);
         }
@@ -161,6 +174,24 @@ public final class Main {
             return execute(options, dir, jobId, false, out, err);
         } finally {
             dir.unlock();
+        }
+    }
+
+    /** A new job's output directory must be new or empty: its part files are the job's output and nothing else. */
+    private static void requireNewOutput(java.nio.file.Path output) throws UsageException {
+        if (!java.nio.file.Files.exists(output)) {
+            return;
+        }
+        if (!java.nio.file.Files.isDirectory(output)) {
+            throw new UsageException("--output " + output + " is not a directory");
+        }
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(output)) {
+            if (files.findAny().isPresent()) {
+                throw new UsageException("--output " + output + " is not empty; give a new or empty directory"
+                        + " (a job's output is exactly what its sink committed there)");
+            }
+        } catch (java.io.IOException e) {
+            throw new EnvironmentException("--output " + output + ": cannot be listed: " + e, e);
         }
     }
 
@@ -187,8 +218,10 @@ public final class Main {
             err.println("resuming job " + jobId + " from " + from.map(c -> "checkpoint " + c.id())
                     .orElse("the initial state (no valid checkpoint in " + dir.path() + ")"));
         }
-        err.println("running the demo job: mode " + o.mode().name() + ", runtime "
-                + (o.simulation() ? "simulation" : "threads") + ", " + o.records() + " records per source");
+        err.println("running the " + (o.fileJob() ? "file job (" + o.inputs().size() + " input file(s) into "
+                + o.output() + ")" : "demo job") + ": mode " + o.mode().name() + ", runtime "
+                + (o.simulation() ? "simulation" : "threads")
+                + (o.fileJob() ? "" : ", " + o.records() + " records per source"));
         RunResult result;
         try {
             result = runtime.run();
@@ -201,13 +234,15 @@ public final class Main {
             }
             return ENVIRONMENT;
         }
+        // The output as an external reader sees it, checked against the input files (issue 12).
+        OutputCheck output = o.fileJob() && result.finished() ? OutputCheck.check(o.inputs(), o.output()) : null;
         Report report = new Report(o, result, jobId, resumed ? from.map(CompletedCheckpoint::id).orElse(0L) : null,
-                store.failures());
+                store.failures(), output);
         if (dir != null && result.finished()) {
             dir.writeFinished("verdict=" + report.verdictLine() + "\njob-id=" + jobId + "\n");
         }
         out.println(o.json() ? report.json() : report.text());
-        return result.holds() ? OK : VIOLATED;
+        return result.holds() && (output == null || output.exactlyOnce()) ? OK : VIOLATED;
     }
 
     private static JobRuntime runtime(CliOptions o, ObservedStore store, int failAfter, PrintStream err) {
@@ -224,10 +259,10 @@ public final class Main {
                 .store(() -> store);
         if (o.simulation()) {
             run.checkpointInterval(o.intervalMs() * 100).triggerProbability(1.0);
-            return new SimulationRuntime(DemoJob.build(o.records(), o.seed(), 0, o.capacity()), o.mode(), run.build());
+            return new SimulationRuntime(CliJob.build(o, 0), o.mode(), run.build());
         }
         run.checkpointInterval(TimeUnit.MILLISECONDS.toNanos(o.intervalMs()));
         long delay = TimeUnit.MICROSECONDS.toNanos(o.sinkDelayMicros());
-        return new ThreadedRuntime(DemoJob.build(o.records(), o.seed(), delay, o.capacity()), o.mode(), run.build());
+        return new ThreadedRuntime(CliJob.build(o, delay), o.mode(), run.build());
     }
 }

@@ -47,6 +47,11 @@ final class ObservedStore implements CheckpointStore {
         return store.retainedIds();
     }
 
+    @Override
+    public java.util.Set<Long> damagedIds() {
+        return store.damagedIds();
+    }
+
     /** The checkpoint the runtime restored when it started (the first {@link #latest()}), or empty. */
     synchronized Optional<CompletedCheckpoint> startedFrom() {
         return first == null ? Optional.empty() : first;

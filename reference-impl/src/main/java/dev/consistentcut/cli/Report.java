@@ -18,8 +18,9 @@ import java.util.Map;
  * @param jobId the durable job's id, or null
  * @param resumedFrom the checkpoint a resume started from (0: the initial state), or null for a run
  * @param declined one line per checkpoint whose store write failed (it was aborted, the job went on)
+ * @param output the check of a file job's output directory against its inputs, or null
  */
-record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<String> declined) {
+record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<String> declined, OutputCheck output) {
 
     /** A duration in the unit the report shows: milliseconds (threads, from nanoseconds) or steps. */
     static String time(long value, boolean simulation) {
@@ -31,8 +32,8 @@ record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<St
     }
 
     /**
-     * Each invariant checked in this run (those its mode promises, CutInvariants.applicable), with
-     * "holds" or the number of violations. Aligned and unaligned report NoDoubleCountInv and
+     * Each invariant checked in this run (those its mode promises, CutInvariants.applicable, then
+     * issue 10's, CutInvariants.lifecycle), with "holds" or the number of violations. Aligned and unaligned report NoDoubleCountInv and
      * NoSkipInv as their conjunction ConsistentCutInv; at-least-once reports NoSkipInv alone.
      */
     private Map<String, String> verdicts() {
@@ -45,7 +46,12 @@ record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<St
             byInvariant.put(o.mode().overtaking() ? CutInvariants.UNALIGNED_CHANNEL_STATE_BOUND
                     : CutInvariants.ALIGNED_NO_CHANNEL_STATE, new ArrayList<>());
             byInvariant.put(CutInvariants.EXACTLY_ONCE, new ArrayList<>());
+            if (o.fileJob()) {
+                byInvariant.put(CutInvariants.NO_DUPLICATE_OUTPUT, new ArrayList<>());
+                byInvariant.put(CutInvariants.OUTPUT_EXACTLY_ONCE, new ArrayList<>());
+            }
         }
+        CutInvariants.lifecycle(o.mode().overtaking()).forEach(n -> byInvariant.put(n, new ArrayList<>()));
         for (Violation v : r.violations()) {
             String name = switch (v.invariant()) {
                 case CutInvariants.NO_DOUBLE_COUNT, CutInvariants.NO_SKIP ->
@@ -64,9 +70,9 @@ record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<St
         StringWriter text = new StringWriter();
         PrintWriter out = new PrintWriter(text);
         String unit = o.simulation() ? "steps" : "ms";
-        out.printf("mode %s, runtime %s, %d records per source, %d checkpoints completed, %d aborted, %d failure(s), %s %s%n",
-                r.mode(), r.runtime(), o.records(), r.checkpoints().size(), r.abortedCheckpoints(), r.failures(),
-                time(r.elapsed(), o.simulation()), unit);
+        out.printf("mode %s, runtime %s, %s, %d checkpoints completed, %d aborted, %d failure(s), %s %s%n",
+                r.mode(), r.runtime(), o.fileJob() ? o.inputs().size() + " input file(s)" : o.records() + " records per source",
+                r.checkpoints().size(), r.abortedCheckpoints(), r.failures(), time(r.elapsed(), o.simulation()), unit);
         if (resumedFrom != null) {
             out.println("job " + jobId + " resumed from " + (resumedFrom == 0 ? "its initial state" : "checkpoint " + resumedFrom));
         }
@@ -91,12 +97,18 @@ record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<St
         if (r.violations().size() > 20) {
             out.println("  ... and " + (r.violations().size() - 20) + " more");
         }
+        if (output != null) {
+            out.println(output.text(o.output(), 50));
+        }
         out.print(verdictLine());
         out.flush();
         return text.toString();
     }
 
     String verdictLine() {
+        if (output != null && !output.exactlyOnce()) {
+            return "verdict: VIOLATED";
+        }
         return r.holds() ? "verdict: " + (atLeastOnce() ? "at-least-once" : "exactly-once") + " holds" : r.finished() ? "verdict: VIOLATED" : "verdict: NOT FINISHED";
     }
 
@@ -143,6 +155,10 @@ record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<St
                     .append(",\"expected\":").append(v.expected())
                     .append(",\"message\":").append(Json.str(v.message())).append('}');
         }
-        return b.append("],\"holds\":").append(r.holds()).append('}').toString();
+        b.append(']');
+        if (output != null) {
+            b.append(",\"outputCheck\":").append(output.json(o.output()));
+        }
+        return b.append(",\"holds\":").append(r.holds() && (output == null || output.exactlyOnce())).append('}').toString();
     }
 }

@@ -63,7 +63,7 @@ final class ResumeCommand {
         } catch (UsageException e) {
             throw new EnvironmentException(path.resolve(JobManifest.FILE) + ": not a valid job: " + e.getMessage());
         }
-        String graph = DemoJob.describe(job.records(), job.seed(), job.capacity());
+        String graph = CliJob.describe(job);
         if (!graph.equals(manifest.graph())) {
             throw new EnvironmentException(path.resolve(JobManifest.FILE) + ": its job graph '" + manifest.graph()
                     + "' is not the one this build runs for these options ('" + graph + "')");
@@ -97,7 +97,7 @@ final class ResumeCommand {
                     job.capacity(), job.failAfterCheckpoint(), job.seed(), job.simulation(), path, given.json(),
                     (int) pick(given, "--tolerable-failed-checkpoints", given.tolerableFailedCheckpoints(),
                             job.tolerableFailedCheckpoints()),
-                    false, given.given(), job.endOfInput());
+                    false, given.given(), job.endOfInput(), job.inputs(), job.output());
             return Main.execute(effective, dir, manifest.jobId(), true, out, err);
         } finally {
             dir.unlock();

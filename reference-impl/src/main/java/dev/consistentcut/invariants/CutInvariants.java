@@ -1,5 +1,7 @@
 package dev.consistentcut.invariants;
 
+import dev.consistentcut.channel.Barrier;
+import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.TaskSnapshot;
 import dev.consistentcut.graph.PhysicalGraph;
@@ -7,9 +9,11 @@ import dev.consistentcut.record.Record;
 import dev.consistentcut.record.RecordId;
 import dev.consistentcut.source.SourceLog;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntPredicate;
 
 /**
@@ -36,6 +40,15 @@ public final class CutInvariants {
     public static final String ALIGNED_NO_CHANNEL_STATE = "AlignedNoChannelStateInv";
     public static final String UNALIGNED_NEVER_BLOCKS = "UnalignedNeverBlocksInv";
     public static final String UNALIGNED_CHANNEL_STATE_BOUND = "UnalignedChannelStateBoundInv";
+    public static final String FIFO_CHANNEL = "FifoChannelInv";
+    public static final String FIFO_CHANNEL_STATE = "FifoChannelStateInv";
+    public static final String RESTORE_POINT = "RestorePointInv";
+    public static final String RESTORE_POINT_MONOTONE = "RestorePointMonotoneProp";
+    public static final String CHECKPOINT_STATUS = "CheckpointStatusProp";
+    public static final String FAILURE_ABORTS_PENDING = "FailureAbortsPendingInv";
+    public static final String BARRIER_OVERTAKES = "BarrierOvertakesInv";
+    public static final String NO_DUPLICATE_OUTPUT = "NoDuplicateOutputInv";
+    public static final String OUTPUT_EXACTLY_ONCE = "OutputExactlyOnceInv";
 
     private final PhysicalGraph graph;
     private final List<Record> universe;
@@ -43,6 +56,11 @@ public final class CutInvariants {
     private final List<String> operators;
     /** expected[i][k] = paths(source(universe[i]), universe[i], operators[k]). */
     private final int[][] expected;
+    /**
+     * Memo of {@link #routeTo}: "sender|source|key" to the route a record of that source and key
+     * takes to the sender ("" for several routes).
+     */
+    private final ConcurrentHashMap<String, String> routes = new ConcurrentHashMap<>();
 
     public CutInvariants(PhysicalGraph graph) {
         this.graph = graph;
@@ -212,6 +230,70 @@ public final class CutInvariants {
     }
 
     /**
+     * {@code NoDuplicateOutputInv} (issue 12, spec/CutInvariants.tla): at every moment, no record
+     * is in the committed output more often than its routes to the sinks:
+     * {@code CopiesIn(r, committed) <= SinkRoutes(r)} with {@code committed} the bag sum of every
+     * transactional sink's committed output and {@code SinkRoutes(r) = Σ_t paths(source(r), r, t)}
+     * over the sinks. Committed output is never taken back, so a duplicate once committed stays
+     * visible to readers.
+     *
+     * @param committed per transactional sink task instance: its committed output (record id to
+     *     times); the keys are the sinks
+     */
+    public List<Violation> noDuplicateOutput(Map<String, ? extends Map<RecordId, Integer>> committed) {
+        return checkOutput(committed, false, NO_DUPLICATE_OUTPUT);
+    }
+
+    /**
+     * {@code OutputExactlyOnceInv} (issue 12): when the run has ended and its final checkpoint has
+     * completed and been committed, the committed output holds every record exactly as often as
+     * its routes to the sinks ({@code CopiesIn(r, committed) = SinkRoutes(r)}), whatever failures
+     * happened. The runtimes check it only then.
+     *
+     * @param committed per transactional sink task instance: its committed output (record id to times)
+     */
+    public List<Violation> outputExactlyOnce(Map<String, ? extends Map<RecordId, Integer>> committed) {
+        return checkOutput(committed, true, OUTPUT_EXACTLY_ONCE);
+    }
+
+    private List<Violation> checkOutput(Map<String, ? extends Map<RecordId, Integer>> committed, boolean exact, String name) {
+        List<Violation> out = new ArrayList<>();
+        int[] sinks = new int[committed.size()];
+        Map<RecordId, Integer> all = new HashMap<>();
+        int n = 0;
+        for (Map.Entry<String, ? extends Map<RecordId, Integer>> e : committed.entrySet()) {
+            int k = operators.indexOf(e.getKey());
+            if (k < 0) {
+                throw new IllegalArgumentException(name + ": " + e.getKey() + " is no operator of the job; its operators are "
+                        + operators);
+            }
+            sinks[n++] = k;
+            e.getValue().forEach((id, times) -> all.merge(id, times, Integer::sum));
+        }
+        String where = committed.size() == 1 ? "sink " + committed.keySet().iterator().next() : "sinks " + committed.keySet();
+        for (Map.Entry<RecordId, Integer> e : all.entrySet()) {
+            if (!byId.containsKey(e.getKey())) {
+                out.add(new Violation(name, 0, null, e.getKey(), e.getValue(), 0, name + " violated: " + where
+                        + " committed record " + e.getKey() + ", which no source log has: duplicated"));
+            }
+        }
+        for (int i = 0; i < universe.size(); i++) {
+            RecordId id = universe.get(i).id();
+            int actual = all.getOrDefault(id, 0);
+            int want = 0;
+            for (int k : sinks) {
+                want += expected[i][k];
+            }
+            if (actual > want || (exact && actual < want)) {
+                out.add(new Violation(name, 0, null, id, actual, want, String.format(
+                        "%s violated: %s, record %s: in the committed output %d time(s), its routes to the sinks %d: %s",
+                        name, where, id, actual, want, actual > want ? "duplicated" : "missing")));
+            }
+        }
+        return out;
+    }
+
+    /**
      * {@code AtLeastOnceInv} (spec/CutInvariants.tla): once every source is exhausted and no
      * channel holds a record, every operator {@code t} has processed every record {@code r} at
      * least {@code paths(source(r), r, t)} times: what at-least-once mode promises (it may count
@@ -257,6 +339,22 @@ public final class CutInvariants {
         };
     }
 
+    /**
+     * Issue 10's invariants, which every mode promises and the runtimes check step by step with the
+     * ledgers on (runtime {@code LifecycleChecks}): order ({@code FifoChannelInv},
+     * {@code FifoChannelStateInv}, and {@code BarrierOvertakesInv} for overtaking barriers), the
+     * restore point ({@code RestorePointInv}, {@code RestorePointMonotoneProp}) and the statuses
+     * ({@code CheckpointStatusProp}, {@code FailureAbortsPendingInv}).
+     */
+    public static List<String> lifecycle(boolean overtaking) {
+        List<String> names = new ArrayList<>(List.of(FIFO_CHANNEL, FIFO_CHANNEL_STATE));
+        if (overtaking) {
+            names.add(BARRIER_OVERTAKES);
+        }
+        names.addAll(List.of(RESTORE_POINT, RESTORE_POINT_MONOTONE, CHECKPOINT_STATUS, FAILURE_ABORTS_PENDING));
+        return List.copyOf(names);
+    }
+
     /** The final-state invariant of {@code mode}: {@code AtLeastOnceInv} for at-least-once, else {@code ExactlyOnceInv}. */
     public List<Violation> finalState(String mode, Map<String, ? extends Map<RecordId, Integer>> processed) {
         return "at-least-once".equals(mode) ? atLeastOnce(processed) : exactlyOnce(processed);
@@ -275,6 +373,7 @@ public final class CutInvariants {
             out.addAll(noSkip(c));
         }
         out.addAll(alignedNoChannelState(c));
+        out.addAll(fifoChannelState(c));
         return out;
     }
 
@@ -309,6 +408,7 @@ public final class CutInvariants {
         } else {
             out.addAll(alignedNoChannelState(c));
         }
+        out.addAll(fifoChannelState(c));
         return out;
     }
 
@@ -374,5 +474,205 @@ public final class CutInvariants {
             }
         }
         return out;
+    }
+
+    // ------------------------------------------------------------------ issue 10: order, restore point, status
+
+    /**
+     * The spec's {@code InSourceOrder(q)} over the records of one channel's queue (or persisted
+     * state) {@code q} whose sender is {@code sender}: the records of each source that reached the
+     * sender along the same route appear in strictly increasing offset order. On the spec's
+     * topologies every source reaches each channel along one route, so this is the spec's formula
+     * there; where records of one source reach a sender along different routes (re-keyed by a
+     * HASH edge upstream: several upstream instances) they are compared per route, and a record
+     * with several routes to the sender (a diamond before it: its copies interleave) is not
+     * compared at all, since FIFO along each route is all a channel can promise then.
+     *
+     * @return the first record out of order (with the earlier record of its route it follows), or null
+     */
+    private RecordId[] firstOutOfSourceOrder(List<?> q, String sender) {
+        Map<String, RecordId> last = new HashMap<>();
+        for (Object m : q) {
+            if (m instanceof Record r) {
+                String route = routeTo(sender, r);
+                if (route.isEmpty()) {
+                    continue;
+                }
+                RecordId before = last.put(route, r.id());
+                if (before != null && before.offset() >= r.id().offset()) {
+                    return new RecordId[] {before, r.id()};
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The one route record {@code r} takes from its source to task {@code sender}, as "source>task>...", or "" if not exactly one. */
+    private String routeTo(String sender, Record r) {
+        String source = r.id().source();
+        return routes.computeIfAbsent(sender + "|" + source + "|" + r.key(), k -> {
+            if (!graph.sourceTasks().contains(source) || graph.paths(source, r.key(), sender) != 1) {
+                return "";
+            }
+            StringBuilder route = new StringBuilder(source);
+            String at = source;
+            while (!at.equals(sender)) {
+                String next = null;
+                List<PhysicalGraph.ChannelSpec> out = graph.outputs(at);
+                for (int o : graph.route(at, r.key())) {
+                    String receiver = out.get(o).receiver();
+                    if (graph.paths(receiver, r.key(), sender) == 1) {
+                        next = receiver;
+                        break;
+                    }
+                }
+                at = next;
+                route.append('>').append(at);
+            }
+            return route.toString();
+        });
+    }
+
+    /**
+     * {@code FifoChannelInv == \A e \in Edges : InSourceOrder(chan[e])} (spec/CutInvariants.tla),
+     * for one channel {@code e} whose queued elements, in delivery order, are {@code contents}:
+     * the records of each source in strictly increasing offset order, at every moment and across
+     * restores; per route where a source reaches the channel along several (see
+     * {@code firstOutOfSourceOrder}).
+     */
+    public List<Violation> fifoChannel(String channel, List<?> contents) {
+        RecordId[] bad = firstOutOfSourceOrder(contents, graph.channel(channel).sender());
+        if (bad == null) {
+            return List.of();
+        }
+        return List.of(new Violation(FIFO_CHANNEL, 0, null, bad[1], bad[1].offset(), bad[0].offset() + 1,
+                "FifoChannelInv violated: channel " + channel + " holds record " + bad[1] + " behind " + bad[0]
+                        + " of the same source: out of source order"));
+    }
+
+    /**
+     * {@code FifoChannelStateInv == \A c \in CheckpointIds, e \in Edges : InSourceOrder(snapChan[c][e])}
+     * (spec/CutInvariants.tla), for checkpoint {@code c} (the engine assembles a checkpoint's
+     * channel state only when it completes, so completed checkpoints are the ones it checks): the
+     * channel state of every channel, receiver-side part then sender-side part, is in the order
+     * its records were sent, per source (per route, as {@link #fifoChannel}).
+     */
+    public List<Violation> fifoChannelState(CompletedCheckpoint c) {
+        List<Violation> out = new ArrayList<>();
+        c.channelState().forEach((channel, records) -> {
+            if (records.size() < 2) {
+                return;
+            }
+            String sender;
+            try {
+                sender = graph.channel(channel).sender();
+            } catch (IllegalArgumentException unknown) {
+                return; // reported by ConsistentCutInv's structure check
+            }
+            RecordId[] bad = firstOutOfSourceOrder(records, sender);
+            if (bad != null) {
+                out.add(new Violation(FIFO_CHANNEL_STATE, c.id(), null, bad[1], bad[1].offset(), bad[0].offset() + 1,
+                        "FifoChannelStateInv violated in checkpoint " + c.id() + ": the channel state of " + channel
+                                + " has record " + bad[1] + " after " + bad[0] + " of the same source: out of source order"));
+            }
+        });
+        return out;
+    }
+
+    /**
+     * {@code BarrierOvertakesInv} (spec/CutInvariants.tla), unaligned only, for one channel whose
+     * queued elements in delivery order are {@code contents}:
+     * {@code \A i \in 1..Len(chan[e]) : IsBarrier(chan[e][i]) => \A j \in 1..(i - 1) : ~IsRecord(chan[e][j])}:
+     * no checkpoint barrier waits behind a record (classic Chandy-Lamport placement fails it).
+     */
+    public static List<Violation> barrierOvertakes(String channel, List<?> contents) {
+        Record firstRecord = null;
+        for (Object m : contents) {
+            if (m instanceof Record r && firstRecord == null) {
+                firstRecord = r;
+            } else if (m instanceof Barrier b && firstRecord != null) {
+                return List.of(new Violation(BARRIER_OVERTAKES, b.checkpointId(), null, firstRecord.id(), 1, 0,
+                        "BarrierOvertakesInv violated: channel " + channel + " holds barrier " + b.checkpointId()
+                                + " behind record " + firstRecord.id() + ": an unaligned barrier must overtake"));
+            }
+        }
+        return List.of();
+    }
+
+    /**
+     * {@code RestorePointInv == latest = NewestCompleted} (spec/CutInvariants.tla): the checkpoint a
+     * restore would use ({@code latest}, 0 for the initial state) is the newest completed one (the
+     * largest id of {@code completed}, 0 if none).
+     */
+    public static List<Violation> restorePoint(long latest, Collection<Long> completed) {
+        long newest = 0;
+        for (long c : completed) {
+            newest = Math.max(newest, c);
+        }
+        if (latest == newest) {
+            return List.of();
+        }
+        return List.of(new Violation(RESTORE_POINT, latest, null, null, latest, newest,
+                "RestorePointInv violated: the restore point is " + describe(latest)
+                        + ", but the newest completed checkpoint is " + describe(newest)));
+    }
+
+    /**
+     * {@code RestorePointMonotoneProp == [][latest' >= latest]_latest} (spec/CutInvariants.tla),
+     * for one step that moved the restore point from {@code before} to {@code after} (0: the
+     * initial state).
+     */
+    public static List<Violation> restorePointMonotone(long before, long after) {
+        if (after >= before) {
+            return List.of();
+        }
+        return List.of(new Violation(RESTORE_POINT_MONOTONE, after, null, null, after, before,
+                "RestorePointMonotoneProp violated: the restore point moved backwards from " + describe(before)
+                        + " to " + describe(after)));
+    }
+
+    /**
+     * {@code CheckpointStatusProp} (spec/CutInvariants.tla), for checkpoint {@code id} in one step:
+     * its status stays, or moves {@code NONE -> PENDING}, {@code PENDING -> COMPLETED} or
+     * {@code PENDING -> ABORTED} (the spec's "none", "pending", "completed", "aborted"). So an
+     * aborted checkpoint never completes and a completed one never aborts.
+     */
+    public static List<Violation> checkpointStatus(long id, CheckpointStatus before,
+                                                   CheckpointStatus after) {
+        if (before == after || (before == CheckpointStatus.NONE
+                && after == CheckpointStatus.PENDING)
+                || (before == CheckpointStatus.PENDING
+                && (after == CheckpointStatus.COMPLETED
+                    || after == CheckpointStatus.ABORTED))) {
+            return List.of();
+        }
+        return List.of(new Violation(CHECKPOINT_STATUS, id, null, null, 0, 0,
+                "CheckpointStatusProp violated: checkpoint " + id + " went from " + before + " to " + after
+                        + "; a status only moves NONE -> PENDING -> COMPLETED or ABORTED"));
+    }
+
+    /**
+     * {@code FailureAbortsPendingInv == \A c \in CheckpointIds : ckpt[c] = "pending" => c > discardedUpTo}
+     * (spec/CutInvariants.tla): a failure aborts every pending checkpoint, so no checkpoint
+     * triggered before the last failure (ids up to {@code discardedUpTo}, the highest id triggered
+     * before it; 0 before any failure) is still PENDING.
+     *
+     * @param statuses checkpoint id to its status now
+     */
+    public static List<Violation> failureAbortsPending(Map<Long, CheckpointStatus> statuses,
+                                                       long discardedUpTo) {
+        List<Violation> out = new ArrayList<>();
+        statuses.forEach((id, status) -> {
+            if (status == CheckpointStatus.PENDING && id <= discardedUpTo) {
+                out.add(new Violation(FAILURE_ABORTS_PENDING, id, null, null, id, discardedUpTo + 1,
+                        "FailureAbortsPendingInv violated: checkpoint " + id + " is still PENDING after a failure"
+                                + " destroyed the barriers of every checkpoint up to " + discardedUpTo));
+            }
+        });
+        return out;
+    }
+
+    private static String describe(long checkpoint) {
+        return checkpoint == 0 ? "the initial state (0)" : "checkpoint " + checkpoint;
     }
 }

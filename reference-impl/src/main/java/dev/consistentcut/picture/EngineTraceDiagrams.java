@@ -89,12 +89,19 @@ public final class EngineTraceDiagrams {
             } else if (Boolean.TRUE.equals(ev.get("persisted")) && ev.get("channel") != null && ev.get("record") != null) {
                 persisted.set(laneOf.get(edge(ev.get("channel"))), List.of(new Token(value(ev.get("record")), false)));
             }
-            if (aligned && name.equals("ReceiveBarrier")) {
+            List<?> abandoned = ev.get("abandoned") instanceof List<?> a ? a : List.of();
+            if (aligned && !abandoned.isEmpty()) {
+                arrived.remove(task); // an abandoned alignment unblocks every input
+            }
+            if (aligned && name.equals("ReceiveBarrier")
+                    && (abandoned.isEmpty() || !abandoned.get(abandoned.size() - 1).equals(ev.get("checkpoint")))) {
                 Set<Integer> in = arrived.computeIfAbsent(task, t -> new HashSet<>());
                 in.add(laneOf.get(edge(ev.get("channel"))));
                 if (ev.containsKey("snapshot")) {
                     in.clear(); // the last barrier: the snapshot is taken and the inputs unblock
                 }
+            } else if (aligned && name.equals("ReceiveEndOfPartition") && ev.containsKey("snapshot")) {
+                arrived.remove(task); // the ended input completed the alignment
             } else if (name.equals("FailAndRestore") || name.equals("AbortCheckpoint")) {
                 arrived.clear();
             }
@@ -139,7 +146,9 @@ public final class EngineTraceDiagrams {
         List<Token> out = new ArrayList<>();
         for (Object m : msgs) {
             Map<String, Object> msg = (Map<String, Object>) m;
-            out.add(0, msg.containsKey("ckpt") ? new Token("B" + msg.get("ckpt"), true) : new Token(value(m), false));
+            out.add(0, msg.containsKey("ckpt") ? new Token("B" + msg.get("ckpt"), true)
+                    : msg.containsKey("cancel") ? new Token("X" + msg.get("cancel"), true) // a cancellation barrier
+                    : msg.containsKey("eop") ? new Token("EOP", true) : new Token(value(m), false));
         }
         return out;
     }

@@ -101,6 +101,49 @@ final class Deployment {
                 && operators.stream().allMatch(OperatorTask::ended));
     }
 
+    /** Every transactional sink has nothing left to commit (true when there is none). */
+    boolean sinksSettled() {
+        for (OperatorTask o : operators) {
+            if (!o.transactionsSettled()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The task ids of the transactional sinks. */
+    java.util.Set<String> transactionalSinks() {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        for (OperatorTask o : operators) {
+            if (o.isTransactional()) {
+                out.add(o.id());
+            }
+        }
+        return out;
+    }
+
+    /** The committed output of every transactional sink (read while no task runs). */
+    Map<String, Map<RecordId, Integer>> committedOutput() {
+        Map<String, Map<RecordId, Integer>> out = new LinkedHashMap<>();
+        for (OperatorTask o : operators) {
+            if (o.isTransactional()) {
+                out.put(o.id(), o.committedOutput());
+            }
+        }
+        return out;
+    }
+
+    /** Per transactional sink: the checkpoint ids its last restore re-committed (for the trace). */
+    Map<String, List<Long>> lastRecommitted() {
+        Map<String, List<Long>> out = new LinkedHashMap<>();
+        for (OperatorTask o : operators) {
+            if (o.isTransactional()) {
+                out.put(o.id(), o.lastRecommitted());
+            }
+        }
+        return out;
+    }
+
     boolean channelsEmpty() {
         return channels.values().stream().allMatch(Channel::isEmpty);
     }

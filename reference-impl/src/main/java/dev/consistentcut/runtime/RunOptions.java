@@ -34,6 +34,9 @@ import java.util.function.Supplier;
  *     {@link TooManyFailedCheckpointsException} (Flink's tolerable-failed-checkpoints)
  * @param abortsReachTasks both: aborted checkpoints leave flight at once and tasks are notified (see the builder)
  * @param endOfInput both: sources end their partitions and the run goes to the end of its input (see the builder)
+ * @param failureAfterCompletionProbability simulation: chance that a completed checkpoint is
+ *     followed at once by a failure, before any task took its {@code NotifyCheckpointComplete}
+ *     (the notification is lost; within the failure budget)
  */
 public record RunOptions(
         long seed,
@@ -55,7 +58,8 @@ public record RunOptions(
         Consumer<String> progress,
         int tolerableFailedCheckpoints,
         boolean abortsReachTasks,
-        boolean endOfInput) {
+        boolean endOfInput,
+        double failureAfterCompletionProbability) {
 
     public RunOptions {
         Objects.requireNonNull(storeFactory, "storeFactory");
@@ -65,6 +69,7 @@ public record RunOptions(
         requireProbability("triggerProbability", triggerProbability);
         requireProbability("abortProbability", abortProbability);
         requireProbability("failureProbability", failureProbability);
+        requireProbability("failureAfterCompletionProbability", failureAfterCompletionProbability);
         requireAtLeast("maxSteps", maxSteps, 1);
         requireAtLeast("checkpointInterval", checkpointInterval, 0);
         requireAtLeast("maxCheckpoints", maxCheckpoints, 0);
@@ -113,6 +118,7 @@ public record RunOptions(
         private Consumer<CompletedCheckpoint> onCheckpoint = c -> { };
         private Consumer<String> progress = s -> { };
         private int tolerableFailedCheckpoints;
+        private double failureAfterCompletionProbability;
 
         /** Default 1. */
         public Builder seed(long v) {
@@ -244,11 +250,21 @@ public record RunOptions(
             return this;
         }
 
+        /**
+         * Default 0. The chance that a completed checkpoint is followed at once by a failure,
+         * before its completion notification reached any task (simulation; counts against
+         * {@link #maxFailures}): the lost notifications a transactional sink must survive.
+         */
+        public Builder failureAfterCompletionProbability(double v) {
+            failureAfterCompletionProbability = v;
+            return this;
+        }
+
         public RunOptions build() {
             return new RunOptions(seed, maxSteps, checkpointInterval, triggerProbability, maxCheckpoints,
                     checkpointTimeout, abortProbability, maxConcurrentAligned, maxFailures, failureProbability,
                     failAtStep, failAfterCheckpoint, storeFactory, listener, trackProcessed, onCheckpoint, progress,
-                    tolerableFailedCheckpoints, abortsReachTasks, endOfInput);
+                    tolerableFailedCheckpoints, abortsReachTasks, endOfInput, failureAfterCompletionProbability);
         }
     }
 }

@@ -6,6 +6,7 @@ import dev.consistentcut.checkpoint.AckResult;
 import dev.consistentcut.checkpoint.Acknowledgement;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.checkpoint.CheckpointStatus;
+import dev.consistentcut.checkpoint.CheckpointStore;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.PhysicalGraph;
@@ -47,7 +48,12 @@ import java.util.TreeSet;
  * {@code AlignedNoChannelStateInv} in aligned mode) as it completes; {@code UnalignedNeverBlocksInv}
  * after every barrier an unaligned task receives; the final state against {@code ExactlyOnceInv}
  * when the run has finished (every source exhausted, every channel empty, nothing in flight). A run
- * that stops before finishing is reported with a {@code Termination} violation.
+ * that stops before finishing is reported with a {@code Termination} violation. With the ledgers
+ * on, issue 10's invariants step by step ({@link LifecycleChecks}): {@code FifoChannelInv} (and,
+ * unaligned, {@code BarrierOvertakesInv}) on the channels each step appended to and after each
+ * restore; {@code RestorePointInv}, {@code RestorePointMonotoneProp}, {@code CheckpointStatusProp}
+ * and {@code FailureAbortsPendingInv} after each step; {@code FifoChannelStateInv} with each
+ * completed checkpoint.
  *
  * <p>Not thread-safe: one thread creates, runs and inspects it.
  */
@@ -77,7 +83,18 @@ public final class SimulationRuntime implements JobRuntime {
     private int failures;
     private boolean failAfterCheckpointDone;
     private long lastTrigger = Long.MIN_VALUE / 2;
+    /** A failure was drawn to follow the last completion before its notification (failureAfterCompletionProbability). */
+    private boolean failAfterCompletion;
+    /** Completion notifications lost to a failure: a sink had one waiting when the failure struck. */
+    private int lostNotifications;
+    private boolean duplicateSeen;
+    /** The transactional sinks' task ids (empty for a job without one). */
+    private final Set<String> sinks;
     private final List<Step> candidates = new ArrayList<>();
+    /** Issue 10's step-by-step checks (with the ledgers only: off in benchmarks); null when off. */
+    private final LifecycleChecks lifecycle;
+    /** Per task: the channels it appends to. */
+    private final Map<String, List<Channel>> outputsOf = new HashMap<>();
 
     public SimulationRuntime(JobGraph job, BarrierMode mode, RunOptions options) {
         this.mode = mode;
@@ -89,19 +106,29 @@ public final class SimulationRuntime implements JobRuntime {
         graph.tasks().forEach(t -> tasks.add(t.id()));
         Set<String> channels = new LinkedHashSet<>();
         graph.channels().forEach(c -> channels.add(c.id()));
+        CheckpointStore store = options.storeFactory().get();
         this.coordinator = mode.overtaking()
-                ? CheckpointCoordinator.forUnaligned(tasks, channels, options.storeFactory().get(), () -> step)
+                ? CheckpointCoordinator.forUnaligned(tasks, channels, store, () -> step)
                 : CheckpointCoordinator.forAligned(tasks, channels, options.maxConcurrentAligned(),
-                        options.storeFactory().get(), () -> step);
+                        store, () -> step);
         coordinator.setAbortsReachTasks(options.abortsReachTasks());
         this.deployment = new Deployment(graph, mode, new Gateway(), listener, options.trackProcessed(),
                 options.endOfInput());
         this.invariants = new CutInvariants(graph);
         this.declined = new DeclinedCheckpoints(options.tolerableFailedCheckpoints(), options.progress(), options.listener());
+        this.lifecycle = options.trackProcessed()
+                ? new LifecycleChecks(coordinator, store, invariants, mode.overtaking(), violations) : null;
+        for (String t : deployment.tasks.keySet()) {
+            outputsOf.put(t, graph.outputs(t).stream().map(c -> deployment.channels.get(c.id())).toList());
+        }
         // A store that already holds a checkpoint (a durable one, reopened) means: resume from it.
-        Optional<CompletedCheckpoint> resume = coordinator.latestCompleted();
-        if (resume.isPresent()) {
-            deployment.restore(resume);
+        // Either way every task is restored once before the run (a transactional sink then
+        // re-commits the resumed checkpoint's transactions and aborts what a dead process left).
+        deployment.restore(coordinator.latestCompleted());
+        this.sinks = deployment.transactionalSinks();
+        coordinator.setCompletionListeners(sinks);
+        if (lifecycle != null) {
+            lifecycle.channels(deployment.channels.values()); // as restored (a resume's channel state)
         }
     }
 
@@ -135,6 +162,10 @@ public final class SimulationRuntime implements JobRuntime {
                 // Nothing moves, but the promised failure needs more checkpoints: the idle clock
                 // jumps to the next trigger.
                 chosen = new Step(Action.TRIGGER_CHECKPOINT, null, -1, 0);
+            } else if (!deployment.sinksSettled() && finalTriggerAllowed()) {
+                // The final checkpoint (FLIP-147): a sink still holds transactions that only a
+                // completed checkpoint commits; it is taken even beyond the checkpoint budget.
+                chosen = new Step(Action.TRIGGER_CHECKPOINT, null, -1, 0);
             } else {
                 return false;
             }
@@ -155,20 +186,29 @@ public final class SimulationRuntime implements JobRuntime {
     public RunResult result() {
         List<Violation> all = new ArrayList<>(violations);
         boolean finished = deployment.sourcesExhausted() && deployment.channelsEmpty() && coordinator.inFlight().isEmpty()
-                && deployment.allEnded();
+                && deployment.allEnded() && deployment.sinksSettled();
         if (finished) {
             if (options.trackProcessed()) {
                 all.addAll(invariants.finalState(mode.name(), deployment.ledgers()));
+            }
+            if (!sinks.isEmpty() && !"at-least-once".equals(mode.name())) {
+                all.addAll(invariants.outputExactlyOnce(deployment.committedOutput()));
             }
         } else {
             all.add(new Violation(TERMINATION, 0, null, null, 0, 0, "the run stopped after " + step
                     + " steps before finishing: " + (step >= options.maxSteps() ? "step limit reached" : "no step is enabled")
                     + "; sources exhausted " + deployment.sourcesExhausted() + ", channels empty "
                     + deployment.channelsEmpty() + ", in flight " + coordinator.inFlight()
-                    + (deployment.endOfInput ? ", every task ended " + deployment.allEnded() : "")));
+                    + (deployment.endOfInput ? ", every task ended " + deployment.allEnded() : "")
+                    + (sinks.isEmpty() ? "" : ", sinks committed everything " + deployment.sinksSettled())));
         }
         return new RunResult(mode.name(), "simulation", finished, completed, abortedCount(), failures, step, all,
                 options.trackProcessed(), deployment.ledgers(), step);
+    }
+
+    /** Completion notifications lost to failures so far (a sink had one waiting when a failure struck). */
+    public int lostNotifications() {
+        return lostNotifications;
     }
 
     /** Checkpoints completed so far. */
@@ -178,7 +218,8 @@ public final class SimulationRuntime implements JobRuntime {
 
     private Step chooseOccasionalStep() {
         boolean failureDue = step == options.failAtStep()
-                || (failAfterCheckpointPending() && completed.size() >= options.failAfterCheckpoint());
+                || (failAfterCheckpointPending() && completed.size() >= options.failAfterCheckpoint())
+                || failAfterCompletion;
         if (failureDue || (failures < options.maxFailures() && options.failureProbability() > 0
                 && random.nextDouble() < options.failureProbability())) {
             return new Step(Action.FAIL_AND_RESTORE, null, -1, 0);
@@ -201,10 +242,14 @@ public final class SimulationRuntime implements JobRuntime {
     }
 
     private boolean triggerAllowed(boolean respectInterval) {
-        int allowed = mode.overtaking() ? 1 : options.maxConcurrentAligned();
         return triggered < options.maxCheckpoints()
                 && (!respectInterval || step - lastTrigger >= options.checkpointInterval())
-                && coordinator.inFlight().size() < allowed;
+                && coordinator.canTrigger();
+    }
+
+    /** The final checkpoint may be triggered beyond the budget and the interval, one in flight at a time. */
+    private boolean finalTriggerAllowed() {
+        return coordinator.inFlight().isEmpty();
     }
 
     private boolean failAfterCheckpointPending() {
@@ -223,10 +268,21 @@ public final class SimulationRuntime implements JobRuntime {
                 if (mode.overtaking() && s.action() == Action.RECEIVE_BARRIER && t instanceof OperatorTask o) {
                     violations.addAll(CutInvariants.unalignedNeverBlocks(o.id(), o.inputCount(), o::isBlocked));
                 }
+                if (s.action() == Action.NOTIFY_CHECKPOINT_COMPLETE) {
+                    checkNoDuplicateOutput(); // a commit: the output grew
+                }
             }
         }
         if (options.checkpointTimeout() > 0) {
             ExpiredAborts.abort(coordinator, options.checkpointTimeout(), triggerTimes.keySet(), listener);
+        }
+        if (lifecycle != null) {
+            if (s.task() == null) {
+                lifecycle.checkAll();
+            } else {
+                lifecycle.check(s.checkpointId());
+                lifecycle.channels(outputsOf.get(s.task()));
+            }
         }
     }
 
@@ -237,6 +293,9 @@ public final class SimulationRuntime implements JobRuntime {
             throw new IllegalStateException("TriggerCheckpoint was enabled but the coordinator refused it");
         }
         triggered++;
+        if (lifecycle != null) {
+            lifecycle.triggered(c.getAsLong());
+        }
         lastTrigger = step;
         triggerTimes.put(c.getAsLong(), step);
         if (coordinator.allAcknowledged(c.getAsLong())) {
@@ -263,10 +322,18 @@ public final class SimulationRuntime implements JobRuntime {
         CompletedCheckpoint cp = done.get();
         declined.completed();
         completed.add(cp);
+        if (lifecycle != null) {
+            lifecycle.completed(cp.id());
+        }
         violations.addAll(invariants.completedCheckpoint(cp, mode.name(), mode.overtaking(), options.trackProcessed()));
         options.onCheckpoint().accept(cp);
         if (listener != ActionListener.NONE) {
             listener.onAction(Action.COMPLETE_CHECKPOINT.specName(), Map.of("checkpoint", c));
+        }
+        coordinator.notifyTasksOfCompletion(c); // NotifyCheckpointComplete(t, c) is now enabled for every sink
+        if (!sinks.isEmpty() && failures < options.maxFailures() && options.failureAfterCompletionProbability() > 0
+                && random.nextDouble() < options.failureAfterCompletionProbability()) {
+            failAfterCompletion = true; // the next step is a failure: the notification is lost
         }
     }
 
@@ -282,17 +349,45 @@ public final class SimulationRuntime implements JobRuntime {
 
     @Override
     public void failAndRestore() {
+        failAfterCompletion = false;
+        for (String t : sinks) {
+            if (coordinator.nextCompleteNotificationFor(t).isPresent()) {
+                lostNotifications++;
+            }
+        }
         Optional<CompletedCheckpoint> latest = coordinator.failAndRestore();
         completable.clear();
-        deployment.restore(latest);
+        deployment.restore(latest); // sinks re-commit the restored checkpoint's transactions
+        if (lifecycle != null) {
+            lifecycle.failed();
+            lifecycle.checkAll();
+            lifecycle.channels(deployment.channels.values());
+        }
         failures++;
+        checkNoDuplicateOutput();
         if (options.failAfterCheckpoint() > 0 && completed.size() >= options.failAfterCheckpoint()) {
             failAfterCheckpointDone = true;
         }
         options.progress().accept("failure " + failures + " at step " + step + ": restored "
                 + latest.map(c -> "checkpoint " + c.id()).orElse("the initial state"));
         if (listener != ActionListener.NONE) {
-            listener.onAction(Action.FAIL_AND_RESTORE.specName(), Map.of("checkpoint", latest.map(CompletedCheckpoint::id).orElse(0L)));
+            listener.onAction(Action.FAIL_AND_RESTORE.specName(), restoreEvent(latest, deployment));
+        }
+    }
+
+    /** The parameters of a {@code FailAndRestore} event: the restored checkpoint, and what each sink re-committed. */
+    static Map<String, Object> restoreEvent(Optional<CompletedCheckpoint> latest, Deployment deployment) {
+        long id = latest.map(CompletedCheckpoint::id).orElse(0L);
+        Map<String, List<Long>> recommitted = deployment.lastRecommitted();
+        return recommitted.isEmpty() ? Map.of("checkpoint", id) : Map.of("checkpoint", id, "recommitted", recommitted);
+    }
+
+    /** {@code NoDuplicateOutputInv}, after each step that commits (a notification, a restore). */
+    private void checkNoDuplicateOutput() {
+        if (!duplicateSeen && !sinks.isEmpty() && !"at-least-once".equals(mode.name())) {
+            List<Violation> found = invariants.noDuplicateOutput(deployment.committedOutput());
+            violations.addAll(found);
+            duplicateSeen = !found.isEmpty(); // committed output is never taken back: reported once
         }
     }
 
@@ -372,6 +467,16 @@ public final class SimulationRuntime implements JobRuntime {
         @Override
         public void abortNotified(String task, long checkpointId) {
             coordinator.abortNotified(task, checkpointId);
+        }
+
+        @Override
+        public OptionalLong nextCompleteNotificationFor(String task) {
+            return coordinator.nextCompleteNotificationFor(task);
+        }
+
+        @Override
+        public void completeNotified(String task, long checkpointId) {
+            coordinator.completeNotified(task, checkpointId);
         }
 
         @Override

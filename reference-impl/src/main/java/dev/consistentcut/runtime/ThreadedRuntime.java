@@ -6,6 +6,7 @@ import dev.consistentcut.checkpoint.AckResult;
 import dev.consistentcut.checkpoint.Acknowledgement;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.checkpoint.CheckpointStatus;
+import dev.consistentcut.checkpoint.CheckpointStore;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.PhysicalGraph;
@@ -51,7 +52,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>Completion.</b> A task whose acknowledgement makes a checkpoint complete-able hands its id
  * to the coordinator thread, which calls {@code completeCheckpoint} and checks the checkpoint
  * against {@code ConsistentCutInv} (and {@code AlignedNoChannelStateInv} when aligned). So the
- * store is written by the coordinator thread only.
+ * store is written by the coordinator thread only. After each of its coordinator steps it checks
+ * issue 10's restore-point and status invariants, and after each restore every channel's
+ * {@code FifoChannelInv} (and {@code BarrierOvertakesInv} when unaligned): {@link LifecycleChecks}.
  *
  * <p><b>Termination</b>: every source exhausted, every channel empty, nothing in flight or waiting
  * for completion, and no task in the middle of a step. The coordinator thread reads the counters
@@ -114,11 +117,17 @@ public final class ThreadedRuntime implements JobRuntime {
     private final Map<String, Worker> workers = new LinkedHashMap<>();
     private final List<CompletedCheckpoint> completed = new ArrayList<>();
     private final List<Violation> violations = new ArrayList<>();
+    /** Issue 10's step-by-step checks (with the ledgers only); null when off. Coordinator thread only. */
+    private LifecycleChecks lifecycle;
     private int failures;
     private boolean failAfterCheckpointDone;
     private long triggeredCount;
     /** Coordinator thread only: the abort count when the tasks were last woken for news. */
     private long abortsSeen;
+    /** The transactional sinks' task ids (empty for a job without one). */
+    private final Set<String> sinks;
+    /** Coordinator thread only: completion notifications lost to a failure. */
+    private int lostNotifications;
 
     public ThreadedRuntime(JobGraph job, BarrierMode mode, RunOptions options) {
         this.mode = mode;
@@ -130,18 +139,26 @@ public final class ThreadedRuntime implements JobRuntime {
         graph.tasks().forEach(t -> tasks.add(t.id()));
         Set<String> channels = new LinkedHashSet<>();
         graph.channels().forEach(c -> channels.add(c.id()));
+        CheckpointStore store = options.storeFactory().get();
         this.coordinator = mode.overtaking()
-                ? CheckpointCoordinator.forUnaligned(tasks, channels, options.storeFactory().get(), System::nanoTime)
+                ? CheckpointCoordinator.forUnaligned(tasks, channels, store, System::nanoTime)
                 : CheckpointCoordinator.forAligned(tasks, channels, options.maxConcurrentAligned(),
-                        options.storeFactory().get(), System::nanoTime);
+                        store, System::nanoTime);
         coordinator.setAbortsReachTasks(options.abortsReachTasks());
         this.deployment = new Deployment(graph, mode, new Gateway(), listener, options.trackProcessed(),
                 options.endOfInput());
         this.invariants = new CutInvariants(graph);
         this.declined = new DeclinedCheckpoints(options.tolerableFailedCheckpoints(), options.progress(), options.listener());
-        Optional<CompletedCheckpoint> resume = coordinator.latestCompleted();
-        if (resume.isPresent()) {
-            deployment.restore(resume);
+        this.lifecycle = options.trackProcessed()
+                ? new LifecycleChecks(coordinator, store, invariants, mode.overtaking(), violations) : null;
+        // A store that already holds a checkpoint (a durable one, reopened) means: resume from it.
+        // Either way every task is restored once before the run (a transactional sink then
+        // re-commits the resumed checkpoint's transactions and aborts what a dead process left).
+        deployment.restore(coordinator.latestCompleted());
+        this.sinks = deployment.transactionalSinks();
+        coordinator.setCompletionListeners(sinks);
+        if (lifecycle != null) {
+            lifecycle.channels(deployment.channels.values()); // as restored (a resume's channel state)
         }
     }
 
@@ -222,6 +239,12 @@ public final class ThreadedRuntime implements JobRuntime {
         if (options.trackProcessed()) {
             violations.addAll(invariants.finalState(mode.name(), deployment.ledgers()));
         }
+        if (!sinks.isEmpty() && !"at-least-once".equals(mode.name())) {
+            // Committed output only grows, so no duplicate now means none at any moment.
+            Map<String, Map<dev.consistentcut.record.RecordId, Integer>> output = deployment.committedOutput();
+            violations.addAll(invariants.noDuplicateOutput(output));
+            violations.addAll(invariants.outputExactlyOnce(output));
+        }
         return new RunResult(mode.name(), "threads", true, completed, abortedCount(), failures,
                 stepsFinished.get() + triggeredCount + completed.size(), violations, options.trackProcessed(),
                 deployment.ledgers(), System.nanoTime() - start);
@@ -237,8 +260,8 @@ public final class ThreadedRuntime implements JobRuntime {
 
     /** Triggers while the coordinator allows it, and the job still reads input or a failure is still to come. */
     private boolean shouldTrigger() {
-        int allowed = mode.overtaking() ? 1 : options.maxConcurrentAligned();
-        return coordinator.inFlight().size() < allowed && (!deployment.sourcesExhausted() || failurePending());
+        return coordinator.canTrigger()
+                && (!deployment.sourcesExhausted() || failurePending() || !deployment.sinksSettled());
     }
 
     private boolean terminated() {
@@ -249,7 +272,7 @@ public final class ThreadedRuntime implements JobRuntime {
         }
         boolean quiet = completions.isEmpty() && coordinator.inFlight().isEmpty()
                 && deployment.sourcesExhausted() && deployment.channelsEmpty() && deployment.allEnded()
-                && coordinator.abortCount() == abortsSeen && noAbortNews();
+                && coordinator.abortCount() == abortsSeen && noAbortNews() && deployment.sinksSettled();
         return quiet && stepsStarted.get() == started;
     }
 
@@ -283,13 +306,16 @@ public final class ThreadedRuntime implements JobRuntime {
     private void coordinatorStep(Runnable step) {
         if (!tracing) {
             step.run();
-            return;
+        } else {
+            traceLock.lock();
+            try {
+                step.run();
+            } finally {
+                traceLock.unlock();
+            }
         }
-        traceLock.lock();
-        try {
-            step.run();
-        } finally {
-            traceLock.unlock();
+        if (lifecycle != null) {
+            lifecycle.check(0); // the pending checkpoints' statuses (completions name theirs), the restore point
         }
     }
 
@@ -311,6 +337,9 @@ public final class ThreadedRuntime implements JobRuntime {
             return;
         }
         triggeredCount++;
+        if (lifecycle != null) {
+            lifecycle.triggered(c.getAsLong());
+        }
         triggerTimes.put(c.getAsLong(), now);
         if (coordinator.allAcknowledged(c.getAsLong())) {
             completions.add(c.getAsLong()); // every task had ended: their final states make it
@@ -330,19 +359,44 @@ public final class ThreadedRuntime implements JobRuntime {
             done = coordinator.completeCheckpoint(c);
         } catch (java.io.UncheckedIOException e) {
             declined.declined(c, e); // the coordinator aborted it: AbortCheckpoint(c)
+            if (lifecycle != null) {
+                lifecycle.check(c);
+            }
             return;
         }
         if (done.isEmpty()) {
+            if (lifecycle != null) {
+                lifecycle.check(c);
+            }
             return;
         }
         CompletedCheckpoint cp = done.get();
         declined.completed();
         completed.add(cp);
+        if (lifecycle != null) {
+            lifecycle.completed(cp.id());
+            lifecycle.check(c);
+        }
         violations.addAll(invariants.completedCheckpoint(cp, mode.name(), mode.overtaking(), options.trackProcessed()));
         options.onCheckpoint().accept(cp);
         if (listener != ActionListener.NONE) {
             listener.onAction(Action.COMPLETE_CHECKPOINT.specName(), Map.of("checkpoint", c));
         }
+        if (failureDue()) {
+            // "--fail-after-checkpoint N" strikes between CompleteCheckpoint(N) and the sinks'
+            // NotifyCheckpointComplete: the notification is lost and recovery must re-commit.
+            lostNotifications += sinks.size();
+            return;
+        }
+        coordinator.notifyTasksOfCompletion(c);
+        for (String t : sinks) {
+            workers.get(t).wakeup.signal(); // an ended sink waits for exactly this
+        }
+    }
+
+    /** Completion notifications lost to failures (the injected failure after checkpoint N strikes before them). */
+    public int lostNotifications() {
+        return lostNotifications;
     }
 
     /**
@@ -401,7 +455,12 @@ public final class ThreadedRuntime implements JobRuntime {
         stopWorkers();
         Optional<CompletedCheckpoint> latest = coordinator.failAndRestore();
         completions.clear();
-        deployment.restore(latest);
+        deployment.restore(latest); // sinks re-commit the restored checkpoint's transactions
+        if (lifecycle != null) {
+            lifecycle.failed();
+            lifecycle.checkAll();
+            lifecycle.channels(deployment.channels.values());
+        }
         failures++;
         if (failureDue()) {
             failAfterCheckpointDone = true;
@@ -410,7 +469,7 @@ public final class ThreadedRuntime implements JobRuntime {
         options.progress().accept("failure " + failures + ": restored "
                 + latest.map(c -> "checkpoint " + c.id()).orElse("the initial state"));
         if (listener != ActionListener.NONE) {
-            listener.onAction(Action.FAIL_AND_RESTORE.specName(), Map.of("checkpoint", latest.map(CompletedCheckpoint::id).orElse(0L)));
+            listener.onAction(Action.FAIL_AND_RESTORE.specName(), SimulationRuntime.restoreEvent(latest, deployment));
         }
         startWorkers();
     }
@@ -603,6 +662,16 @@ public final class ThreadedRuntime implements JobRuntime {
         @Override
         public void abortNotified(String task, long checkpointId) {
             coordinator.abortNotified(task, checkpointId);
+        }
+
+        @Override
+        public OptionalLong nextCompleteNotificationFor(String task) {
+            return coordinator.nextCompleteNotificationFor(task);
+        }
+
+        @Override
+        public void completeNotified(String task, long checkpointId) {
+            coordinator.completeNotified(task, checkpointId);
         }
 
         @Override

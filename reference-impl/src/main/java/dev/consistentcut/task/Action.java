@@ -16,7 +16,8 @@ public enum Action {
     NOTIFY_CHECKPOINT_ABORTED("NotifyCheckpointAborted"),
     RECEIVE_CANCEL_BARRIER("ReceiveCancelBarrier"),
     SEND_END_OF_PARTITION("SendEndOfPartition"),
-    RECEIVE_END_OF_PARTITION("ReceiveEndOfPartition");
+    RECEIVE_END_OF_PARTITION("ReceiveEndOfPartition"),
+    NOTIFY_CHECKPOINT_COMPLETE("NotifyCheckpointComplete");
 
     private final String specName;
 

@@ -53,4 +53,16 @@ public interface CoordinatorGateway {
     default void taskEnded(Acknowledgement finalState) {
         throw new UnsupportedOperationException("task " + finalState.task() + " ended, but this gateway has no end of input");
     }
+
+    /**
+     * The newest completed checkpoint transactional sink {@code task} has not been notified of:
+     * its {@code NotifyCheckpointComplete} step is enabled. Default: none.
+     */
+    default OptionalLong nextCompleteNotificationFor(String task) {
+        return OptionalLong.empty();
+    }
+
+    /** {@code task} took the notification that {@code checkpointId} completed. Default: nothing to consume. */
+    default void completeNotified(String task, long checkpointId) {
+    }
 }

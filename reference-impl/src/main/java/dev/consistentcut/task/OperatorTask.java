@@ -15,6 +15,7 @@ import dev.consistentcut.graph.PhysicalGraph.ChannelSpec;
 import dev.consistentcut.operator.Operator;
 import dev.consistentcut.record.Record;
 import dev.consistentcut.record.RecordId;
+import dev.consistentcut.sink.TransactionalSink;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collections;
@@ -32,7 +33,15 @@ import java.util.function.Supplier;
  * {@link #processRecord(int)} ({@code ProcessRecord}), {@link #receiveBarrier(int)}
  * ({@code ReceiveBarrier}), {@link #receiveCancelBarrier(int)} ({@code ReceiveCancelBarrier}) and
  * {@link #receiveEndOfPartition(int)} ({@code ReceiveEndOfPartition}), per physical input, and
- * {@link #notifyCheckpointAborted(long)} ({@code NotifyCheckpointAborted}) from the coordinator.
+ * {@link #notifyCheckpointAborted(long)} ({@code NotifyCheckpointAborted}) and
+ * {@link #notifyCheckpointComplete(long)} ({@code NotifyCheckpointComplete}) from the coordinator.
+ *
+ * <p>Transactional sinks ({@link TransactionalSink}, issue 12): the task pre-commits the sink's
+ * open transaction in each snapshot (right before the state is taken) and at end of input (before
+ * the final state), passes the coordinator's completion notifications on (commit), and on restore
+ * lets the sink re-commit the restored checkpoint's transactions and abort the rest. An ended
+ * transactional sink still takes completion notifications: the final checkpoint commits its last
+ * transaction (FLIP-147).
  *
  * <p>Lifecycle: an input that delivered its end of partition has ended and counts as having
  * delivered every current and later barrier; when every input has ended the task forwards end
@@ -67,8 +76,14 @@ public final class OperatorTask implements Task {
     private final BitSet endedInputs = new BitSet();
     /** Checkpoints aborted before the task handled them (BarrierHandlerContext.markAborted); their barriers are dropped. */
     private final java.util.TreeSet<Long> abortedAhead = new java.util.TreeSet<>();
-    /** Every input has ended and end of partition went on every output: no more steps. */
+    /** Every input has ended and end of partition went on every output: no more steps (but a sink's notifications). */
     private volatile boolean ended;
+    /** The operator as a transactional sink, or null (a fresh instance after each restore). */
+    private TransactionalSink sink;
+    /** Whether the sink has nothing left to commit; readable by the runtime's coordinator thread. */
+    private volatile boolean settled = true;
+    /** Checkpoint ids whose transactions the last restore re-committed. */
+    private List<Long> lastRecommitted = List.of();
 
     // The checkpoint being handled: what the acknowledgement will carry.
     private long firstBarrierTime;
@@ -82,6 +97,8 @@ public final class OperatorTask implements Task {
     private TaskSnapshot stepSnapshot;
     private Map<String, List<Record>> stepOvertaken;
     private boolean stepPersisted;
+    /** The checkpoints the current step abandoned (a cancellation barrier of each forwarded), in order. */
+    private final List<Long> stepAbandoned = new ArrayList<>();
 
     /**
      * @param channels every channel of the job by id; this task uses its inputs and outputs in
@@ -102,7 +119,7 @@ public final class OperatorTask implements Task {
         this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
         this.listener = Objects.requireNonNull(listener, "listener");
         this.trackProcessed = trackProcessed;
-        restore(null);
+        reset(null, false);
     }
 
     @Override
@@ -219,6 +236,9 @@ public final class OperatorTask implements Task {
                 throw new IllegalStateException("task " + id + ": channel " + outputs.get(o).id() + " lost its room");
             }
         }
+        if (sink != null) {
+            settled = false; // the open transaction has a record
+        }
         if (listener != ActionListener.NONE) {
             listener.onAction(Action.PROCESS_RECORD.specName(), Map.of("task", id, "input", input,
                     "channel", inputs.get(input).id(), "record", record.id(), "persisted", stepPersisted));
@@ -245,10 +265,12 @@ public final class OperatorTask implements Task {
         }
         stepSnapshot = null;
         stepOvertaken = null;
+        stepAbandoned.clear();
         handler = handler.barrierReceived(input, barrier, context);
         if (listener != ActionListener.NONE) {
             Map<String, Object> params = new HashMap<>(Map.of("task", id, "input", input,
-                    "channel", inputs.get(input).id(), "checkpoint", barrier.checkpointId()));
+                    "channel", inputs.get(input).id(), "checkpoint", barrier.checkpointId(),
+                    "abandoned", List.copyOf(stepAbandoned)));
             if (stepSnapshot != null) {
                 params.put("snapshot", stepSnapshot.processed());
             }
@@ -284,10 +306,12 @@ public final class OperatorTask implements Task {
     }
 
     private void handleCancelBarrier(int input, CancelBarrier cb) {
+        stepAbandoned.clear();
         handler = handler.cancelBarrierReceived(input, cb.checkpointId(), context);
         if (listener != ActionListener.NONE) {
             listener.onAction(Action.RECEIVE_CANCEL_BARRIER.specName(), Map.of("task", id, "input", input,
-                    "channel", inputs.get(input).id(), "checkpoint", cb.checkpointId()));
+                    "channel", inputs.get(input).id(), "checkpoint", cb.checkpointId(),
+                    "abandoned", List.copyOf(stepAbandoned)));
         }
     }
 
@@ -302,11 +326,61 @@ public final class OperatorTask implements Task {
             throw new IllegalStateException("task " + id + ": NotifyCheckpointAborted(" + checkpointId
                     + ") after the task ended");
         }
+        stepAbandoned.clear();
+        boolean remembered = !context.isAborted(checkpointId);
         handler = handler.checkpointAborted(checkpointId, context);
+        remembered &= context.isAborted(checkpointId);
         coordinator.abortNotified(id, checkpointId);
         if (listener != ActionListener.NONE) {
-            listener.onAction(Action.NOTIFY_CHECKPOINT_ABORTED.specName(), Map.of("task", id, "checkpoint", checkpointId));
+            // What the notification did: abandoned the checkpoint (and the older one handled, if
+            // any), remembered it for its first barrier (the engine's deferral, docs/vocabulary.md),
+            // or nothing (the task had gone past it).
+            listener.onAction(Action.NOTIFY_CHECKPOINT_ABORTED.specName(), Map.of("task", id, "checkpoint", checkpointId,
+                    "abandoned", List.copyOf(stepAbandoned), "remembered", remembered));
         }
+    }
+
+    /**
+     * Action {@code NotifyCheckpointComplete(t, c)}: the coordinator says checkpoint
+     * {@code checkpointId} is complete; a transactional sink commits every transaction
+     * pre-committed up to it. Offered only to transactional sinks, also after the task ended. A
+     * failure before this step loses the notification; the restore re-commits instead.
+     */
+    public void notifyCheckpointComplete(long checkpointId) {
+        if (sink == null) {
+            throw new IllegalStateException("task " + id + ": NotifyCheckpointComplete(" + checkpointId
+                    + "), but its operator is no transactional sink");
+        }
+        List<Long> committed = sink.notifyCheckpointComplete(checkpointId);
+        settled = sink.settled();
+        coordinator.completeNotified(id, checkpointId);
+        if (listener != ActionListener.NONE) {
+            listener.onAction(Action.NOTIFY_CHECKPOINT_COMPLETE.specName(), Map.of("task", id, "checkpoint", checkpointId,
+                    "committed", committed));
+        }
+    }
+
+    /** Whether the operator is a {@link TransactionalSink}: the task takes completion notifications. */
+    public boolean isTransactional() {
+        return sink != null;
+    }
+
+    /**
+     * Whether a transactional sink has nothing left to commit (no pre-committed transaction, an
+     * empty open one); always true for other operators. Safe to read from any thread.
+     */
+    public boolean transactionsSettled() {
+        return settled;
+    }
+
+    /** The committed output of a transactional sink (record id to times); empty for other operators. Read while the task does not run. */
+    public Map<RecordId, Integer> committedOutput() {
+        return sink == null ? Map.of() : sink.committed();
+    }
+
+    /** The checkpoint ids whose transactions the last {@link #restore} re-committed (empty if none). */
+    public List<Long> lastRecommitted() {
+        return lastRecommitted;
     }
 
     /**
@@ -323,11 +397,16 @@ public final class OperatorTask implements Task {
         inputs.get(input).poll();
         endedInputs.set(input);
         stepSnapshot = null;
+        stepAbandoned.clear();
         handler = handler.endOfPartitionReceived(input, context);
         boolean last = endedInputs.cardinality() == inputs.size();
         if (last) {
             for (Channel out : outputs) {
                 out.putEndOfPartition();
+            }
+            if (sink != null) {
+                sink.endOfInput(); // pre-committed into the final state: the final checkpoint commits it
+                settled = sink.settled();
             }
             ended = true;
             coordinator.taskEnded(Acknowledgement.ofOperator(id, 1, new TaskSnapshot(operator.snapshotState(), processed),
@@ -362,11 +441,27 @@ public final class OperatorTask implements Task {
      * {@code snapshot} is null), the handler back in its initial state, no checkpoint in progress.
      */
     public void restore(TaskSnapshot snapshot) {
+        reset(snapshot, true);
+    }
+
+    /**
+     * The constructor does not initialize a transactional sink's transactions (that would abort the
+     * pending transactions of a checkpoint about to be resumed from): a runtime restores every task
+     * before it runs, from its store's checkpoint or the initial state.
+     */
+    private void reset(TaskSnapshot snapshot, boolean initializeState) {
         operator = factory.get();
         processed = new HashMap<>();
         if (snapshot != null) {
             operator.restoreState(snapshot.operatorState());
             processed.putAll(snapshot.processed());
+        }
+        sink = operator instanceof TransactionalSink t ? t : null;
+        lastRecommitted = List.of();
+        if (sink != null && initializeState) {
+            // re-commit the restored checkpoint's transactions (idempotent), abort the rest
+            lastRecommitted = List.copyOf(sink.initializeState(id, snapshot != null));
+            settled = sink.settled();
         }
         handler = mode.initialState();
         endedInputs.clear();
@@ -384,6 +479,12 @@ public final class OperatorTask implements Task {
 
     @Override
     public void enabledSteps(List<Step> out) {
+        if (sink != null) {
+            OptionalLong done = coordinator.nextCompleteNotificationFor(id);
+            if (done.isPresent()) {
+                out.add(new Step(Action.NOTIFY_CHECKPOINT_COMPLETE, id, -1, done.getAsLong()));
+            }
+        }
         if (ended) {
             return;
         }
@@ -416,6 +517,7 @@ public final class OperatorTask implements Task {
             case RECEIVE_CANCEL_BARRIER -> receiveCancelBarrier(step.input());
             case RECEIVE_END_OF_PARTITION -> receiveEndOfPartition(step.input());
             case NOTIFY_CHECKPOINT_ABORTED -> notifyCheckpointAborted(step.checkpointId());
+            case NOTIFY_CHECKPOINT_COMPLETE -> notifyCheckpointComplete(step.checkpointId());
             default -> throw new IllegalStateException("task " + id + ": an operator has no step " + step);
         }
     }
@@ -446,6 +548,7 @@ public final class OperatorTask implements Task {
         @Override
         public void abandon(long checkpointId) {
             clearPending();
+            stepAbandoned.add(checkpointId);
             CancelBarrier cb = new CancelBarrier(checkpointId);
             for (Channel out : outputs) {
                 out.putCancelBarrier(cb, mode.overtaking());
@@ -469,6 +572,10 @@ public final class OperatorTask implements Task {
 
         @Override
         public void snapshot(long checkpointId) {
+            if (sink != null) {
+                sink.preCommit(checkpointId); // the pre-committed transaction goes into this snapshot
+                settled = sink.settled();
+            }
             pendingSnapshot = new TaskSnapshot(operator.snapshotState(), processed);
             pendingSnapshotId = checkpointId;
             stepSnapshot = pendingSnapshot;

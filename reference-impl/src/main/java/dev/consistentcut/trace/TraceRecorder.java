@@ -2,6 +2,8 @@ package dev.consistentcut.trace;
 
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.channel.Barrier;
+import dev.consistentcut.channel.CancelBarrier;
+import dev.consistentcut.channel.EndOfPartition;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.channel.ChannelElement;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
@@ -55,6 +57,20 @@ public final class TraceRecorder implements ActionListener, Closeable {
     public static final String FORMAT = "consistent-cut-trace";
     public static final int VERSION = 1;
 
+    /**
+     * The last event of a run that stopped because no step of the engine was enabled any more
+     * (not cut short by a step limit): no spec action, a claim about the state after the last
+     * step, which the trace spec checks (no step that moves data, barriers or checkpoints is
+     * enabled there either). Without it a run that stalls would be accepted as a prefix. Field
+     * {@code finished}: the run ended with every source exhausted and nothing in flight.
+     */
+    public static final String RUN_ENDED = "RunEnded";
+
+    /** Records {@link #RUN_ENDED}; call once, after the run, before {@link #close}. */
+    public void runEnded(boolean finished) {
+        onAction(RUN_ENDED, Map.of("finished", finished));
+    }
+
     /** What the recorder reads from the running engine after each step. */
     public interface StateView {
         Channel channel(String channelId);
@@ -84,24 +100,41 @@ public final class TraceRecorder implements ActionListener, Closeable {
      * @param maxConcurrent checkpoints in flight at once (the spec's {@code MaxConcurrent})
      */
     public TraceRecorder(Writer out, String name, JobGraph job, BarrierMode mode, String runtime, int maxConcurrent) {
+        this(out, name, job, mode, runtime, maxConcurrent, false, false);
+    }
+
+    /**
+     * As above, for a run with the lifecycle options: {@code abortsReachTasks} (the spec's
+     * {@code AbortsReachTasks}: aborted checkpoints leave flight at once and tasks are told) and
+     * {@code endOfInput} (the spec's {@code EndOfInput}: sources end their partitions), both
+     * recorded in the header so that the trace spec sets the constants the run used.
+     */
+    public TraceRecorder(Writer out, String name, JobGraph job, BarrierMode mode, String runtime, int maxConcurrent,
+                         boolean abortsReachTasks, boolean endOfInput) {
         this.out = Objects.requireNonNull(out, "out");
         this.name = Objects.requireNonNull(name, "name");
         this.graph = PhysicalGraph.of(Objects.requireNonNull(job, "job"));
         if (maxConcurrent < 1) {
             throw new IllegalArgumentException("maxConcurrent must be >= 1, got " + maxConcurrent);
         }
-        write(header(mode, runtime, maxConcurrent));
+        write(header(mode, runtime, maxConcurrent, abortsReachTasks, endOfInput));
     }
 
-    /** A recorder writing to {@code file} (created or truncated). */
+    /** A recorder writing to {@code file} (created or truncated), for a run without the lifecycle options. */
     public static TraceRecorder open(Path file, JobGraph job, BarrierMode mode, String runtime, int maxConcurrent) {
+        return open(file, job, mode, runtime, maxConcurrent, false, false);
+    }
+
+    /** A recorder writing to {@code file} (created or truncated); the lifecycle options as in the constructor. */
+    public static TraceRecorder open(Path file, JobGraph job, BarrierMode mode, String runtime, int maxConcurrent,
+                                     boolean abortsReachTasks, boolean endOfInput) {
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {
                 Files.createDirectories(parent);
             }
             BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
-            return new TraceRecorder(w, file.toString(), job, mode, runtime, maxConcurrent);
+            return new TraceRecorder(w, file.toString(), job, mode, runtime, maxConcurrent, abortsReachTasks, endOfInput);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write trace " + file + ": " + e.getMessage(), e);
         }
@@ -134,7 +167,63 @@ public final class TraceRecorder implements ActionListener, Closeable {
         Json.quote(b, action);
         Set<String> touched = new LinkedHashSet<>();
         switch (action) {
-            case "TriggerCheckpoint", "AbortCheckpoint" -> b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+            case "TriggerCheckpoint" -> b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+            case RUN_ENDED -> {
+                if (!(params.get("finished") instanceof Boolean finished)) {
+                    throw missing(action, params, "finished", "a boolean");
+                }
+                b.append(",\"finished\":").append(finished);
+            }
+            case "AbortCheckpoint" -> {
+                b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+                if (params.get("declinedBy") instanceof String task) { // the engine's DeclineCheckpoint
+                    b.append(",\"declinedBy\":");
+                    Json.quote(b, task);
+                }
+            }
+            case "NotifyCheckpointAborted" -> {
+                String task = str(action, params, "task");
+                b.append(",\"task\":");
+                Json.quote(b, task);
+                b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+                abandoned(b, action, params);
+                if (!(params.get("remembered") instanceof Boolean remembered)) {
+                    throw missing(action, params, "remembered", "a boolean");
+                }
+                b.append(",\"remembered\":").append(remembered);
+                graph.outputs(task).forEach(c -> touched.add(c.id()));
+            }
+            case "SendEndOfPartition" -> {
+                String task = str(action, params, "task");
+                b.append(",\"task\":");
+                Json.quote(b, task);
+                b.append(",\"offset\":").append(num(action, params, "offset"));
+                graph.outputs(task).forEach(c -> touched.add(c.id()));
+            }
+            case "ReceiveCancelBarrier", "ReceiveEndOfPartition" -> {
+                String task = str(action, params, "task");
+                String channel = str(action, params, "channel");
+                b.append(",\"task\":");
+                Json.quote(b, task);
+                b.append(",\"channel\":");
+                edge(b, channel);
+                touched.add(channel);
+                if (action.equals("ReceiveCancelBarrier")) {
+                    b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+                    abandoned(b, action, params);
+                } else {
+                    if (!(params.get("ended") instanceof Boolean ended)) {
+                        throw missing(action, params, "ended", "a boolean");
+                    }
+                    b.append(",\"ended\":").append(ended);
+                    if (params.containsKey("snapshot")) {
+                        b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+                        b.append(",\"snapshot\":");
+                        bag(b, ledger(action, params));
+                    }
+                }
+                graph.outputs(task).forEach(c -> touched.add(c.id()));
+            }
             case "EmitRecord" -> {
                 String task = str(action, params, "task");
                 RecordId r = record(action, params);
@@ -174,6 +263,9 @@ public final class TraceRecorder implements ActionListener, Closeable {
                     touched.addAll(routeChannels(task, r));
                 } else {
                     b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+                    if (params.containsKey("abandoned")) {
+                        abandoned(b, action, params);
+                    }
                     if (params.containsKey("snapshot")) {
                         b.append(",\"snapshot\":");
                         bag(b, ledger(action, params));
@@ -216,7 +308,7 @@ public final class TraceRecorder implements ActionListener, Closeable {
             default -> throw new IllegalArgumentException("trace " + name + ": '" + action + "' is no action of the specification");
         }
         // Every step that moves messages records the channels it touched, as it left them.
-        if (!action.endsWith("Checkpoint")) {
+        if (!action.endsWith("Checkpoint") && !action.equals(RUN_ENDED)) {
             b.append(",\"channels\":");
             channelPairs(b, List.copyOf(touched), c -> elements(b, view.channel(c).contents()));
         }
@@ -239,11 +331,13 @@ public final class TraceRecorder implements ActionListener, Closeable {
 
     // ------------------------------------------------------------------ the header
 
-    private String header(BarrierMode mode, String runtime, int maxConcurrent) {
+    private String header(BarrierMode mode, String runtime, int maxConcurrent, boolean abortsReachTasks, boolean endOfInput) {
         StringBuilder b = new StringBuilder("{\"trace\":");
         Json.quote(b, FORMAT).append(",\"version\":").append(VERSION);
         b.append(",\"mode\":");
-        Json.quote(b, mode.overtaking() ? "unaligned" : "aligned");
+        // The spec the trace must follow: AtLeastOnceCheckpoint for the shipped at-least-once mode,
+        // else UnalignedCheckpoint if barriers overtake, AlignedCheckpoint otherwise (broken twins too).
+        Json.quote(b, mode.overtaking() ? "unaligned" : mode.name().equals("at-least-once") ? "at-least-once" : "aligned");
         b.append(",\"modeName\":");
         Json.quote(b, mode.name());
         b.append(",\"runtime\":");
@@ -264,6 +358,8 @@ public final class TraceRecorder implements ActionListener, Closeable {
         int capacity = graph.channels().stream().mapToInt(ChannelSpec::capacity).max().orElse(1);
         b.append(",\"capacity\":").append(capacity);
         b.append(",\"maxConcurrent\":").append(mode.overtaking() ? 1 : maxConcurrent);
+        b.append(",\"abortsReachTasks\":").append(abortsReachTasks);
+        b.append(",\"endOfInput\":").append(endOfInput);
         // Route(n, r) for every node n and record r: per <<node, source>>, per offset, the out-edges.
         b.append(",\"routes\":[");
         sep = "";
@@ -325,8 +421,14 @@ public final class TraceRecorder implements ActionListener, Closeable {
             b.append(sep);
             if (e instanceof Record r) {
                 record(b, r.id());
+            } else if (e instanceof Barrier barrier) {
+                b.append("{\"ckpt\":").append(barrier.checkpointId()).append('}');
+            } else if (e instanceof CancelBarrier cancel) {
+                b.append("{\"cancel\":").append(cancel.checkpointId()).append('}');
+            } else if (e instanceof EndOfPartition) {
+                b.append("{\"eop\":true}");
             } else {
-                b.append("{\"ckpt\":").append(((Barrier) e).checkpointId()).append('}');
+                throw new IllegalStateException("no trace form for channel element " + e);
             }
             sep = ",";
         }
@@ -395,6 +497,18 @@ public final class TraceRecorder implements ActionListener, Closeable {
             }
             elements(b, records);
         });
+    }
+
+    /** The checkpoints the step abandoned, in order (a cancellation barrier of each went on every output). */
+    private void abandoned(StringBuilder b, String action, Map<String, Object> params) {
+        if (!(params.get("abandoned") instanceof List<?> ids)) {
+            throw missing(action, params, "abandoned", "a list of checkpoint ids");
+        }
+        b.append(",\"abandoned\":[");
+        for (int i = 0; i < ids.size(); i++) {
+            b.append(i == 0 ? "" : ",").append(((Number) ids.get(i)).longValue());
+        }
+        b.append(']');
     }
 
     @SuppressWarnings("unchecked")

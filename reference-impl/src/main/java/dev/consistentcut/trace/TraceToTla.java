@@ -115,8 +115,9 @@ public final class TraceToTla {
                 throw new IllegalArgumentException(name + ":1: the header lacks field \"" + f + "\"");
             }
         }
-        if (!"aligned".equals(h.get("mode")) && !"unaligned".equals(h.get("mode"))) {
-            throw new IllegalArgumentException(name + ":1: mode " + h.get("mode") + ": expected \"aligned\" or \"unaligned\"");
+        if (!List.of("aligned", "unaligned", "at-least-once").contains(h.get("mode"))) {
+            throw new IllegalArgumentException(name + ":1: mode " + h.get("mode")
+                    + ": expected \"aligned\", \"unaligned\" or \"at-least-once\"");
         }
         return h;
     }

@@ -33,7 +33,7 @@ public final class TraceTool {
               record --out FILE [options]   run a job with a trace recorder and write the trace (NDJSON);
                                             an existing FILE is kept unless --force is given
                 --runtime simulation|threads   (default simulation)
-                --mode aligned|unaligned       (default aligned)
+                --mode aligned|unaligned|at-least-once   (default aligned)
                 --job demo|join|diamond        (default demo)
                 --records N                    records per source (default 6)
                 --capacity N                   records per channel (default 2)
@@ -45,6 +45,11 @@ public final class TraceTool {
                 --abort-probability P          simulation: chance per step to abort a pending checkpoint (default 0)
                 --checkpoint-timeout N         abort a checkpoint pending longer than N steps (simulation)
                                                or N milliseconds (threads); 0: never (default 0)
+                --end-of-input                 sources end their partitions once their log is read
+                                               (FLIP-147); the run goes on until every task ended
+                --aborts-stay-in-flight        the older abort model (the spec's AbortsReachTasks = FALSE):
+                                               an aborted checkpoint stays in flight and no task is told;
+                                               default: aborts reach the tasks, as in Flink
               to-tla [--force] TRACE DIR    write DIR/TraceData.tla, the trace as TLA+ (an existing one only with --force)
               validate --spec DIR --tlc JAR [--logs DIR] [--expect-reject] [--pictures] [--json FILE] TRACE...
                                             let TLC decide whether each trace is a behaviour of the spec;
@@ -63,6 +68,9 @@ public final class TraceTool {
             3 an I/O problem (a path that cannot be read or written: one line naming it and the cause).
             """.formatted(TraceValidator.MAX_TRACE_BYTES / 1_000_000);
 
+    /** The simulation's step limit when recording: a run that reaches it is cut short (no RunEnded). */
+    static final int SIMULATION_STEPS = 100_000;
+
     private TraceTool() {
     }
 
@@ -76,7 +84,19 @@ public final class TraceTool {
      * @param checkpointTimeout simulation steps, or milliseconds in the threaded runtime; 0: none
      */
     record Settings(boolean threads, long seed, int checkpoints, int maxConcurrent, int failures,
-                    double abortProbability, long checkpointTimeout) {
+                    double abortProbability, long checkpointTimeout, boolean abortsReachTasks, boolean endOfInput) {
+
+        /** Aborts reach the tasks (Flink's lifecycle, the engine's default); no end of input. */
+        Settings(boolean threads, long seed, int checkpoints, int maxConcurrent, int failures,
+                 double abortProbability, long checkpointTimeout) {
+            this(threads, seed, checkpoints, maxConcurrent, failures, abortProbability, checkpointTimeout, true, false);
+        }
+
+        /** These settings with sources ending their partitions ({@code --end-of-input}). */
+        Settings withEndOfInput() {
+            return new Settings(threads, seed, checkpoints, maxConcurrent, failures, abortProbability, checkpointTimeout,
+                    abortsReachTasks, true);
+        }
 
         /** The simulation, {@code seed}, 3 checkpoints, one in flight, no failure, abort or timeout. */
         static Settings simulation(long seed) {
@@ -150,7 +170,7 @@ public final class TraceTool {
         List<String> positional = new ArrayList<>();
         Map<String, String> o = options(args, List.of("--out", "--runtime", "--mode", "--job", "--records", "--capacity",
                 "--seed", "--checkpoints", "--max-concurrent", "--failures", "--abort-probability", "--checkpoint-timeout"),
-                List.of("--force"), positional);
+                List.of("--force", "--end-of-input", "--aborts-stay-in-flight"), positional);
         if (!positional.isEmpty()) {
             throw new IllegalArgumentException("record takes options only, got '" + positional.get(0) + "'");
         }
@@ -178,22 +198,23 @@ public final class TraceTool {
         boolean threads = runtime.equals("threads");
         JobGraph graph = TraceJobs.build(job, records, capacity, seed, threads ? TimeUnit.MICROSECONDS.toNanos(200) : 0);
         return record(Path.of(o.get("--out")), graph, job, mode,
-                new Settings(threads, seed, checkpoints, maxConcurrent, failures, abort, timeout), out);
+                new Settings(threads, seed, checkpoints, maxConcurrent, failures, abort, timeout,
+                        !o.containsKey("--aborts-stay-in-flight"), o.containsKey("--end-of-input")), out);
     }
 
     /** Runs {@code graph} with a recorder writing {@code file}; 0 if the run finished, 1 if not. */
     static int record(Path file, JobGraph graph, String job, BarrierMode mode, Settings s, PrintStream out) {
-        TraceRecorder recorder = TraceRecorder.open(file, graph, mode, s.threads() ? "threads" : "simulation", s.maxConcurrent());
+        TraceRecorder recorder = TraceRecorder.open(file, graph, mode, s.threads() ? "threads" : "simulation", s.maxConcurrent(),
+                s.abortsReachTasks(), s.endOfInput());
         RunOptions.Builder options = RunOptions.builder()
                 .listener(recorder)
                 .onCheckpoint(recorder::checkpointCompleted)
                 .seed(s.seed())
                 .maxConcurrentAligned(s.maxConcurrent())
                 .failAfterCheckpoint(s.failures() > 0 ? 1 : 0)
-                // The trace specs (issue 5) model aborted checkpoints that stay in flight and reach
-                // no task (the spec's AbortsReachTasks = FALSE); the lifecycle events of issue 9
-                // are not mapped into them yet.
-                .abortsReachTasks(false);
+                // Both recorded in the header: the trace spec sets AbortsReachTasks and EndOfInput from it.
+                .abortsReachTasks(s.abortsReachTasks())
+                .endOfInput(s.endOfInput());
         RunResult result;
         try (recorder) {
             if (s.threads()) {
@@ -204,9 +225,12 @@ public final class TraceTool {
                         .build());
                 recorder.attach(RuntimeViews.of(rt));
                 result = rt.run();
+                if (result.finished()) { // the threaded runtime ends a run when it is quiet
+                    recorder.runEnded(true);
+                }
             } else {
                 SimulationRuntime rt = new SimulationRuntime(graph, mode, options
-                        .maxSteps(100_000)
+                        .maxSteps(SIMULATION_STEPS)
                         .maxCheckpoints(s.checkpoints())
                         .triggerProbability(0.1)
                         .abortProbability(s.abortProbability())
@@ -216,6 +240,9 @@ public final class TraceTool {
                         .build());
                 recorder.attach(RuntimeViews.of(rt));
                 result = rt.run();
+                if (result.steps() < SIMULATION_STEPS) { // stopped because no step was enabled
+                    recorder.runEnded(result.finished());
+                }
             }
         }
         out.printf("%s: %d events (%s runtime, %s, job %s, seed %d): %s, %d checkpoints completed, %d aborted, %d failures; "

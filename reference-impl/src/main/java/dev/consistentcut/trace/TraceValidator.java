@@ -111,7 +111,11 @@ public final class TraceValidator {
             converted = TraceToTla.convert(trace);
             Files.writeString(work.resolve(TraceToTla.MODULE + ".tla"), converted.module(), StandardCharsets.UTF_8);
             copySpec(work);
-            String spec = converted.mode().equals("aligned") ? "TraceAligned" : "TraceUnaligned";
+            String spec = switch (converted.mode()) {
+                case "aligned" -> "TraceAligned";
+                case "at-least-once" -> "TraceAtLeastOnce";
+                default -> "TraceUnaligned";
+            };
             int exit = runTlc(work, spec, log);
             return judge(trace, converted, exit, log, seconds(start));
         } catch (IllegalArgumentException | UncheckedIOException e) {
@@ -269,6 +273,17 @@ public final class TraceValidator {
             return "no action of the specification is " + action
                     + ": the event names an action, task, channel or checkpoint id the specification does not have";
         }
+        if (!enabled && failed.size() == 1 && failed.get(0).startsWith("first:")) {
+            // TraceValidation's PreludeIds: the engine's step includes the spec's NotifyCheckpointAborted first
+            String c = failed.get(0).substring("first:".length());
+            return "the engine's step includes abandoning checkpoint " + c + " before " + action
+                    + ", but the specification's NotifyCheckpointAborted(\"" + ev.get("task") + "\", " + c
+                    + ") is not enabled in the state before it (one of its guards is false)";
+        }
+        if (!enabled && event.equals("RunEnded")) {
+            return "the engine stopped with none of its steps enabled, but the specification can still move data, barriers"
+                    + " or checkpoints on (a record on an input it would read, a barrier a source owes, ...): the engine stalled";
+        }
         if (!enabled) {
             return "the specification's " + action + " is not enabled in the state before it (one of its guards is false)";
         }
@@ -287,8 +302,10 @@ public final class TraceValidator {
         List<String> params = switch (String.valueOf(ev.get("event"))) {
             case "EmitRecord" -> List.of("task");
             case "InjectBarrier" -> List.of("task", "checkpoint");
-            case "ProcessRecord", "ReceiveBarrier" -> List.of("task", "channel");
-            case "FailAndRestore" -> List.of();
+            case "ProcessRecord", "ReceiveBarrier", "ReceiveCancelBarrier", "ReceiveEndOfPartition" -> List.of("task", "channel");
+            case "NotifyCheckpointAborted" -> List.of("task", "checkpoint");
+            case "SendEndOfPartition" -> List.of("task");
+            case "FailAndRestore", "RunEnded" -> List.of();
             default -> List.of("checkpoint");
         };
         List<String> args = new ArrayList<>();
@@ -317,6 +334,13 @@ public final class TraceValidator {
             case "FailAndRestore/restored" -> "the checkpoint restored, the latest completed one";
             case "FailAndRestore/offsets" -> "the sources' offsets after the restore";
             case "FailAndRestore/processed" -> "the operators' processed records after the restore";
+            case "NotifyCheckpointAborted/remembered" ->
+                    "whether the task only remembered the abort of a checkpoint newer than every one it knows";
+            case "ReceiveCancelBarrier/checkpoint" -> "the cancellation barrier at the head of the input channel";
+            case "SendEndOfPartition/offset" -> "the source's offset: its whole log read";
+            case "ReceiveEndOfPartition/ended" -> "whether every input of the task has ended";
+            case "ReceiveEndOfPartition/snapshot" ->
+                    "the snapshot taken when the ended input completed the alignment (none: no alignment completed)";
             default -> k.equals("channels") ? "the contents of the channels the step touched, after it" : "recorded " + k;
         };
     }

@@ -107,11 +107,46 @@ class CheckpointCoordinatorTest {
         assertEquals(OptionalLong.of(2), co.triggerCheckpoint());
         assertEquals(OptionalLong.empty(), co.triggerCheckpoint());
         assertEquals(Set.of(1L, 2L), co.inFlight());
-        // Fully acknowledged means out of flight, even before completion.
+        // Fully acknowledged means out of flight (no barrier left to inject), but with aborts
+        // reaching the tasks it holds its place until it completes, as the spec's InFlight (trace
+        // validation rejected a trigger in that window).
         ackAll(co, 1);
         assertEquals(Set.of(2L), co.inFlight());
-        assertEquals(OptionalLong.of(3), co.triggerCheckpoint());
+        assertFalse(co.canTrigger());
         assertEquals(OptionalLong.empty(), co.triggerCheckpoint());
+        assertTrue(co.completeCheckpoint(1).isPresent());
+        assertTrue(co.canTrigger());
+        assertEquals(OptionalLong.of(3), co.triggerCheckpoint());
+        assertFalse(co.canTrigger());
+        assertEquals(OptionalLong.empty(), co.triggerCheckpoint());
+    }
+
+    @Test
+    void inTheOlderAbortModelAFullyAcknowledgedCheckpointFreesItsPlaceBeforeCompletion() {
+        CheckpointCoordinator co = aligned(2);
+        co.setAbortsReachTasks(false); // the spec's AbortsReachTasks = FALSE: InFlight is "not all acknowledged"
+        trigger(co);
+        trigger(co);
+        assertFalse(co.canTrigger());
+        ackAll(co, 1);
+        assertTrue(co.canTrigger());
+        assertEquals(OptionalLong.of(3), co.triggerCheckpoint());
+        assertFalse(co.canTrigger());
+    }
+
+    @Test
+    void anAbortedOrFailedCheckpointFreesItsPlace() {
+        CheckpointCoordinator co = aligned(1);
+        long c = trigger(co);
+        assertFalse(co.canTrigger());
+        assertTrue(co.abortCheckpoint(c));
+        assertTrue(co.canTrigger());
+        trigger(co);
+        assertFalse(co.canTrigger());
+        co.failAndRestore();
+        assertTrue(co.canTrigger());
+        co.shutdown();
+        assertFalse(co.canTrigger());
     }
 
     @Test

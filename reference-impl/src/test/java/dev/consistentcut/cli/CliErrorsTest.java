@@ -56,7 +56,7 @@ class CliErrorsTest {
     void theUsageListsEveryCommand() {
         Outcome o = MainTest.cli("nonsense");
         assertEquals(2, o.code());
-        assertTrue(o.err().startsWith("error: unknown command 'nonsense': expected run, resume, inspect or trace"), o.err());
+        assertTrue(o.err().startsWith("error: unknown command 'nonsense': expected run, resume, inspect, verify-output or trace"), o.err());
         for (String c : new String[] {" run ", " resume DIR", " inspect DIR", " trace record"}) {
             assertTrue(o.err().contains(c), c + " in " + o.err());
         }

@@ -47,8 +47,8 @@ class MainTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "                                              | no command given: expected run, resume, inspect or trace",
-            "start --mode aligned                          | unknown command 'start': expected run, resume, inspect or trace",
+            "                                              | no command given: expected run, resume, inspect, verify-output or trace",
+            "start --mode aligned                          | unknown command 'start': expected run, resume, inspect, verify-output or trace",
             "run                                           | --mode is required (aligned, unaligned or at-least-once)",
             "run --mode fast                               | --mode must be aligned, unaligned or at-least-once, got 'fast'",
             "run --mode                                    | --mode needs a value",
@@ -140,7 +140,10 @@ class MainTest {
         String json = o.out().strip();
         assertTrue(json.startsWith("{\"mode\":\"unaligned\",\"runtime\":\"simulation\",\"recordsPerSource\":100,"), json);
         assertTrue(json.contains("\"checkpoints\":[{\"id\":1,\"duration\":"), json);
-        assertTrue(json.contains("\"invariants\":{\"ConsistentCutInv\":\"holds\",\"UnalignedChannelStateBoundInv\":\"holds\",\"ExactlyOnceInv\":\"holds\"}"), json);
+        assertTrue(json.contains("\"invariants\":{\"ConsistentCutInv\":\"holds\",\"UnalignedChannelStateBoundInv\":\"holds\",\"ExactlyOnceInv\":\"holds\","
+                + "\"FifoChannelInv\":\"holds\",\"FifoChannelStateInv\":\"holds\",\"BarrierOvertakesInv\":\"holds\","
+                + "\"RestorePointInv\":\"holds\",\"RestorePointMonotoneProp\":\"holds\",\"CheckpointStatusProp\":\"holds\","
+                + "\"FailureAbortsPendingInv\":\"holds\"}"), json);
         assertTrue(json.endsWith("\"violations\":[],\"holds\":true}"), json);
         assertEquals(1, o.out().lines().count(), "one line, one document");
     }

@@ -44,9 +44,8 @@ class BrokenEngineTraceTest {
     @ParameterizedTest
     @FieldSource("CASES")
     void theSameRunWithTheCorrectHandlerIsAccepted(BrokenTraces.Case c) {
-        BrokenTraces.Case correct = new BrokenTraces.Case(c.name() + "-fixed",
-                c.mode().overtaking() ? BarrierHandlers.unaligned() : BarrierHandlers.aligned(),
-                c.job(), c.seed(), c.expectedEvent(), c.expectedWhy());
+        BrokenTraces.Case correct = c.with(c.name() + "-fixed",
+                c.mode().overtaking() ? BarrierHandlers.unaligned() : BarrierHandlers.aligned());
         Path trace = BrokenTraces.record(correct, dir, quiet);
         TraceValidator.Verdict v = Tlc.validator(dir.resolve("logs")).validate(trace);
 

@@ -2,6 +2,7 @@ package dev.consistentcut.trace;
 
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.barrier.BrokenHandlers;
+import dev.consistentcut.barrier.BrokenLifecycleHandlers;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -9,40 +10,91 @@ import java.util.List;
 /**
  * A test aid: traces of deliberately broken engines, which trace validation must reject. Each
  * broken barrier handler (dev.consistentcut.barrier.BrokenHandlers, test sources) differs from the
- * correct one in one place. {@code main(DIR)} writes them for tests/trace-validation.sh, run with
- * the test classes on the class path; BrokenEngineTraceTest validates them in the build.
+ * correct one in one place: the two of issue 5 (BrokenHandlers) and the four lifecycle bug classes
+ * of issue 9 (BrokenLifecycleHandlers, named as the spec's failing models), the latter run with
+ * aborts reaching the tasks and end of input. {@code main(DIR)} writes them for
+ * tests/trace-validation.sh, run with the test classes on the class path; BrokenEngineTraceTest
+ * validates them in the build. The seeds were chosen by recording runs until the bug showed
+ * (most runs of a broken lifecycle never meet the situation it gets wrong).
  */
 public final class BrokenTraces {
 
     /**
      * One broken run.
      *
+     * @param records per source
      * @param expectedEvent the action of the first event the spec cannot explain
      * @param expectedWhy what the validator's reason must say
      */
-    record Case(String name, BarrierMode mode, String job, long seed, String expectedEvent, String expectedWhy) {
+    record Case(String name, BarrierMode mode, String job, int records, TraceTool.Settings settings,
+                String expectedEvent, String expectedWhy) {
         Path file(Path dir) {
             return dir.resolve(name + ".ndjson");
         }
+
+        long seed() {
+            return settings.seed();
+        }
+
+        /** The same run with another handler. */
+        Case with(String newName, BarrierMode newMode) {
+            return new Case(newName, newMode, job, records, settings, expectedEvent, expectedWhy);
+        }
+    }
+
+    /** Simulation, 8 records per source, 3 checkpoints, no failure, abort or end of input. */
+    private static Case plain(String name, BarrierMode mode, String job, long seed, String expectedEvent, String expectedWhy) {
+        return new Case(name, mode, job, 8, TraceTool.Settings.simulation(seed), expectedEvent, expectedWhy);
+    }
+
+    /**
+     * The lifecycle: simulation, 6 records per source, 6 checkpoints ({@code maxConcurrent} in
+     * flight), aborts at random ({@code abortProbability} per step) that reach the tasks, end of
+     * input, no failure.
+     */
+    private static Case lifecycle(String name, BarrierMode mode, String job, long seed, int maxConcurrent,
+                                  double abortProbability, String expectedEvent, String expectedWhy) {
+        return new Case(name, mode, job, 6,
+                new TraceTool.Settings(false, seed, 6, maxConcurrent, 0, abortProbability, 0, true, true),
+                expectedEvent, expectedWhy);
     }
 
     static final List<Case> CASES = List.of(
             // Records behind an arrived barrier are processed before the snapshot: the spec's
             // aligned ProcessRecord is not enabled on a blocked input.
-            new Case("broken-aligned-nonblocking", BrokenHandlers.alignedWithoutBlocking(), "demo", 1,
+            plain("broken-aligned-nonblocking", BrokenHandlers.alignedWithoutBlocking(), "demo", 1,
                     "\"event\":\"ProcessRecord\"", "is not enabled"),
             // Records taken after the snapshot, before their input's barrier, are not persisted:
             // the spec's unaligned ProcessRecord persists such a record, the engine says it did not.
-            new Case("broken-unaligned-forgetful", BrokenHandlers.unalignedForgettingInFlight(), "demo", 3,
-                    "\"event\":\"ProcessRecord\"", "persisted (whether the record was persisted"));
+            plain("broken-unaligned-forgetful", BrokenHandlers.unalignedForgettingInFlight(), "demo", 3,
+                    "\"event\":\"ProcessRecord\"", "persisted (whether the record was persisted"),
+            // BugAbortKeepsInputsBlocked: after an abort the inputs that had delivered the barrier
+            // stay blocked, records wait on them, the run stops. Every step is one the spec allows;
+            // the end is not: the spec would read those inputs (RunEnded).
+            lifecycle("broken-abort-keeps-inputs-blocked", BrokenLifecycleHandlers.abortKeepsInputsBlocked(), "join",
+                    1, 2, 0.05, "\"event\":\"RunEnded\"", "the engine stalled"),
+            // BugSubsumptionKeepsArrivedInputs: a newer barrier subsumes an alignment and keeps its
+            // arrived inputs, so the newer alignment completes on a barrier the spec's does not
+            // complete on: the engine snapshots (and forwards) where the spec waits.
+            lifecycle("broken-subsumption-keeps-arrived-inputs", BrokenLifecycleHandlers.subsumptionKeepsArrivedInputs(),
+                    "join", 6, 2, 0.1, "\"event\":\"ReceiveBarrier\"", "snapshot (the snapshot"),
+            // BugLateBarrierOfCancelledCheckpoint (FLINK-20654): a late barrier of an older,
+            // cancelled checkpoint counts for the one being aligned, completing it: the spec drops
+            // that barrier as obsolete, the engine snapshots on it.
+            lifecycle("broken-late-barrier-of-cancelled-checkpoint", BrokenLifecycleHandlers.lateBarrierOfCancelledCheckpoint(),
+                    "diamond", 3, 2, 0.05, "\"event\":\"ReceiveBarrier\"", "snapshot (the snapshot"),
+            // BugEndedInputNotCountedAsArrived: the last barrier arrives after the other input
+            // ended; the spec counts the ended input and completes the alignment, the engine waits.
+            lifecycle("broken-ended-input-not-counted-as-arrived", BrokenLifecycleHandlers.endedInputNotCountedAsArrived(),
+                    "join", 5, 1, 0.05, "\"event\":\"ReceiveBarrier\"", "snapshot (the snapshot"));
 
     private BrokenTraces() {
     }
 
-    /** Records case {@code c} into {@code dir} (simulation, 8 records per source, 3 checkpoints, no failure). */
+    /** Records case {@code c} into {@code dir}. */
     static Path record(Case c, Path dir, PrintStream out) {
         Path f = c.file(dir);
-        TraceTool.record(f, TraceJobs.build(c.job(), 8, 2, c.seed(), 0), c.job(), c.mode(), TraceTool.Settings.simulation(c.seed()), out);
+        TraceTool.record(f, TraceJobs.build(c.job(), c.records(), 2, c.seed(), 0), c.job(), c.mode(), c.settings(), out);
         return f;
     }
 

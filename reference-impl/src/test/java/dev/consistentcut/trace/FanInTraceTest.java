@@ -63,5 +63,5 @@ class FanInTraceTest {
     // Seeds whose simulated run fails in the middle of a checkpoint (found by trying 1, 2, ...; the
     // tests above assert it, so a change of the simulation's choices shows up as a named failure).
     static final long ALIGNED_SEED = 1;
-    static final long UNALIGNED_SEED = 5;
+    static final long UNALIGNED_SEED = 12; // 5 until the trigger limit counted acknowledged pending checkpoints
 }

@@ -34,7 +34,12 @@ class TraceRecorderTest {
 
     private TraceRecorder recorder() {
         TraceRecorder r = new TraceRecorder(out, "test", JOB, BarrierHandlers.unaligned(), "simulation", 4);
-        r.attach(new TraceRecorder.StateView() {
+        r.attach(recorderView());
+        return r;
+    }
+
+    private TraceRecorder.StateView recorderView() {
+        return new TraceRecorder.StateView() {
             @Override
             public Channel channel(String id) {
                 return channels.get(id);
@@ -49,8 +54,7 @@ class TraceRecorderTest {
             public Map<RecordId, Integer> processed(String task) {
                 return Map.of(new RecordId("s#0", 0), 2);
             }
-        });
-        return r;
+        };
     }
 
     private List<Object> lines() {
@@ -104,6 +108,51 @@ class TraceRecorderTest {
                 List.of("count#1", List.of(List.of(Map.of("src", "s#0", "off", 0L), 2L)))), fail.get("processed"));
         assertEquals(2, ((List<?>) fail.get("channels")).size(), "a restore records every channel");
         assertEquals(2, r.events());
+    }
+
+    @Test
+    void theLifecycleEventsCarryWhatTheStepDidAndCancellationAndEndOfPartitionAreMessages() {
+        TraceRecorder r = new TraceRecorder(out, "test", JOB, BarrierHandlers.atLeastOnce(), "simulation", 2, true, true);
+        r.attach(recorderView());
+        Map<?, ?> h = (Map<?, ?>) lines().get(0);
+        assertEquals("at-least-once", h.get("mode"), "at-least-once has its own trace spec");
+        assertEquals(true, h.get("abortsReachTasks"));
+        assertEquals(true, h.get("endOfInput"));
+        Channel c0 = channels.get("s#0->count#0");
+        c0.putCancelBarrier(new dev.consistentcut.channel.CancelBarrier(2), false);
+        c0.putEndOfPartition();
+        r.onAction("SendEndOfPartition", Map.of("task", "s#0", "offset", 4L));
+        r.onAction("NotifyCheckpointAborted", Map.of("task", "count#0", "checkpoint", 3L, "abandoned", List.of(),
+                "remembered", true));
+        r.onAction("ReceiveCancelBarrier", Map.of("task", "count#0", "channel", "s#0->count#0", "checkpoint", 2L,
+                "abandoned", List.of(1L, 2L)));
+        r.onAction("ReceiveEndOfPartition", Map.of("task", "count#0", "channel", "s#0->count#0", "ended", true,
+                "checkpoint", 2L, "snapshot", Map.of(new RecordId("s#0", 0), 1)));
+        r.onAction("AbortCheckpoint", Map.of("checkpoint", 4L, "declinedBy", "count#1"));
+        r.runEnded(false);
+
+        Map<?, ?> eop = (Map<?, ?>) lines().get(1);
+        assertEquals(4L, eop.get("offset"));
+        assertEquals(List.of(List.of("s#0", "count#0"), List.of(Map.of("cancel", 2L), Map.of("eop", true))),
+                ((List<?>) eop.get("channels")).get(0), "a cancellation barrier and end of partition as messages");
+        Map<?, ?> notify = (Map<?, ?>) lines().get(2);
+        assertEquals(List.of(), notify.get("abandoned"));
+        assertEquals(true, notify.get("remembered"));
+        assertEquals(List.of(), notify.get("channels"), "count#0 has no outputs");
+        Map<?, ?> cancel = (Map<?, ?>) lines().get(3);
+        assertEquals(List.of("s#0", "count#0"), cancel.get("channel"));
+        assertEquals(List.of(1L, 2L), cancel.get("abandoned"));
+        Map<?, ?> end = (Map<?, ?>) lines().get(4);
+        assertEquals(true, end.get("ended"));
+        assertEquals(2L, end.get("checkpoint"));
+        assertEquals(List.of(List.of(Map.of("src", "s#0", "off", 0L), 1L)), end.get("snapshot"));
+        assertEquals("count#1", ((Map<?, ?>) lines().get(5)).get("declinedBy"));
+        assertEquals(Map.of("event", "RunEnded", "finished", false), lines().get(6));
+        assertEquals(6, r.events());
+        assertMessage(() -> r.onAction("NotifyCheckpointAborted", Map.of("task", "count#0", "checkpoint", 3L,
+                "remembered", true)), "NotifyCheckpointAborted needs parameter 'abandoned' as a list of checkpoint ids");
+        assertMessage(() -> r.onAction("ReceiveEndOfPartition", Map.of("task", "count#0", "channel", "s#0->count#0")),
+                "ReceiveEndOfPartition needs parameter 'ended' as a boolean");
     }
 
     @Test

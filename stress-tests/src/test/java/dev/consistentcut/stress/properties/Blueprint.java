@@ -70,6 +70,34 @@ public record Blueprint(List<SourceSpec> sources, List<OperatorSpec> operators, 
         return b.build();
     }
 
+    /**
+     * The job with a transactional sink node {@code sink} (parallelism {@code sinkParallelism})
+     * fed, keyed, by every operator that has no out-edge (issue 12).
+     */
+    public JobGraph toJobWithSink(Supplier<? extends Operator> sink, int sinkParallelism) {
+        JobGraph.Builder b = JobGraph.builder();
+        for (SourceSpec s : sources) {
+            SourceLog[] logs = new SourceLog[s.logLengths().size()];
+            for (int i = 0; i < logs.length; i++) {
+                logs[i] = InMemorySourceLog.randomKeys(s.logLengths().get(i), KEYS, logSeed * 31 + s.name().hashCode() * 7L + i);
+            }
+            b.source(s.name(), logs);
+        }
+        for (OperatorSpec o : operators) {
+            b.operator(o.name(), o.parallelism(), factory(o.kind()));
+        }
+        b.operator("sink", sinkParallelism, sink);
+        for (EdgeSpec e : edges) {
+            b.edge(e.from(), e.to(), e.partitioning(), e.capacity());
+        }
+        for (OperatorSpec o : operators) {
+            if (edges.stream().noneMatch(e -> e.from().equals(o.name()))) {
+                b.edge(o.name(), "sink", Partitioning.HASH, 2);
+            }
+        }
+        return b.build();
+    }
+
     private static Supplier<? extends Operator> factory(Kind kind) {
         return switch (kind) {
             case COUNT -> KeyedCount::new;

@@ -1,0 +1,95 @@
+package dev.consistentcut.cli;
+
+import dev.consistentcut.graph.JobGraph;
+import dev.consistentcut.graph.Partitioning;
+import dev.consistentcut.operator.KeyedCount;
+import dev.consistentcut.sink.FileSinkDirectory;
+import dev.consistentcut.sink.SinkIoException;
+import dev.consistentcut.sink.TransactionalFileSink;
+import dev.consistentcut.source.FileSourceLog;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The job the CLI runs for a set of options: the demo job ({@link DemoJob}), or, with
+ * {@code --input FILE... --output DIR} (issue 12), the file job: one source per input file
+ * ({@code s1}, {@code s2}, ... in the order given, {@link FileSourceLog} format) into the keyed
+ * count with parallelism 2, into one {@link TransactionalFileSink} committing to DIR.
+ */
+final class CliJob {
+
+    private CliJob() {
+    }
+
+    /** The source node reading input file {@code index} (0-based): {@code s1}, {@code s2}, ... */
+    static String sourceName(int index) {
+        return "s" + (index + 1);
+    }
+
+    /** The source task instance reading input file {@code index}: what the output's records name. */
+    static String sourceTask(int index) {
+        return sourceName(index) + "#0";
+    }
+
+    static JobGraph build(CliOptions o, long sinkDelayNanos) {
+        if (!o.fileJob()) {
+            return DemoJob.build(o.records(), o.seed(), sinkDelayNanos, o.capacity());
+        }
+        FileSinkDirectory out;
+        try {
+            out = new FileSinkDirectory(o.output());
+        } catch (SinkIoException e) {
+            throw new EnvironmentException(e.getMessage(), e);
+        }
+        JobGraph.Builder b = JobGraph.builder().defaultCapacity(o.capacity());
+        List<FileSourceLog> logs = open(o.inputs());
+        for (int i = 0; i < logs.size(); i++) {
+            b.source(sourceName(i), logs.get(i));
+        }
+        b.operator("count", 2, KeyedCount::new)
+                .operator("sink", 1, () -> new TransactionalFileSink(out, sinkDelayNanos));
+        for (int i = 0; i < logs.size(); i++) {
+            b.edge(sourceName(i), "count", Partitioning.HASH);
+        }
+        return b.edge("count", "sink", Partitioning.HASH).build();
+    }
+
+    /** Opens every input file; a missing, unreadable or malformed one is an EnvironmentException naming it. */
+    static List<FileSourceLog> open(List<Path> inputs) {
+        List<FileSourceLog> logs = new ArrayList<>();
+        for (Path p : inputs) {
+            try {
+                logs.add(FileSourceLog.open(p));
+            } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+                throw new EnvironmentException("--input " + e.getMessage(), e);
+            }
+        }
+        return logs;
+    }
+
+    /** Records read by the job: per source for the demo, all inputs together for the file job. */
+    static long totalRecords(CliOptions o) {
+        if (!o.fileJob()) {
+            return 2L * o.records();
+        }
+        return open(o.inputs()).stream().mapToLong(FileSourceLog::length).sum();
+    }
+
+    /** The job graph in words, for the manifest (a resume compares it with what it would build). */
+    static String describe(CliOptions o) {
+        if (!o.fileJob()) {
+            return DemoJob.describe(o.records(), o.seed(), o.capacity());
+        }
+        StringBuilder b = new StringBuilder("files:");
+        List<FileSourceLog> logs = open(o.inputs());
+        for (int i = 0; i < logs.size(); i++) {
+            b.append(i == 0 ? " " : ", ").append(sourceName(i)).append(" (")
+                    .append(o.inputs().get(i).toAbsolutePath().normalize()).append(", ")
+                    .append(logs.get(i).length()).append(" records)");
+        }
+        return b.append(" -HASH-> count x2 (KeyedCount) -HASH-> sink x1 (TransactionalFileSink into ")
+                .append(o.output().toAbsolutePath().normalize()).append("); channel capacity ").append(o.capacity())
+                .toString();
+    }
+}

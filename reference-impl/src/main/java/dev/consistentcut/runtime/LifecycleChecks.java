@@ -1,0 +1,164 @@
+package dev.consistentcut.runtime;
+
+import dev.consistentcut.channel.Channel;
+import dev.consistentcut.checkpoint.CheckpointCoordinator;
+import dev.consistentcut.checkpoint.CheckpointStatus;
+import dev.consistentcut.checkpoint.CheckpointStore;
+import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.invariants.CutInvariants;
+import dev.consistentcut.invariants.Violation;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The runtimes' share of issue 10's invariants, checked step by step as the spec checks them
+ * (each formula is in {@link CutInvariants}): {@code RestorePointInv} and
+ * {@code RestorePointMonotoneProp} over the coordinator's restore point, {@code CheckpointStatusProp}
+ * and {@code FailureAbortsPendingInv} over the statuses of the checkpoints this runtime triggered,
+ * and {@code FifoChannelInv} (and, unaligned, {@code BarrierOvertakesInv}) over channels that were
+ * just appended to or restored. Each distinct violation is reported once.
+ *
+ * <p>What a step can change, and therefore what is looked at after it: a channel's order only
+ * when something is appended (a poll removes the head, which keeps both channel claims), so after
+ * a task step only that task's output channels, after a restore every channel; a checkpoint's
+ * status only through the coordinator, so after each step the pending ones and the one the step
+ * names ({@link #check}), after a coordinator step of the simulation or a failure every one
+ * ({@link #checkAll}).
+ *
+ * <p>Not thread-safe: the simulation's thread, or the threaded runtime's coordinator thread
+ * (whose coordinator steps are the only ones that change the restore point or a status, apart
+ * from declines and acknowledgements, which it sees at its next check).
+ */
+final class LifecycleChecks {
+
+    private final CheckpointCoordinator coordinator;
+    private final CheckpointStore store;
+    private final CutInvariants invariants;
+    private final boolean overtaking;
+    private final List<Violation> sink;
+    private final Set<String> reported = new HashSet<>();
+    /** Every checkpoint this runtime triggered, with the status last seen. */
+    private final TreeMap<Long, CheckpointStatus> statuses = new TreeMap<>();
+    /**
+     * The completed checkpoints: those this runtime completed and the one it started from (a
+     * resume: an earlier process completed it). Those the store later finds damaged
+     * ({@link CheckpointStore#damagedIds()}, disk damage the spec does not model) are removed at
+     * the next failure: they are no longer restorable, so no longer the spec's "completed".
+     */
+    private final java.util.TreeSet<Long> completed = new java.util.TreeSet<>();
+    private long newestCompleted;
+    private long restorePoint;
+    private long checkedNewest = -1;
+    /** The spec's {@code discardedUpTo}: the highest id triggered before the last failure. */
+    private long discardedUpTo;
+
+    LifecycleChecks(CheckpointCoordinator coordinator, CheckpointStore store, CutInvariants invariants,
+                    boolean overtaking, List<Violation> sink) {
+        this.coordinator = coordinator;
+        this.store = store;
+        this.invariants = invariants;
+        this.overtaking = overtaking;
+        this.sink = sink;
+        this.restorePoint = coordinator.latestCompleted().map(CompletedCheckpoint::id).orElse(0L);
+        this.newestCompleted = restorePoint;
+        if (restorePoint != 0) {
+            completed.add(restorePoint);
+        }
+    }
+
+    /** {@code TriggerCheckpoint} returned {@code id}: it moved NONE -> PENDING. */
+    void triggered(long id) {
+        statuses.put(id, CheckpointStatus.PENDING);
+    }
+
+    /** Checkpoint {@code id} completed in this runtime. */
+    void completed(long id) {
+        completed.add(id);
+        newestCompleted = completed.last();
+    }
+
+    /**
+     * {@code FailAndRestore}, after the coordinator's share: every checkpoint triggered so far lost
+     * its barriers; the restore read the store, which may have found completed checkpoints damaged.
+     */
+    void failed() {
+        if (!statuses.isEmpty()) {
+            discardedUpTo = Math.max(discardedUpTo, statuses.lastKey());
+        }
+        Set<Long> damaged = store.damagedIds();
+        if (!damaged.isEmpty() && completed.removeAll(damaged)) {
+            // the restore point may rightly move back past them: the spec's restore point never
+            // loses a checkpoint to the disk, so restart the monotone claim from the store's answer
+            restorePoint = coordinator.latestCompleted().map(CompletedCheckpoint::id).orElse(0L);
+            newestCompleted = completed.isEmpty() ? 0 : completed.last();
+        }
+    }
+
+    /** After a step that may change any checkpoint's status (a failure, a coordinator step): every status, and the restore point. */
+    void checkAll() {
+        checkStatuses(statuses.keySet(), 0);
+        checkRestorePoint();
+    }
+
+    /** After any other step, which may have named checkpoint {@code id} (0: none): the pending ones, that one, the restore point. */
+    void check(long id) {
+        List<Long> pending = new ArrayList<>();
+        statuses.forEach((c, s) -> {
+            if (s == CheckpointStatus.PENDING) {
+                pending.add(c);
+            }
+        });
+        checkStatuses(pending, id);
+        checkRestorePoint();
+    }
+
+    private void checkStatuses(Collection<Long> ids, long named) {
+        List<Long> look = new ArrayList<>(ids);
+        if (named != 0 && statuses.containsKey(named) && !ids.contains(named)) {
+            look.add(named);
+        }
+        Map<Long, CheckpointStatus> now = new TreeMap<>();
+        for (long c : look) {
+            CheckpointStatus after = coordinator.status(c);
+            report(CutInvariants.checkpointStatus(c, statuses.get(c), after), CutInvariants.CHECKPOINT_STATUS + c);
+            statuses.put(c, after);
+            now.put(c, after);
+        }
+        report(CutInvariants.failureAbortsPending(now, discardedUpTo), CutInvariants.FAILURE_ABORTS_PENDING);
+    }
+
+    private void checkRestorePoint() {
+        long latest = coordinator.latestCompleted().map(CompletedCheckpoint::id).orElse(0L);
+        if (latest == restorePoint && newestCompleted == checkedNewest) {
+            return; // nothing moved since the last check
+        }
+        if (latest != restorePoint) {
+            report(CutInvariants.restorePointMonotone(restorePoint, latest), CutInvariants.RESTORE_POINT_MONOTONE + latest);
+            restorePoint = latest;
+        }
+        checkedNewest = newestCompleted;
+        report(CutInvariants.restorePoint(latest, List.of(newestCompleted)), CutInvariants.RESTORE_POINT + latest);
+    }
+
+    /** {@code FifoChannelInv} (and {@code BarrierOvertakesInv} when unaligned) of each of {@code channels}. */
+    void channels(Collection<Channel> channels) {
+        for (Channel ch : channels) {
+            List<?> contents = ch.contents();
+            report(invariants.fifoChannel(ch.id(), contents), CutInvariants.FIFO_CHANNEL + ch.id());
+            if (overtaking) {
+                report(CutInvariants.barrierOvertakes(ch.id(), contents), CutInvariants.BARRIER_OVERTAKES + ch.id());
+            }
+        }
+    }
+
+    private void report(List<Violation> found, String key) {
+        if (!found.isEmpty() && reported.add(key)) {
+            sink.addAll(found);
+        }
+    }
+}

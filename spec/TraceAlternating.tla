@@ -1,0 +1,74 @@
+-------------------------- MODULE TraceAlternating --------------------------
+(***************************************************************************)
+(* Trace validation of alternating barriers (AlternatingCheckpoint.tla):   *)
+(* TLC follows a trace that the engine recorded in --mode alternating and  *)
+(* accepts it iff every event is a step of the protocol.  How:             *)
+(* TraceValidation.tla; TraceAligned.tla and TraceUnaligned.tla are the    *)
+(* twins for the other modes.  The dials have their correct definitions    *)
+(* (TraceAlternating.cfg): a trace must be a behaviour of the protocol as  *)
+(* it is meant, not of one of its bugs.                                    *)
+(*                                                                         *)
+(* What the trace must carry besides the other modes' events: barriers in  *)
+(* "channels" as {"ckpt": c, "aligned": b}; ReceiveBarrier with "aligned"  *)
+(* (the received barrier's type); TimeoutAlignment events (task,           *)
+(* checkpoint, "snapshot" if the timeout was active, "persisted" with what *)
+(* it persisted per edge, "channels" after it); TriggerCheckpoint with     *)
+(* "savepoint": true for a savepoint.                                      *)
+(***************************************************************************)
+EXTENDS AlternatingCheckpoint, TraceValidation
+
+ASSUME TraceHeader.mode = "alternating"
+
+\* The savepoints: the checkpoints whose TriggerCheckpoint event says "savepoint": true.
+TraceSavepoints ==
+    {Trace[j].checkpoint : j \in {j \in DOMAIN Trace :
+        /\ Trace[j].event = "TriggerCheckpoint"
+        /\ "savepoint" \in DOMAIN Trace[j]
+        /\ Trace[j].savepoint = TRUE}}
+
+\* The alternating dials, correct: persist the records of the inputs still waiting for the
+\* barrier, never switch a savepoint, handle an overtaking barrier unaligned.
+CorrectSwitchPersistFrom(inputs, barrierArrived) == inputs \ barrierArrived
+CorrectMaySwitch(c) == c \notin Savepoints
+CorrectHonoursOvertaking(b) == ~b.aligned
+
+\* What RunEnded (TraceValidation) requires the spec cannot do either when the engine stopped.
+Moves ==
+    \/ \E c \in CheckpointIds : CompleteCheckpoint(c)
+    \/ \E s \in Sources : EmitRecord(s) \/ SendEndOfPartition(s)
+    \/ \E t \in Operators : \/ handling[t] # 0 /\ NotifyCheckpointAborted(t, handling[t])
+                           \/ \E e \in InputsOf(t) : \/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
+                                                   \/ ReceiveCancelBarrier(t, e)
+                                                   \/ ReceiveEndOfPartition(t, e)
+
+\* The action event ev names, with its parameters.  Its checks are in TraceValidation.
+Act(ev) ==
+    CASE ev.event = "TriggerCheckpoint" -> TriggerCheckpoint(ev.checkpoint) /\ UNCHANGED alternatingVars
+      [] ev.event = "EmitRecord" -> EmitRecord(ev.task) /\ UNCHANGED alternatingVars
+      [] ev.event = "InjectBarrier" -> InjectBarrier(ev.task, ev.checkpoint)
+      [] ev.event = "ProcessRecord" -> ProcessRecord(ev.task, ev.channel)
+      [] ev.event = "ReceiveBarrier" -> ReceiveBarrier(ev.task, ev.channel)
+      [] ev.event = "TimeoutAlignment" -> TimeoutAlignment(ev.task, ev.checkpoint)
+      [] ev.event = "CompleteCheckpoint" -> CompleteCheckpoint(ev.checkpoint) /\ UNCHANGED alternatingVars
+      [] ev.event = "AbortCheckpoint" -> AbortCheckpoint(ev.checkpoint) /\ UNCHANGED alternatingVars
+      [] ev.event = "FailAndRestore" -> FailAndRestoreAlternating
+      \* The lifecycle (issue 9), as in TraceAligned.tla (TraceValidation: NotifiedWithoutStep,
+      \* PreludeStep, RunEnded).
+      [] ev.event = "NotifyCheckpointAborted" ->
+              IF Abandoned(ev) = <<>> THEN NotifiedWithoutStep(ev) /\ UNCHANGED alternatingVars
+                                     ELSE NotifyCheckpointAborted(ev.task, ev.checkpoint)
+      [] ev.event = "ReceiveCancelBarrier" -> ReceiveCancelBarrier(ev.task, ev.channel)
+      [] ev.event = "SendEndOfPartition" -> SendEndOfPartition(ev.task) /\ UNCHANGED alternatingVars
+      [] ev.event = "ReceiveEndOfPartition" -> ReceiveEndOfPartition(ev.task, ev.channel)
+      [] ev.event = "RunEnded" -> RunEnded(ENABLED Moves) /\ UNCHANGED alternatingVars
+
+altTraceVars == <<allVars, i>>
+
+\* Match the next event (after the spec steps its engine step includes first, PreludeStep), or
+\* (no successor, so TLC reports a deadlock) explain why not.
+TraceNext == TraceStep(Act) \/ PreludeStep(NotifyCheckpointAborted) \/ Unexplained(Act, NotifyCheckpointAborted)
+
+TraceAlternatingInit == AlternatingInit /\ i = 1
+
+TraceBehavior == TraceAlternatingInit /\ [][TraceNext]_altTraceVars
+=============================================================================
