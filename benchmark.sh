@@ -11,11 +11,12 @@ usage() {
   cat <<'USAGE'
 Usage: ./benchmark.sh [--quick] [--help]
 
-  (no option)  the full run, about 20 minutes on 2 cores: JMH microbenchmarks, then the
+  (no option)  the full run, about 20-27 minutes on 2 cores: JMH microbenchmarks, then the
                macro benchmark over backpressure none/light/heavy x skew off/on x
-               checkpoints none/aligned/unaligned, on the reference engine and on Flink.
+               checkpoints none/aligned/unaligned/alternating (aligned with a 20 ms
+               alignment timeout), on the reference engine and on Flink.
                Results: benchmarks/results/{results.csv,results.md,checkpoints.png,micro.csv}
-  --quick      about 3 minutes: short JMH runs and only the skewed scenarios, with short
+  --quick      about 4 minutes: short JMH runs and only the skewed scenarios, with short
                windows. Results: benchmarks/results/quick/ (not committed)
   --help       this text
 

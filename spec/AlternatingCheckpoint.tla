@@ -257,7 +257,9 @@ AheadOfBarrier(e, c) ==
 
 \* The alignment of checkpoint c takes too long at operator t: it may switch c to unaligned
 \* (an event that may or may not happen; the timer is not modelled).  Never for a savepoint
-\* (MaySwitch), only while c is pending.
+\* (MaySwitch).  The task's own timer decides, whatever the coordinator knows: a checkpoint
+\* aborted meanwhile may still switch at a task that has not learnt of the abort (its barriers
+\* are live: t aligns it, or one is queued at t).
 \* - active: t aligns c (AlternatingCollectingBarriers): the switch (Switch), with the inputs
 \*   whose barrier arrived as they are (released).
 \* - passive: t has not seen c, but c's barrier is queued on one of its inputs
@@ -270,7 +272,6 @@ AheadOfBarrier(e, c) ==
 \* Implemented by OperatorTask.timeoutAlignment(c).
 TimeoutAlignment(t, c) ==
     /\ MaySwitch(c)
-    /\ ckpt[c] = "pending"
     /\ \/ /\ handling[t] = c /\ ~HandlesUnaligned(t)
           /\ Switch(t, c, arrived[t], endedInputs[t], chan)
           /\ UNCHANGED current

@@ -48,6 +48,24 @@ Persisted(c, e, r) == InSeq(snapChan[c][e], r)
 \* The sum of F(e) over the inputs of operator t.
 SumIn(t, F(_)) == SumOver(InputsOf(t), [e \in InputsOf(t) |-> F(e)])
 
+\* How many cancellation barriers of c / ends of partition the sequence q holds.
+CancelsIn(q, c) == CopiesInSeq(CancelBarrier(c), q)
+EopsIn(q) == CopiesInSeq(EndOfPartition, q)
+\* The position of the end of partition in q; only used when q holds one.
+EopPos(q) == CHOOSE i \in 1..Len(q) : q[i] = EndOfPartition
+
+\* The lifecycle's vocabulary.  Task v has gone past checkpoint c without a snapshot of it:
+\* it has reached c (current[v] >= c: injected, handled, skipped or abandoned it, or a newer
+\* one), does not handle c and has not acknowledged it.  Such a task never acknowledges c
+\* (every acknowledgement is of a checkpoint the task handles, or, for an ended task, of one
+\* newer than current), so c can never complete: c is Doomed.  A doomed checkpoint's
+\* snapshots are never read (only a completed one is restored), so the lemmas about
+\* snapshots speak of checkpoints that are not doomed.
+Passed(c, v) == /\ c <= current[v]
+                /\ v \notin acked[c]
+                /\ v \in Operators => handling[v] # c
+Doomed(c) == \E v \in Tasks : Passed(c, v)
+
 -----------------------------------------------------------------------------
 (* Lemmas both protocols share.                                            *)
 
@@ -79,6 +97,77 @@ SourceSnapshotLemma ==
 FlowLemma ==
     \A t \in Operators, r \in Records :
         CopiesIn(r, processed[t]) + SumIn(t, LAMBDA e : InChan(e, r)) = SumIn(t, LAMBDA e : Sent(e, r))
+
+\* Lemma (current).  A task's current checkpoint is one triggered since the last failure's
+\* discarding point, or that point itself (a failure sets every task's current to it); it
+\* is the one an operator handles, if any.  A task that acknowledged a live checkpoint it
+\* has not reached has ended (its final state stands for its snapshot), and an ended task
+\* counts as having acknowledged every live checkpoint it has not reached (FLIP-147).
+CurrentLemma ==
+    /\ \A v \in Tasks : /\ discardedUpTo <= current[v]
+                        /\ current[v] \in {0} \cup {c \in CheckpointIds : Triggered(c)}
+    /\ \A t \in Operators : handling[t] # 0 => handling[t] = current[t]
+    /\ \A c \in CheckpointIds, v \in Tasks : Live(c) /\ c > current[v] =>
+          (v \in acked[c] <=> Ended(v))
+
+\* Lemma (ended tasks).  A source ends only once it has read its whole log, and an input of
+\* an operator has ended only if its sender has (the end of partition comes from it).
+EndedLemma ==
+    /\ \A s \in endedSources : offset[s] = RecordsPerSource
+    /\ \A t \in Operators : \A e \in endedInputs[t] : Ended(e[1])
+
+\* Lemma (what the model options rule out).  Each part is a fact about every reachable
+\* state under the options, and inductive with the other lemmas:
+\*  - EndOfInput = FALSE: no source ever ends its partition;
+\*  - without timeouts and before any failure, a checkpoint is aborted only by the
+\*    completion of a newer one (CompleteCheckpoint subsumes the older pending ones);
+\*  - one checkpoint in flight at a time: a live checkpoint some task went past without
+\*    a snapshot, or whose cancellation barrier travels, has been aborted (a task skips,
+\*    abandons or subsumes only an aborted checkpoint: a newer one starts only once the
+\*    older one is no longer in flight, and a checkpoint a task has not acknowledged is not
+\*    completed); and with AbortsReachTasks = FALSE no task learns of an abort, so there is
+\*    no such checkpoint at all.
+OptionsLemma ==
+    /\ ~EndOfInput => endedSources = {}
+    /\ ~AbortEnabled /\ failures = 0 =>
+          \A c \in CheckpointIds : ckpt[c] = "aborted" =>
+              \E d \in CheckpointIds : d > c /\ ckpt[d] = "completed"
+    /\ MaxConcurrent = 1 =>
+          \A c \in CheckpointIds :
+              Live(c) /\ (Doomed(c) \/ \E e \in Edges : CancelsIn(chan[e], c) > 0) =>
+                  AbortsReachTasks /\ ckpt[c] = "aborted"
+
+\* Lemma (the transactional sink off).  With TransactionalSink off (every model of the
+\* inductive invariants), the sink variables keep their initial values: no step writes them.
+SinkOffLemma ==
+    ~TransactionalSink =>
+        /\ txnOpen = [t \in SinkTasks |-> EmptyBag]
+        /\ txn = [t \in SinkTasks |-> [c \in CheckpointIds |-> EmptyBag]]
+        /\ txnPending = [t \in SinkTasks |-> {}]
+        /\ snapTxnPending = [c \in CheckpointIds |-> [t \in SinkTasks |-> {}]]
+        /\ txnCommitted = [t \in SinkTasks |-> {}]
+        /\ committed = EmptyBag
+
+\* Lemma (end of input).  Nothing follows an end of partition on its channel but
+\* cancellation barriers (an ended operator may still learn of an abort); a channel holds
+\* its end of partition exactly while its sender has ended and its receiver has not taken
+\* it; an input that has ended holds nothing but cancellation barriers.  So a receiver
+\* takes no record from an input after it counts as arrived by having ended.
+EndLemma(e, q) ==
+    LET v == e[1]
+        w == e[2]
+    IN
+    /\ EopsIn(q) = IF Ended(v) /\ e \notin endedInputs[w] THEN 1 ELSE 0
+    /\ EopsIn(q) = 1 => \A i \in (EopPos(q) + 1)..Len(q) : IsCancelBarrier(q[i])
+    /\ e \in endedInputs[w] => Ended(v) /\ \A i \in 1..Len(q) : IsCancelBarrier(q[i])
+
+\* Lemma (cancellation barriers).  A channel holds the cancellation barrier of c at most
+\* once, and only of a live c its sender, an operator, has gone to or past (it forwards it
+\* when it abandons c, and abandons c once; a source never forwards one).
+CancelLemma(e, q) ==
+    \A c \in CheckpointIds :
+        /\ CancelsIn(q, c) <= 1
+        /\ CancelsIn(q, c) = 1 => Live(c) /\ c <= current[e[1]] /\ e[1] \in Operators
 
 \* Lemma (channels carry routed records).  A channel holds a record no more often than its
 \* sender has sent it there.

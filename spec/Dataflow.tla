@@ -276,6 +276,7 @@ RECURSIVE BagSum(_, _)
 \* The bag sum of f[x] over the finite set S.
 BagSum(S, f) == IF S = {} THEN EmptyBag
                 ELSE LET x == CHOOSE x \in S : TRUE IN f[x] (+) BagSum(S \ {x}, f)
+\* The least element of the finite, non-empty set of numbers S.
 SetMin(S) == CHOOSE m \in S : \A n \in S : m <= n
 
 \* The sinks in T snapshot every checkpoint in C in this step (one state for all of them: C
@@ -337,7 +338,9 @@ SinkRestore ==
 SinkIdle(t) == txnOpen[t] = EmptyBag /\ txnPending[t] = {}
 SinksCommitted == \A t \in SinkTasks : SinkIdle(t)
 
-\* Some live checkpoint, pending or completed, will commit sink t's transaction d.
+\* A transaction pre-committed as d needs no new checkpoint: some live checkpoint with id
+\* >= d is pending (it may still complete) or completed (its notification commits every
+\* pending id up to it).
 Covered(d) == \E c \in CheckpointIds : c >= d /\ c > discardedUpTo /\ ckpt[c] \in {"pending", "completed"}
 
 \* The final checkpoint is due: every task has ended, and a sink holds a transaction that
@@ -502,14 +505,15 @@ FailAndRestore ==
 \* to c (Flink: notifyCheckpointComplete).  A separate step after CompleteCheckpoint(c):
 \* a failure before it pre-empts it (the notification of a checkpoint completed before
 \* the last failure is lost: c > discardedUpTo), and then the restore re-commits.  A later
-\* notification commits the earlier transactions too.
+\* notification commits the earlier transactions too.  A notification with nothing to commit
+\* (ids = {}) is allowed and changes nothing, as in the engine, which notifies every sink of
+\* every completion.
 \* Implemented by OperatorTask.notifyCheckpointComplete(c) and
 \* TransactionalFileSink.notifyCheckpointComplete(c).
 NotifyCheckpointComplete(t, c) ==
     LET ids == {d \in txnPending[t] : d <= c} IN
     /\ t \in SinkTasks
     /\ ckpt[c] = "completed" /\ c > discardedUpTo
-    /\ ids # {}
     /\ txnPending' = [txnPending EXCEPT ![t] = @ \ ids]
     /\ committed' = committed (+) BagSum(NewlyCommitted(ids, txnCommitted[t]), txn[t])
     /\ txnCommitted' = [txnCommitted EXCEPT ![t] = @ \cup ids]

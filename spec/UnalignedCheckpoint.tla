@@ -124,7 +124,9 @@ Arrive(t, k, a, x) ==
 \*   head of its outputs (persisting what c overtook there), with e arrived; if it handled
 \*   an older one, c subsumes it: t abandons it (stops persisting for it) and forwards a
 \*   cancellation barrier of it (in the priority lane, ahead of c).  A single-input task
-\*   also acknowledges c in this step.
+\*   also acknowledges c in this step.  A transactional sink pre-commits its transaction in
+\*   this snapshot (SinkSnapshot): what it takes later from inputs whose barrier is still to
+\*   come goes into the next transaction (and into c's channel state).
 \* - otherwise c is obsolete at t: dropped.  This is where FLINK-20654 was: an obsolete
 \*   barrier of a cancelled checkpoint must not touch the persisting of the current one.
 \* Implemented by OperatorTask.receiveBarrier(e).

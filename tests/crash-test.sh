@@ -31,7 +31,9 @@ record may be committed twice, and after the final resume verify-output must pas
   --seed N          seed of the random kill moments (default: 1)
   --expect-broken   broken twin: kills in checkpoint-temp-partial only; after each, simulate a
                     store that writes checkpoints in place (no temp file, no rename), and require
-                    that the health check catches it (exit 0 iff it did)
+                    that the health check catches it; after each job's final resume, simulate a
+                    sink that committed a transaction twice, and require that the output checks
+                    catch it (exit 0 iff they caught every case)
 Windows (see CrashPoints): checkpoint-temp-partial, checkpoint-temp-synced, checkpoint-renamed,
 pointer-temp-partial, pointer-temp-synced, pointer-renamed; plus "random" (SIGKILL from outside
 after 0.3-2 s). Work files in target/crash-test/. Exit 0 iff every job ended exactly-once and
@@ -169,7 +171,7 @@ break_like_in_place_store() { # DIR
 }
 
 start=$SECONDS
-caught=0; broken_cases=0
+caught=0; broken_cases=0; output_caught=0; output_cases=0
 jobs_total=0
 for mode in "${MODES[@]}"; do
   mode_kills=0
@@ -228,6 +230,17 @@ for mode in "${MODES[@]}"; do
       else
         outputs_ok=$((outputs_ok + 1))
       fi
+    elif [ "$mode" != at-least-once ]; then
+      # Broken twin of the output checks: a sink that committed one transaction twice (its part
+      # file again under another name). Both the check after a kill and verify-output must catch it.
+      part=$(find "$dir-out" -maxdepth 1 -name 'part-*.txt' 2>/dev/null | sort | head -1)
+      if [ -n "$part" ]; then
+        cp "$part" "${part%.txt}-again.txt"; output_cases=$((output_cases + 1))
+        if ! output_healthy "$dir-out" "$mode" >/dev/null \
+           && ! java "${JAVA_FAST[@]}" -jar "$JAR" verify-output "${INPUTS[@]}" --output "$dir-out" --files 0 >/dev/null 2>&1; then
+          output_caught=$((output_caught + 1))
+        fi
+      fi
     fi
   done
 done
@@ -239,8 +252,10 @@ printf '%-26s %6s %s\n' window hits "ended before the kill point"
 for w in "${WINDOWS[@]}"; do printf '%-26s %6d %d\n' "$w" "${HIT[$w]}" "${MISSED[$w]}"; done
 if [ $BROKEN -eq 1 ]; then
   echo "broken twin (store writing in place): $caught of $broken_cases damaged directories caught by the health check"
-  [ "$broken_cases" -gt 0 ] && [ "$caught" -eq "$broken_cases" ] && { echo "broken twin caught"; exit 0; }
-  echo "FAILED: the health check missed a damaged directory"; exit 1
+  echo "broken twin (a transaction committed twice): $output_caught of $output_cases output directories caught by both output checks"
+  [ "$broken_cases" -gt 0 ] && [ "$caught" -eq "$broken_cases" ] && [ "$output_cases" -gt 0 ] \
+    && [ "$output_caught" -eq "$output_cases" ] && { echo "broken twin caught"; exit 0; }
+  echo "FAILED: a check missed a damaged directory, or no output directory was there to damage"; exit 1
 fi
 echo "jobs finished keeping their mode's promise (exactly-once; at-least-once in that mode): $jobs_done of $jobs_total; failed checks: $failures"
 echo "output directories verified exactly-once (verify-output; not counted in at-least-once mode): $outputs_ok"

@@ -86,8 +86,9 @@ for mode in aligned unaligned; do
   record "threads-diamond-$mode" --runtime threads --job diamond --mode "$mode" --records 6 --failures 1 --end-of-input
 done
 # The threaded runtime with the lifecycle: a 1 ms timeout aborts checkpoints while their barriers
-# travel (what it aborts varies from run to run; every run must be accepted), two in flight.
-record threads-join-aligned-timeouts --runtime threads --job join --mode aligned --max-concurrent 2 --records 6 \
+# travel, two in flight (what it aborts varies from run to run: 0, 2 and 5 checkpoints in three
+# runs when chosen; every run must be accepted).
+record threads-join-aligned-timeouts --runtime threads --job join --mode aligned --max-concurrent 2 --records 12 \
   --checkpoint-timeout 1 --end-of-input
 record threads-diamond-at-least-once --runtime threads --job diamond --mode at-least-once --records 6 --failures 1 \
   --end-of-input

@@ -21,9 +21,9 @@ import org.jfree.data.category.DefaultCategoryDataset;
 
 /**
  * The PNG chart (JFreeChart, headless): checkpoint duration (log scale) and persisted in-flight
- * bytes against the backpressure level, aligned and unaligned, both engines, for the scenarios
- * with skewed sources (the cells both the quick and the full run have). Aligned checkpoints
- * persist nothing, so the lower panel shows the unaligned ones only.
+ * bytes against the backpressure level, aligned, unaligned and alternating (dotted), both engines,
+ * for the scenarios with skewed sources (the cells both the quick and the full run have). Aligned
+ * checkpoints persist nothing, so the lower panel shows the other two only.
  */
 public final class Chart {
 
@@ -37,12 +37,12 @@ public final class Chart {
         DefaultCategoryDataset durations = new DefaultCategoryDataset();
         DefaultCategoryDataset persisted = new DefaultCategoryDataset();
         for (String engine : List.of(ScenarioRun.REFERENCE, ScenarioRun.FLINK)) {
-            for (Mode mode : List.of(Mode.ALIGNED, Mode.UNALIGNED)) {
+            for (Mode mode : List.of(Mode.ALIGNED, Mode.UNALIGNED, Mode.ALTERNATING)) {
                 String series = seriesName(engine, mode);
                 for (Backpressure b : Backpressure.values()) {
                     Optional<Summary> s = find(rows, engine, b, mode);
                     durations.addValue(positiveOrNull(s.map(Summary::durationP50Ms)), series, b.label());
-                    if (mode == Mode.UNALIGNED) {
+                    if (mode != Mode.ALIGNED) {
                         persisted.addValue(s.map(x -> x.persistedBytesP50() / 1024).filter(v -> !v.isNaN()).orElse(null), series, b.label());
                     }
                 }
@@ -53,12 +53,12 @@ public final class Chart {
         durationAxis.setTickUnit(new NumberTickUnit(1)); // one tick per power of ten
         durationAxis.setNumberFormatOverride(new java.text.DecimalFormat("#,##0.#"));
         CategoryPlot top = new CategoryPlot(durations, null, durationAxis, renderer(durations, true));
-        NumberAxis bytesAxis = new NumberAxis("persisted in-flight data p50, unaligned (KB)");
+        NumberAxis bytesAxis = new NumberAxis("persisted in-flight data p50, unaligned and alternating (KB)");
         CategoryPlot bottom = new CategoryPlot(persisted, null, bytesAxis, renderer(persisted, false));
         CombinedDomainCategoryPlot plot = new CombinedDomainCategoryPlot(new CategoryAxis("backpressure (sink cost: none, 100 µs, 1 ms per record)"));
         plot.add(top, 3);
         plot.add(bottom, 2);
-        JFreeChart chart = new JFreeChart("Aligned vs unaligned checkpoints under backpressure (skewed sources)",
+        JFreeChart chart = new JFreeChart("Aligned, unaligned and alternating checkpoints under backpressure (skewed sources)",
                 new Font(Font.SANS_SERIF, Font.BOLD, 16), plot, true);
         chart.addSubtitle(new TextTitle(subtitle, new Font(Font.SANS_SERIF, Font.PLAIN, 11)));
         chart.setBackgroundPaint(Color.WHITE);
@@ -75,7 +75,9 @@ public final class Chart {
             r.setSeriesPaint(i, series.startsWith("reference") ? REFERENCE : FLINK);
             r.setSeriesStroke(i, series.endsWith("unaligned")
                     ? new BasicStroke(2.5f)
-                    : new BasicStroke(2.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {8f, 5f}, 0f));
+                    : series.endsWith("alternating")
+                            ? new BasicStroke(2.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {2f, 4f}, 0f)
+                            : new BasicStroke(2.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {8f, 5f}, 0f));
         }
         return r;
     }

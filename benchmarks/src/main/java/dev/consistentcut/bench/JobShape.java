@@ -19,6 +19,13 @@ public final class JobShape {
     public static final Duration CHECKPOINT_INTERVAL = Duration.ofMillis(100);
 
     /**
+     * The alignment timeout of the alternating scenarios (both engines): a fifth of the interval,
+     * above an aligned checkpoint's duration without backpressure here (a few ms), far below it
+     * under heavy backpressure (seconds).
+     */
+    public static final Duration ALIGNED_TIMEOUT = Duration.ofMillis(20);
+
+    /**
      * Rate of the throttled second source when a scenario has skew: below half the heavy sink's
      * rate, so that even under heavy backpressure its channels stay nearly empty while the other
      * source's channels are full, and the barriers of the two sources arrive far apart.

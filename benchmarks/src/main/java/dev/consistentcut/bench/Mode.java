@@ -1,10 +1,15 @@
 package dev.consistentcut.bench;
 
-/** How a scenario checkpoints: not at all (the throughput baseline), aligned, or unaligned barriers. */
+/**
+ * How a scenario checkpoints: not at all (the throughput baseline), aligned, unaligned barriers,
+ * or alternating (aligned with an alignment timeout of {@link JobShape#ALIGNED_TIMEOUT}, switching
+ * to unaligned when it passes: Flink's aligned-checkpoint-timeout, issue 11).
+ */
 public enum Mode {
     NONE("none"),
     ALIGNED("aligned"),
-    UNALIGNED("unaligned");
+    UNALIGNED("unaligned"),
+    ALTERNATING("alternating");
 
     private final String label;
 

@@ -35,7 +35,8 @@ public final class Report {
             "duration_p50_ms", "duration_p99_ms", "duration_max_ms", "start_delay_p50_ms", "alignment_p50_ms",
             "persisted_records_p50", "persisted_bytes_p50", "checkpoint_bytes_p50", "backlog_records_p50",
             "predicted_p50_ms", "measured_over_predicted", "prediction_basis",
-            "rounds", "round_throughput_min_rps", "round_throughput_max_rps");
+            "rounds", "round_throughput_min_rps", "round_throughput_max_rps",
+            "predicted_persisted_bytes_p50", "share_without_inflight_data");
 
     private Report() {
     }
@@ -53,7 +54,8 @@ public final class Report {
                     raw(s.persistedRecordsP50()), raw(s.persistedBytesP50()), raw(s.sizeBytesP50()),
                     raw(s.backlogRecordsP50()), raw(s.predictedP50Ms()), raw(s.ratio()),
                     s.predictionBasis(), Integer.toString(r.roundThroughputs().size()),
-                    raw(Collections.min(r.roundThroughputs())), raw(Collections.max(r.roundThroughputs())));
+                    raw(Collections.min(r.roundThroughputs())), raw(Collections.max(r.roundThroughputs())),
+                    raw(s.predictedPersistedBytesP50()), raw(s.unpersistedShare()));
             out.append(String.join(",", f)).append('\n');
         }
         return out.toString();
@@ -101,6 +103,25 @@ public final class Report {
                         .append(" |\n");
             }
         }
+        md.append("\n#### Alternating (aligned, switching to unaligned after ").append(JobShape.ALIGNED_TIMEOUT.toMillis())
+                .append(" ms)\n\n| engine | backpressure | skew | duration p50 (ms) | predicted p50 (ms) | measured / predicted | persisted bytes p50 | predicted persisted p50 | checkpoints without in-flight data |\n"
+                        + "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        for (Summary s : in.rows()) {
+            if (s.scenario().mode() != Mode.ALTERNATING) {
+                continue;
+            }
+            md.append("| ").append(s.engine())
+                    .append(" | ").append(s.scenario().backpressure().label())
+                    .append(" | ").append(s.scenario().skew() ? "on" : "off")
+                    .append(" | ").append(formatNumber(s.durationP50Ms()))
+                    .append(" | ").append(formatNumber(s.predictedP50Ms()))
+                    .append(" | ").append(formatNumber(s.ratio()))
+                    .append(" | ").append(formatBytes(s.persistedBytesP50()))
+                    .append(" | ").append(formatBytes(s.predictedPersistedBytesP50()))
+                    .append(" | ").append(Double.isNaN(s.unpersistedShare()) ? "n/a"
+                            : String.format(Locale.ROOT, "%.0f%% of %d", s.unpersistedShare() * 100, s.run().checkpoints().size()))
+                    .append(" |\n");
+        }
         md.append("\n#### Reference engine / Flink\n\n| backpressure | skew | mode | throughput | checkpoint duration p50 | persisted bytes p50 |\n| --- | --- | --- | ---: | ---: | ---: |\n");
         for (Summary r : in.rows()) {
             if (!r.engine().equals(ScenarioRun.REFERENCE)) {
@@ -112,7 +133,7 @@ public final class Report {
                 continue;
             }
             boolean cp = r.scenario().mode().checkpoints();
-            boolean persists = r.scenario().mode() == Mode.UNALIGNED;
+            boolean persists = r.scenario().mode() == Mode.UNALIGNED || r.scenario().mode() == Mode.ALTERNATING;
             md.append("| ").append(r.scenario().backpressure().label())
                     .append(" | ").append(r.scenario().skew() ? "on" : "off")
                     .append(" | ").append(r.scenario().mode().label())

@@ -21,10 +21,21 @@ import java.util.Optional;
  *       reference engine only: both constants are calibrated on its own store and channels, and
  *       Flink's unaligned checkpoints are dominated by fixed costs (RPCs, its metadata file, a
  *       start delay of several milliseconds) that this model has no term for.</li>
+ *   <li>alternating (issue 11): a checkpoint stays aligned if its aligned prediction (as above)
+ *       is within the alignment timeout, and then costs that; otherwise it switches when the
+ *       timeout passes and costs the timeout plus an unaligned checkpoint: the unaligned
+ *       prediction of its own persisted bytes (reference), or the measured median of the same
+ *       cell's unaligned run (Flink, whose unaligned costs the model cannot predict). Its
+ *       predicted persisted size: nothing if it stays aligned, else what the unaligned run of
+ *       the cell persisted (median).</li>
  * </ul>
  *
  * @param predictedP50Ms NaN where there is nothing to predict (no checkpoints) or no input for it
  * @param predictionBasis how {@code predictedP50Ms} was made, for the table's footnotes
+ * @param predictedPersistedBytesP50 alternating: the predicted persisted in-flight bytes (median);
+ *     NaN for the other modes
+ * @param unpersistedShare the share of the window's checkpoints that persisted no in-flight data
+ *     (records for the reference engine, bytes for Flink); NaN without checkpoints
  */
 public record Summary(
         ScenarioRun run,
@@ -38,7 +49,9 @@ public record Summary(
         double sizeBytesP50,
         double backlogRecordsP50,
         double predictedP50Ms,
-        String predictionBasis) {
+        String predictionBasis,
+        double predictedPersistedBytesP50,
+        double unpersistedShare) {
 
     /** Serialized bytes of one record on Flink's wire, for its backlog estimate. */
     static final int FLINK_RECORD_BYTES = 32;
@@ -63,8 +76,12 @@ public record Summary(
         double persistedBytes = Stats.median(Stats.of(c, CheckpointSample::persistedBytes));
         double backlog = Stats.median(Stats.of(c, s -> s.backlogRecords() < 0 ? Double.NaN : s.backlogRecords()));
         double predicted = Double.NaN;
+        double predictedPersisted = Double.NaN;
         String basis = "";
         Mode mode = run.scenario().mode();
+        boolean reference = run.engine().equals(ScenarioRun.REFERENCE);
+        double unpersisted = c.isEmpty() ? Double.NaN
+                : c.stream().filter(s -> reference ? s.persistedRecords() == 0 : s.persistedBytes() == 0).count() / (double) c.size();
         if (mode == Mode.ALIGNED && !c.isEmpty() && run.throughput() > 0) {
             if (!Double.isNaN(backlog)) {
                 predicted = backlog / run.throughput() * 1000;
@@ -82,6 +99,30 @@ public record Summary(
             double travel = calibration.travelMs(run.scenario().backpressure());
             predicted = Stats.median(Stats.of(c, s -> s.persistedBytes() / bandwidth * 1000 + travel));
             basis = "persisted bytes / store bandwidth + barrier travel";
+        } else if (mode == Mode.ALTERNATING && !c.isEmpty() && run.throughput() > 0) {
+            double timeout = JobShape.ALIGNED_TIMEOUT.toMillis();
+            Optional<ScenarioRun> twin = unalignedTwin(run, all);
+            double twinPersisted = twin.filter(t -> !t.checkpoints().isEmpty())
+                    .map(t -> Stats.median(Stats.of(t.checkpoints(), CheckpointSample::persistedBytes))).orElse(Double.NaN);
+            if (reference && !Double.isNaN(backlog)) {
+                double bandwidth = calibration.storeBytesPerSecond();
+                double travel = calibration.travelMs(run.scenario().backpressure());
+                double throughput = run.throughput();
+                predicted = Stats.median(Stats.of(c, s -> {
+                    double aligned = s.backlogRecords() / throughput * 1000;
+                    return aligned <= timeout ? aligned : timeout + s.persistedBytes() / bandwidth * 1000 + travel;
+                }));
+                double alignedP50 = backlog / throughput * 1000;
+                predictedPersisted = alignedP50 <= timeout ? 0 : twinPersisted;
+                basis = "aligned estimate if within the timeout; else timeout + persisted bytes / store bandwidth + barrier travel";
+            } else if (!reference && twin.isPresent() && !twin.get().checkpoints().isEmpty()) {
+                double twinBacklog = twinPersisted / FLINK_RECORD_BYTES;
+                double aligned = twinBacklog / run.throughput() * 1000;
+                double unalignedP50 = Stats.median(Stats.of(twin.get().checkpoints(), CheckpointSample::durationMs));
+                predicted = aligned <= timeout ? aligned : timeout + unalignedP50;
+                predictedPersisted = aligned <= timeout ? 0 : twinPersisted;
+                basis = "aligned estimate if within the timeout; else timeout + the unaligned run's duration";
+            }
         }
         return new Summary(run,
                 Stats.median(durations), Stats.percentile(durations, 99), Stats.max(durations),
@@ -89,7 +130,7 @@ public record Summary(
                 Stats.median(Stats.of(c, CheckpointSample::alignmentMs)),
                 persistedRecords, persistedBytes,
                 Stats.median(Stats.of(c, CheckpointSample::sizeBytes)),
-                backlog, predicted, basis);
+                backlog, predicted, basis, predictedPersisted, unpersisted);
     }
 
     /** The unaligned run of the same engine, backpressure and skew. */

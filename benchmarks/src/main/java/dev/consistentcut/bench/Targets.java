@@ -29,6 +29,10 @@ public final class Targets {
      */
     static final double MIN_BACKLOG_GROWTH = 9.5;
     static final double MAX_PREDICTION_ERROR = 0.25;
+    /** Issue 11: under heavy backpressure alternating is at least this many times faster than aligned. */
+    static final double MIN_ALTERNATING_SPEEDUP = 10;
+    /** Issue 11: without backpressure or skew, at least this share of alternating checkpoints persists nothing in flight. */
+    static final double MIN_UNPERSISTED_SHARE = 0.95;
 
     private final List<Summary> rows;
 
@@ -38,7 +42,8 @@ public final class Targets {
 
     /** All four verdicts for the reference engine, the engine the targets are set for. */
     public List<Verdict> judge() {
-        return List.of(checkpointCost(), heavySpeedup(), unalignedFlatAndAlignedPredicted(), throughputVersusFlink());
+        return List.of(checkpointCost(), heavySpeedup(), unalignedFlatAndAlignedPredicted(), throughputVersusFlink(),
+                alternatingBounded(), alternatingRarelyPersists());
     }
 
     Verdict checkpointCost() {
@@ -131,6 +136,49 @@ public final class Targets {
             met &= ratio >= 1;
             figures.add(String.format("%s: %s / %s records/s = %s", skew ? "skew" : "even",
                     num(r.get().run().throughput()), num(f.get().run().throughput()), num(ratio)));
+        }
+        return verdict(target, figures, any, met);
+    }
+
+    /** Issue 11: under heavy backpressure, alternating within timeout + unaligned (predicted within 25%), and 10x faster than aligned. */
+    Verdict alternatingBounded() {
+        String target = "Under heavy backpressure alternating checkpoints take the timeout plus an unaligned checkpoint"
+                + " (measured / predicted within 25%) and are at least 10x faster than aligned";
+        List<String> figures = new ArrayList<>();
+        boolean met = true;
+        boolean any = false;
+        for (boolean skew : new boolean[] {false, true}) {
+            Optional<Summary> alt = find(ScenarioRun.REFERENCE, Backpressure.HEAVY, skew, Mode.ALTERNATING);
+            Optional<Summary> a = find(ScenarioRun.REFERENCE, Backpressure.HEAVY, skew, Mode.ALIGNED);
+            if (alt.isEmpty() || a.isEmpty()) {
+                continue;
+            }
+            any = true;
+            double error = Math.abs(alt.get().ratio() - 1);
+            double speedup = a.get().durationP50Ms() / alt.get().durationP50Ms();
+            met &= !Double.isNaN(error) && error <= MAX_PREDICTION_ERROR;
+            met &= !Double.isNaN(speedup) && speedup >= MIN_ALTERNATING_SPEEDUP;
+            figures.add(String.format("%s: %s, predicted %s (measured/predicted %s); aligned %s: %sx",
+                    skew ? "skew" : "even", ms(alt.get().durationP50Ms()), ms(alt.get().predictedP50Ms()),
+                    num(alt.get().ratio()), ms(a.get().durationP50Ms()), num(speedup)));
+            find(ScenarioRun.FLINK, Backpressure.HEAVY, skew, Mode.ALTERNATING).ifPresent(f -> figures.add(String.format(
+                    "(Flink %s: %s, predicted %s)", skew ? "skew" : "even", ms(f.durationP50Ms()), ms(f.predictedP50Ms()))));
+        }
+        return verdict(target, figures, any, met);
+    }
+
+    /** Issue 11: without backpressure or skew the switch is the exception: >= 95% of alternating checkpoints persist nothing. */
+    Verdict alternatingRarelyPersists() {
+        String target = "Without backpressure or skew, at least 95% of alternating checkpoints persist no in-flight data";
+        List<String> figures = new ArrayList<>();
+        Optional<Summary> alt = find(ScenarioRun.REFERENCE, Backpressure.NONE, false, Mode.ALTERNATING);
+        boolean any = alt.isPresent() && !Double.isNaN(alt.get().unpersistedShare());
+        boolean met = any && alt.get().unpersistedShare() >= MIN_UNPERSISTED_SHARE;
+        if (any) {
+            figures.add(String.format("%.1f%% of %d", alt.get().unpersistedShare() * 100, alt.get().run().checkpoints().size()));
+            find(ScenarioRun.FLINK, Backpressure.NONE, false, Mode.ALTERNATING).filter(f -> !Double.isNaN(f.unpersistedShare()))
+                    .ifPresent(f -> figures.add(String.format("(Flink: %.1f%% of %d)", f.unpersistedShare() * 100,
+                            f.run().checkpoints().size())));
         }
         return verdict(target, figures, any, met);
     }

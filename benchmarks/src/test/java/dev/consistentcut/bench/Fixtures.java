@@ -41,6 +41,10 @@ final class Fixtures {
                 run(r, Backpressure.LIGHT, true, Mode.UNALIGNED, 10_000, 4, 120_000, 4_000, 50),
                 run(r, Backpressure.HEAVY, true, Mode.ALIGNED, 1_000, 4_000, 0, 4_000, 5),
                 run(r, Backpressure.HEAVY, true, Mode.UNALIGNED, 1_000, 5, 120_000, 4_000, 50),
+                // Alternating: heavy, 20 ms timeout + 1.2 ms store + 0.6 ms travel = 21.8 ms predicted;
+                // without backpressure or skew it never persists anything.
+                run(r, Backpressure.HEAVY, true, Mode.ALTERNATING, 1_000, 22, 120_000, 4_000, 50),
+                run(r, Backpressure.NONE, false, Mode.ALTERNATING, 980_000, 3, 0, 100, 50),
                 run(f, Backpressure.NONE, true, Mode.NONE, 900_000, 0, 0, -1, 0),
                 run(f, Backpressure.HEAVY, true, Mode.ALIGNED, 1_000, 6_000, 0, -1, 4),
                 run(f, Backpressure.HEAVY, true, Mode.UNALIGNED, 1_000, 20, 192_000, -1, 50)));

@@ -24,18 +24,18 @@ class JobShapeTest {
     @Test
     void cellsWithoutBackpressureRunInInterleavedRounds() {
         List<Scenario> schedule = RunPlan.fullPlan().schedule();
-        assertEquals(6 * 3 + 12, schedule.size(), "6 cells without backpressure 3 times, 12 others once");
-        // The first group: the three modes of none/even, three times over, in mode order.
-        for (int i = 0; i < 9; i++) {
-            assertEquals(new Scenario(Backpressure.NONE, false, Mode.values()[i % 3]), schedule.get(i));
+        assertEquals(8 * 3 + 16, schedule.size(), "8 cells without backpressure 3 times, 16 others once");
+        // The first group: the four modes of none/even, three times over, in mode order.
+        for (int i = 0; i < 12; i++) {
+            assertEquals(new Scenario(Backpressure.NONE, false, Mode.values()[i % 4]), schedule.get(i));
         }
-        assertEquals(1, RunPlan.quickPlan().schedule().stream().filter(s -> s.backpressure() == Backpressure.NONE).count() / 3);
+        assertEquals(1, RunPlan.quickPlan().schedule().stream().filter(s -> s.backpressure() == Backpressure.NONE).count() / 4);
     }
 
     @Test
     void theQuickPlanIsTheSkewedHalfOfTheFullGrid() {
-        assertEquals(18, RunPlan.fullPlan().scenarios().size());
-        assertEquals(9, RunPlan.quickPlan().scenarios().size());
+        assertEquals(24, RunPlan.fullPlan().scenarios().size());
+        assertEquals(12, RunPlan.quickPlan().scenarios().size());
         assertTrue(RunPlan.quickPlan().scenarios().stream().allMatch(Scenario::skew));
         assertTrue(RunPlan.fullPlan().scenarios().containsAll(RunPlan.quickPlan().scenarios()));
     }

@@ -22,7 +22,7 @@ class TargetsTest {
     @Test
     void aGridThatMeetsEveryTargetIsJudgedSo() {
         List<Targets.Verdict> v = judge(Fixtures.goodGrid());
-        assertEquals(4, v.size());
+        assertEquals(6, v.size());
         for (Targets.Verdict verdict : v) {
             assertEquals(Optional.of(true), verdict.met(), verdict.target() + ": " + verdict.measured());
         }
@@ -99,5 +99,23 @@ class TargetsTest {
         Targets.Verdict v = judge(runs).get(3);
         assertEquals(Optional.empty(), v.met());
         assertEquals("not measured", v.status());
+    }
+
+    @Test
+    void anAlternatingCheckpointFarAboveTimeoutPlusUnalignedIsAMiss() {
+        List<ScenarioRun> runs = Fixtures.goodGrid();
+        replace(runs, Fixtures.run(ScenarioRun.REFERENCE, Backpressure.HEAVY, true, Mode.ALTERNATING, 1_000, 100, 120_000, 4_000, 50));
+        Targets.Verdict v = judge(runs).get(4);
+        assertEquals("MISSED", v.status(), v.measured());
+        assertTrue(v.measured().contains("skew: 100 ms"), v.measured());
+    }
+
+    @Test
+    void alternatingThatPersistsInFlightDataTooOftenIsAMiss() {
+        List<ScenarioRun> runs = Fixtures.goodGrid();
+        replace(runs, Fixtures.run(ScenarioRun.REFERENCE, Backpressure.NONE, false, Mode.ALTERNATING, 980_000, 3, 3_000, 100, 50));
+        Targets.Verdict v = judge(runs).get(5);
+        assertEquals("MISSED", v.status(), v.measured());
+        assertTrue(v.measured().startsWith("0.0% of 50"), v.measured());
     }
 }

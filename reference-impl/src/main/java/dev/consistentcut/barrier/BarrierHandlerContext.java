@@ -32,10 +32,58 @@ public interface BarrierHandlerContext {
     void forwardBarrierOvertaking(long checkpointId);
 
     /**
+     * Alternating mode: puts {@code barrier} on every output as it is: in-band if it is aligned
+     * (keeping its savepoint flag), else overtaking, with the overtaken records kept as that
+     * output's channel state. Default: by the flag, through the two methods above.
+     */
+    default void forward(dev.consistentcut.channel.Barrier barrier) {
+        if (barrier.aligned()) {
+            forwardBarrier(barrier.checkpointId());
+        } else {
+            forwardBarrierOvertaking(barrier.checkpointId());
+        }
+    }
+
+    /**
      * Unaligned: {@code record} was taken from {@code input} after the snapshot and before that
      * input's barrier, so it belongs to the input channel's state in the checkpoint.
      */
     void persistInFlight(int input, Record record);
+
+    /**
+     * Alternating mode: the first in-band barrier queued on {@code input} (possibly behind
+     * records), or null. Default: none.
+     */
+    default dev.consistentcut.channel.Barrier queuedBarrier(int input) {
+        return null;
+    }
+
+    /**
+     * Alternating mode, on a passive timeout: moves {@code input}'s queued in-band barrier of
+     * {@code checkpointId} to the head of the channel as an unaligned barrier and keeps the
+     * records it overtook as that input's channel state for the checkpoint (they stay queued and
+     * are processed later).
+     *
+     * @return whether such a barrier was queued; false, and nothing changed, otherwise
+     */
+    default boolean prioritizeBarrier(int input, long checkpointId) {
+        return false;
+    }
+
+    /**
+     * Alternating mode: this task handles {@code checkpointId} unaligned from now on (the spec's
+     * {@code switchedAt[c]}), by its own timeout ({@code timeout}) or because an unaligned barrier
+     * came. Default: nothing.
+     */
+    default void switched(long checkpointId, boolean timeout) {
+    }
+
+    /**
+     * Alternating mode: drops what the task keeps for {@code checkpointId}, which it never
+     * started (a passive timeout's channel state), without forwarding anything. Default: nothing.
+     */
+    default void discard(long checkpointId) {
+    }
 
     /** Sends the task's acknowledgement of {@code checkpointId} to the coordinator. */
     void acknowledge(long checkpointId);

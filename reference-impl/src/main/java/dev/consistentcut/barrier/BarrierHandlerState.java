@@ -53,6 +53,32 @@ public interface BarrierHandlerState {
      */
     BarrierHandlerState endOfPartitionReceived(int input, BarrierHandlerContext ctx);
 
+    /**
+     * Alternating mode: whether {@code TimeoutAlignment(t, checkpointId)} may fire now, the age of
+     * the checkpoint aside (the task checks that): actively while aligning {@code checkpointId},
+     * or passively before any barrier of it was taken, when its in-band barrier waits in an input
+     * ({@link BarrierHandlerContext#queuedBarrier}). Never for a savepoint, never once the
+     * checkpoint is handled unaligned. Default: never.
+     */
+    default boolean canTimeoutAlignment(long checkpointId, BarrierHandlerContext ctx) {
+        return false;
+    }
+
+    /**
+     * {@code TimeoutAlignment(t, checkpointId)}: the switch to unaligned. The task snapshots at
+     * once; on every input whose barrier has not arrived, an in-band barrier of the checkpoint
+     * already queued is pulled ahead and the records it passes become that input's channel state
+     * (later records of such an input are persisted as they are taken, until its barrier comes);
+     * the barrier goes on every output as an unaligned barrier, overtaking (and persisting) what
+     * is queued there; every input is unblocked.
+     *
+     * @throws IllegalStateException if {@link #canTimeoutAlignment} is false
+     */
+    default BarrierHandlerState timeoutAlignment(long checkpointId, BarrierHandlerContext ctx) {
+        throw new IllegalStateException("task " + ctx.taskId() + ": TimeoutAlignment(" + checkpointId
+                + ") is not enabled in " + this);
+    }
+
     /** Whether the task must not take anything from {@code input} now. */
     boolean isBlocked(int input);
 

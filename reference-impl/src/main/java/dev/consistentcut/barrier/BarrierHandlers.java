@@ -45,17 +45,67 @@ public final class BarrierHandlers {
         return AT_LEAST_ONCE;
     }
 
-    /** The names {@link #byName} accepts. */
-    public static final java.util.List<String> NAMES = java.util.List.of("aligned", "unaligned", "at-least-once");
+    /** The alignment timeout {@link #byName} gives {@code alternating}: 20 ms. */
+    public static final long DEFAULT_ALIGNED_TIMEOUT_MILLIS = 20;
 
-    /** The mode called {@code name} ({@code aligned}, {@code unaligned} or {@code at-least-once}). */
+    /** Longest alignment timeout: 10 minutes. */
+    public static final long MAX_ALIGNED_TIMEOUT_MILLIS = 600_000;
+
+    private record Alternating(String name, long alignedTimeoutMillis, BarrierHandlerState initialState)
+            implements BarrierMode {
+
+        @Override
+        public boolean overtaking() {
+            return false; // sources inject aligned barriers; a task that times out forwards unaligned ones
+        }
+
+        @Override
+        public boolean oneInFlight() {
+            return true;
+        }
+    }
+
+    /**
+     * Aligned checkpoints with an alignment timeout (Flink's alternating barrier handler,
+     * FLIP-76, {@code execution.checkpointing.aligned-checkpoint-timeout}): a checkpoint starts
+     * aligned; a task whose alignment of it is still not done {@code alignedTimeoutMillis} after
+     * its trigger (active), or whose input holds its barrier waiting that long (passive), switches
+     * it to unaligned ({@code TimeoutAlignment}): it snapshots at once, persists what is ahead of
+     * the barrier on the inputs still to deliver it, and forwards the barrier unaligned, so that
+     * the tasks downstream handle it unaligned too. Savepoints (forced aligned) never switch.
+     * One checkpoint in flight at a time.
+     *
+     * @param alignedTimeoutMillis 0 to {@link #MAX_ALIGNED_TIMEOUT_MILLIS}; the simulation runtime
+     *     reads it as steps
+     */
+    public static BarrierMode alternating(long alignedTimeoutMillis) {
+        if (alignedTimeoutMillis < 0 || alignedTimeoutMillis > MAX_ALIGNED_TIMEOUT_MILLIS) {
+            throw new IllegalArgumentException("the aligned checkpoint timeout must be 0.." + MAX_ALIGNED_TIMEOUT_MILLIS
+                    + " ms, got " + alignedTimeoutMillis);
+        }
+        return alternating("alternating", alignedTimeoutMillis, AlternatingDials.CORRECT);
+    }
+
+    /** Alternating mode with the given dials: the shipped one has {@link AlternatingDials#CORRECT}, broken twins others. */
+    static BarrierMode alternating(String name, long alignedTimeoutMillis, AlternatingDials dials) {
+        return new Alternating(name, alignedTimeoutMillis, new AlternatingWaitingForFirstBarrier(0, dials));
+    }
+
+    /** The names {@link #byName} accepts. */
+    public static final java.util.List<String> NAMES = java.util.List.of("aligned", "unaligned", "at-least-once", "alternating");
+
+    /**
+     * The mode called {@code name} ({@code aligned}, {@code unaligned}, {@code at-least-once} or
+     * {@code alternating}, the last with {@link #DEFAULT_ALIGNED_TIMEOUT_MILLIS}).
+     */
     public static BarrierMode byName(String name) {
         return switch (name) {
             case "aligned" -> ALIGNED;
             case "unaligned" -> UNALIGNED;
             case "at-least-once" -> AT_LEAST_ONCE;
+            case "alternating" -> alternating(DEFAULT_ALIGNED_TIMEOUT_MILLIS);
             default -> throw new IllegalArgumentException("unknown mode '" + name
-                    + "': expected aligned, unaligned or at-least-once");
+                    + "': expected aligned, unaligned, at-least-once or alternating");
         };
     }
 }

@@ -16,4 +16,22 @@ public interface BarrierMode {
 
     /** Whether barriers overtake queued records (unaligned) or travel in-band (aligned). */
     boolean overtaking();
+
+    /**
+     * Alternating mode: how long, in milliseconds since its trigger, a checkpoint may stay aligned
+     * before a task switches it to unaligned ({@code TimeoutAlignment}; Flink's
+     * {@code execution.checkpointing.aligned-checkpoint-timeout}). Negative (the default): the
+     * mode has no alignment timeout.
+     */
+    default long alignedTimeoutMillis() {
+        return -1;
+    }
+
+    /**
+     * Whether the coordinator allows only one checkpoint in flight (unaligned, and alternating,
+     * whose checkpoints may turn unaligned; Flink requires the same of unaligned checkpoints).
+     */
+    default boolean oneInFlight() {
+        return overtaking();
+    }
 }

@@ -237,6 +237,58 @@ public final class Channel {
         return e;
     }
 
+    /**
+     * Alternating mode, receiver side: the first in-band barrier in the records lane (possibly
+     * behind records), or null if there is none. A barrier waiting there is what a passive
+     * alignment timeout looks at (Flink: an announced barrier; FLINK-27251: barriers still in
+     * output buffers count too, and here the channel is both buffers).
+     */
+    public Barrier firstInBandBarrier() {
+        lock.lock();
+        try {
+            for (ChannelElement e : recordsLane) {
+                if (e instanceof Barrier b) {
+                    return b;
+                }
+            }
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Alternating mode, receiver side, on a passive alignment timeout (Flink's
+     * {@code prioritizeAllAnnouncements}, the spec's {@code Prioritized(t, c)}): the in-band
+     * barrier of {@code checkpointId} leaves the records lane and goes to the head of the priority
+     * lane as an unaligned barrier, overtaking the records queued ahead of it. Atomic with respect
+     * to the sender: a barrier put concurrently is either found (and moved) or not there yet.
+     *
+     * @return a copy of the records the barrier overtook, in FIFO order (they stay queued and are
+     *     delivered after it); null, and nothing changed, when no in-band barrier of
+     *     {@code checkpointId} is queued
+     */
+    public List<Record> prioritizeBarrier(long checkpointId) {
+        List<Record> ahead = new ArrayList<>();
+        lock.lock();
+        try {
+            for (java.util.Iterator<ChannelElement> it = recordsLane.iterator(); it.hasNext(); ) {
+                ChannelElement e = it.next();
+                if (e instanceof Barrier b && b.checkpointId() == checkpointId) {
+                    it.remove();
+                    priorityLane.addFirst(b.asUnaligned());
+                    return ahead;
+                }
+                if (e instanceof Record r) {
+                    ahead.add(r);
+                }
+            }
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     // ---------------------------------------------------------------- any thread
 
     /** Records queued (barriers not counted). */

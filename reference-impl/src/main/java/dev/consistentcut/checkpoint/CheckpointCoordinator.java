@@ -73,6 +73,10 @@ public final class CheckpointCoordinator {
      * a failure (the restored tasks run again).
      */
     private final Map<String, Acknowledgement> ended = new HashMap<>();
+    /** Alternating mode: checkpoints triggered as savepoints (forced aligned, never switched). */
+    private final Set<Long> savepoints = new HashSet<>();
+    /** Alternating mode: per checkpoint, the tasks that handled it unaligned (the spec's {@code switchedAt}). */
+    private final Map<Long, Set<String>> switched = new HashMap<>();
     /** Counts aborts, so that a threaded runtime knows when to wake its tasks. */
     private long abortCount;
     /** Tasks told of completed checkpoints (transactional sinks, issue 12); set by the runtime. */
@@ -163,11 +167,59 @@ public final class CheckpointCoordinator {
      *     flight or the coordinator is shut down
      */
     public OptionalLong triggerCheckpoint() {
+        return triggerCheckpoint(false);
+    }
+
+    /**
+     * {@code TriggerCheckpoint} of a checkpoint or, with {@code savepoint}, of a savepoint: a
+     * forced-aligned checkpoint whose barriers carry the flag, so that no task switches it to
+     * unaligned (FLINK-33693 was a savepoint that switched). As {@link #triggerCheckpoint()}.
+     */
+    public OptionalLong triggerCheckpoint(boolean savepoint) {
+        return trigger(savepoint);
+    }
+
+    /** Whether {@code id} was triggered as a savepoint. */
+    public boolean isSavepoint(long id) {
+        synchronized (lock) {
+            return savepoints.contains(id);
+        }
+    }
+
+    /**
+     * Alternating mode: task {@code task} handles {@code id} unaligned from now on (the spec's
+     * {@code switchedAt[c]}), by its own {@code TimeoutAlignment} or an unaligned barrier.
+     */
+    public void alignmentSwitched(String task, long id) {
+        synchronized (lock) {
+            requireKnownTask(task, "switching checkpoint " + id);
+            switched.computeIfAbsent(id, k -> new HashSet<>()).add(task);
+        }
+    }
+
+    /** Whether some task switched {@code id} to unaligned (the spec's {@code Switched(c)}). */
+    public boolean switched(long id) {
+        synchronized (lock) {
+            return switched.containsKey(id);
+        }
+    }
+
+    /** The tasks that handled {@code id} unaligned (empty if none). */
+    public Set<String> switchedTasks(long id) {
+        synchronized (lock) {
+            return Set.copyOf(switched.getOrDefault(id, Set.of()));
+        }
+    }
+
+    private OptionalLong trigger(boolean savepoint) {
         synchronized (lock) {
             if (shutdown || inFlightCount() >= maxConcurrent) {
                 return OptionalLong.empty();
             }
             Attempt a = new Attempt(nextId++, clock.getAsLong());
+            if (savepoint) {
+                savepoints.add(a.id); // before any source can see the checkpoint
+            }
             attempts.put(a.id, a);
             open.put(a.id, a);
             for (Acknowledgement finalState : ended.values()) {

@@ -1,5 +1,6 @@
 package dev.consistentcut.cli;
 
+import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
@@ -26,6 +27,7 @@ record CliOptions(
         boolean force,
         Set<String> given,
         boolean endOfInput,
+        int savepointEvery,
         java.util.List<Path> inputs,
         Path output) {
 
@@ -47,6 +49,7 @@ record CliOptions(
     static final int MAX_CAPACITY = 1_000_000;
     static final int MAX_FAIL_AFTER = 10_000;
     static final int MAX_TOLERABLE = 1_000_000;
+    static final int MAX_SAVEPOINT_EVERY = 1_000_000;
     /** A run whose least duration exceeds this is refused up front (the estimate is printed). */
     static final long MAX_ESTIMATED_MS = 3_600_000;
     /** A run whose least duration exceeds this gets a warning up front. */
@@ -55,7 +58,7 @@ record CliOptions(
     static final String JAR = "java -jar reference-impl/target/reference-impl.jar";
 
     static final String USAGE = String.join("\n",
-            "Usage: " + JAR + " run --mode aligned|unaligned|at-least-once [options]",
+            "Usage: " + JAR + " run --mode aligned|unaligned|at-least-once|alternating [options]",
             "       " + JAR + " run --mode MODE --input FILE... --output DIR [options]",
             "       " + JAR + " verify-output --input FILE... --output DIR [--json]",
             "       " + JAR + " resume DIR [options]",
@@ -78,7 +81,7 @@ record CliOptions(
             "(one line naming the path and the cause). --debug (any command) adds stack traces.");
 
     static final String RUN_USAGE = String.join("\n",
-            "Usage: " + JAR + " run --mode aligned|unaligned|at-least-once [options]",
+            "Usage: " + JAR + " run --mode aligned|unaligned|at-least-once|alternating [options]",
             "",
             "Runs the demo job (two sources -> keyed count, parallelism 2 -> slow sink) with checkpoints,",
             "or with --input FILE... --output DIR the file job (one source per file -> keyed count x2 ->",
@@ -88,10 +91,20 @@ record CliOptions(
             "bad arguments, 3 for an I/O problem.",
             "",
             "Options:",
-            "  --mode aligned|unaligned|at-least-once",
-            "                                 barrier mode (required); aligned and unaligned promise",
-            "                                 exactly once (ConsistentCutInv, ExactlyOnceInv), at-least-once",
-            "                                 only that nothing is skipped (NoSkipInv, AtLeastOnceInv)",
+            "  --mode aligned|unaligned|at-least-once|alternating",
+            "                                 barrier mode (required); aligned, unaligned and alternating",
+            "                                 promise exactly once (ConsistentCutInv, ExactlyOnceInv),",
+            "                                 at-least-once only that nothing is skipped (NoSkipInv,",
+            "                                 AtLeastOnceInv); alternating: aligned checkpoints that switch",
+            "                                 to unaligned when their alignment times out (Flink's",
+            "                                 aligned-checkpoint-timeout); the report counts the switches",
+            "  --aligned-timeout-ms N         alternating only: a checkpoint still aligning N ms after its",
+            "                                 trigger switches to unaligned, 0.." + BarrierHandlers.MAX_ALIGNED_TIMEOUT_MILLIS
+                    + " (default " + BarrierHandlers.DEFAULT_ALIGNED_TIMEOUT_MILLIS + ");",
+            "                                 the simulation reads it as N steps",
+            "  --savepoint-every K            alternating only: every K-th checkpoint is a savepoint, forced",
+            "                                 aligned (never switches, persists nothing in flight),",
+            "                                 0.." + MAX_SAVEPOINT_EVERY + " (default 0: none)",
             "  --end-of-input                 sources end their partitions when their log is read and the",
             "                                 job runs until every task has ended (FLIP-147); reported",
             "  --input FILE                   (repeatable) a source reading FILE ('<key> <value>' per line,",
@@ -147,6 +160,8 @@ record CliOptions(
         boolean force = false;
         Set<String> given = new LinkedHashSet<>();
         boolean endOfInput = false;
+        long alignedTimeout = -1;
+        int savepointEvery = 0;
         java.util.List<Path> inputs = new java.util.ArrayList<>();
         Path output = null;
         for (int i = from; i < args.length; i++) {
@@ -163,7 +178,8 @@ record CliOptions(
                     try {
                         mode = modes.apply(v);
                     } catch (IllegalArgumentException e) {
-                        throw new UsageException("--mode must be aligned, unaligned or at-least-once, got '" + v + "'");
+                        throw new UsageException("--mode must be aligned, unaligned, at-least-once or alternating, got '"
+                                + v + "'");
                     }
                 }
                 case "--records" -> records = (int) number(args, ++i, a, 1, MAX_RECORDS);
@@ -172,6 +188,8 @@ record CliOptions(
                 case "--capacity" -> capacity = (int) number(args, ++i, a, 1, MAX_CAPACITY);
                 case "--fail-after-checkpoint" -> failAfter = (int) number(args, ++i, a, 0, MAX_FAIL_AFTER);
                 case "--tolerable-failed-checkpoints" -> tolerable = (int) number(args, ++i, a, 0, MAX_TOLERABLE);
+                case "--aligned-timeout-ms" -> alignedTimeout = number(args, ++i, a, 0, BarrierHandlers.MAX_ALIGNED_TIMEOUT_MILLIS);
+                case "--savepoint-every" -> savepointEvery = (int) number(args, ++i, a, 0, MAX_SAVEPOINT_EVERY);
                 case "--seed" -> seed = number(args, ++i, a, Long.MIN_VALUE, Long.MAX_VALUE);
                 case "--runtime" -> {
                     String v = value(args, ++i, a);
@@ -188,7 +206,15 @@ record CliOptions(
             }
         }
         if (mode == null && modeRequired) {
-            throw new UsageException("--mode is required (aligned, unaligned or at-least-once)");
+            throw new UsageException("--mode is required (aligned, unaligned, at-least-once or alternating)");
+        }
+        boolean alternating = mode != null && "alternating".equals(mode.name());
+        if (mode != null && !alternating && (alignedTimeout >= 0 || savepointEvery > 0)) {
+            throw new UsageException((alignedTimeout >= 0 ? "--aligned-timeout-ms" : "--savepoint-every")
+                    + " applies to --mode alternating only, not " + mode.name());
+        }
+        if (alternating && alignedTimeout >= 0) {
+            mode = BarrierHandlers.alternating(alignedTimeout);
         }
         if (force && dir == null) {
             throw new UsageException("--force applies to --checkpoint-dir only");
@@ -207,7 +233,7 @@ record CliOptions(
             records = 0;
         }
         return new CliOptions(mode, records, intervalMs, sinkDelayMicros, capacity, failAfter, seed, simulation, dir,
-                json, tolerable, force, Set.copyOf(given), endOfInput, inputs, output);
+                json, tolerable, force, Set.copyOf(given), endOfInput, savepointEvery, inputs, output);
     }
 
     /**

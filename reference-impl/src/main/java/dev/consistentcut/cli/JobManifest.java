@@ -60,6 +60,12 @@ record JobManifest(int formatVersion, String jobId, String graph, Map<String, St
         } else if (o.endOfInput()) {
             m.put("end-of-input", ""); // a flag: no value
         }
+        if (o.mode() != null && o.mode().alignedTimeoutMillis() >= 0) {
+            m.put("aligned-timeout-ms", Long.toString(o.mode().alignedTimeoutMillis()));
+        }
+        if (o.savepointEvery() > 0) {
+            m.put("savepoint-every", Integer.toString(o.savepointEvery()));
+        }
         return m;
     }
 

@@ -242,7 +242,7 @@ public final class Main {
             dir.writeFinished("verdict=" + report.verdictLine() + "\njob-id=" + jobId + "\n");
         }
         out.println(o.json() ? report.json() : report.text());
-        return result.holds() && (output == null || output.exactlyOnce()) ? OK : VIOLATED;
+        return result.holds() && (output == null || output.holds(o.mode().name())) ? OK : VIOLATED;
     }
 
     private static JobRuntime runtime(CliOptions o, ObservedStore store, int failAfter, PrintStream err) {
@@ -252,6 +252,7 @@ public final class Main {
                 .failAfterCheckpoint(failAfter)
                 .tolerableFailedCheckpoints(o.tolerableFailedCheckpoints())
                 .endOfInput(o.endOfInput())
+                .savepointEvery(o.savepointEvery())
                 .progress(err::println)
                 .onCheckpoint(c -> err.println("checkpoint " + c.id() + " completed in "
                         + Report.time(c.stats().duration(), o.simulation()) + " " + unit + ", "

@@ -39,6 +39,17 @@ record OutputCheck(Map<String, Long> files, long expected, long committed, long 
         return missing == 0 && duplicated == 0 && unknown == 0 && pending.isEmpty() && problems.isEmpty();
     }
 
+    /** What at-least-once mode promises of the output: nothing missing (duplicates allowed), nothing unknown, nothing pending, nothing malformed. */
+    boolean atLeastOnce() {
+        return missing == 0 && unknown == 0 && pending.isEmpty()
+                && problems.stream().noneMatch(p -> p.startsWith("malformed part file"));
+    }
+
+    /** The promise of {@code mode}: at-least-once for at-least-once mode, else exactly-once. */
+    boolean holds(String mode) {
+        return "at-least-once".equals(mode) ? atLeastOnce() : exactlyOnce();
+    }
+
     /**
      * Checks {@code output} against {@code inputs}.
      *

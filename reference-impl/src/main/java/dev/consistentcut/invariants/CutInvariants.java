@@ -40,6 +40,8 @@ public final class CutInvariants {
     public static final String ALIGNED_NO_CHANNEL_STATE = "AlignedNoChannelStateInv";
     public static final String UNALIGNED_NEVER_BLOCKS = "UnalignedNeverBlocksInv";
     public static final String UNALIGNED_CHANNEL_STATE_BOUND = "UnalignedChannelStateBoundInv";
+    public static final String SAVEPOINT_NO_CHANNEL_STATE = "SavepointNoChannelStateInv";
+    public static final String SWITCH_PROPAGATES = "SwitchPropagatesInv";
     public static final String FIFO_CHANNEL = "FifoChannelInv";
     public static final String FIFO_CHANNEL_STATE = "FifoChannelStateInv";
     public static final String RESTORE_POINT = "RestorePointInv";
@@ -335,6 +337,8 @@ public final class CutInvariants {
             case "aligned" -> List.of(CONSISTENT_CUT, ALIGNED_NO_CHANNEL_STATE, EXACTLY_ONCE);
             case "unaligned" -> List.of(CONSISTENT_CUT, UNALIGNED_CHANNEL_STATE_BOUND, UNALIGNED_NEVER_BLOCKS, EXACTLY_ONCE);
             case "at-least-once" -> List.of(NO_SKIP, ALIGNED_NO_CHANNEL_STATE, AT_LEAST_ONCE);
+            case "alternating" -> List.of(CONSISTENT_CUT, ALIGNED_NO_CHANNEL_STATE, SAVEPOINT_NO_CHANNEL_STATE,
+                    UNALIGNED_CHANNEL_STATE_BOUND, SWITCH_PROPAGATES, EXACTLY_ONCE);
             default -> throw new IllegalArgumentException("unknown mode '" + mode + "'");
         };
     }
@@ -374,6 +378,40 @@ public final class CutInvariants {
         }
         out.addAll(alignedNoChannelState(c));
         out.addAll(fifoChannelState(c));
+        return out;
+    }
+
+    /**
+     * Per completed checkpoint of an alternating job (spec/AlternatingCheckpoint.tla):
+     * {@code ConsistentCutInv} and {@code UnalignedChannelStateBoundInv} always (with ledgers);
+     * {@code AlignedNoChannelStateInv} only if no task switched it ({@code switched} false);
+     * {@code SavepointNoChannelStateInv} if it is a savepoint.
+     */
+    public List<Violation> completedAlternating(CompletedCheckpoint c, boolean switched, boolean savepoint, boolean ledgers) {
+        List<Violation> out = new ArrayList<>();
+        if (ledgers) {
+            out.addAll(consistentCut(c));
+            out.addAll(unalignedChannelStateBound(c));
+        }
+        if (!switched) {
+            out.addAll(alignedNoChannelState(c));
+        }
+        if (savepoint) {
+            out.addAll(savepointNoChannelState(c));
+        }
+        return out;
+    }
+
+    /** {@code SavepointNoChannelStateInv}: a savepoint (forced aligned) persists no channel state. */
+    public List<Violation> savepointNoChannelState(CompletedCheckpoint c) {
+        List<Violation> out = new ArrayList<>();
+        c.channelState().forEach((channel, records) -> {
+            if (!records.isEmpty()) {
+                out.add(new Violation(SAVEPOINT_NO_CHANNEL_STATE, c.id(), null, records.get(0).id(), records.size(), 0,
+                        "SavepointNoChannelStateInv violated in savepoint " + c.id() + ": channel " + channel
+                                + " persisted " + records.size() + " record(s), first " + records.get(0).id()));
+            }
+        });
         return out;
     }
 
@@ -462,6 +500,31 @@ public final class CutInvariants {
         }
         TaskSnapshot snap = c.taskSnapshots().get(sender);
         return snap == null ? 0 : snap.timesProcessed(r.id());
+    }
+
+    /**
+     * {@code SwitchPropagatesInv} (spec/AlternatingCheckpoint.tla), for one task: while it aligns
+     * checkpoint {@code c}, no input it blocks comes from a task that handled {@code c} unaligned
+     * (that barrier overtook, so the receiver must handle {@code c} unaligned, not wait for the
+     * alignment the switch was meant to skip).
+     *
+     * @param senders per physical input of the task, the sending task instance
+     * @param switchedAt the tasks that handled {@code c} unaligned
+     */
+    public static List<Violation> switchPropagates(String task, long c, List<String> senders, IntPredicate isBlocked,
+                                                   java.util.Set<String> switchedAt) {
+        List<Violation> out = new ArrayList<>();
+        if (c == 0) {
+            return out;
+        }
+        for (int i = 0; i < senders.size(); i++) {
+            if (isBlocked.test(i) && switchedAt.contains(senders.get(i))) {
+                out.add(new Violation(SWITCH_PROPAGATES, c, task, null, 1, 0, "SwitchPropagatesInv violated: task " + task
+                        + " blocks input " + i + " for checkpoint " + c + ", whose sender " + senders.get(i)
+                        + " switched it to unaligned"));
+            }
+        }
+        return out;
     }
 
     /** {@code UnalignedNeverBlocksInv}: an unaligned task never blocks an input. */

@@ -34,6 +34,8 @@ import java.util.function.Supplier;
  *     {@link TooManyFailedCheckpointsException} (Flink's tolerable-failed-checkpoints)
  * @param abortsReachTasks both: aborted checkpoints leave flight at once and tasks are notified (see the builder)
  * @param endOfInput both: sources end their partitions and the run goes to the end of its input (see the builder)
+ * @param savepointEvery both, alternating mode: every {@code n}-th triggered checkpoint is a
+ *     savepoint, forced aligned (0: none)
  * @param failureAfterCompletionProbability simulation: chance that a completed checkpoint is
  *     followed at once by a failure, before any task took its {@code NotifyCheckpointComplete}
  *     (the notification is lost; within the failure budget)
@@ -59,6 +61,7 @@ public record RunOptions(
         int tolerableFailedCheckpoints,
         boolean abortsReachTasks,
         boolean endOfInput,
+        int savepointEvery,
         double failureAfterCompletionProbability) {
 
     public RunOptions {
@@ -78,6 +81,12 @@ public record RunOptions(
         requireAtLeast("maxFailures", maxFailures, 0);
         requireAtLeast("failAfterCheckpoint", failAfterCheckpoint, 0);
         requireAtLeast("tolerableFailedCheckpoints", tolerableFailedCheckpoints, 0);
+        requireAtLeast("savepointEvery", savepointEvery, 0);
+    }
+
+    /** Whether the {@code n}-th triggered checkpoint (from 1) is a savepoint. */
+    public boolean isSavepoint(long n) {
+        return savepointEvery > 0 && n % savepointEvery == 0;
     }
 
     private static void requireAtLeast(String name, long value, long min) {
@@ -107,6 +116,7 @@ public record RunOptions(
         private double abortProbability;
         private int maxConcurrentAligned = 1;
         private boolean abortsReachTasks = true;
+        private int savepointEvery;
         private boolean endOfInput;
         private int maxFailures;
         private double failureProbability;
@@ -251,6 +261,16 @@ public record RunOptions(
         }
 
         /**
+         * Default 0 (none). {@code n > 0}: every {@code n}-th checkpoint triggered is a savepoint,
+         * forced aligned: its barriers never switch to unaligned and it persists no channel state
+         * (alternating mode; in aligned and at-least-once mode every checkpoint is aligned anyway).
+         */
+        public Builder savepointEvery(int n) {
+            savepointEvery = n;
+            return this;
+        }
+
+        /**
          * Default 0. The chance that a completed checkpoint is followed at once by a failure,
          * before its completion notification reached any task (simulation; counts against
          * {@link #maxFailures}): the lost notifications a transactional sink must survive.
@@ -264,7 +284,8 @@ public record RunOptions(
             return new RunOptions(seed, maxSteps, checkpointInterval, triggerProbability, maxCheckpoints,
                     checkpointTimeout, abortProbability, maxConcurrentAligned, maxFailures, failureProbability,
                     failAtStep, failAfterCheckpoint, storeFactory, listener, trackProcessed, onCheckpoint, progress,
-                    tolerableFailedCheckpoints, abortsReachTasks, endOfInput, failureAfterCompletionProbability);
+                    tolerableFailedCheckpoints, abortsReachTasks, endOfInput, savepointEvery,
+                    failureAfterCompletionProbability);
         }
     }
 }

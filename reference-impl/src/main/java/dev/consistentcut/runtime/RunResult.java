@@ -20,6 +20,9 @@ import java.util.Map;
  * @param invariantsChecked false when ledgers were off, so nothing could be checked
  * @param finalLedgers per operator task instance: its final {@code processed[t]}
  * @param elapsed run time in the runtime's clock unit (steps or nanoseconds)
+ * @param switchedCheckpoints alternating mode: the completed checkpoints some task switched to
+ *     unaligned by a timeout (empty in the other modes)
+ * @param savepoints the completed checkpoints that were savepoints (forced aligned)
  */
 public record RunResult(
         String mode,
@@ -32,9 +35,21 @@ public record RunResult(
         List<Violation> violations,
         boolean invariantsChecked,
         Map<String, Map<RecordId, Integer>> finalLedgers,
-        long elapsed) {
+        long elapsed,
+        java.util.Set<Long> switchedCheckpoints,
+        java.util.Set<Long> savepoints) {
+
+    /** A run without switches or savepoints. */
+    public RunResult(String mode, String runtime, boolean finished, List<CompletedCheckpoint> checkpoints,
+                     int abortedCheckpoints, int failures, long steps, List<Violation> violations,
+                     boolean invariantsChecked, Map<String, Map<RecordId, Integer>> finalLedgers, long elapsed) {
+        this(mode, runtime, finished, checkpoints, abortedCheckpoints, failures, steps, violations, invariantsChecked,
+                finalLedgers, elapsed, java.util.Set.of(), java.util.Set.of());
+    }
 
     public RunResult {
+        switchedCheckpoints = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(switchedCheckpoints));
+        savepoints = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(savepoints));
         checkpoints = List.copyOf(checkpoints);
         violations = List.copyOf(violations);
         finalLedgers = Map.copyOf(finalLedgers);

@@ -107,7 +107,7 @@ public final class SimulationRuntime implements JobRuntime {
         Set<String> channels = new LinkedHashSet<>();
         graph.channels().forEach(c -> channels.add(c.id()));
         CheckpointStore store = options.storeFactory().get();
-        this.coordinator = mode.overtaking()
+        this.coordinator = mode.oneInFlight()
                 ? CheckpointCoordinator.forUnaligned(tasks, channels, store, () -> step)
                 : CheckpointCoordinator.forAligned(tasks, channels, options.maxConcurrentAligned(),
                         store, () -> step);
@@ -203,7 +203,7 @@ public final class SimulationRuntime implements JobRuntime {
                     + (sinks.isEmpty() ? "" : ", sinks committed everything " + deployment.sinksSettled())));
         }
         return new RunResult(mode.name(), "simulation", finished, completed, abortedCount(), failures, step, all,
-                options.trackProcessed(), deployment.ledgers(), step);
+                options.trackProcessed(), deployment.ledgers(), step, switchedIds(), savepointIds());
     }
 
     /** Completion notifications lost to failures so far (a sink had one waiting when a failure struck). */
@@ -214,6 +214,17 @@ public final class SimulationRuntime implements JobRuntime {
     /** Checkpoints completed so far. */
     public List<CompletedCheckpoint> completedCheckpoints() {
         return List.copyOf(completed);
+    }
+
+    private final Map<String, List<String>> senders = new HashMap<>();
+
+    /** Per physical input of operator {@code task}, its sender. */
+    private List<String> senders(String task) {
+        return senders.computeIfAbsent(task, k -> graph.inputs(k).stream().map(PhysicalGraph.ChannelSpec::sender).toList());
+    }
+
+    private int triggeredSoFar() {
+        return triggered;
     }
 
     private Step chooseOccasionalStep() {
@@ -268,6 +279,13 @@ public final class SimulationRuntime implements JobRuntime {
                 if (mode.overtaking() && s.action() == Action.RECEIVE_BARRIER && t instanceof OperatorTask o) {
                     violations.addAll(CutInvariants.unalignedNeverBlocks(o.id(), o.inputCount(), o::isBlocked));
                 }
+                if (mode.alignedTimeoutMillis() >= 0 && t instanceof OperatorTask o) {
+                    long c = o.handlerState().checkpointId();
+                    if (c != 0) {
+                        violations.addAll(CutInvariants.switchPropagates(o.id(), c, senders(o.id()), o::isBlocked,
+                                coordinator.switchedTasks(c)));
+                    }
+                }
                 if (s.action() == Action.NOTIFY_CHECKPOINT_COMPLETE) {
                     checkNoDuplicateOutput(); // a commit: the output grew
                 }
@@ -288,7 +306,8 @@ public final class SimulationRuntime implements JobRuntime {
 
     /** Action {@code TriggerCheckpoint}, through the coordinator. */
     private void triggerCheckpoint() {
-        OptionalLong c = coordinator.triggerCheckpoint();
+        boolean savepoint = options.isSavepoint(triggeredSoFar() + 1);
+        OptionalLong c = coordinator.triggerCheckpoint(savepoint);
         if (c.isEmpty()) {
             throw new IllegalStateException("TriggerCheckpoint was enabled but the coordinator refused it");
         }
@@ -302,7 +321,8 @@ public final class SimulationRuntime implements JobRuntime {
             completable.add(c.getAsLong()); // every task had ended: their final states make it
         }
         if (listener != ActionListener.NONE) {
-            listener.onAction(Action.TRIGGER_CHECKPOINT.specName(), Map.of("checkpoint", c.getAsLong()));
+            listener.onAction(Action.TRIGGER_CHECKPOINT.specName(), savepoint
+                    ? Map.of("checkpoint", c.getAsLong(), "savepoint", true) : Map.of("checkpoint", c.getAsLong()));
         }
     }
 
@@ -325,7 +345,9 @@ public final class SimulationRuntime implements JobRuntime {
         if (lifecycle != null) {
             lifecycle.completed(cp.id());
         }
-        violations.addAll(invariants.completedCheckpoint(cp, mode.name(), mode.overtaking(), options.trackProcessed()));
+        violations.addAll(mode.alignedTimeoutMillis() >= 0
+                ? invariants.completedAlternating(cp, coordinator.switched(c), coordinator.isSavepoint(c), options.trackProcessed())
+                : invariants.completedCheckpoint(cp, mode.name(), mode.overtaking(), options.trackProcessed()));
         options.onCheckpoint().accept(cp);
         if (listener != ActionListener.NONE) {
             listener.onAction(Action.COMPLETE_CHECKPOINT.specName(), Map.of("checkpoint", c));
@@ -400,6 +422,28 @@ public final class SimulationRuntime implements JobRuntime {
                 .filter(id -> coordinator.status(id) == CheckpointStatus.ABORTED).count();
     }
 
+    /** The completed checkpoints some task switched to unaligned (alternating mode). */
+    private Set<Long> switchedIds() {
+        Set<Long> out = new TreeSet<>();
+        completed.forEach(cp -> {
+            if (coordinator.switched(cp.id())) {
+                out.add(cp.id());
+            }
+        });
+        return out;
+    }
+
+    /** The completed checkpoints that were savepoints. */
+    private Set<Long> savepointIds() {
+        Set<Long> out = new TreeSet<>();
+        completed.forEach(cp -> {
+            if (coordinator.isSavepoint(cp.id())) {
+                out.add(cp.id());
+            }
+        });
+        return out;
+    }
+
     // ------------------------------------------------------------------ for tests and the CLI
 
     public CheckpointCoordinator coordinator() {
@@ -457,6 +501,22 @@ public final class SimulationRuntime implements JobRuntime {
         @Override
         public long now() {
             return step;
+        }
+
+        @Override
+        public boolean isSavepoint(long checkpointId) {
+            return coordinator.isSavepoint(checkpointId);
+        }
+
+        @Override
+        public void alignmentSwitched(String task, long checkpointId) {
+            coordinator.alignmentSwitched(task, checkpointId);
+        }
+
+        /** One step stands for one millisecond: the timeout fires, as a seeded choice, once due. */
+        @Override
+        public boolean alignmentTimedOut(long checkpointId, long timeoutMillis) {
+            return step - triggerTime(checkpointId) >= timeoutMillis;
         }
 
         @Override

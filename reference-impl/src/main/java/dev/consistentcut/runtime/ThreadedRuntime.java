@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -122,6 +123,8 @@ public final class ThreadedRuntime implements JobRuntime {
     private int failures;
     private boolean failAfterCheckpointDone;
     private long triggeredCount;
+    /** Coordinator thread only: checkpoints whose alignment timeout has woken the tasks. */
+    private final Set<Long> timeoutsWoken = new java.util.HashSet<>();
     /** Coordinator thread only: the abort count when the tasks were last woken for news. */
     private long abortsSeen;
     /** The transactional sinks' task ids (empty for a job without one). */
@@ -140,7 +143,7 @@ public final class ThreadedRuntime implements JobRuntime {
         Set<String> channels = new LinkedHashSet<>();
         graph.channels().forEach(c -> channels.add(c.id()));
         CheckpointStore store = options.storeFactory().get();
-        this.coordinator = mode.overtaking()
+        this.coordinator = mode.oneInFlight()
                 ? CheckpointCoordinator.forUnaligned(tasks, channels, store, System::nanoTime)
                 : CheckpointCoordinator.forAligned(tasks, channels, options.maxConcurrentAligned(),
                         store, System::nanoTime);
@@ -224,6 +227,7 @@ public final class ThreadedRuntime implements JobRuntime {
                     break;
                 }
                 long until = canTrigger ? Math.min(nextTrigger, nextProgress) : nextProgress;
+                until = Math.min(until, wakeForAlignmentTimeouts(now));
                 awaitWork(until - System.nanoTime());
             }
         } finally {
@@ -247,7 +251,46 @@ public final class ThreadedRuntime implements JobRuntime {
         }
         return new RunResult(mode.name(), "threads", true, completed, abortedCount(), failures,
                 stepsFinished.get() + triggeredCount + completed.size(), violations, options.trackProcessed(),
-                deployment.ledgers(), System.nanoTime() - start);
+                deployment.ledgers(), System.nanoTime() - start, switchedIds(), savepointIds());
+    }
+
+    private long triggeredSoFar() {
+        return triggeredCount;
+    }
+
+    /**
+     * Alternating mode, the alignment timer (Flink registers one per checkpoint on the task's
+     * mailbox): once a checkpoint in flight is older than the timeout, every operator task is
+     * woken once, so that an idle one (blocked by alignment or backpressure) sees its
+     * {@code TimeoutAlignment} enabled. Coordinator thread only.
+     *
+     * @return the next such deadline still to come (Long.MAX_VALUE if none)
+     */
+    private long wakeForAlignmentTimeouts(long now) {
+        long timeout = mode.alignedTimeoutMillis();
+        if (timeout < 0) {
+            return Long.MAX_VALUE;
+        }
+        long next = Long.MAX_VALUE;
+        for (long c : coordinator.inFlight()) {
+            Long t = triggerTimes.get(c);
+            if (t == null || timeoutsWoken.contains(c)) {
+                continue;
+            }
+            long deadline = t + TimeUnit.MILLISECONDS.toNanos(timeout);
+            if (now >= deadline) {
+                timeoutsWoken.add(c);
+                for (OperatorTask o : deployment.operators) {
+                    Worker w = workers.get(o.id());
+                    if (w != null) {
+                        w.wakeup.signal();
+                    }
+                }
+            } else {
+                next = Math.min(next, deadline);
+            }
+        }
+        return next;
     }
 
     private boolean failurePending() {
@@ -332,7 +375,8 @@ public final class ThreadedRuntime implements JobRuntime {
     /** Action {@code TriggerCheckpoint}, through the coordinator; wakes the sources to inject the barrier. */
     private void triggerCheckpoint() {
         long now = System.nanoTime();
-        OptionalLong c = coordinator.triggerCheckpoint();
+        boolean savepoint = options.isSavepoint(triggeredSoFar() + 1);
+        OptionalLong c = coordinator.triggerCheckpoint(savepoint);
         if (c.isEmpty()) {
             return;
         }
@@ -345,7 +389,8 @@ public final class ThreadedRuntime implements JobRuntime {
             completions.add(c.getAsLong()); // every task had ended: their final states make it
         }
         if (listener != ActionListener.NONE) {
-            listener.onAction(Action.TRIGGER_CHECKPOINT.specName(), Map.of("checkpoint", c.getAsLong()));
+            listener.onAction(Action.TRIGGER_CHECKPOINT.specName(), savepoint
+                    ? Map.of("checkpoint", c.getAsLong(), "savepoint", true) : Map.of("checkpoint", c.getAsLong()));
         }
         for (SourceTask s : deployment.sources) {
             workers.get(s.id()).wakeup.signal();
@@ -377,7 +422,9 @@ public final class ThreadedRuntime implements JobRuntime {
             lifecycle.completed(cp.id());
             lifecycle.check(c);
         }
-        violations.addAll(invariants.completedCheckpoint(cp, mode.name(), mode.overtaking(), options.trackProcessed()));
+        violations.addAll(mode.alignedTimeoutMillis() >= 0
+                ? invariants.completedAlternating(cp, coordinator.switched(c), coordinator.isSavepoint(c), options.trackProcessed())
+                : invariants.completedCheckpoint(cp, mode.name(), mode.overtaking(), options.trackProcessed()));
         options.onCheckpoint().accept(cp);
         if (listener != ActionListener.NONE) {
             listener.onAction(Action.COMPLETE_CHECKPOINT.specName(), Map.of("checkpoint", c));
@@ -521,6 +568,28 @@ public final class ThreadedRuntime implements JobRuntime {
                 .filter(id -> coordinator.status(id) == CheckpointStatus.ABORTED).count();
     }
 
+    /** The completed checkpoints some task switched to unaligned (alternating mode). */
+    private Set<Long> switchedIds() {
+        Set<Long> out = new TreeSet<>();
+        completed.forEach(cp -> {
+            if (coordinator.switched(cp.id())) {
+                out.add(cp.id());
+            }
+        });
+        return out;
+    }
+
+    /** The completed checkpoints that were savepoints. */
+    private Set<Long> savepointIds() {
+        Set<Long> out = new TreeSet<>();
+        completed.forEach(cp -> {
+            if (coordinator.isSavepoint(cp.id())) {
+                out.add(cp.id());
+            }
+        });
+        return out;
+    }
+
     // ------------------------------------------------------------------ for tests
 
     public CheckpointCoordinator coordinator() {
@@ -605,7 +674,9 @@ public final class ThreadedRuntime implements JobRuntime {
                 }
                 // Sources list InjectBarrier first and take it at once; operators rotate over
                 // their inputs so that no input starves (an aligned task waits for all).
-                Step s = source ? steps.get(0) : steps.get(Math.floorMod(next++, steps.size()));
+                // An operator takes an enabled TimeoutAlignment (listed first) at once, as Flink's timer fires.
+                Step s = source || steps.get(0).action() == Action.TIMEOUT_ALIGNMENT
+                        ? steps.get(0) : steps.get(Math.floorMod(next++, steps.size()));
                 stepsStarted.incrementAndGet();
                 try {
                     task.perform(s);
@@ -652,6 +723,16 @@ public final class ThreadedRuntime implements JobRuntime {
         @Override
         public long now() {
             return System.nanoTime();
+        }
+
+        @Override
+        public boolean isSavepoint(long checkpointId) {
+            return coordinator.isSavepoint(checkpointId);
+        }
+
+        @Override
+        public void alignmentSwitched(String task, long checkpointId) {
+            coordinator.alignmentSwitched(task, checkpointId);
         }
 
         @Override

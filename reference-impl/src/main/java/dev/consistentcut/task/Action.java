@@ -17,6 +17,7 @@ public enum Action {
     RECEIVE_CANCEL_BARRIER("ReceiveCancelBarrier"),
     SEND_END_OF_PARTITION("SendEndOfPartition"),
     RECEIVE_END_OF_PARTITION("ReceiveEndOfPartition"),
+    TIMEOUT_ALIGNMENT("TimeoutAlignment"),
     NOTIFY_CHECKPOINT_COMPLETE("NotifyCheckpointComplete");
 
     private final String specName;

@@ -54,6 +54,24 @@ public interface CoordinatorGateway {
         throw new UnsupportedOperationException("task " + finalState.task() + " ended, but this gateway has no end of input");
     }
 
+    /** Whether checkpoint {@code checkpointId} is a savepoint (forced aligned). Default: no savepoints. */
+    default boolean isSavepoint(long checkpointId) {
+        return false;
+    }
+
+    /**
+     * Alternating mode: whether {@code checkpointId} has been pending for at least
+     * {@code timeoutMillis} since its trigger, so its alignment times out. Default: by
+     * {@link #now()} in nanoseconds; the simulation counts one step per millisecond.
+     */
+    default boolean alignmentTimedOut(long checkpointId, long timeoutMillis) {
+        return now() - triggerTime(checkpointId) >= timeoutMillis * 1_000_000L;
+    }
+
+    /** Alternating mode: {@code task} switched {@code checkpointId} to unaligned by a timeout. Default: nothing. */
+    default void alignmentSwitched(String task, long checkpointId) {
+    }
+
     /**
      * The newest completed checkpoint transactional sink {@code task} has not been notified of:
      * its {@code NotifyCheckpointComplete} step is enabled. Default: none.

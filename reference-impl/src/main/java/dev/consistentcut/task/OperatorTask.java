@@ -97,6 +97,8 @@ public final class OperatorTask implements Task {
     private TaskSnapshot stepSnapshot;
     private Map<String, List<Record>> stepOvertaken;
     private boolean stepPersisted;
+    /** Alternating: per input channel, the records a barrier prioritized by a passive timeout in this step overtook. */
+    private Map<String, List<Record>> stepPulled;
     /** The checkpoints the current step abandoned (a cancellation barrier of each forwarded), in order. */
     private final List<Long> stepAbandoned = new ArrayList<>();
 
@@ -277,8 +279,72 @@ public final class OperatorTask implements Task {
             if (stepOvertaken != null) {
                 params.put("overtaken", stepOvertaken);
             }
+            if (mode.alignedTimeoutMillis() >= 0) {
+                params.put("aligned", barrier.aligned());
+
+            }
             listener.onAction(Action.RECEIVE_BARRIER.specName(), params);
         }
+    }
+
+    /**
+     * The checkpoint whose {@code TimeoutAlignment} is enabled now, if any (alternating mode only):
+     * the one being aligned (active), or, with none, the oldest one whose in-band barrier waits in
+     * an input (passive); enabled when the handler state allows it (never for a savepoint, never
+     * once unaligned) and the checkpoint has been pending for the mode's alignment timeout.
+     */
+    public OptionalLong alignmentTimeoutDue() {
+        long timeout = mode.alignedTimeoutMillis();
+        if (timeout < 0 || ended) {
+            return OptionalLong.empty();
+        }
+        long c = handler.checkpointId();
+        if (c == 0) {
+            for (int i = 0; i < inputs.size(); i++) {
+                Barrier b = endedInputs.get(i) ? null : inputs.get(i).firstInBandBarrier();
+                if (b != null && b.checkpointId() > handler.latestCheckpointId() && (c == 0 || b.checkpointId() < c)) {
+                    c = b.checkpointId();
+                }
+            }
+        }
+        if (c == 0 || !handler.canTimeoutAlignment(c, context) || !coordinator.alignmentTimedOut(c, timeout)) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(c);
+    }
+
+    /**
+     * Action {@code TimeoutAlignment(t, c)}: the alignment of {@code checkpointId} timed out here
+     * (alternating mode); the task switches it to unaligned: snapshot now, the queued in-band
+     * barriers of it pulled ahead on the inputs still to deliver it (the records they pass are
+     * persisted as those inputs' channel state), the barrier forwarded unaligned, overtaking the
+     * outputs' queues (persisting them), every input unblocked; acknowledged at once if every
+     * input has now delivered it.
+     *
+     * @throws IllegalStateException if it is not enabled ({@link #alignmentTimeoutDue()})
+     */
+    public void timeoutAlignment(long checkpointId) {
+        OptionalLong due = alignmentTimeoutDue();
+        if (due.isEmpty() || due.getAsLong() != checkpointId) {
+            throw new IllegalStateException("task " + id + ": TimeoutAlignment(" + checkpointId + ") is not enabled"
+                    + (due.isPresent() ? " (due: " + due.getAsLong() + ")" : "") + ", handler " + handler);
+        }
+        stepSnapshot = null;
+        stepOvertaken = null;
+        stepPulled = new LinkedHashMap<>();
+        handler = handler.timeoutAlignment(checkpointId, context);
+        if (listener != ActionListener.NONE) {
+            Map<String, Object> params = new HashMap<>(Map.of("task", id, "checkpoint", checkpointId,
+                    "passive", stepSnapshot == null, "prioritized", stepPulled));
+            if (stepSnapshot != null) {
+                params.put("snapshot", stepSnapshot.processed());
+            }
+            if (stepOvertaken != null) {
+                params.put("overtaken", stepOvertaken);
+            }
+            listener.onAction(Action.TIMEOUT_ALIGNMENT.specName(), params);
+        }
+        stepPulled = null;
     }
 
     /** Whether {@code ReceiveCancelBarrier} is enabled on {@code input}: a cancellation barrier is at its head and the input is not blocked. */
@@ -488,6 +554,10 @@ public final class OperatorTask implements Task {
         if (ended) {
             return;
         }
+        OptionalLong timeout = alignmentTimeoutDue();
+        if (timeout.isPresent()) {
+            out.add(new Step(Action.TIMEOUT_ALIGNMENT, id, -1, timeout.getAsLong()));
+        }
         OptionalLong news = coordinator.nextAbortNotificationFor(id);
         if (news.isPresent()) {
             out.add(new Step(Action.NOTIFY_CHECKPOINT_ABORTED, id, -1, news.getAsLong()));
@@ -517,6 +587,7 @@ public final class OperatorTask implements Task {
             case RECEIVE_CANCEL_BARRIER -> receiveCancelBarrier(step.input());
             case RECEIVE_END_OF_PARTITION -> receiveEndOfPartition(step.input());
             case NOTIFY_CHECKPOINT_ABORTED -> notifyCheckpointAborted(step.checkpointId());
+            case TIMEOUT_ALIGNMENT -> timeoutAlignment(step.checkpointId());
             case NOTIFY_CHECKPOINT_COMPLETE -> notifyCheckpointComplete(step.checkpointId());
             default -> throw new IllegalStateException("task " + id + ": an operator has no step " + step);
         }
@@ -591,11 +662,54 @@ public final class OperatorTask implements Task {
 
         @Override
         public void forwardBarrierOvertaking(long checkpointId) {
-            Barrier b = new Barrier(checkpointId);
+            overtake(new Barrier(checkpointId)); // unaligned mode: overtaking by its mode, the flags unread
+        }
+
+        @Override
+        public void forward(Barrier b) {
+            if (b.aligned()) {
+                for (Channel out : outputs) {
+                    out.putBarrier(b);
+                }
+            } else {
+                overtake(b);
+            }
+        }
+
+        private void overtake(Barrier b) {
             for (Channel out : outputs) {
                 outputChannelState.put(out.id(), out.putBarrierOvertaking(b));
             }
             stepOvertaken = Map.copyOf(outputChannelState);
+        }
+
+        @Override
+        public Barrier queuedBarrier(int input) {
+            return inputs.get(input).firstInBandBarrier();
+        }
+
+        @Override
+        public boolean prioritizeBarrier(int input, long checkpointId) {
+            List<Record> ahead = inputs.get(input).prioritizeBarrier(checkpointId);
+            if (ahead == null) {
+                return false;
+            }
+            String channel = inputs.get(input).id();
+            inputChannelState.computeIfAbsent(channel, k -> new ArrayList<>()).addAll(ahead);
+            if (stepPulled != null) {
+                stepPulled.put(channel, List.copyOf(ahead));
+            }
+            return true;
+        }
+
+        @Override
+        public void switched(long checkpointId, boolean timeout) {
+            coordinator.alignmentSwitched(id, checkpointId);
+        }
+
+        @Override
+        public void discard(long checkpointId) {
+            clearPending();
         }
 
         @Override

@@ -180,7 +180,9 @@ public final class SourceTask implements Task {
     /** {@code InjectBarrier} of a checkpoint that was due when read (it may have been aborted since). */
     private void inject(long checkpointId) {
         long startDelay = coordinator.now() - coordinator.triggerTime(checkpointId);
-        Barrier barrier = new Barrier(checkpointId);
+        // Every checkpoint starts aligned; only alternating mode reads the flags (unaligned mode's
+        // barriers overtake by the mode).
+        Barrier barrier = new Barrier(checkpointId, true, coordinator.isSavepoint(checkpointId));
         Map<String, List<Record>> overtaken = new LinkedHashMap<>();
         for (Channel out : outputs) {
             if (mode.overtaking()) {
@@ -191,8 +193,12 @@ public final class SourceTask implements Task {
         }
         coordinator.acknowledge(Acknowledgement.ofSource(id, checkpointId, offset, overtaken, startDelay));
         if (listener != ActionListener.NONE) {
-            listener.onAction(Action.INJECT_BARRIER.specName(), Map.of("task", id, "checkpoint", checkpointId, "offset", offset,
-                    "overtaken", overtaken));
+            Map<String, Object> params = new java.util.HashMap<>(Map.of("task", id, "checkpoint", checkpointId,
+                    "offset", offset, "overtaken", overtaken));
+            if (mode.alignedTimeoutMillis() >= 0) {
+                params.put("aligned", barrier.aligned());
+            }
+            listener.onAction(Action.INJECT_BARRIER.specName(), params);
         }
     }
 

@@ -226,6 +226,6 @@ class BarrierHandlerStateTest {
         assertSame(BarrierHandlers.atLeastOnce(), BarrierHandlers.byName("at-least-once"));
         assertFalse(BarrierHandlers.atLeastOnce().overtaking());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BarrierHandlers.byName("fast"));
-        assertEquals("unknown mode 'fast': expected aligned, unaligned or at-least-once", e.getMessage());
+        assertEquals("unknown mode 'fast': expected aligned, unaligned, at-least-once or alternating", e.getMessage());
     }
 }

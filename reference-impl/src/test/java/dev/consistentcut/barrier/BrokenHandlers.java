@@ -32,6 +32,33 @@ public final class BrokenHandlers {
         return new Mode("broken-unaligned-forgetful", BrokenUnalignedIdle.INSTANCE, true);
     }
 
+    // The broken twins of alternating mode, one per bug class of spec/MCAlternatingCheckpoint.tla:
+    // the shipped states with one dial set wrong (AlternatingDials).
+
+    /** {@code BugSwitchPersistsArrivedInputs}: handling unaligned, records behind an arrived barrier are persisted too. */
+    public static BarrierMode alternatingPersistingArrivedInputs(long timeout) {
+        return BarrierHandlers.alternating("broken-alternating-persists-arrived", timeout,
+                new AlternatingDials(true, true, false, true));
+    }
+
+    /** {@code BugSwitchForgetsPendingInputs}: handling unaligned, the records still ahead of a pending barrier are not persisted. */
+    public static BarrierMode alternatingForgettingPendingInputs(long timeout) {
+        return BarrierHandlers.alternating("broken-alternating-forgets-pending", timeout,
+                new AlternatingDials(false, false, false, true));
+    }
+
+    /** {@code BugSwitchNotPropagated}: an unaligned barrier is aligned like any other by its receiver. */
+    public static BarrierMode alternatingNotPropagated(long timeout) {
+        return BarrierHandlers.alternating("broken-alternating-not-propagated", timeout,
+                new AlternatingDials(false, true, false, false));
+    }
+
+    /** {@code BugForcedAlignedSwitches} (FLINK-33693): a savepoint's alignment times out too. */
+    public static BarrierMode alternatingSavepointsSwitch(long timeout) {
+        return BarrierHandlers.alternating("broken-alternating-savepoints-switch", timeout,
+                new AlternatingDials(false, true, true, true));
+    }
+
     /**
      * The lifecycle events, the same in every broken handler here (their bugs are elsewhere): an
      * abort or cancellation abandons the checkpoint and returns to {@link #idle()}; an ended input

@@ -75,6 +75,20 @@ class FileJobCliTest {
         }
     }
 
+    @Test
+    void atLeastOnceModePromisesOnlyThatNoRecordIsMissing() throws IOException {
+        Path in1 = input("in1.txt", 400, 12);
+        Path in2 = input("in2.txt", 400, 13);
+        Path out = tmp.resolve("out");
+        Outcome o = DurableJobTest.cli("run", "--mode", "at-least-once", "--runtime", "simulation", "--interval-ms", "1",
+                "--fail-after-checkpoint", "3", "--input", in1.toString(), "--input", in2.toString(), "--output", out.toString());
+        assertEquals(0, o.code(), o.out() + o.err());
+        assertTrue(o.out().contains("output in at-least-once mode: every input record committed at least once"), o.out());
+        assertTrue(o.out().endsWith("verdict: at-least-once holds\n"), o.out());
+        Files.delete(parts(out).get(0));
+        assertEquals(1, verify(in1, in2, out).code(), "a missing record is caught whatever the mode");
+    }
+
     /** A finished file job's output, in the simulation (fast and deterministic). */
     private Path finishedOutput(Path in1, Path in2) {
         Path out = tmp.resolve("out");

@@ -53,6 +53,6 @@ class LifecycleCliTest {
         assertTrue(run("run", "--help").out().contains("--end-of-input")); // options are in the command's help
         Outcome o = run("run", "--mode", "at-most-once");
         assertEquals(2, o.code());
-        assertTrue(o.err().contains("--mode must be aligned, unaligned or at-least-once, got 'at-most-once'"), o.err());
+        assertTrue(o.err().contains("--mode must be aligned, unaligned, at-least-once or alternating, got 'at-most-once'"), o.err());
     }
 }

@@ -49,8 +49,8 @@ class MainTest {
     @CsvSource(delimiter = '|', value = {
             "                                              | no command given: expected run, resume, inspect, verify-output or trace",
             "start --mode aligned                          | unknown command 'start': expected run, resume, inspect, verify-output or trace",
-            "run                                           | --mode is required (aligned, unaligned or at-least-once)",
-            "run --mode fast                               | --mode must be aligned, unaligned or at-least-once, got 'fast'",
+            "run                                           | --mode is required (aligned, unaligned, at-least-once or alternating)",
+            "run --mode fast                               | --mode must be aligned, unaligned, at-least-once or alternating, got 'fast'",
             "run --mode                                    | --mode needs a value",
             "run --mode aligned --records x                | --records expects an integer between 1 and 2000000, got 'x'",
             "run --mode aligned --records 0                | --records must be between 1 and 2000000, got 0",

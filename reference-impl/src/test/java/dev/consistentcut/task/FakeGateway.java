@@ -68,4 +68,28 @@ public final class FakeGateway implements CoordinatorGateway {
     public long now() {
         return now;
     }
+
+    /** Alternating mode: checkpoints whose alignment timer has fired (a test advances time by adding them). */
+    public final java.util.Set<Long> timedOut = new java.util.HashSet<>();
+    /** Alternating mode: checkpoints this task handled unaligned (the spec's switchedAt), each once, in order. */
+    public final List<Long> switched = new ArrayList<>();
+    /** Checkpoints that are savepoints. */
+    public final java.util.Set<Long> savepoints = new java.util.HashSet<>();
+
+    @Override
+    public boolean alignmentTimedOut(long checkpointId, long timeoutMillis) {
+        return timedOut.contains(checkpointId);
+    }
+
+    @Override
+    public void alignmentSwitched(String task, long checkpointId) {
+        if (!switched.contains(checkpointId)) {
+            switched.add(checkpointId);
+        }
+    }
+
+    @Override
+    public boolean isSavepoint(long checkpointId) {
+        return savepoints.contains(checkpointId);
+    }
 }

@@ -59,7 +59,11 @@ public final class ReferenceBenchmark {
         BenchmarkSourceLog second = new BenchmarkSourceLog(scenario.skew() ? JobShape.THROTTLED_RECORDS_PER_SECOND : 0);
         CountingSink sink = new CountingSink(scenario.backpressure().sinkNanosPerRecord());
         JobGraph job = DemoJob.graph(first, second, sink);
-        BarrierMode mode = scenario.mode() == Mode.UNALIGNED ? BarrierHandlers.unaligned() : BarrierHandlers.aligned();
+        BarrierMode mode = switch (scenario.mode()) {
+            case UNALIGNED -> BarrierHandlers.unaligned();
+            case ALTERNATING -> BarrierHandlers.alternating(JobShape.ALIGNED_TIMEOUT.toMillis());
+            default -> BarrierHandlers.aligned();
+        };
         ConcurrentLinkedQueue<Durable> completed = new ConcurrentLinkedQueue<>();
         RunOptions options = RunOptions.builder()
                 .checkpointInterval(scenario.mode().checkpoints() ? JobShape.CHECKPOINT_INTERVAL.toNanos() : NEVER)

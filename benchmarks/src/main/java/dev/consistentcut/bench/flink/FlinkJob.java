@@ -31,7 +31,12 @@ public final class FlinkJob {
         Configuration conf = new Configuration();
         if (scenario.mode().checkpoints()) {
             conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, JobShape.CHECKPOINT_INTERVAL);
-            conf.set(CheckpointingOptions.ENABLE_UNALIGNED, scenario.mode() == dev.consistentcut.bench.Mode.UNALIGNED);
+            dev.consistentcut.bench.Mode mode = scenario.mode();
+            conf.set(CheckpointingOptions.ENABLE_UNALIGNED, mode != dev.consistentcut.bench.Mode.ALIGNED);
+            if (mode == dev.consistentcut.bench.Mode.ALTERNATING) {
+                // Aligned first, unaligned once the alignment takes longer than this (FLIP-76).
+                conf.set(CheckpointingOptions.ALIGNED_CHECKPOINT_TIMEOUT, JobShape.ALIGNED_TIMEOUT);
+            }
             conf.set(CheckpointingOptions.MAX_CONCURRENT_CHECKPOINTS, 1);
             // The in-memory storage refuses checkpoints over 5 MB; unaligned ones carry the backlog.
             conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");

@@ -36,6 +36,14 @@ import java.util.stream.IntStream;
  * cancellation barrier of C on input I; {@code eI} end of partition on input I; {@code nC} the
  * coordinator's notification that C is aborted.
  *
+ * <p>Alternating mode adds: {@code uC@I} an unaligned barrier C (an upstream task timed out);
+ * {@code sC@I} a savepoint barrier C (forced aligned); {@code tC} the alignment timer of C fires
+ * and the task times out ({@code TimeoutAlignment}, which must be enabled); {@code ~C} the timer of
+ * C fires but the task takes no step. A token with a leading {@code +} ({@code +rI}, {@code +bC@I},
+ * {@code +sC@I}) only queues the element (the task does not take it: it waits in the input, as
+ * in Flink's tests a buffer the gate has not polled yet); {@code TI} takes the head of input I
+ * (a record or a barrier).
+ *
  * <p>What the task did is read off its output channel and the fake coordinator: the checkpoints
  * it snapshot (barriers it forwarded), acknowledged, cancelled (cancellation barriers it
  * forwarded) and declined, and whether it ended.
@@ -78,7 +86,29 @@ final class OneTask {
     }
 
     private void step(String t) {
+        if (t.startsWith("+")) {
+            queue(t.substring(1));
+            return;
+        }
         switch (t.charAt(0)) {
+            case 'u', 's' -> {
+                int i = queue(t);
+                task.receiveBarrier(i);
+            }
+            case 't' -> {
+                long c = Long.parseLong(t.substring(1));
+                coordinator.timedOut.add(c);
+                task.timeoutAlignment(c);
+            }
+            case '~' -> coordinator.timedOut.add(Long.parseLong(t.substring(1)));
+            case 'T' -> {
+                int i = Integer.parseInt(t.substring(1));
+                if (inputs.get(i).peek() instanceof Record) {
+                    task.processRecord(i);
+                } else {
+                    task.receiveBarrier(i);
+                }
+            }
             case 'r' -> {
                 int i = Integer.parseInt(t.substring(1));
                 inputs.get(i).offerRecord(new Record(new RecordId("s" + i + "#0", offsets[i]++), 1, 1));
@@ -104,9 +134,62 @@ final class OneTask {
             case 'n' -> task.notifyCheckpointAborted(Long.parseLong(t.substring(1)));
             default -> throw new IllegalArgumentException("unknown token '" + t + "'");
         }
+        drainOutput();
+    }
+
+    private void drainOutput() {
         for (ChannelElement e; (e = output.poll()) != null; ) {
             forwarded.add(e);
         }
+    }
+
+    /** Puts the element of token {@code t} ({@code rI}, {@code bC@I}, {@code uC@I}, {@code sC@I}) on its input; returns the input. */
+    private int queue(String t) {
+        if (t.charAt(0) == 'r') {
+            int i = Integer.parseInt(t.substring(1));
+            inputs.get(i).offerRecord(new Record(new RecordId("s" + i + "#0", offsets[i]++), 1, 1));
+            return i;
+        }
+        int at = t.indexOf('@');
+        int i = Integer.parseInt(t.substring(at + 1));
+        long c = Long.parseLong(t.substring(1, at));
+        Barrier b = switch (t.charAt(0)) {
+            case 'b' -> new Barrier(c);
+            case 'u' -> new Barrier(c, false, false);
+            case 's' -> new Barrier(c, true, true);
+            default -> throw new IllegalArgumentException("unknown token '" + t + "'");
+        };
+        if (b.aligned()) {
+            inputs.get(i).putBarrier(b);
+        } else {
+            inputs.get(i).putBarrierOvertaking(b);
+        }
+        return i;
+    }
+
+    /** Whether {@code TimeoutAlignment} is enabled now (for any checkpoint). */
+    boolean timeoutEnabled() {
+        return task.alignmentTimeoutDue().isPresent();
+    }
+
+    /** Forwarded barriers in order, as "C" for aligned and "Cu" for unaligned ones ("Cs" savepoints). */
+    List<String> forwardedBarriers() {
+        return forwarded.stream().filter(e -> e instanceof Barrier).map(e -> (Barrier) e)
+                .map(b -> b.checkpointId() + (b.aligned() ? (b.savepoint() ? "s" : "") : "u")).toList();
+    }
+
+    /** Records persisted as output channel state per acknowledged checkpoint (the overtaken ones): offsets. */
+    Map<Long, Integer> overtaken() {
+        Map<Long, Integer> out = new LinkedHashMap<>();
+        for (Acknowledgement a : coordinator.acks) {
+            out.put(a.checkpointId(), a.outputChannelState().values().stream().mapToInt(List::size).sum());
+        }
+        return out;
+    }
+
+    /** Records still queued on input {@code i}. */
+    int queued(int i) {
+        return inputs.get(i).recordCount();
     }
 
     /** Checkpoints whose barrier the task forwarded (aligned and at-least-once: snapshot taken; unaligned: started). */

@@ -1,0 +1,81 @@
+------------------------ MODULE MCAlignedIndInvSample ------------------------
+(***************************************************************************)
+(* AlignedIndInv checked by random sampling at bounds too large to         *)
+(* enumerate (docs/inductive-invariant.md, "Random sampling").  The       *)
+(* initial states are a random sample of the AlignedIndInv states of the   *)
+(* bounded type of MCAlignedIndInv.tla: IndInit's bindings, with the       *)
+(* variables that make the product large drawn by TLC's Randomization      *)
+(* (RandomSubset: Draws values of the variable's type, drawn afresh for    *)
+(* every binding before it) instead of enumerated, the snapshots computed *)
+(* (AckedSnapshotLemma pins them), and every lemma filtering as in IndInit.  The channels are not drawn: their candidates  *)
+(* are enumerated exactly given the rest (the lemmas pin them almost       *)
+(* completely, so a random channel would almost never fit; that is why a  *)
+(* first attempt, which drew the pinned bags, sampled nothing).  Every     *)
+(* initial state satisfies AlignedIndInv (it is IndInit's last filter), so *)
+(* TLC's initial-state count is the number of IndInv states checked, and  *)
+(* TLC checks ConsistentCutInv on each and AlignedIndInv after every step. *)
+(* The sample differs from run to run (TLC's -seed fixes it).              *)
+(***************************************************************************)
+EXTENDS MCAlignedIndInv, Randomization
+
+CONSTANT Draws   \* how many values RandomSubset draws for each sampled variable
+
+RECURSIVE SnapCount(_, _, _)
+\* How many copies of r operator t's snapshot of c holds if it is the local cut of
+\* AckedSnapshotLemma: what its senders had sent it before their own snapshots.
+SnapCount(c, t, r) ==
+    SumOver(InputsOf(t), [e \in InputsOf(t) |->
+        LET v == e[1] IN
+        IF e \notin RouteOf(v, r) THEN 0
+        ELSE IF v \in Sources THEN (IF r.off < snapOffset[c][v] THEN 1 ELSE 0)
+        ELSE SnapCount(c, v, r)])
+\* That snapshot, as a bag.
+SnapBag(c, t) == [r \in {x \in Records : SnapCount(c, t, x) > 0} |-> SnapCount(c, t, r)]
+
+\* IndPrefix with acked, current and snapOffset drawn at random.
+SamplePrefix ==
+    /\ failures \in 0..MaxFailures
+    /\ discardedUpTo \in 0..MaxCheckpointId
+    /\ latest \in 0..MaxCheckpointId
+    /\ ckpt \in [CheckpointIds -> {"none", "pending", "completed", "aborted"}]
+    /\ latest # 0 => ckpt[latest] = "completed"
+    /\ acked \in RandomSubset(Draws, [CheckpointIds -> SUBSET Tasks])
+    /\ BookkeepingLemma
+    /\ offset \in [Sources -> 0..RecordsPerSource]
+    /\ endedSources \in IF EndOfInput THEN SUBSET Sources ELSE {{}}
+    /\ endedInputs \in SubsetsOfInputs
+    /\ EndedLemma
+    /\ ~AbortEnabled /\ failures = 0 =>
+          \A c \in CheckpointIds : ckpt[c] = "aborted" =>
+              \E d \in CheckpointIds : d > c /\ ckpt[d] = "completed"
+    /\ current \in RandomSubset(Draws, [Tasks -> 0..MaxCheckpointId])
+    /\ \A v \in Tasks : /\ discardedUpTo <= current[v]
+                        /\ current[v] \in {0} \cup {c \in CheckpointIds : Triggered(c)}
+    /\ \E ha \in HandlingArrived : handling = ha[1] /\ arrived = ha[2]
+    /\ CurrentLemma
+    /\ MaxConcurrent = 1 =>
+          \A c \in CheckpointIds : Live(c) /\ Doomed(c) => AbortsReachTasks /\ ckpt[c] = "aborted"
+    /\ HandlingLemma
+    /\ AckClosureLemma
+    /\ snapOffset \in RandomSubset(Draws, [CheckpointIds -> [Sources -> 0..RecordsPerSource]])
+    /\ SourceSnapshotLemma
+
+\* A random sample of the states of the bounded type that satisfy AlignedIndInv.
+SampleInit ==
+    /\ SamplePrefix
+    /\ SinkInit
+    \* AckedSnapshotLemma pins the snapshot of an acknowledged operator (of a checkpoint that is
+    \* not doomed): computed, not drawn.  Of a doomed checkpoint the sample takes the same
+    \* value (any value is allowed there; the sample covers this one).
+    /\ snapProcessed = [c \in CheckpointIds |-> [t \in Operators |->
+                           IF t \in acked[c] THEN SnapBag(c, t) ELSE EmptyBag]]
+    /\ AckedSnapshotLemma
+    /\ snapChan = [c \in CheckpointIds |-> [e \in Edges |-> <<>>]]
+    /\ processed \in RandomSubset(Draws, [Operators -> BagsUpTo(MaxCopies)])
+    /\ chan \in EdgeFunctions(ChanCandidates)
+    /\ AlignedIndInv
+
+SampleSpec == SampleInit /\ [][Next]_vars
+
+=============================================================================
+Figures: docs/inductive-invariant.md.
