@@ -106,8 +106,8 @@ MCAtLeastOnceCheckpoint.tla.  Simulate tier: 1,000 behaviours of
 depth 60 (`./model-check.sh --model NAME --workers 1`), "distinct" not applicable.
 
 model                                     cfg (MCUnalignedCheckpoint_...)           result                         distinct depth s/1w s/2w tier
-UnalignedAbortJoin                        AbortJoin.cfg                             pass                            127,088    24   63    - full
-UnalignedAbortDiamond                     AbortDiamond.cfg                          pass                             89,670    22   54    - full
+UnalignedAbortJoin                        AbortJoin.cfg                             pass                             72,785    24   78    - full
+UnalignedAbortDiamond                     AbortDiamond.cfg                          pass                             46,897    23   82    - full
 UnalignedEndJoin                          EndJoin.cfg                               pass                             10,771    26   31    - full
 UnalignedEndDiamond                       EndDiamond.cfg                            pass                              5,771    25   26   31 quick
 UnalignedLivenessAbortJoin                LivenessAbortJoin.cfg                     pass                              5,878    17   39    - quick

@@ -52,6 +52,9 @@ TraceAbortEnabled == TRUE
 \* The lifecycle options the run used (traces recorded before they were in the header: off).
 TraceAbortsReachTasks == "abortsReachTasks" \in DOMAIN TraceHeader /\ TraceHeader.abortsReachTasks
 TraceEndOfInput == "endOfInput" \in DOMAIN TraceHeader /\ TraceHeader.endOfInput
+\* Issue 12: the job's sinks are two-phase-commit sinks (TransactionalFileSink); traces recorded
+\* before the field existed: off.
+TraceTransactionalSink == "transactionalSink" \in DOMAIN TraceHeader /\ TraceHeader.transactionalSink
 
 \* The dials, with their correct definitions (as the comments in Dataflow.tla state them and the
 \* MC modules define them): a trace must be a behaviour of the protocol as meant, not of a bug.
@@ -97,6 +100,8 @@ WellFormed(ev) ==
               /\ Range(Abandoned(ev)) \subseteq CheckpointIds
       [] ev.event = "SendEndOfPartition" -> ev.task \in Sources
       [] ev.event \in {"FailAndRestore", "RunEnded"} -> TRUE
+      \* Issue 12: a transactional sink, a checkpoint.
+      [] ev.event = "NotifyCheckpointComplete" -> ev.task \in SinkTasks /\ ev.checkpoint \in CheckpointIds
       \* Alternating mode only (TraceAlternating.tla): operator task, checkpoint.
       [] ev.event = "TimeoutAlignment" -> ev.task \in Operators /\ ev.checkpoint \in CheckpointIds
       [] OTHER -> FALSE
@@ -107,23 +112,31 @@ CheckNames(ev) ==
       [] ev.event = "InjectBarrier" -> <<"offset", "persisted", "channels">>
       [] ev.event = "ProcessRecord" -> <<"record", "persisted", "channels">>
       \* Alternating mode: the received barrier's alignment type too (field "aligned").
+      \* A sink's events (and restores) with a transactional sink: the committed output too ("output").
       [] ev.event = "ReceiveBarrier" ->
               IF TraceHeader.mode = "alternating"
-                THEN <<"checkpoint", "aligned", "snapshot", "persisted", "channels">>
-                ELSE <<"checkpoint", "snapshot", "persisted", "channels">>
+                THEN <<"checkpoint", "aligned", "snapshot", "persisted", "output", "channels">>
+                ELSE <<"checkpoint", "snapshot", "persisted", "output", "channels">>
       [] ev.event = "TimeoutAlignment" -> <<"snapshot", "persisted", "channels">>
       [] ev.event = "CompleteCheckpoint" -> <<"offsets", "processed", "channelState">>
-      [] ev.event = "FailAndRestore" -> <<"restored", "offsets", "processed", "channels">>
+      [] ev.event = "FailAndRestore" -> <<"restored", "offsets", "processed", "output", "channels">>
+      [] ev.event = "NotifyCheckpointComplete" -> <<"committed", "output", "channels">>
       [] ev.event = "NotifyCheckpointAborted" -> <<"remembered", "channels">>
       [] ev.event = "ReceiveCancelBarrier" -> <<"checkpoint", "channels">>
       [] ev.event = "SendEndOfPartition" -> <<"offset", "channels">>
-      [] ev.event = "ReceiveEndOfPartition" -> <<"ended", "snapshot", "channels">>
+      [] ev.event = "ReceiveEndOfPartition" -> <<"ended", "snapshot", "output", "channels">>
       [] ev.event = "RunEnded" -> <<"finished">>
       [] OTHER -> <<>>
 
 \* Check k of event ev: the recorded value agrees with the spec's (before or after the step).
 Check(ev, k) ==
     CASE k = "channels" -> \A p \in Range(ev.channels) : chan'[p[1]] = p[2]
+      \* Issue 12: what an external reader sees after the step is the spec's committed output (an
+      \* event without the field: a job without a transactional sink, or not a sink's step).
+      [] k = "output" -> "output" \in DOMAIN ev => committed' = FunOf(ev.output)
+      \* The engine's sink committed something iff the spec's has a transaction pending up to c.
+      [] ev.event = "NotifyCheckpointComplete" /\ k = "committed" ->
+              (ev.committed # <<>>) = (\E d \in txnPending[ev.task] : d <= ev.checkpoint)
       [] ev.event = "EmitRecord" /\ k = "record" -> ev.record = [src |-> ev.task, off |-> offset[ev.task]]
       [] ev.event = "EmitRecord" /\ k = "offset" -> offset'[ev.task] = ev.offset
       [] ev.event = "InjectBarrier" /\ k = "offset" -> snapOffset'[ev.checkpoint][ev.task] = ev.offset
@@ -186,6 +199,13 @@ NotifiedWithoutStep(ev) ==
     /\ ckpt[ev.checkpoint] = "aborted"
     /\ handling[ev.task] # ev.checkpoint
     /\ UNCHANGED vars
+
+\* Issue 12: a sink has a transaction that a notification would commit now (a pending one of a
+\* checkpoint completed since the last failure).  Part of each trace module's Moves: a run that
+\* ended must not have one left.  (SinkProgress is not: a notification that commits nothing is
+\* a step of the spec too.)
+SinkCommitDue == \E t \in SinkTasks, c \in CheckpointIds :
+                    ckpt[c] = "completed" /\ c > discardedUpTo /\ \E d \in txnPending[t] : d <= c
 
 \* RunEnded (the recorder's last event when the engine stopped because none of its steps was
 \* enabled): no spec step, but the spec must have none left either that moves data, barriers,

@@ -20,6 +20,7 @@ def cases(path):
     if header.get("endOfInput") and header.get("runtime") == "threads":
         found.add("threaded runtime with end of input")
     pending, last_injected, triggered, aborted = set(), {}, 0, set()
+    output, completed_since_failure, notified = 0, set(), set()  # the two-phase-commit sink (issue 12)
     for line in lines[1:]:
         ev = json.loads(line)
         e, c, a = ev["event"], ev.get("checkpoint"), ev.get("abandoned", [])
@@ -30,11 +31,18 @@ def cases(path):
             triggered = max(triggered, c)
         elif e in ("CompleteCheckpoint", "AbortCheckpoint"):
             pending = {d for d in pending if d > c} if e == "CompleteCheckpoint" else pending - {c}
+            if e == "CompleteCheckpoint" and header.get("transactionalSink"):
+                completed_since_failure.add(c)
             if e == "AbortCheckpoint":
                 aborted.add(c)
                 if "declinedBy" in ev:
                     found.add("DeclineCheckpoint (AbortCheckpoint with declinedBy)")
         elif e == "FailAndRestore":
+            if completed_since_failure - notified:
+                found.add("a completion notification lost to a failure")
+            if "output" in ev and sum(n for _, n in ev["output"]) > output:
+                found.add("a restore re-committing the restored checkpoint's transactions")
+            completed_since_failure, notified = set(), set()
             pending = set()
             last_injected = {s: triggered for s in last_injected}
             found.add("FailAndRestore")
@@ -57,8 +65,14 @@ def cases(path):
         elif e == "ReceiveEndOfPartition":
             found.add("ReceiveEndOfPartition completing an alignment" if "snapshot" in ev else
                       "ReceiveEndOfPartition ending the task" if ev["ended"] else "ReceiveEndOfPartition")
+        elif e == "NotifyCheckpointComplete":
+            notified.update(d for d in completed_since_failure if d <= c)
+            found.add("NotifyCheckpointComplete committing" if ev["committed"] else
+                      "NotifyCheckpointComplete with nothing left to commit")
         elif e == "RunEnded":
             found.add("RunEnded")
+        if "output" in ev:
+            output = sum(n for _, n in ev["output"])
     return found
 
 
@@ -72,6 +86,8 @@ REQUIRED = [
     "SendEndOfPartition", "ReceiveEndOfPartition", "ReceiveEndOfPartition ending the task",
     "ReceiveEndOfPartition completing an alignment", "RunEnded", "at-least-once mode",
     "threaded runtime with end of input",
+    "NotifyCheckpointComplete committing", "a completion notification lost to a failure",
+    "a restore re-committing the restored checkpoint's transactions",
 ]
 
 

@@ -74,7 +74,7 @@ final class AlternatingCollectingBarriers implements BarrierHandlerState {
     @Override
     public BarrierHandlerState timeoutAlignment(long c, BarrierHandlerContext ctx) {
         if (!canTimeoutAlignment(c, ctx)) {
-            return BarrierHandlerState.super.timeoutAlignment(c, ctx);
+            throw Arrivals.timeoutNotEnabled(ctx, c, this);
         }
         return AlternatingCollectingBarriersUnaligned.switchToUnaligned(c, blocked, true, dials, ctx);
     }

@@ -59,7 +59,7 @@ final class AlternatingWaitingForFirstBarrier implements BarrierHandlerState {
     @Override
     public BarrierHandlerState timeoutAlignment(long checkpointId, BarrierHandlerContext ctx) {
         if (!canTimeoutAlignment(checkpointId, ctx)) {
-            return BarrierHandlerState.super.timeoutAlignment(checkpointId, ctx);
+            throw Arrivals.timeoutNotEnabled(ctx, checkpointId, this);
         }
         for (int i = 0; i < ctx.inputCount(); i++) {
             if (!ctx.inputEnded(i)) {

@@ -28,8 +28,8 @@ final class AlternatingWaitingForFirstBarrierUnaligned implements BarrierHandler
     @Override
     public BarrierHandlerState barrierReceived(int input, Barrier barrier, BarrierHandlerContext ctx) {
         long c = barrier.checkpointId();
-        if (c <= latest || c < pending) {
-            return this; // obsolete
+        if (c < pending) {
+            return this; // obsolete (latest < pending)
         }
         if (c > pending) {
             ctx.discard(pending);
@@ -48,8 +48,8 @@ final class AlternatingWaitingForFirstBarrierUnaligned implements BarrierHandler
 
     @Override
     public BarrierHandlerState cancelBarrierReceived(int input, long checkpointId, BarrierHandlerContext ctx) {
-        if (checkpointId <= latest || checkpointId < pending) {
-            return this;
+        if (checkpointId < pending) {
+            return this; // obsolete (latest < pending)
         }
         ctx.abandon(checkpointId); // drops the kept channel state too
         return new AlternatingWaitingForFirstBarrier(checkpointId, dials);

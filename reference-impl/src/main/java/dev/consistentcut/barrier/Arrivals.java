@@ -41,4 +41,9 @@ final class Arrivals {
         return new IllegalStateException("task " + ctx.taskId() + " input " + input
                 + ": a second barrier of checkpoint " + checkpointId + " on the same input");
     }
+
+    static IllegalStateException timeoutNotEnabled(BarrierHandlerContext ctx, long checkpointId, BarrierHandlerState state) {
+        return new IllegalStateException("task " + ctx.taskId() + ": TimeoutAlignment(" + checkpointId
+                + ") is not enabled in " + state);
+    }
 }

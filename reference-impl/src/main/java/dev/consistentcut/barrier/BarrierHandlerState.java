@@ -75,8 +75,7 @@ public interface BarrierHandlerState {
      * @throws IllegalStateException if {@link #canTimeoutAlignment} is false
      */
     default BarrierHandlerState timeoutAlignment(long checkpointId, BarrierHandlerContext ctx) {
-        throw new IllegalStateException("task " + ctx.taskId() + ": TimeoutAlignment(" + checkpointId
-                + ") is not enabled in " + this);
+        throw Arrivals.timeoutNotEnabled(ctx, checkpointId, this);
     }
 
     /** Whether the task must not take anything from {@code input} now. */

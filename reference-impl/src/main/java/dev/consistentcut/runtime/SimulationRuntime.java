@@ -513,10 +513,13 @@ public final class SimulationRuntime implements JobRuntime {
             coordinator.alignmentSwitched(task, checkpointId);
         }
 
-        /** One step stands for one millisecond: the timeout fires, as a seeded choice, once due. */
+        /**
+         * One step stands for one millisecond: the timeout fires, as a seeded choice, once due;
+         * only while the checkpoint is pending (the spec's TimeoutAlignment: an aborted one does not switch).
+         */
         @Override
         public boolean alignmentTimedOut(long checkpointId, long timeoutMillis) {
-            return step - triggerTime(checkpointId) >= timeoutMillis;
+            return step - triggerTime(checkpointId) >= timeoutMillis && coordinator.status(checkpointId) == CheckpointStatus.PENDING;
         }
 
         @Override

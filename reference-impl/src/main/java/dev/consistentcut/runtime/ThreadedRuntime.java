@@ -735,6 +735,13 @@ public final class ThreadedRuntime implements JobRuntime {
             coordinator.alignmentSwitched(task, checkpointId);
         }
 
+        /** Due N ms after the trigger, while the checkpoint is pending (an aborted one does not switch). */
+        @Override
+        public boolean alignmentTimedOut(long checkpointId, long timeoutMillis) {
+            return System.nanoTime() - triggerTime(checkpointId) >= TimeUnit.MILLISECONDS.toNanos(timeoutMillis)
+                    && coordinator.status(checkpointId) == CheckpointStatus.PENDING;
+        }
+
         @Override
         public OptionalLong nextAbortNotificationFor(String task) {
             return coordinator.nextAbortNotificationFor(task);

@@ -28,6 +28,11 @@ public final class RuntimeViews {
             public Map<RecordId, Integer> processed(String operatorTask) {
                 return r.operatorTask(operatorTask).processed();
             }
+
+            @Override
+            public Map<RecordId, Integer> committedOutput(String sinkTask) {
+                return r.operatorTask(sinkTask).committedOutput();
+            }
         };
     }
 
@@ -47,6 +52,11 @@ public final class RuntimeViews {
             @Override
             public Map<RecordId, Integer> processed(String operatorTask) {
                 return r.operatorTask(operatorTask).processed();
+            }
+
+            @Override
+            public Map<RecordId, Integer> committedOutput(String sinkTask) {
+                return r.operatorTask(sinkTask).committedOutput();
             }
         };
     }

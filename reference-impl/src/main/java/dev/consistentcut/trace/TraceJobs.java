@@ -7,7 +7,12 @@ import dev.consistentcut.operator.KeyedCount;
 import dev.consistentcut.operator.MapOperator;
 import dev.consistentcut.operator.RecordingSink;
 import dev.consistentcut.source.InMemorySourceLog;
+import dev.consistentcut.operator.Operator;
+import dev.consistentcut.sink.MemorySinkDirectory;
+import dev.consistentcut.sink.SinkDirectory;
+import dev.consistentcut.sink.TransactionalFileSink;
 import java.util.List;
+import java.util.function.Function;
 import java.util.SplittableRandom;
 
 /**
@@ -18,7 +23,7 @@ import java.util.SplittableRandom;
 public final class TraceJobs {
 
     /** The names {@link #build} knows. */
-    public static final List<String> NAMES = List.of("demo", "join", "diamond", "fanin");
+    public static final List<String> NAMES = List.of("demo", "join", "diamond", "fanin", "sink");
 
     private TraceJobs() {
     }
@@ -30,7 +35,9 @@ public final class TraceJobs {
      *     (parallelism 2) and a keyed count that fan in at a join, then a sink; {@code fanin}: three
      *     sources into one keyed count (a task with three inputs) whose output goes both to a map
      *     of parallelism 2 and straight to the sink (a task with three outputs), the sink taking
-     *     three inputs again
+     *     three inputs again; {@code sink} (issue 12): the demo's shape ending in the two-phase-commit
+     *     sink ({@link TransactionalFileSink} on a fresh {@link MemorySinkDirectory}), to be
+     *     recorded with end of input
      * @param records records per source
      * @param capacity records per channel
      * @param sinkDelayNanos the threaded runtime's pause per record in the sink (a slow sink keeps
@@ -78,8 +85,27 @@ public final class TraceJobs {
                     .edge("count", "sink", Partitioning.FORWARD)
                     .edge("double", "sink", Partitioning.HASH)
                     .build();
+            case "sink" -> withSink(records, capacity, seed, dir -> new TransactionalFileSink(dir, sinkDelayNanos));
             default -> throw new IllegalArgumentException("unknown job '" + name + "'; known: " + String.join(", ", NAMES));
         };
+    }
+
+    /**
+     * The {@code sink} job with the sink {@code sink} makes from its directory (a fresh
+     * {@link MemorySinkDirectory}): the seam through which a test records a broken sink's trace.
+     */
+    public static JobGraph withSink(int records, int capacity, long seed,
+                                    Function<SinkDirectory, ? extends Operator> sink) {
+        SplittableRandom r = new SplittableRandom(seed);
+        MemorySinkDirectory dir = new MemorySinkDirectory();
+        return JobGraph.builder().defaultCapacity(capacity)
+                .source("s1", log(records, r)).source("s2", log(records, r))
+                .operator("count", 2, KeyedCount::new)
+                .operator("sink", 1, () -> sink.apply(dir))
+                .edge("s1", "count", Partitioning.HASH)
+                .edge("s2", "count", Partitioning.HASH)
+                .edge("count", "sink", Partitioning.HASH)
+                .build();
     }
 
     private static InMemorySourceLog log(int records, SplittableRandom r) {

@@ -80,14 +80,30 @@ public final class TraceRecorder implements ActionListener, Closeable {
 
         /** The spec's {@code processed[t]} of operator task {@code operatorTask}. */
         Map<RecordId, Integer> processed(String operatorTask);
+
+        /**
+         * The committed output of transactional sink {@code sinkTask} (issue 12; the spec's
+         * {@code committed} is the bag sum over the sinks). Default: none.
+         */
+        default Map<RecordId, Integer> committedOutput(String sinkTask) {
+            return Map.of();
+        }
     }
 
     private final Writer out;
     private final String name;
     private final PhysicalGraph graph;
     private final Map<Long, CompletedCheckpoint> completed = new HashMap<>();
+    /**
+     * Alternating mode (spec/TraceAlternating.tla): barriers in channels carry their alignment
+     * type ({@code {"ckpt": c, "aligned": b}}), {@code ReceiveBarrier} the received one's, and
+     * {@code TimeoutAlignment} events are recorded.
+     */
+    private final boolean alternating;
     private StateView view;
     private long events;
+    /** The transactional sinks (issue 12): their events, and restores, record the committed output. */
+    private final List<String> sinks;
     private boolean closed;
 
     /**
@@ -114,9 +130,12 @@ public final class TraceRecorder implements ActionListener, Closeable {
         this.out = Objects.requireNonNull(out, "out");
         this.name = Objects.requireNonNull(name, "name");
         this.graph = PhysicalGraph.of(Objects.requireNonNull(job, "job"));
+        this.alternating = mode.alignedTimeoutMillis() >= 0;
         if (maxConcurrent < 1) {
             throw new IllegalArgumentException("maxConcurrent must be >= 1, got " + maxConcurrent);
         }
+        this.sinks = graph.operatorTasks().stream().filter(t -> graph.job().node(graph.task(t).node()).operatorFactory()
+                .get() instanceof dev.consistentcut.sink.TransactionalSink).toList();
         write(header(mode, runtime, maxConcurrent, abortsReachTasks, endOfInput));
     }
 
@@ -167,7 +186,35 @@ public final class TraceRecorder implements ActionListener, Closeable {
         Json.quote(b, action);
         Set<String> touched = new LinkedHashSet<>();
         switch (action) {
-            case "TriggerCheckpoint" -> b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+            case "TriggerCheckpoint" -> {
+                b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+                if (Boolean.TRUE.equals(params.get("savepoint"))) {
+                    b.append(",\"savepoint\":true");
+                }
+            }
+            case "TimeoutAlignment" -> {
+                String task = str(action, params, "task");
+                b.append(",\"task\":");
+                Json.quote(b, task);
+                b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+                if (params.containsKey("snapshot")) {
+                    b.append(",\"snapshot\":");
+                    bag(b, ledger(action, params));
+                }
+                // What the switch persisted: passive, the records each prioritized barrier jumped
+                // over (input channels); active, what the overtaking barrier jumped over (outputs).
+                Map<String, Object> all = new HashMap<>();
+                if (params.get("prioritized") instanceof Map<?, ?> m) {
+                    m.forEach((k, v) -> all.put((String) k, v));
+                }
+                if (params.get("overtaken") instanceof Map<?, ?> m) {
+                    m.forEach((k, v) -> all.put((String) k, v));
+                }
+                b.append(",\"persisted\":");
+                persisted(b, action, Map.of("overtaken", all));
+                graph.inputs(task).forEach(c -> touched.add(c.id()));
+                graph.outputs(task).forEach(c -> touched.add(c.id()));
+            }
             case RUN_ENDED -> {
                 if (!(params.get("finished") instanceof Boolean finished)) {
                     throw missing(action, params, "finished", "a boolean");
@@ -221,6 +268,9 @@ public final class TraceRecorder implements ActionListener, Closeable {
                         b.append(",\"snapshot\":");
                         bag(b, ledger(action, params));
                     }
+                    if (sinks.contains(task)) {
+                        output(b);
+                    }
                 }
                 graph.outputs(task).forEach(c -> touched.add(c.id()));
             }
@@ -263,6 +313,12 @@ public final class TraceRecorder implements ActionListener, Closeable {
                     touched.addAll(routeChannels(task, r));
                 } else {
                     b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+                    if (alternating) {
+                        if (!(params.get("aligned") instanceof Boolean aligned)) {
+                            throw missing(action, params, "aligned", "a boolean (alternating mode)");
+                        }
+                        b.append(",\"aligned\":").append(aligned);
+                    }
                     if (params.containsKey("abandoned")) {
                         abandoned(b, action, params);
                     }
@@ -273,6 +329,9 @@ public final class TraceRecorder implements ActionListener, Closeable {
                     if (params.containsKey("overtaken")) {
                         b.append(",\"persisted\":");
                         persisted(b, action, params);
+                    }
+                    if (sinks.contains(task)) {
+                        output(b); // a sink's snapshot pre-commits and must not commit
                     }
                     graph.outputs(task).forEach(c -> touched.add(c.id()));
                 }
@@ -297,8 +356,25 @@ public final class TraceRecorder implements ActionListener, Closeable {
                         .filter(cp.channelState()::containsKey).toList();
                 channelPairs(b, persisted, c -> elements(b, cp.channelState().get(c)));
             }
+            case "NotifyCheckpointComplete" -> {
+                b.append(",\"task\":");
+                Json.quote(b, str(action, params, "task"));
+                b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+                if (!(params.get("committed") instanceof List<?> ids)) {
+                    throw missing(action, params, "committed", "a list of checkpoint ids");
+                }
+                b.append(",\"committed\":[");
+                for (int k = 0; k < ids.size(); k++) {
+                    b.append(k == 0 ? "" : ",").append(((Number) ids.get(k)).longValue());
+                }
+                b.append(']');
+                output(b);
+            }
             case "FailAndRestore" -> {
                 b.append(",\"restored\":").append(num(action, params, "checkpoint"));
+                if (!sinks.isEmpty()) {
+                    output(b); // after the sinks' re-commit
+                }
                 b.append(",\"offsets\":");
                 pairs(b, graph.sourceTasks(), s -> b.append(view.sourceOffset(s)));
                 b.append(",\"processed\":");
@@ -308,6 +384,7 @@ public final class TraceRecorder implements ActionListener, Closeable {
             default -> throw new IllegalArgumentException("trace " + name + ": '" + action + "' is no action of the specification");
         }
         // Every step that moves messages records the channels it touched, as it left them.
+        // (NotifyCheckpointComplete moves none: its "channels" is empty.)
         if (!action.endsWith("Checkpoint") && !action.equals(RUN_ENDED)) {
             b.append(",\"channels\":");
             channelPairs(b, List.copyOf(touched), c -> elements(b, view.channel(c).contents()));
@@ -337,7 +414,8 @@ public final class TraceRecorder implements ActionListener, Closeable {
         b.append(",\"mode\":");
         // The spec the trace must follow: AtLeastOnceCheckpoint for the shipped at-least-once mode,
         // else UnalignedCheckpoint if barriers overtake, AlignedCheckpoint otherwise (broken twins too).
-        Json.quote(b, mode.overtaking() ? "unaligned" : mode.name().equals("at-least-once") ? "at-least-once" : "aligned");
+        Json.quote(b, mode.alignedTimeoutMillis() >= 0 ? "alternating" : mode.overtaking() ? "unaligned"
+                : mode.name().equals("at-least-once") ? "at-least-once" : "aligned");
         b.append(",\"modeName\":");
         Json.quote(b, mode.name());
         b.append(",\"runtime\":");
@@ -357,9 +435,11 @@ public final class TraceRecorder implements ActionListener, Closeable {
         pairs(b, graph.sourceTasks(), s -> b.append(graph.log(s).length()));
         int capacity = graph.channels().stream().mapToInt(ChannelSpec::capacity).max().orElse(1);
         b.append(",\"capacity\":").append(capacity);
-        b.append(",\"maxConcurrent\":").append(mode.overtaking() ? 1 : maxConcurrent);
+        b.append(",\"maxConcurrent\":").append(mode.oneInFlight() ? 1 : maxConcurrent);
         b.append(",\"abortsReachTasks\":").append(abortsReachTasks);
         b.append(",\"endOfInput\":").append(endOfInput);
+        // Issue 12: the job's sinks are two-phase-commit sinks (the spec's TransactionalSink).
+        b.append(",\"transactionalSink\":").append(!sinks.isEmpty());
         // Route(n, r) for every node n and record r: per <<node, source>>, per offset, the out-edges.
         b.append(",\"routes\":[");
         sep = "";
@@ -414,7 +494,7 @@ public final class TraceRecorder implements ActionListener, Closeable {
         Json.quote(b, r.source()).append(",\"off\":").append(r.offset()).append('}');
     }
 
-    private static void elements(StringBuilder b, List<? extends ChannelElement> elements) {
+    private void elements(StringBuilder b, List<? extends ChannelElement> elements) {
         b.append('[');
         String sep = "";
         for (ChannelElement e : elements) {
@@ -422,7 +502,11 @@ public final class TraceRecorder implements ActionListener, Closeable {
             if (e instanceof Record r) {
                 record(b, r.id());
             } else if (e instanceof Barrier barrier) {
-                b.append("{\"ckpt\":").append(barrier.checkpointId()).append('}');
+                b.append("{\"ckpt\":").append(barrier.checkpointId());
+                if (alternating) {
+                    b.append(",\"aligned\":").append(barrier.aligned());
+                }
+                b.append('}');
             } else if (e instanceof CancelBarrier cancel) {
                 b.append("{\"cancel\":").append(cancel.checkpointId()).append('}');
             } else if (e instanceof EndOfPartition) {
@@ -433,6 +517,16 @@ public final class TraceRecorder implements ActionListener, Closeable {
             sep = ",";
         }
         b.append(']');
+    }
+
+    /** "output": the committed output of every transactional sink together (the spec's bag {@code committed}), after the step. */
+    private void output(StringBuilder b) {
+        Map<RecordId, Integer> all = new HashMap<>();
+        for (String t : sinks) {
+            view.committedOutput(t).forEach((r, n) -> all.merge(r, n, Integer::sum));
+        }
+        b.append(",\"output\":");
+        bag(b, all);
     }
 
     /** A bag as [[record, count], ...] in record order. */

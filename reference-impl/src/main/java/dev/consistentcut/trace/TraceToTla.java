@@ -115,9 +115,9 @@ public final class TraceToTla {
                 throw new IllegalArgumentException(name + ":1: the header lacks field \"" + f + "\"");
             }
         }
-        if (!List.of("aligned", "unaligned", "at-least-once").contains(h.get("mode"))) {
+        if (!List.of("aligned", "unaligned", "at-least-once", "alternating").contains(h.get("mode"))) {
             throw new IllegalArgumentException(name + ":1: mode " + h.get("mode")
-                    + ": expected \"aligned\", \"unaligned\" or \"at-least-once\"");
+                    + ": expected \"aligned\", \"unaligned\", \"at-least-once\" or \"alternating\"");
         }
         return h;
     }

@@ -34,7 +34,8 @@ public final class TraceTool {
                                             an existing FILE is kept unless --force is given
                 --runtime simulation|threads   (default simulation)
                 --mode aligned|unaligned|at-least-once   (default aligned)
-                --job demo|join|diamond        (default demo)
+                --job demo|join|diamond|fanin|sink  (default demo); sink: the demo's shape ending in the
+                                               two-phase-commit sink (issue 12), implies --end-of-input
                 --records N                    records per source (default 6)
                 --capacity N                   records per channel (default 2)
                 --seed N                       keys and, in the simulation, every choice (default 1)
@@ -199,7 +200,7 @@ public final class TraceTool {
         JobGraph graph = TraceJobs.build(job, records, capacity, seed, threads ? TimeUnit.MICROSECONDS.toNanos(200) : 0);
         return record(Path.of(o.get("--out")), graph, job, mode,
                 new Settings(threads, seed, checkpoints, maxConcurrent, failures, abort, timeout,
-                        !o.containsKey("--aborts-stay-in-flight"), o.containsKey("--end-of-input")), out);
+                        !o.containsKey("--aborts-stay-in-flight"), o.containsKey("--end-of-input") || job.equals("sink")), out);
     }
 
     /** Runs {@code graph} with a recorder writing {@code file}; 0 if the run finished, 1 if not. */
@@ -237,6 +238,8 @@ public final class TraceTool {
                         .checkpointTimeout(s.checkpointTimeout())
                         .maxFailures(Math.max(0, s.failures() - 1))
                         .failureProbability(s.failures() > 1 ? 0.01 : 0)
+                        // a sink job: failures also right after a completion, before its notification
+                        .failureAfterCompletionProbability(s.failures() > 1 ? 0.3 : 0)
                         .build());
                 recorder.attach(RuntimeViews.of(rt));
                 result = rt.run();

@@ -114,6 +114,7 @@ public final class TraceValidator {
             String spec = switch (converted.mode()) {
                 case "aligned" -> "TraceAligned";
                 case "at-least-once" -> "TraceAtLeastOnce";
+                case "alternating" -> "TraceAlternating";
                 default -> "TraceUnaligned";
             };
             int exit = runTlc(work, spec, log);

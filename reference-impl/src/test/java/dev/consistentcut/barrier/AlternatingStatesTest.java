@@ -286,12 +286,15 @@ class AlternatingStatesTest {
         assertEquals(List.of("abandon 3", "decline 3", "abandon 6"), ctx.calls);
         assertEquals(6, n.latestCheckpointId());
         ctx.calls.clear();
-        s.checkpointAborted(3, ctx);
+        BarrierHandlerState ab = s.checkpointAborted(3, ctx);
         assertEquals(List.of("abandon 3"), ctx.calls);
+        assertEquals("AlternatingWaitingForFirstBarrier[latest 3]", ab.toString());
         ctx.calls.clear();
+        assertEquals(s.toString(), s.endOfPartitionReceived(1, ctx).toString(), "input 1 not ended: still aligning");
         ctx.ended.set(1);
-        s.endOfPartitionReceived(1, ctx);
+        BarrierHandlerState done = s.endOfPartitionReceived(1, ctx);
         assertEquals(List.of("snapshot 3", "forward 3", "ack 3"), ctx.calls, "an ended input completes the alignment");
+        assertEquals("AlternatingWaitingForFirstBarrier[latest 3]", done.toString());
     }
 
     @Test
@@ -313,12 +316,15 @@ class AlternatingStatesTest {
         assertEquals(6, u.cancelBarrierReceived(1, 6, ctx).latestCheckpointId());
         assertEquals(List.of("abandon 3", "decline 3", "abandon 6"), ctx.calls);
         ctx.calls.clear();
-        u.checkpointAborted(3, ctx);
+        BarrierHandlerState ab = u.checkpointAborted(3, ctx);
         assertEquals(List.of("abandon 3"), ctx.calls);
+        assertEquals("AlternatingWaitingForFirstBarrier[latest 3]", ab.toString());
         ctx.calls.clear();
+        assertEquals(u.toString(), u.endOfPartitionReceived(1, ctx).toString());
         ctx.ended.set(1);
-        u.endOfPartitionReceived(1, ctx);
+        BarrierHandlerState done = u.endOfPartitionReceived(1, ctx);
         assertEquals(List.of("ack 3"), ctx.calls);
+        assertEquals("AlternatingWaitingForFirstBarrier[latest 3]", done.toString());
     }
 
     @Test
@@ -341,6 +347,23 @@ class AlternatingStatesTest {
         assertFalse(w.isBlocked(0));
         assertEquals(0, w.checkpointId());
         assertFalse(w.canTimeoutAlignment(2, ctx));
+    }
+
+    @Test
+    void theContextsDefaultsForwardByTheFlagAndPrioritizeNothing() {
+        RecordingContext rc = new RecordingContext(1);
+        rc.forward(aligned(4));
+        rc.forward(unaligned(5));
+        assertEquals(List.of("forwardBarrier 4", "forwardBarrierOvertaking 5"), rc.calls);
+        assertFalse(rc.prioritizeBarrier(0, 4));
+        assertEquals(null, rc.queuedBarrier(0));
+        rc.switched(4, true);
+        rc.discard(4);
+        assertEquals(2, rc.calls.size());
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> BarrierHandlers.aligned().initialState().timeoutAlignment(4, rc));
+        assertEquals("task op#0: TimeoutAlignment(4) is not enabled in AlignedWaitingForFirstBarrier[latest 0]", e.getMessage());
+        assertFalse(BarrierHandlers.aligned().initialState().canTimeoutAlignment(4, rc));
     }
 
     @Test

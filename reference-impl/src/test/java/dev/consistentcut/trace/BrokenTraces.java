@@ -1,5 +1,6 @@
 package dev.consistentcut.trace;
 
+import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.barrier.BrokenHandlers;
 import dev.consistentcut.barrier.BrokenLifecycleHandlers;
@@ -88,13 +89,31 @@ public final class BrokenTraces {
             lifecycle("broken-ended-input-not-counted-as-arrived", BrokenLifecycleHandlers.endedInputNotCountedAsArrived(),
                     "join", 5, 1, 0.05, "\"event\":\"ReceiveBarrier\"", "snapshot (the snapshot"));
 
+    /** The job name of {@link #COMMIT_ON_SNAPSHOT}: the sink job with the broken sink. */
+    static final String SINK_COMMIT_ON_SNAPSHOT = "sink-commit-on-snapshot";
+
+    /**
+     * Issue 12: the two-phase-commit sink that commits in its snapshot (BugCommitOnSnapshot,
+     * dev.consistentcut.sink.BrokenSinks), on the {@code sink} job with end of input and a failure
+     * after the first checkpoint: the sink's ReceiveBarrier records a committed output that the
+     * spec's pre-commit never produces. (Not in CASES: those are broken handlers, and
+     * BrokenEngineTraceTest runs each with the correct handler too; SinkTraceTest does both here.)
+     */
+    static final Case COMMIT_ON_SNAPSHOT = new Case("broken-sink-commit-on-snapshot", BarrierHandlers.aligned(),
+            SINK_COMMIT_ON_SNAPSHOT, 5, new TraceTool.Settings(false, 3, 4, 1, 1, 0, 0, true, true),
+            "\"event\":\"ReceiveBarrier\"", "output");
+
+
     private BrokenTraces() {
     }
 
     /** Records case {@code c} into {@code dir}. */
     static Path record(Case c, Path dir, PrintStream out) {
         Path f = c.file(dir);
-        TraceTool.record(f, TraceJobs.build(c.job(), c.records(), 2, c.seed(), 0), c.job(), c.mode(), c.settings(), out);
+        dev.consistentcut.graph.JobGraph graph = c.job().equals(SINK_COMMIT_ON_SNAPSHOT)
+                ? TraceJobs.withSink(c.records(), 2, c.seed(), dev.consistentcut.sink.BrokenSinks.CommitOnSnapshot::new)
+                : TraceJobs.build(c.job(), c.records(), 2, c.seed(), 0);
+        TraceTool.record(f, graph, c.job(), c.mode(), c.settings(), out);
         return f;
     }
 
@@ -106,5 +125,6 @@ public final class BrokenTraces {
         for (Case c : CASES) {
             record(c, Path.of(args[0]), System.out);
         }
+        record(COMMIT_ON_SNAPSHOT, Path.of(args[0]), System.out);
     }
 }
