@@ -113,6 +113,17 @@ SinkInit ==
     /\ committed = EmptyBag
 ASSUME ~TransactionalSink
 
+\* The edges out of sources, and the others.  A source edge's candidates do not depend on
+\* processed (Sent reads the source's offset), so they are enumerated first; FlowLemma then
+\* pins processed for the operators fed by sources only (FlowBag), before the other edges.
+SourceEdges == {e \in Edges : e[1] \in Sources}
+OperatorEdges == Edges \ SourceEdges
+FedBySources == {t \in Operators : InputsOf(t) \subseteq SourceEdges}
+SourceCandidates(e) == {q \in ChanShapes[e] : AlignedChannelLemma(e, q) /\ FinalStateLemma(e, q)}
+\* processed[t] as FlowLemma pins it, given the contents f[e] of t's inputs.
+FlowCount(t, f, r) == SumOver(InputsOf(t), [e \in InputsOf(t) |-> Sent(e, r) - InSeq(f[e], r)])
+FlowBag(t, f) == [r \in {x \in Records : FlowCount(t, f, x) > 0} |-> FlowCount(t, f, r)]
+
 \* All states of the bounded type that satisfy AlignedIndInv.
 IndInit ==
     /\ IndPrefix
@@ -121,8 +132,13 @@ IndInit ==
     /\ AckedSnapshotLemma
     \* AlignedNoChannelStateInv pins snapChan to one value: bind it (the same set of states).
     /\ snapChan = [c \in CheckpointIds |-> [e \in Edges |-> <<>>]]
-    /\ processed \in [Operators -> BagsUpTo(MaxCopies)]
-    /\ chan \in EdgeFunctions(ChanCandidates)
+    \* The source edges first, then processed (pinned by FlowLemma for the operators fed by
+    \* sources only), then the other edges: the same set as binding processed first.
+    /\ \E f1 \in Product(SourceEdges, [e \in SourceEdges |-> SourceCandidates(e)]) :
+          /\ processed \in {p \in [Operators -> BagsUpTo(MaxCopies)] :
+                              \A t \in FedBySources : p[t] = FlowBag(t, f1)}
+          /\ \E f2 \in Product(OperatorEdges, [e \in OperatorEdges |-> ChanCandidates(e)]) :
+                chan = f1 @@ f2
     /\ AlignedIndInv
 
 IndSpec == IndInit /\ [][Next]_vars

@@ -5,20 +5,23 @@
 (* initial states are a random sample of the AlignedIndInv states of the   *)
 (* bounded type of MCAlignedIndInv.tla: IndInit's bindings, with the       *)
 (* variables that make the product large drawn by TLC's Randomization      *)
-(* (RandomSubset: Draws values of the variable's type, drawn afresh for    *)
-(* every binding before it) instead of enumerated, the snapshots computed *)
-(* (AckedSnapshotLemma pins them), and every lemma filtering as in IndInit.  The channels are not drawn: their candidates  *)
-(* are enumerated exactly given the rest (the lemmas pin them almost       *)
-(* completely, so a random channel would almost never fit; that is why a  *)
-(* first attempt, which drew the pinned bags, sampled nothing).  Every     *)
-(* initial state satisfies AlignedIndInv (it is IndInit's last filter), so *)
-(* TLC's initial-state count is the number of IndInv states checked, and  *)
-(* TLC checks ConsistentCutInv on each and AlignedIndInv after every step. *)
-(* The sample differs from run to run (TLC's -seed fixes it).              *)
+(* instead of enumerated: RandomSubset draws Draws values of acked,        *)
+(* current and snapOffset among those their own lemmas allow, afresh for   *)
+(* every binding before them.  The snapshots are computed                  *)
+(* (AckedSnapshotLemma pins them), so is the state of an operator fed by   *)
+(* sources (FlowLemma pins it), and the channels are enumerated exactly    *)
+(* given the rest (the lemmas pin them almost                              *)
+(* completely, so a random channel or bag would almost never fit: a first  *)
+(* attempt, which drew the pinned bags, sampled nothing).  Every initial   *)
+(* state satisfies AlignedIndInv (IndInit's last filter), so TLC's        *)
+(* initial-state count is the number of IndInv states checked; TLC checks  *)
+(* ConsistentCutInv on each and AlignedIndInv after every step of Next.    *)
+(* The sample differs from run to run.                                     *)
 (***************************************************************************)
 EXTENDS MCAlignedIndInv, Randomization
 
-CONSTANT Draws   \* how many values RandomSubset draws for each sampled variable
+CONSTANT Draws  \* how many values RandomSubset draws for acked, current and snapOffset (among
+                \* those their own lemmas allow), afresh for every binding before them
 
 RECURSIVE SnapCount(_, _, _)
 \* How many copies of r operator t's snapshot of c holds if it is the local cut of
@@ -39,7 +42,9 @@ SamplePrefix ==
     /\ latest \in 0..MaxCheckpointId
     /\ ckpt \in [CheckpointIds -> {"none", "pending", "completed", "aborted"}]
     /\ latest # 0 => ckpt[latest] = "completed"
-    /\ acked \in RandomSubset(Draws, [CheckpointIds -> SUBSET Tasks])
+    /\ acked \in RandomSubset(Draws, {a \in [CheckpointIds -> SUBSET Tasks] :
+                                        \A c \in CheckpointIds : /\ ~Triggered(c) => a[c] = {}
+                                                                /\ ckpt[c] = "completed" => a[c] = Tasks})
     /\ BookkeepingLemma
     /\ offset \in [Sources -> 0..RecordsPerSource]
     /\ endedSources \in IF EndOfInput THEN SUBSET Sources ELSE {{}}
@@ -48,16 +53,21 @@ SamplePrefix ==
     /\ ~AbortEnabled /\ failures = 0 =>
           \A c \in CheckpointIds : ckpt[c] = "aborted" =>
               \E d \in CheckpointIds : d > c /\ ckpt[d] = "completed"
-    /\ current \in RandomSubset(Draws, [Tasks -> 0..MaxCheckpointId])
-    /\ \A v \in Tasks : /\ discardedUpTo <= current[v]
-                        /\ current[v] \in {0} \cup {c \in CheckpointIds : Triggered(c)}
+    /\ current \in RandomSubset(Draws, {cur \in [Tasks -> 0..MaxCheckpointId] :
+                        \A v \in Tasks : /\ discardedUpTo <= cur[v]
+                                        /\ cur[v] \in {0} \cup {c \in CheckpointIds : Triggered(c)}
+                                        /\ \A c \in CheckpointIds : Live(c) /\ c > cur[v] =>
+                                               (v \in acked[c] <=> Ended(v))})
     /\ \E ha \in HandlingArrived : handling = ha[1] /\ arrived = ha[2]
     /\ CurrentLemma
     /\ MaxConcurrent = 1 =>
           \A c \in CheckpointIds : Live(c) /\ Doomed(c) => AbortsReachTasks /\ ckpt[c] = "aborted"
     /\ HandlingLemma
     /\ AckClosureLemma
-    /\ snapOffset \in RandomSubset(Draws, [CheckpointIds -> [Sources -> 0..RecordsPerSource]])
+    /\ snapOffset \in RandomSubset(Draws, {so \in [CheckpointIds -> [Sources -> 0..RecordsPerSource]] :
+                        \A c \in CheckpointIds, s \in Sources :
+                            /\ s \notin acked[c] => so[c][s] = 0
+                            /\ Live(c) /\ s \in acked[c] => so[c][s] <= offset[s]})
     /\ SourceSnapshotLemma
 
 \* A random sample of the states of the bounded type that satisfy AlignedIndInv.
@@ -71,9 +81,17 @@ SampleInit ==
                            IF t \in acked[c] THEN SnapBag(c, t) ELSE EmptyBag]]
     /\ AckedSnapshotLemma
     /\ snapChan = [c \in CheckpointIds |-> [e \in Edges |-> <<>>]]
-    /\ processed \in RandomSubset(Draws, [Operators -> BagsUpTo(MaxCopies)])
-    /\ chan \in EdgeFunctions(ChanCandidates)
+    /\ \E f1 \in Product(SourceEdges, [e \in SourceEdges |-> SourceCandidates(e)]) :
+          /\ processed \in {p \in [Operators -> BagsUpTo(MaxCopies)] :
+                              \A t \in FedBySources : p[t] = FlowBag(t, f1)}
+          /\ \E f2 \in Product(OperatorEdges, [e \in OperatorEdges |-> ChanCandidates(e)]) :
+                chan = f1 @@ f2
     /\ AlignedIndInv
+
+\* The sampled states' successors are checked (TLC checks the invariants of a state outside
+\* the constraint too) but not explored further: one step of Next from each sampled state,
+\* as the exhaustive check takes.
+OneStep == TLCGet("level") < 2
 
 SampleSpec == SampleInit /\ [][Next]_vars
 

@@ -40,7 +40,7 @@ Moves ==
                            \/ \E e \in InputsOf(t) : \/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
                                                    \/ ReceiveCancelBarrier(t, e)
                                                    \/ ReceiveEndOfPartition(t, e)
-    \/ SinkProgress
+    \/ SinkCommitDue
 
 \* The action event ev names, with its parameters.  Its checks are in TraceValidation.
 Act(ev) ==
@@ -61,7 +61,7 @@ Act(ev) ==
       [] ev.event = "ReceiveCancelBarrier" -> ReceiveCancelBarrier(ev.task, ev.channel)
       [] ev.event = "SendEndOfPartition" -> SendEndOfPartition(ev.task) /\ UNCHANGED alternatingVars
       [] ev.event = "ReceiveEndOfPartition" -> ReceiveEndOfPartition(ev.task, ev.channel)
-      [] ev.event = "NotifyCheckpointComplete" -> NotifyCompleteAct(ev)
+      [] ev.event = "NotifyCheckpointComplete" -> NotifyCheckpointComplete(ev.task, ev.checkpoint)
       [] ev.event = "RunEnded" -> RunEnded(ENABLED Moves) /\ UNCHANGED alternatingVars
 
 altTraceVars == <<allVars, i>>

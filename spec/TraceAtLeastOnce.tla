@@ -27,7 +27,7 @@ Moves ==
                            \/ \E e \in InputsOf(t) : \/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
                                                    \/ ReceiveCancelBarrier(t, e)
                                                    \/ ReceiveEndOfPartition(t, e)
-    \/ SinkProgress
+    \/ SinkCommitDue
 
 \* The action event ev names, with its parameters.  Its checks are in TraceValidation.
 Act(ev) ==
@@ -45,7 +45,7 @@ Act(ev) ==
       [] ev.event = "ReceiveCancelBarrier" -> ReceiveCancelBarrier(ev.task, ev.channel)
       [] ev.event = "SendEndOfPartition" -> SendEndOfPartition(ev.task)
       [] ev.event = "ReceiveEndOfPartition" -> ReceiveEndOfPartition(ev.task, ev.channel)
-      [] ev.event = "NotifyCheckpointComplete" -> NotifyCompleteAct(ev)
+      [] ev.event = "NotifyCheckpointComplete" -> NotifyCheckpointComplete(ev.task, ev.checkpoint)
       [] ev.event = "RunEnded" -> RunEnded(ENABLED Moves)
 
 \* Match the next event (after the spec steps its engine step includes first, PreludeStep), or

@@ -120,7 +120,7 @@ CheckNames(ev) ==
       [] ev.event = "TimeoutAlignment" -> <<"snapshot", "persisted", "channels">>
       [] ev.event = "CompleteCheckpoint" -> <<"offsets", "processed", "channelState">>
       [] ev.event = "FailAndRestore" -> <<"restored", "offsets", "processed", "output", "channels">>
-      [] ev.event = "NotifyCheckpointComplete" -> <<"output", "channels">>
+      [] ev.event = "NotifyCheckpointComplete" -> <<"committed", "output", "channels">>
       [] ev.event = "NotifyCheckpointAborted" -> <<"remembered", "channels">>
       [] ev.event = "ReceiveCancelBarrier" -> <<"checkpoint", "channels">>
       [] ev.event = "SendEndOfPartition" -> <<"offset", "channels">>
@@ -134,6 +134,9 @@ Check(ev, k) ==
       \* Issue 12: what an external reader sees after the step is the spec's committed output (an
       \* event without the field: a job without a transactional sink, or not a sink's step).
       [] k = "output" -> "output" \in DOMAIN ev => committed' = FunOf(ev.output)
+      \* The engine's sink committed something iff the spec's has a transaction pending up to c.
+      [] ev.event = "NotifyCheckpointComplete" /\ k = "committed" ->
+              (ev.committed # <<>>) = (\E d \in txnPending[ev.task] : d <= ev.checkpoint)
       [] ev.event = "EmitRecord" /\ k = "record" -> ev.record = [src |-> ev.task, off |-> offset[ev.task]]
       [] ev.event = "EmitRecord" /\ k = "offset" -> offset'[ev.task] = ev.offset
       [] ev.event = "InjectBarrier" /\ k = "offset" -> snapOffset'[ev.checkpoint][ev.task] = ev.offset
@@ -197,19 +200,12 @@ NotifiedWithoutStep(ev) ==
     /\ handling[ev.task] # ev.checkpoint
     /\ UNCHANGED vars
 
-\* Issue 12: a NotifyCheckpointComplete that committed nothing in the engine (the sink had no
-\* transaction pre-committed up to c: they were committed by an earlier notification or on
-\* restore).  The spec's NotifyCheckpointComplete is enabled only when it commits something, so
-\* no spec step; but c must be complete and the spec's sink must have nothing up to c pending either.
-NotifiedCompleteWithoutStep(ev) ==
-    /\ ckpt[ev.checkpoint] = "completed"
-    /\ {d \in txnPending[ev.task] : d <= ev.checkpoint} = {}
-    /\ UNCHANGED vars
-
-\* The engine step of event ev, a NotifyCheckpointComplete: the spec's action, or no step (above).
-NotifyCompleteAct(ev) ==
-    IF ev.committed = <<>> THEN NotifiedCompleteWithoutStep(ev)
-    ELSE NotifyCheckpointComplete(ev.task, ev.checkpoint)
+\* Issue 12: a sink has a transaction that a notification would commit now (a pending one of a
+\* checkpoint completed since the last failure).  Part of each trace module's Moves: a run that
+\* ended must not have one left.  (SinkProgress is not: a notification that commits nothing is
+\* a step of the spec too.)
+SinkCommitDue == \E t \in SinkTasks, c \in CheckpointIds :
+                    ckpt[c] = "completed" /\ c > discardedUpTo /\ \E d \in txnPending[t] : d <= c
 
 \* RunEnded (the recorder's last event when the engine stopped because none of its steps was
 \* enabled): no spec step, but the spec must have none left either that moves data, barriers,

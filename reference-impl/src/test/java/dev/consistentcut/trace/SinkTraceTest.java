@@ -17,9 +17,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Trace validation of the two-phase-commit sink (issue 12): runs of the {@code sink} job (end of
- * input, failures right after a completion, so notifications are lost and restores re-commit) are
- * accepted by the trace specs with the spec's {@code TransactionalSink}, every sink event's
+ * Trace validation of the two-phase-commit sink (issue 12) in the build: a run of the {@code sink}
+ * job in at-least-once mode (end of input, failures right after a completion, so notifications
+ * are lost and restores re-commit) is accepted by the trace specs with the spec's {@code TransactionalSink}, every sink event's
  * committed output checked against the spec's {@code committed}; the broken sink that commits in
  * its snapshot is rejected at the sink's {@code ReceiveBarrier}, and the same run with the correct
  * sink is accepted.
@@ -41,21 +41,17 @@ class SinkTraceTest {
         return Files.readAllLines(trace).stream().filter(l -> l.contains(text)).count();
     }
 
+    /**
+     * At-least-once (its own trace spec); tests/trace-validation.sh validates the aligned,
+     * unaligned and threaded sink traces (with the coverage of lost notifications and re-commits).
+     */
     @ParameterizedTest(name = "{0}, seed {1}")
-    @CsvSource({"aligned, 3", "unaligned, 5", "at-least-once, 4"})
+    @CsvSource({"at-least-once, 4"})
     void runsWithLostNotificationsAndRecommitsAreAccepted(String mode, long seed) throws Exception {
         Path trace = record("sink-" + mode + "-" + seed, BarrierHandlers.byName(mode),
                 new TraceTool.Settings(false, seed, 6, 1, 3, 0.01, 0, true, true));
         assertTrue(count(trace, "\"event\":\"NotifyCheckpointComplete\"") > 0, "the trace has notifications");
         assertTrue(count(trace, "\"transactionalSink\":true") == 1, "the header says so");
-        TraceValidator.Verdict v = Tlc.validator(dir.resolve("logs")).validate(trace);
-        assertEquals(TraceValidator.Outcome.ACCEPTED, v.outcome(), v.report());
-    }
-
-    @Test
-    void aThreadedRunIntoTheSinkIsAccepted() {
-        Path trace = record("sink-threads", BarrierHandlers.unaligned(),
-                new TraceTool.Settings(true, 1, 4, 1, 1, 0, 0, true, true));
         TraceValidator.Verdict v = Tlc.validator(dir.resolve("logs")).validate(trace);
         assertEquals(TraceValidator.Outcome.ACCEPTED, v.outcome(), v.report());
     }
