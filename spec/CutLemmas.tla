@@ -71,7 +71,8 @@ Doomed(c) == \E v \in Tasks : Passed(c, v)
 
 \* Lemma (bookkeeping).  Checkpoints are triggered in id order; a failure discards exactly
 \* the checkpoints triggered before it, so every pending checkpoint is live; a completed
-\* checkpoint was acknowledged by every task and is not newer than the latest; an
+\* checkpoint was acknowledged by every task and is not newer than the latest, and a pending
+\* one is newer (a completion aborts the older pending ones); an
 \* untriggered one has no acknowledgement; nothing is discarded before the first failure;
 \* no more checkpoints are in flight than MaxConcurrent.
 BookkeepingLemma ==
@@ -80,6 +81,7 @@ BookkeepingLemma ==
     /\ failures = 0 => discardedUpTo = 0
     /\ \A c \in CheckpointIds : ckpt[c] = "pending" => c > discardedUpTo
     /\ \A c \in CheckpointIds : ckpt[c] = "completed" => acked[c] = Tasks /\ c <= latest
+    /\ \A c \in CheckpointIds : ckpt[c] = "pending" => c > latest
     /\ \A c \in CheckpointIds : ~Triggered(c) => acked[c] = {}
     /\ Cardinality({c \in CheckpointIds : InFlight(c)}) <= MaxConcurrent
 

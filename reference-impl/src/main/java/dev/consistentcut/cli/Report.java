@@ -68,10 +68,10 @@ record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<St
             byInvariant.put(o.mode().overtaking() ? CutInvariants.UNALIGNED_CHANNEL_STATE_BOUND
                     : CutInvariants.ALIGNED_NO_CHANNEL_STATE, new ArrayList<>());
             byInvariant.put(CutInvariants.EXACTLY_ONCE, new ArrayList<>());
-            if (o.fileJob()) {
-                byInvariant.put(CutInvariants.NO_DUPLICATE_OUTPUT, new ArrayList<>());
-                byInvariant.put(CutInvariants.OUTPUT_EXACTLY_ONCE, new ArrayList<>());
-            }
+        }
+        if (o.fileJob() && !atLeastOnce) { // the two-phase-commit sink's promise (issue 12), every exactly-once mode
+            byInvariant.put(CutInvariants.NO_DUPLICATE_OUTPUT, new ArrayList<>());
+            byInvariant.put(CutInvariants.OUTPUT_EXACTLY_ONCE, new ArrayList<>());
         }
         CutInvariants.lifecycle(o.mode().overtaking()).forEach(n -> byInvariant.put(n, new ArrayList<>()));
         for (Violation v : r.violations()) {

@@ -54,7 +54,8 @@ class FileJobCliTest {
     }
 
     @ParameterizedTest(name = "{0}, {1}")
-    @CsvSource({"unaligned, threads", "aligned, threads", "unaligned, simulation", "aligned, simulation"})
+    @CsvSource({"unaligned, threads", "aligned, threads", "unaligned, simulation", "aligned, simulation",
+        "alternating, simulation"})
     void aFailureAfterCheckpoint3LeavesEveryRecordExactlyOnceInTheOutput(String mode, String runtime) throws IOException {
         Path in1 = input("in1.txt", 800, 1);
         Path in2 = input("in2.txt", 600, 2);
