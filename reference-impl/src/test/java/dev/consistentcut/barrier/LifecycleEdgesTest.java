@@ -242,4 +242,45 @@ class LifecycleEdgesTest {
             assertEquals("acknowledge 3", ctx.calls.get(ctx.calls.size() - 1));
         }
     }
+
+    /** The returned state of the alternating mode's lifecycle events (PIT: replaced by null, unchecked). */
+    @Nested
+    class Alternating {
+        final AlternatingStatesTest.Ctx ctx = new AlternatingStatesTest.Ctx(3);
+        final BarrierHandlerState idle = BarrierHandlers.alternating(10).initialState();
+
+        @Test
+        void abortNotificationOfTheAlignedCheckpointUnblocksAndGoesPastIt() {
+            BarrierHandlerState s = idle.barrierReceived(0, new Barrier(5), ctx).checkpointAborted(5, ctx);
+            assertEquals(List.of("abandon 5"), ctx.calls);
+            assertInstanceOf(AlternatingWaitingForFirstBarrier.class, s);
+            assertEquals(5, s.latestCheckpointId());
+            assertFalse(s.isBlocked(0), "every input unblocked at once");
+            assertSame(s, s.barrierReceived(1, new Barrier(5), ctx), "its late barrier is dropped");
+        }
+
+        @Test
+        void endOfPartitionOfTheLastMissingInputCompletesTheAlignment() {
+            BarrierHandlerState s = idle.barrierReceived(0, new Barrier(5), ctx).barrierReceived(1, new Barrier(5), ctx);
+            ctx.ended.set(2);
+            s = s.endOfPartitionReceived(2, ctx);
+            assertEquals(List.of("snapshot 5", "forward 5", "ack 5"), ctx.calls);
+            assertInstanceOf(AlternatingWaitingForFirstBarrier.class, s);
+            assertFalse(s.isBlocked(0) || s.isBlocked(1), "unblocked after the snapshot");
+        }
+
+        @Test
+        void abortNotificationOfTheCheckpointHandledUnalignedStopsPersisting() {
+            BarrierHandlerState s = idle.barrierReceived(0, new Barrier(5), ctx).timeoutAlignment(5, ctx);
+            assertInstanceOf(AlternatingCollectingBarriersUnaligned.class, s);
+            ctx.calls.clear();
+            s = s.checkpointAborted(5, ctx);
+            assertEquals(List.of("abandon 5"), ctx.calls);
+            assertInstanceOf(AlternatingWaitingForFirstBarrier.class, s);
+            assertEquals(5, s.latestCheckpointId());
+            ctx.calls.clear();
+            s.recordReceived(1, R, ctx);
+            assertEquals(List.of(), ctx.calls, "an abandoned checkpoint persists no channel state");
+        }
+    }
 }
