@@ -70,6 +70,12 @@ Tracker == INSTANCE AlignedCheckpoint
 
 NothingTracked == [d \in {} |-> {}]
 
+\* The dial (a definition, so that every configuration written before keeps working; a .cfg
+\* picks the bad one with `ArrivalCountsFor <- Bug...`, MCAtLeastOnceCheckpoint.tla): given the
+\* tracker m and a checkpoint c it tracks whose barrier arrived, the checkpoint the arrival
+\* counts for.  Correct: c.
+ArrivalCountsFor(m, c) == c
+
 AtLeastOnceInit == Init /\ olderTracked = [t \in Operators |-> NothingTracked]
 
 \* The largest element of the finite, non-empty set of numbers S.
@@ -137,7 +143,7 @@ ReceiveBarrier(t, e) ==
     /\ chan[e] # <<>>
     /\ IsBarrier(Head(chan[e]))
     /\ CASE c \in DOMAIN m ->
-              /\ Track(t, [m EXCEPT ![c] = @ \cup {e}], endedInputs[t], taken)
+              /\ Track(t, [m EXCEPT ![ArrivalCountsFor(m, c)] = @ \cup {e}], endedInputs[t], taken)
               /\ UNCHANGED current
          [] c > current[t] ->
               /\ current' = [current EXCEPT ![t] = c]
@@ -228,30 +234,32 @@ ReceiveEndOfPartition(t, e) ==
     /\ UNCHANGED <<sourceVars, processed, ckpt, snapOffset, snapChan, latest, discardedUpTo,
                    failures, current, endedSources>>
 
-\* The shared steps of Dataflow.tla, which leave the tracker alone; a failure clears it.
-TriggerCheckpointAL(c) == TriggerCheckpoint(c) /\ UNCHANGED olderTracked
-EmitRecordAL(s) == EmitRecord(s) /\ UNCHANGED olderTracked
-CompleteCheckpointAL(c) == CompleteCheckpoint(c) /\ UNCHANGED olderTracked
-AbortCheckpointAL(c) == AbortCheckpoint(c) /\ UNCHANGED olderTracked
-SendEndOfPartitionAL(s) == SendEndOfPartition(s) /\ UNCHANGED olderTracked
-NotifyCheckpointCompleteAL(t, c) == NotifyCheckpointComplete(t, c) /\ UNCHANGED olderTracked
-FailAndRestoreAL == FailAndRestore /\ olderTracked' = [t \in Operators |-> NothingTracked]
+\* The shared steps of Dataflow.tla, framed for the tracker (which they leave alone; a failure
+\* clears it), as AlternatingCheckpoint.tla frames them for its variables.  Each is the step of
+\* Dataflow.tla of the same name without the suffix (docs/vocabulary.md).
+TriggerCheckpointAtLeastOnce(c) == TriggerCheckpoint(c) /\ UNCHANGED olderTracked
+EmitRecordAtLeastOnce(s) == EmitRecord(s) /\ UNCHANGED olderTracked
+CompleteCheckpointAtLeastOnce(c) == CompleteCheckpoint(c) /\ UNCHANGED olderTracked
+AbortCheckpointAtLeastOnce(c) == AbortCheckpoint(c) /\ UNCHANGED olderTracked
+SendEndOfPartitionAtLeastOnce(s) == SendEndOfPartition(s) /\ UNCHANGED olderTracked
+NotifyCheckpointCompleteAtLeastOnce(t, c) == NotifyCheckpointComplete(t, c) /\ UNCHANGED olderTracked
+FailAndRestoreAtLeastOnce == FailAndRestore /\ olderTracked' = [t \in Operators |-> NothingTracked]
 
 \* The steps that move data, barriers and news of aborts forward.
 Progress ==
-    \/ \E c \in CheckpointIds : CompleteCheckpointAL(c)
-    \/ \E s \in Sources : \/ EmitRecordAL(s) \/ SendEndOfPartitionAL(s)
+    \/ \E c \in CheckpointIds : CompleteCheckpointAtLeastOnce(c)
+    \/ \E s \in Sources : \/ EmitRecordAtLeastOnce(s) \/ SendEndOfPartitionAtLeastOnce(s)
                          \/ \E c \in CheckpointIds : InjectBarrier(s, c)
     \/ \E t \in Tasks, c \in CheckpointIds : NotifyCheckpointAborted(t, c)
     \/ \E t \in Operators : \E e \in InputsOf(t) :
            \/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
            \/ ReceiveCancelBarrier(t, e) \/ ReceiveEndOfPartition(t, e)
-    \/ \E t \in SinkTasks, c \in CheckpointIds : NotifyCheckpointCompleteAL(t, c)
+    \/ \E t \in SinkTasks, c \in CheckpointIds : NotifyCheckpointCompleteAtLeastOnce(t, c)
 
 Next ==
     \/ Progress
-    \/ \E c \in CheckpointIds : TriggerCheckpointAL(c) \/ AbortCheckpointAL(c)
-    \/ FailAndRestoreAL
+    \/ \E c \in CheckpointIds : TriggerCheckpointAtLeastOnce(c) \/ AbortCheckpointAtLeastOnce(c)
+    \/ FailAndRestoreAtLeastOnce
     \/ Terminating /\ UNCHANGED olderTracked
 
 Spec == AtLeastOnceInit /\ [][Next]_alVars

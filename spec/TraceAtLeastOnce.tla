@@ -13,8 +13,8 @@
 (* last barrier of an older one it tracks (a source skipped an aborted     *)
 (* checkpoint; concurrent checkpoints) is a behaviour of the spec too.     *)
 (* The tracker's variable olderTracked (AtLeastOnceCheckpoint.tla) is not  *)
-(* one of Dataflow's: the shared steps leave it unchanged (the ...AL       *)
-(* steps), a failure clears it.                                            *)
+(* one of Dataflow's: the shared steps leave it unchanged (the            *)
+(* ...AtLeastOnce steps), a failure clears it.                             *)
 (***************************************************************************)
 EXTENDS AtLeastOnceCheckpoint, TraceValidation
 
@@ -22,8 +22,8 @@ ASSUME TraceHeader.mode = "at-least-once"
 
 \* What RunEnded (TraceValidation) requires the spec cannot do either when the engine stopped.
 Moves ==
-    \/ \E c \in CheckpointIds : CompleteCheckpointAL(c)
-    \/ \E s \in Sources : EmitRecordAL(s) \/ SendEndOfPartitionAL(s)
+    \/ \E c \in CheckpointIds : CompleteCheckpointAtLeastOnce(c)
+    \/ \E s \in Sources : EmitRecordAtLeastOnce(s) \/ SendEndOfPartitionAtLeastOnce(s)
     \* news of the abort of any checkpoint t tracks (the engine notifies every task of every abort)
     \/ \E t \in Operators : \/ \E c \in DOMAIN Tracked(t) : NotifyCheckpointAborted(t, c)
                            \/ \E e \in InputsOf(t) : \/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
@@ -33,28 +33,28 @@ Moves ==
 
 \* A notification that changed nothing in the engine (TraceValidation's NotifiedWithoutStep):
 \* the engine's tracker does not hold c, so the spec's must not track it either.
-NotifiedWithoutStepAL(ev) ==
+NotifiedWithoutStepAtLeastOnce(ev) ==
     /\ NotifiedWithoutStep(ev)
     /\ ev.task \in Operators => ev.checkpoint \notin DOMAIN Tracked(ev.task)
     /\ UNCHANGED olderTracked
 
 \* The action event ev names, with its parameters.  Its checks are in TraceValidation.
 Act(ev) ==
-    CASE ev.event = "TriggerCheckpoint" -> TriggerCheckpointAL(ev.checkpoint)
-      [] ev.event = "EmitRecord" -> EmitRecordAL(ev.task)
+    CASE ev.event = "TriggerCheckpoint" -> TriggerCheckpointAtLeastOnce(ev.checkpoint)
+      [] ev.event = "EmitRecord" -> EmitRecordAtLeastOnce(ev.task)
       [] ev.event = "InjectBarrier" -> InjectBarrier(ev.task, ev.checkpoint)
       [] ev.event = "ProcessRecord" -> ProcessRecord(ev.task, ev.channel)
       [] ev.event = "ReceiveBarrier" -> ReceiveBarrier(ev.task, ev.channel)
-      [] ev.event = "CompleteCheckpoint" -> CompleteCheckpointAL(ev.checkpoint)
-      [] ev.event = "AbortCheckpoint" -> AbortCheckpointAL(ev.checkpoint)
-      [] ev.event = "FailAndRestore" -> FailAndRestoreAL
+      [] ev.event = "CompleteCheckpoint" -> CompleteCheckpointAtLeastOnce(ev.checkpoint)
+      [] ev.event = "AbortCheckpoint" -> AbortCheckpointAtLeastOnce(ev.checkpoint)
+      [] ev.event = "FailAndRestore" -> FailAndRestoreAtLeastOnce
       [] ev.event = "NotifyCheckpointAborted" ->
-              IF Abandoned(ev) = <<>> THEN NotifiedWithoutStepAL(ev)
+              IF Abandoned(ev) = <<>> THEN NotifiedWithoutStepAtLeastOnce(ev)
                                      ELSE NotifyCheckpointAborted(ev.task, ev.checkpoint)
       [] ev.event = "ReceiveCancelBarrier" -> ReceiveCancelBarrier(ev.task, ev.channel)
-      [] ev.event = "SendEndOfPartition" -> SendEndOfPartitionAL(ev.task)
+      [] ev.event = "SendEndOfPartition" -> SendEndOfPartitionAtLeastOnce(ev.task)
       [] ev.event = "ReceiveEndOfPartition" -> ReceiveEndOfPartition(ev.task, ev.channel)
-      [] ev.event = "NotifyCheckpointComplete" -> NotifyCheckpointCompleteAL(ev.task, ev.checkpoint)
+      [] ev.event = "NotifyCheckpointComplete" -> NotifyCheckpointCompleteAtLeastOnce(ev.task, ev.checkpoint)
       [] ev.event = "RunEnded" -> RunEnded(ENABLED Moves) /\ UNCHANGED olderTracked
 
 \* Match the next event (after the spec steps its engine step includes first, PreludeStep), or

@@ -12,23 +12,28 @@ import sys
 
 
 def tracks_two(tracked, ev):
-    """At-least-once: updates tracked (task -> checkpoints whose barrier arrived there and that were
-    neither snapshot nor dropped) with event ev; true if ev is the first barrier of a checkpoint
-    newer than one the task still tracks (AtLeastOnceTracking with two pending, which the spec's
-    tracker follows since issue 9's last gap: AtLeastOnceCheckpoint.tla)."""
+    """At-least-once: updates tracked (task -> [the checkpoints whose barrier arrived there and that
+    were neither snapshot nor dropped, the newest checkpoint the task finished or abandoned]) with
+    event ev; true if ev is the first barrier of a checkpoint newer than one the task still tracks
+    (AtLeastOnceTracking with two pending, which the spec's tracker follows since issue 9's last
+    gap: AtLeastOnceCheckpoint.tla).  A barrier of a checkpoint the task neither tracks nor has
+    seen anything newer than is the first of its checkpoint; any other untracked one is obsolete."""
     e, t, c, a = ev["event"], ev.get("task"), ev.get("checkpoint"), ev.get("abandoned", [])
     if e == "FailAndRestore":
         tracked.clear()
         return False
-    s = tracked.setdefault(t, set())
+    if t is None:
+        return False
+    state = tracked.setdefault(t, [set(), 0])
+    s = state[0]
     upto = max(a) if a else (c if "snapshot" in ev and e in ("ReceiveBarrier", "ReceiveEndOfPartition") else None)
     if upto is not None:
-        s.difference_update({d for d in s if d <= upto})
+        state[0] = {d for d in s if d > upto}
+        state[1] = max(state[1], upto)
         return False
-    if e == "ReceiveBarrier":
-        two = bool(s) and c > max(s)
+    if e == "ReceiveBarrier" and c not in s and c > max(s | {state[1]}):
         s.add(c)
-        return two
+        return len(s) > 1
     return False
 
 
