@@ -71,8 +71,8 @@ BugSwitchNotPropagated(b) == FALSE
 \* SwitchedCompletesProp (a switched task lets go of its checkpoint by progress alone).
 SwitchForgetsArrived(t, k, a, x, ch) ==
     /\ snapProcessed' = [snapProcessed EXCEPT ![k][t] = processed[t]]
-    /\ chan' = Overtake(ch, t, k)
-    /\ snapChan' = SaveOvertaken(ch, t, k)
+    /\ chan' = Overtake(PrioritizedIn(ch, t, k), t, k)
+    /\ snapChan' = SavePrioritized(SaveOvertaken(ch, t, k), ch, t, k, SwitchPersistFrom(InputsOf(t), a))
     /\ switchedAt' = [switchedAt EXCEPT ![k] = @ \cup {t}]
     /\ SinkSnapshot({t}, {k})
     /\ Arrive(t, k, {}, x)
