@@ -150,6 +150,65 @@ SinkOffLemma ==
         /\ txnCommitted = [t \in SinkTasks |-> {}]
         /\ committed = EmptyBag
 
+-----------------------------------------------------------------------------
+(* The transactional sink (issue 12), with the option on.  A sink's        *)
+(* transactions are named by checkpoint ids: it pre-commits its open       *)
+(* transaction in its snapshot of c0 (the oldest checkpoint of the         *)
+(* snapshot) as txn[t][c0].  The ones that count are the committed and the *)
+(* pending ones (a failure aborts the others, and their records are        *)
+(* replayed).  Snap(c, t): the protocol's "t has taken its snapshot of c"  *)
+(* (aligned: acknowledged it).                                             *)
+
+\* The transactions of sink t that count: committed to the output, or pre-committed and pending.
+CountingTxns(t) == txnCommitted[t] \cup txnPending[t]
+\* The records of sink t's transactions with ids in D.
+TxnRecords(t, D) == BagSum(D, txn[t])
+\* Whether the lemmas speak about sink t's snapshot of c: c is live and not doomed (it may
+\* complete), or c is the latest completed checkpoint (a failure restores it).
+SinkSnapKept(c) == (Live(c) /\ ~Doomed(c)) \/ c = latest
+
+\* Lemma (transaction ids).  A sink's pending and committed transactions are distinct, each
+\* holds a record (an empty open transaction is not pre-committed), a pending one belongs to
+\* a live checkpoint (a failure aborts every pending one), a committed one to a checkpoint
+\* not newer than the latest completed one (it is committed when a checkpoint at least as
+\* new completes, or restored with the latest); and every counting transaction is older
+\* than every live checkpoint the sink has neither snapshotted nor passed: so the
+\* pre-commit of such a checkpoint names a fresh transaction, which overwrites nothing
+\* that counts, and the sink's snapshot of it holds every counting transaction.
+SinkTxnLemma(Snap(_, _)) ==
+    TransactionalSink =>
+    \A t \in SinkTasks :
+        /\ txnPending[t] \cap txnCommitted[t] = {}
+        /\ \A d \in CountingTxns(t) : txn[t][d] # EmptyBag
+        /\ \A d \in txnPending[t] : Live(d)
+        /\ \A d \in txnCommitted[t] : d <= latest
+        /\ \A c \in CheckpointIds : Live(c) /\ ~Snap(c, t) /\ ~Passed(c, t) =>
+              \A d \in CountingTxns(t) : d < c
+
+\* Lemma (the sink's output).  What a sink has processed is exactly its counting
+\* transactions plus its open one: every record it takes goes into the open transaction,
+\* which its snapshot pre-commits; a failure restores its snapshot of the latest completed
+\* checkpoint and aborts every transaction after it.  The committed output is exactly the
+\* committed transactions of every sink (a commit adds a transaction once: NewlyCommitted).
+\* With FlowLemma this bounds the output by what reached the sinks: NoDuplicateOutputInv.
+SinkOutputLemma ==
+    TransactionalSink =>
+    /\ \A t \in SinkTasks : processed[t] = TxnRecords(t, CountingTxns(t)) (+) txnOpen[t]
+    /\ committed = BagSum(SinkTasks, [t \in SinkTasks |-> TxnRecords(t, txnCommitted[t])])
+
+\* Lemma (the sink's snapshot).  A sink's snapshot of a checkpoint the lemmas speak about
+\* (SinkSnapKept) holds exactly its counting transactions up to that checkpoint, and the
+\* pending ids it recorded are counting transactions up to it, among them every one still
+\* pending: so a restore that re-commits the recorded ones (SinkRestore) leaves the sink's
+\* counting transactions equal to what its restored state processed.
+SinkSnapshotLemma(Snap(_, _)) ==
+    TransactionalSink =>
+    \A t \in SinkTasks, c \in CheckpointIds :
+        SinkSnapKept(c) /\ Snap(c, t) =>
+            /\ snapTxnPending[c][t] \subseteq {d \in CountingTxns(t) : d <= c}
+            /\ {d \in txnPending[t] : d <= c} \subseteq snapTxnPending[c][t]
+            /\ snapProcessed[c][t] = TxnRecords(t, {d \in CountingTxns(t) : d <= c})
+
 \* Lemma (end of input).  Nothing follows an end of partition on its channel but
 \* cancellation barriers (an ended operator may still learn of an abort); a channel holds
 \* its end of partition exactly while its sender has ended and its receiver has not taken
@@ -165,11 +224,17 @@ EndLemma(e, q) ==
 
 \* Lemma (cancellation barriers).  A channel holds the cancellation barrier of c at most
 \* once, and only of a live c its sender, an operator, has gone to or past (it forwards it
-\* when it abandons c, and abandons c once; a source never forwards one).
+\* when it abandons c, and abandons c once; a source never forwards one) and no longer
+\* handles: abandoning c ends its handling of c, and it never handles c again (a later
+\* barrier of c is obsolete).  The last part was missing until the whole lifecycle with
+\* failures was checked (MCAlignedIndInv_LifecycleJoin.cfg): without it an operator
+\* aligning c with a cancellation of c already on its output is an IndInv state, and
+\* NotifyCheckpointAborted then forwards a second one.
 CancelLemma(e, q) ==
     \A c \in CheckpointIds :
         /\ CancelsIn(q, c) <= 1
-        /\ CancelsIn(q, c) = 1 => Live(c) /\ c <= current[e[1]] /\ e[1] \in Operators
+        /\ CancelsIn(q, c) = 1 => /\ Live(c) /\ c <= current[e[1]] /\ e[1] \in Operators
+                                 /\ handling[e[1]] # c
 
 \* Lemma (channels carry routed records).  A channel holds a record no more often than its
 \* sender has sent it there.

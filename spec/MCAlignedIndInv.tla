@@ -102,8 +102,9 @@ IndPrefix ==
     /\ snapOffset \in [CheckpointIds -> [Sources -> 0..RecordsPerSource]]
     /\ SourceSnapshotLemma
 
-\* The transactional sink (issue 12) is out of reach of these models: its variables are bound
-\* to their initial values, which SinkOffLemma says they keep with the option off.
+\* With the transactional sink (issue 12) off, its variables are bound to their initial
+\* values, which SinkOffLemma says they keep.  (With it on, MCAlignedIndInvSink.tla binds
+\* them after the rest, as its lemmas read processed and the snapshots.)
 SinkInit ==
     /\ txnOpen = [t \in SinkTasks |-> EmptyBag]
     /\ txn = [t \in SinkTasks |-> [c \in CheckpointIds |-> EmptyBag]]
@@ -111,7 +112,6 @@ SinkInit ==
     /\ snapTxnPending = [c \in CheckpointIds |-> [t \in SinkTasks |-> {}]]
     /\ txnCommitted = [t \in SinkTasks |-> {}]
     /\ committed = EmptyBag
-ASSUME ~TransactionalSink
 
 \* The edges out of sources, and the others.  A source edge's candidates do not depend on
 \* processed (Sent reads the source's offset), so they are enumerated first; FlowLemma then
@@ -124,7 +124,8 @@ SourceCandidates(e) == {q \in ChanShapes[e] : AlignedChannelLemma(e, q) /\ Final
 FlowCount(t, f, r) == SumOver(InputsOf(t), [e \in InputsOf(t) |-> Sent(e, r) - InSeq(f[e], r)])
 FlowBag(t, f) == [r \in {x \in Records : FlowCount(t, f, x) > 0} |-> FlowCount(t, f, r)]
 
-\* All states of the bounded type that satisfy AlignedIndInv.
+\* All states of the bounded type that satisfy AlignedIndInv (with the transactional sink off:
+\* SinkInit; MCAlignedIndInvSink.tla's IndSinkInit with it on).
 IndInit ==
     /\ IndPrefix
     /\ SinkInit
@@ -142,6 +143,16 @@ IndInit ==
     /\ AlignedIndInv
 
 IndSpec == IndInit /\ [][Next]_vars
+
+\* A weakened lemma, for the broken twin of the whole lifecycle with failures
+\* (MCAlignedIndInv_LifecycleWeakCancelLemma.cfg: CancelLemma <- CancelLemmaForgetsHandling):
+\* CancelLemma without its last part, that the operator which forwarded a cancellation of c
+\* no longer handles c.  The check found that part missing; without it AlignedIndInv is not
+\* inductive (NotifyCheckpointAborted forwards a second cancellation), and TLC must say so.
+CancelLemmaForgetsHandling(e, q) ==
+    \A c \in CheckpointIds :
+        /\ CancelsIn(q, c) <= 1
+        /\ CancelsIn(q, c) = 1 => Live(c) /\ c <= current[e[1]] /\ e[1] \in Operators
 
 =============================================================================
 TLC figures: see docs/inductive-invariant.md and spec/models.tsv.

@@ -64,7 +64,8 @@ ChanFits(p, sp, e, q) ==
     /\ With(p, sp)!CancelLemma(e, q)
     /\ \A c \in CheckpointIds :
           /\ BarriersIn(q, c) = 1 =>
-                /\ Live(c) /\ With(p, sp)!SenderSnapshotted(c, e) /\ c <= current[e[1]]
+                /\ Live(c) /\ (With(p, sp)!SenderSnapshotted(c, e) \/ Passed(c, e[1]))
+                /\ c <= current[e[1]]
                 /\ ~With(p, sp)!Received(c, e)
           /\ With(p, sp)!FinalStateLemmaWith(c, e, q)
 \* The persisted states of e in c that PersistedLemma allows with content q: a stale or doomed

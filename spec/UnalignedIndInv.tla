@@ -53,10 +53,18 @@ HandlingLemma ==
         /\ \A e \in arrived[t] : SenderSnapshotted(handling[t], e)
 
 \* Lemma (acknowledgement).  An operator acknowledges c only after every sender of its
-\* inputs took its snapshot of c (their barriers all arrived, or their inputs ended).
+\* inputs took its snapshot of c (their barriers all arrived, or their inputs ended).  Of a
+\* live c that is doomed, a sender may instead have gone past c (it skipped c and then
+\* ended, and its ended input counts as arrived): either way it will never put a barrier
+\* of c on its output.  (That second part was missing until the whole lifecycle with
+\* failures was checked, MCUnalignedIndInvSample_LifecycleJoin.cfg: without it a receiver
+\* that acknowledged a doomed c whose sender has not reached c is an IndInv state, and the
+\* sender's InjectBarrier then puts a barrier of c on an input already received.)
 AckLemma ==
     \A c \in CheckpointIds, t \in Operators :
-        Kept(c) /\ t \in acked[c] => \A e \in InputsOf(t) : SenderSnapshotted(c, e)
+        /\ Kept(c) /\ t \in acked[c] => \A e \in InputsOf(t) : SenderSnapshotted(c, e)
+        /\ Live(c) /\ t \in acked[c] =>
+              \A e \in InputsOf(t) : SenderSnapshotted(c, e) \/ c <= current[e[1]]
 
 \* What input e of an operator contributes to its snapshot of c: what it had taken from e
 \* when it snapshotted.  If e's sender has placed its barrier (at e's head, or it has
@@ -116,7 +124,10 @@ FinalStateLemmaWith(c, e, q) ==
        /\ \A r \in Records : SentBefore(c, e, r) = Sent(e, r)
 
 \* Lemma (channel e may hold q), for unaligned barriers: only routed records; the barrier
-\* of c at most once, and then c is live, e's sender has snapshotted (and gone to c) and
+\* of c at most once, and then c is live, e's sender has snapshotted or, after forwarding
+\* it, abandoned c (Passed: the barrier it forwarded stays in the channel; found by the
+\* sample of the whole lifecycle with failures, where a NotifyCheckpointAborted of the join
+\* left its forwarded barrier of a doomed c behind), has gone to c, and
 \* e's receiver has not received it; and then ahead of every record (it overtook everything
 \* queued, and later records queue behind it) and of the end of partition; and exactly once
 \* if c is kept and the sender snapshotted by a barrier; the end of partition and
@@ -129,7 +140,8 @@ UnalignedChannelLemmaWith(e, q, p) ==
     /\ \A c \in CheckpointIds :
           /\ BarriersIn(q, c) <= 1
           /\ BarriersIn(q, c) = 1 =>
-                /\ Live(c) /\ SenderSnapshotted(c, e) /\ c <= current[e[1]] /\ ~Received(c, e)
+                /\ Live(c) /\ (SenderSnapshotted(c, e) \/ Passed(c, e[1]))
+                /\ c <= current[e[1]] /\ ~Received(c, e)
                 /\ \A i \in 1..(BarrierPos(q, c) - 1) : ~IsRecord(q[i]) /\ ~IsEndOfPartition(q[i])
           /\ FinalStateLemmaWith(c, e, q)
           /\ PersistedLemmaWith(c, e, q, p[c])
@@ -137,15 +149,20 @@ UnalignedChannelLemmaWith(e, q, p) ==
 \* UnalignedChannelLemma, for the persisted states of e as they are.
 UnalignedChannelLemma(e, q) == UnalignedChannelLemmaWith(e, q, [c \in CheckpointIds |-> snapChan[c][e]])
 
-\* The inductive invariant.
+\* The inductive invariant.  (An unaligned sink takes its snapshot of c, and pre-commits in
+\* it, at the first barrier of c: Snapshotted is the sink lemmas' "has taken its snapshot".)
 UnalignedIndInv ==
     /\ TypeInv
     /\ LifecycleTypeInv
+    /\ SinkTypeInv
     /\ BookkeepingLemma
     /\ CurrentLemma
     /\ EndedLemma
     /\ OptionsLemma
     /\ SinkOffLemma
+    /\ SinkTxnLemma(Snapshotted)
+    /\ SinkOutputLemma
+    /\ SinkSnapshotLemma(Snapshotted)
     /\ AckLemma
     /\ SourceSnapshotLemma
     /\ HandlingLemma
