@@ -169,6 +169,20 @@ public final class SpecReplay {
                 name, mode.name(), broken == null ? "" : " (broken: " + broken + ")", kind.name().toLowerCase(Locale.ROOT),
                 r.paths, r.steps, r.statesCovered.cardinality(), states, r.edgesCovered.size(), g.edgeCount,
                 g.stutterEdges, r.pathsFailed, (t1 - t0) / 1e9, (t2 - t1) / 1e9);
+        int notFollowed = 0;
+        int diverged = 0;
+        int gaps = 0;
+        for (Map.Entry<String, Integer> f : r.findingCounts.entrySet()) {
+            if (f.getKey().startsWith("could not follow")) {
+                notFollowed += f.getValue();
+            } else if (f.getKey().startsWith("diverged")) {
+                diverged += f.getValue();
+            } else {
+                gaps += f.getValue();
+            }
+        }
+        out.printf(Locale.ROOT, "%s: paths the engine could not follow: %d; diverged on: %d; not mapped: %d%n",
+                name, notFollowed, diverged, gaps);
         out.println(name + ": compared: " + String.join(", ", r.comparedFamilies())
                 + (ignore.isEmpty() ? "" : " (ignored: " + String.join(", ", ignore) + ")"));
         if (cover.reachable() != states) {
