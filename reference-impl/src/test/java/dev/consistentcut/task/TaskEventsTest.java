@@ -296,12 +296,14 @@ class TaskEventsTest {
         gateway.timedOut.add(1L);
         count.timeoutAlignment(1);
         assertEquals(Map.of("task", "count#0", "checkpoint", 1L, "passive", false, "snapshot", Map.of(),
-                "overtaken", Map.of(OUT, List.of()), "prioritized", Map.of()),
-                last("TimeoutAlignment"), "active: snapshot now, the barrier forwarded unaligned; the other "
-                        + "inputs persist their records up to their barrier as they are processed (the spec's Switch)");
+                "overtaken", Map.of(OUT, List.of()), "prioritized", Map.of(S2, List.of(new Record(id("s2#0", 0), 4, 1)))),
+                last("TimeoutAlignment"), "active: snapshot now, the barrier forwarded unaligned, the pending "
+                        + "input's barrier pulled ahead of its record, which is persisted");
         assertFalse(count.isBlocked(0));
-        count.processRecord(1);
-        assertEquals(true, last("ProcessRecord").get("persisted"));
+        assertTrue(channels.get(S2).peek() instanceof Barrier, "the pulled barrier heads its input");
+        count.receiveBarrier(1);
+        Acknowledgement ack = gateway.acks.get(0);
+        assertEquals(Map.of(S2, List.of(new Record(id("s2#0", 0), 4, 1))), ack.inputChannelState());
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> count.timeoutAlignment(1));
         assertTrue(e.getMessage().startsWith("task count#0: TimeoutAlignment(1) is not enabled, handler "), e.getMessage());
     }
