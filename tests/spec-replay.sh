@@ -132,7 +132,7 @@ dump() { # NAME MODULE CONFIG: TLC's state graph into $OUT/NAME.dot; 0 ok, 1 TLC
     return 3
   fi
   [ -f "$OUT/$name.dot" ] || { echo "FAILED: TLC wrote no state graph for $name"; return 3; }
-  grep -E 'distinct states found' "$OUT/$name.tlc.log" | sed "s/^/$name: TLC: /"
+  grep -E '^[0-9]+ states generated' "$OUT/$name.tlc.log" | sed "s/^/$name: TLC: /"
   return 0
 }
 
