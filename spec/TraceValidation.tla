@@ -184,11 +184,13 @@ Check(ev, k) ==
       [] ev.event = "RunEnded" /\ k = "finished" -> ev.finished => Drained
       [] ev.event = "ReceiveEndOfPartition" /\ k = "ended" ->
               ev.ended = (endedInputs'[ev.task] = InputsOf(ev.task))
-      \* With a snapshot: the alignment of ev.checkpoint completed in this step, with that ledger.
+      \* With a snapshot: the alignment of ev.checkpoint completed in this step, with that ledger
+      \* (the task handled it, or, at-least-once, it acknowledged it now: an older tracked one).
       \* Without: the checkpoint the task handles (if any) got no snapshot of it in this step.
       [] ev.event = "ReceiveEndOfPartition" /\ k = "snapshot" ->
               IF "snapshot" \in DOMAIN ev
-                THEN handling[ev.task] = ev.checkpoint
+                THEN /\ \/ handling[ev.task] = ev.checkpoint
+                        \/ ev.task \notin acked[ev.checkpoint] /\ ev.task \in acked'[ev.checkpoint]
                      /\ snapProcessed'[ev.checkpoint][ev.task] = FunOf(ev.snapshot)
                 ELSE IF handling[ev.task] = 0 THEN TRUE
                      ELSE snapProcessed'[handling[ev.task]][ev.task] = snapProcessed[handling[ev.task]][ev.task]

@@ -543,6 +543,12 @@ public final class SimulationRuntime implements JobRuntime {
             coordinator.completeNotified(task, checkpointId);
         }
 
+        /** A seeded choice, drawn only when declines are on (so the runs of every other seed stay as they were). */
+        @Override
+        public boolean declinesOnFirstBarrier(String task, long checkpointId) {
+            return options.declineProbability() > 0 && random.nextDouble() < options.declineProbability();
+        }
+
         @Override
         public void declineCheckpoint(String task, long checkpointId) {
             if (coordinator.declineCheckpoint(task, checkpointId)) {

@@ -262,13 +262,23 @@ public final class OperatorTask implements Task {
     }
 
     private void handleBarrier(int input, Barrier barrier) {
-        if (barrier.checkpointId() > handler.latestCheckpointId()) {
-            firstBarrierTime = coordinator.now(); // the first barrier of a checkpoint new to this task
-        }
+        long c = barrier.checkpointId();
         stepSnapshot = null;
         stepOvertaken = null;
         stepAbandoned.clear();
         stepPulled = new LinkedHashMap<>();
+        if (c > handler.latestCheckpointId()) {
+            firstBarrierTime = coordinator.now(); // the first barrier of a checkpoint new to this task
+            if (!context.isAborted(c) && coordinator.declinesOnFirstBarrier(id, c)) {
+                // DeclineCheckpoint: the task cannot take part in c. The coordinator aborts it (traced
+                // as AbortCheckpoint(c) with declinedBy, before this step's event), and the handler
+                // abandons it on this barrier as a checkpoint known to be aborted (the spec:
+                // NotifyCheckpointAborted(t, c), then the barrier is obsolete). Flink: a task whose
+                // checkpoint fails on the barrier declines it and sends a CancelCheckpointMarker.
+                context.decline(c);
+                context.markAborted(c);
+            }
+        }
         handler = handler.barrierReceived(input, barrier, context);
         Map<String, List<Record>> pulled = stepPulled;
         stepPulled = null;
