@@ -48,6 +48,12 @@ public final class Channel {
     private final ArrayDeque<ChannelElement> priorityLane = new ArrayDeque<>();
     /** Guarded by {@link #lock}. Number of records (not barriers) in {@link #recordsLane}. */
     private int records;
+    /**
+     * Guarded by {@link #lock}. The in-band barriers of {@link #recordsLane}, in its order: so that
+     * {@link #firstInBandBarrier}, which an alternating task asks before each step, is O(1)
+     * instead of a walk over up to capacity records.
+     */
+    private final ArrayDeque<Barrier> inBandBarriers = new ArrayDeque<>();
 
     private volatile Runnable onElementAvailable = NO_OP;
     private volatile Runnable onRoomAvailable = NO_OP;
@@ -136,6 +142,7 @@ public final class Channel {
         lock.lock();
         try {
             recordsLane.addLast(b);
+            inBandBarriers.addLast(b);
         } finally {
             lock.unlock();
         }
@@ -226,6 +233,8 @@ public final class Channel {
                 if (e instanceof Record) {
                     records--;
                     roomAvailable.signal();
+                } else if (e instanceof Barrier) {
+                    inBandBarriers.pollFirst(); // the head of the records lane is its first in-band barrier
                 }
             }
         } finally {
@@ -246,12 +255,7 @@ public final class Channel {
     public Barrier firstInBandBarrier() {
         lock.lock();
         try {
-            for (ChannelElement e : recordsLane) {
-                if (e instanceof Barrier b) {
-                    return b;
-                }
-            }
-            return null;
+            return inBandBarriers.peekFirst();
         } finally {
             lock.unlock();
         }
@@ -276,6 +280,7 @@ public final class Channel {
                 ChannelElement e = it.next();
                 if (e instanceof Barrier b && b.checkpointId() == checkpointId) {
                     it.remove();
+                    inBandBarriers.remove(b);
                     priorityLane.addFirst(b.asUnaligned());
                     return ahead;
                 }
@@ -339,6 +344,7 @@ public final class Channel {
         try {
             priorityLane.clear();
             recordsLane.clear();
+            inBandBarriers.clear();
             recordsLane.addAll(copy);
             records = copy.size();
             roomAvailable.signalAll();
