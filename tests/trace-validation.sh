@@ -102,8 +102,9 @@ record threads-sink-aligned --runtime threads --job sink --mode aligned --record
 
 validate() { # WHAT [--expect-reject] FILES...: ./model-check.sh --trace on each; counts each trace
   local what=$1; shift
-  local flags=()
-  if [ "${1:-}" = "--expect-reject" ]; then flags+=(--expect-reject); shift; fi
+  local flags=(--jobs 2)  # two TLCs at once: CI has two cores
+  if [ "${1:-}" = "--expect-reject" ]; then flags+=(--expect-reject); shift
+  else flags+=(--require-end --coverage "$OUT/$what-coverage.tsv"); fi
   local args=() f
   for f in "$@"; do args+=(--trace "$f"); done
   ./model-check.sh "${flags[@]}" "${args[@]}" | tee "$OUT/$what.out"
@@ -121,6 +122,18 @@ check $? "lifecycle cases in the correct engine's traces (a seed that no longer 
 
 echo "--- validating them: each must be a behaviour of the specification ---"
 validate good "$OUT"/good/*.ndjson
+
+echo "--- coverage: every branch of the aligned and unaligned actions taken by some trace (issue 13) ---"
+python3 tests/trace-coverage.py --branches "$OUT/good-coverage.tsv"
+check $? "branch coverage of the correct engine's traces (the report above lists each branch with its count)"
+
+echo "--- trace mutants (tests/trace-mutants.py): every semantic mutant rejected, every equivalent one accepted ---"
+# Sampled with a fixed seed from three accepted traces (aligned with subsumption, unaligned with
+# timeouts and persisted channel state, the two-phase-commit sink) and the causal threaded ones.
+python3 tests/trace-mutants.py --seed 13 --per-operator 3 --jobs 2 --out "$OUT/mutants" \
+  "$OUT"/good/sim-join-aligned-subsumption.ndjson "$OUT"/good/sim-diamond-unaligned-timeouts.ndjson \
+  "$OUT"/good/sim-sink-aligned.ndjson
+check $? "trace mutants (the score per operator above; mutants and verdicts in $OUT/mutants)"
 
 echo "--- a deliberately broken engine: its traces must be rejected at the first unexplained event ---"
 # BrokenTraces (test sources) runs the engine with the broken barrier handlers of

@@ -51,6 +51,8 @@ public final class Channel {
 
     private volatile Runnable onElementAvailable = NO_OP;
     private volatile Runnable onRoomAvailable = NO_OP;
+    /** Causal tracing (issue 13): called under {@link #lock} at every put and take. */
+    private volatile ChannelClock clock = ChannelClock.NONE;
 
     /**
      * @param id the channel id, as used in checkpoints (not blank)
@@ -85,6 +87,11 @@ public final class Channel {
     public void setListeners(Runnable onElementAvailable, Runnable onRoomAvailable) {
         this.onElementAvailable = Objects.requireNonNull(onElementAvailable, "onElementAvailable");
         this.onRoomAvailable = Objects.requireNonNull(onRoomAvailable, "onRoomAvailable");
+    }
+
+    /** Installs the clock of a causal trace (issue 13); like the listeners, while the channel is idle. */
+    public void setClock(ChannelClock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     // ---------------------------------------------------------------- sender side
@@ -136,6 +143,7 @@ public final class Channel {
         lock.lock();
         try {
             recordsLane.addLast(b);
+            clock.put(false, false);
         } finally {
             lock.unlock();
         }
@@ -161,6 +169,7 @@ public final class Channel {
                 }
             }
             priorityLane.addLast(b);
+            clock.put(false, true);
         } finally {
             lock.unlock();
         }
@@ -182,6 +191,7 @@ public final class Channel {
             } else {
                 recordsLane.addLast(b);
             }
+            clock.put(false, priority);
         } finally {
             lock.unlock();
         }
@@ -193,6 +203,7 @@ public final class Channel {
         lock.lock();
         try {
             recordsLane.addLast(EndOfPartition.INSTANCE);
+            clock.put(false, false);
         } finally {
             lock.unlock();
         }
@@ -227,6 +238,9 @@ public final class Channel {
                     records--;
                     roomAvailable.signal();
                 }
+            }
+            if (e != null) {
+                clock.take(e instanceof Record);
             }
         } finally {
             lock.unlock();
@@ -277,6 +291,7 @@ public final class Channel {
                 if (e instanceof Barrier b && b.checkpointId() == checkpointId) {
                     it.remove();
                     priorityLane.addFirst(b.asUnaligned());
+                    clock.take(false);
                     return ahead;
                 }
                 if (e instanceof Record r) {
@@ -341,6 +356,7 @@ public final class Channel {
             recordsLane.clear();
             recordsLane.addAll(copy);
             records = copy.size();
+            clock.restored(copy.size());
             roomAvailable.signalAll();
         } finally {
             lock.unlock();
@@ -353,6 +369,7 @@ public final class Channel {
     private void enqueueRecord(Record r) {
         recordsLane.addLast(r);
         records++;
+        clock.put(true, false);
     }
 
     @Override
