@@ -39,6 +39,9 @@ import java.util.function.Supplier;
  * @param failureAfterCompletionProbability simulation: chance that a completed checkpoint is
  *     followed at once by a failure, before any task took its {@code NotifyCheckpointComplete}
  *     (the notification is lost; within the failure budget)
+ * @param declineProbability simulation: chance that an operator task declines a checkpoint when
+ *     its first barrier of it arrives ({@code DeclineCheckpoint}: the task cannot take part, the
+ *     coordinator aborts it; see the builder)
  */
 public record RunOptions(
         long seed,
@@ -62,7 +65,8 @@ public record RunOptions(
         boolean abortsReachTasks,
         boolean endOfInput,
         int savepointEvery,
-        double failureAfterCompletionProbability) {
+        double failureAfterCompletionProbability,
+        double declineProbability) {
 
     public RunOptions {
         Objects.requireNonNull(storeFactory, "storeFactory");
@@ -73,6 +77,7 @@ public record RunOptions(
         requireProbability("abortProbability", abortProbability);
         requireProbability("failureProbability", failureProbability);
         requireProbability("failureAfterCompletionProbability", failureAfterCompletionProbability);
+        requireProbability("declineProbability", declineProbability);
         requireAtLeast("maxSteps", maxSteps, 1);
         requireAtLeast("checkpointInterval", checkpointInterval, 0);
         requireAtLeast("maxCheckpoints", maxCheckpoints, 0);
@@ -114,6 +119,7 @@ public record RunOptions(
         private int maxCheckpoints = Integer.MAX_VALUE;
         private long checkpointTimeout;
         private double abortProbability;
+        private double declineProbability;
         private int maxConcurrentAligned = 1;
         private boolean abortsReachTasks = true;
         private int savepointEvery;
@@ -280,12 +286,25 @@ public record RunOptions(
             return this;
         }
 
+        /**
+         * Default 0. The chance that an operator task cannot take part in a checkpoint whose
+         * first barrier just reached it (simulation, a seeded choice per task and checkpoint): it
+         * declines it ({@code DeclineCheckpoint}: the coordinator aborts it at once, every task is
+         * notified) and abandons it on that barrier, forwarding its cancellation. Flink's task
+         * that cannot snapshot declines the same way (StreamTask's checkpoint failing on the
+         * barrier: the coordinator gets a DeclineCheckpoint, downstream a CancelCheckpointMarker).
+         */
+        public Builder declineProbability(double v) {
+            declineProbability = v;
+            return this;
+        }
+
         public RunOptions build() {
             return new RunOptions(seed, maxSteps, checkpointInterval, triggerProbability, maxCheckpoints,
                     checkpointTimeout, abortProbability, maxConcurrentAligned, maxFailures, failureProbability,
                     failAtStep, failAfterCheckpoint, storeFactory, listener, trackProcessed, onCheckpoint, progress,
                     tolerableFailedCheckpoints, abortsReachTasks, endOfInput, savepointEvery,
-                    failureAfterCompletionProbability);
+                    failureAfterCompletionProbability, declineProbability);
         }
     }
 }

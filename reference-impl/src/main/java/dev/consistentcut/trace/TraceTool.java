@@ -40,10 +40,13 @@ public final class TraceTool {
                 --capacity N                   records per channel (default 2)
                 --seed N                       keys and, in the simulation, every choice (default 1)
                 --checkpoints N                simulation: checkpoints triggered at most (default 4)
-                --max-concurrent N             aligned: checkpoints in flight at once (default 1)
+                --max-concurrent N             aligned, at-least-once: checkpoints in flight at once (default 1)
                 --failures N                   failures: one right after the first completed
                                                checkpoint, in the simulation up to N-1 more at random (default 0)
                 --abort-probability P          simulation: chance per step to abort a pending checkpoint (default 0)
+                --decline-probability P        simulation: chance that an operator task declines a checkpoint
+                                               when its first barrier arrives (DeclineCheckpoint: the
+                                               coordinator aborts it; default 0)
                 --checkpoint-timeout N         abort a checkpoint pending longer than N steps (simulation)
                                                or N milliseconds (threads); 0: never (default 0)
                 --end-of-input                 sources end their partitions once their log is read
@@ -96,13 +99,21 @@ public final class TraceTool {
      */
     record Settings(boolean threads, long seed, int checkpoints, int maxConcurrent, int failures,
                     double abortProbability, long checkpointTimeout, boolean abortsReachTasks, boolean endOfInput,
-                    boolean traceLock) {
+                    double declineProbability, boolean traceLock) {
+
+        /** No seeded declines; the threaded runtime records causally (no trace lock; issue 13). */
+        Settings(boolean threads, long seed, int checkpoints, int maxConcurrent, int failures,
+                 double abortProbability, long checkpointTimeout, boolean abortsReachTasks, boolean endOfInput) {
+            this(threads, seed, checkpoints, maxConcurrent, failures, abortProbability, checkpointTimeout,
+                    abortsReachTasks, endOfInput, 0, false);
+        }
 
         /** The threaded runtime records causally (no trace lock; issue 13). */
         Settings(boolean threads, long seed, int checkpoints, int maxConcurrent, int failures,
-                 double abortProbability, long checkpointTimeout, boolean abortsReachTasks, boolean endOfInput) {
-            this(threads, seed, checkpoints, maxConcurrent, failures, abortProbability, checkpointTimeout, abortsReachTasks,
-                    endOfInput, false);
+                 double abortProbability, long checkpointTimeout, boolean abortsReachTasks, boolean endOfInput,
+                 double declineProbability) {
+            this(threads, seed, checkpoints, maxConcurrent, failures, abortProbability, checkpointTimeout,
+                    abortsReachTasks, endOfInput, declineProbability, false);
         }
 
         /** Aborts reach the tasks (Flink's lifecycle, the engine's default); no end of input. */
@@ -114,7 +125,7 @@ public final class TraceTool {
         /** These settings with sources ending their partitions ({@code --end-of-input}). */
         Settings withEndOfInput() {
             return new Settings(threads, seed, checkpoints, maxConcurrent, failures, abortProbability, checkpointTimeout,
-                    abortsReachTasks, true, traceLock);
+                    abortsReachTasks, true, declineProbability, traceLock);
         }
 
         /** The simulation, {@code seed}, 3 checkpoints, one in flight, no failure, abort or timeout. */
@@ -188,7 +199,8 @@ public final class TraceTool {
     private static int record(List<String> args, PrintStream out) {
         List<String> positional = new ArrayList<>();
         Map<String, String> o = options(args, List.of("--out", "--runtime", "--mode", "--job", "--records", "--capacity",
-                "--seed", "--checkpoints", "--max-concurrent", "--failures", "--abort-probability", "--checkpoint-timeout"),
+                "--seed", "--checkpoints", "--max-concurrent", "--failures", "--abort-probability", "--checkpoint-timeout",
+                "--decline-probability"),
                 List.of("--force", "--end-of-input", "--aborts-stay-in-flight", "--trace-lock"), positional);
         if (!positional.isEmpty()) {
             throw new IllegalArgumentException("record takes options only, got '" + positional.get(0) + "'");
@@ -208,6 +220,14 @@ public final class TraceTool {
         int maxConcurrent = count(o, "--max-concurrent", 1, 1);
         int failures = count(o, "--failures", 0, 0);
         double abort = number(o, "--abort-probability", 0.0, Double::parseDouble);
+        double decline = number(o, "--decline-probability", 0.0, Double::parseDouble);
+        if (!(decline >= 0 && decline <= 1)) {
+            throw new IllegalArgumentException("--decline-probability must be within [0, 1], got " + decline);
+        }
+        if (decline > 0 && runtime.equals("threads")) {
+            throw new IllegalArgumentException("--decline-probability is a seeded choice of the simulation; "
+                    + "it does not apply to --runtime threads");
+        }
         long timeout = number(o, "--checkpoint-timeout", 0L, Long::parseLong);
         if (timeout < 0) {
             throw new IllegalArgumentException("--checkpoint-timeout must be >= 0, got " + timeout);
@@ -219,7 +239,7 @@ public final class TraceTool {
         return record(Path.of(o.get("--out")), graph, job, mode,
                 new Settings(threads, seed, checkpoints, maxConcurrent, failures, abort, timeout,
                         !o.containsKey("--aborts-stay-in-flight"), o.containsKey("--end-of-input") || job.equals("sink"),
-                        o.containsKey("--trace-lock")), out);
+                        decline, o.containsKey("--trace-lock")), out);
     }
 
     /** Runs {@code graph} with a recorder writing {@code file}; 0 if the run finished, 1 if not. */
@@ -260,6 +280,7 @@ public final class TraceTool {
                         .maxCheckpoints(s.checkpoints())
                         .triggerProbability(0.1)
                         .abortProbability(s.abortProbability())
+                        .declineProbability(s.declineProbability())
                         .checkpointTimeout(s.checkpointTimeout())
                         .maxFailures(Math.max(0, s.failures() - 1))
                         .failureProbability(s.failures() > 1 ? 0.01 : 0)
