@@ -91,6 +91,9 @@ WellFormed(ev) ==
       [] ev.event \in {"ProcessRecord", "ReceiveBarrier"} ->
               ev.task \in Operators /\ ev.channel \in InputsOf(ev.task)
               /\ Range(Abandoned(ev)) \subseteq CheckpointIds
+              \* (a barrier of a checkpoint never triggered: rejected here, not an evaluation error;
+              \* found by the trace mutants, issue 13)
+              /\ (ev.event = "ReceiveBarrier" => ev.checkpoint \in CheckpointIds)
       [] ev.event = "ReceiveCancelBarrier" ->
               ev.task \in Operators /\ ev.channel \in InputsOf(ev.task)
               /\ ev.checkpoint \in CheckpointIds /\ Range(Abandoned(ev)) \subseteq CheckpointIds

@@ -88,6 +88,8 @@ record sim-join-at-least-once-2inflight --runtime simulation --job join --mode a
 # abandons it on that barrier and forwards its cancellation).
 record sim-join-aligned-declines --runtime simulation --job join --mode aligned --seed 5 --records 6 \
   --checkpoints 6 --decline-probability 0.2 --end-of-input
+record sim-join-unaligned-declines --runtime simulation --job join --mode unaligned --seed 5 --records 6 \
+  --checkpoints 6 --decline-probability 0.2 --end-of-input
 # Branch coverage (issue 13; tests/trace-coverage.py --branches): seeds chosen, by the branches TLC
 # reported, for those the runs above miss: join aligned, seed 7: a cancellation barrier abandons an
 # alignment in progress; diamond unaligned, seed 1: a newer barrier subsumes the checkpoint a task
