@@ -48,6 +48,12 @@ public final class Channel {
     private final ArrayDeque<ChannelElement> priorityLane = new ArrayDeque<>();
     /** Guarded by {@link #lock}. Number of records (not barriers) in {@link #recordsLane}. */
     private int records;
+    /**
+     * Guarded by {@link #lock}. The in-band barriers of {@link #recordsLane}, in its order: so that
+     * {@link #firstInBandBarrier}, which an alternating task asks before each step, is O(1)
+     * instead of a walk over up to capacity records.
+     */
+    private final ArrayDeque<Barrier> inBandBarriers = new ArrayDeque<>();
 
     private volatile Runnable onElementAvailable = NO_OP;
     private volatile Runnable onRoomAvailable = NO_OP;
@@ -143,6 +149,7 @@ public final class Channel {
         lock.lock();
         try {
             recordsLane.addLast(b);
+            inBandBarriers.addLast(b);
             clock.put(false, false);
         } finally {
             lock.unlock();
@@ -237,6 +244,8 @@ public final class Channel {
                 if (e instanceof Record) {
                     records--;
                     roomAvailable.signal();
+                } else if (e instanceof Barrier) {
+                    inBandBarriers.pollFirst(); // the head of the records lane is its first in-band barrier
                 }
             }
             if (e != null) {
@@ -260,12 +269,7 @@ public final class Channel {
     public Barrier firstInBandBarrier() {
         lock.lock();
         try {
-            for (ChannelElement e : recordsLane) {
-                if (e instanceof Barrier b) {
-                    return b;
-                }
-            }
-            return null;
+            return inBandBarriers.peekFirst();
         } finally {
             lock.unlock();
         }
@@ -290,6 +294,7 @@ public final class Channel {
                 ChannelElement e = it.next();
                 if (e instanceof Barrier b && b.checkpointId() == checkpointId) {
                     it.remove();
+                    inBandBarriers.remove(b);
                     priorityLane.addFirst(b.asUnaligned());
                     clock.take(false);
                     return ahead;
@@ -354,6 +359,7 @@ public final class Channel {
         try {
             priorityLane.clear();
             recordsLane.clear();
+            inBandBarriers.clear();
             recordsLane.addAll(copy);
             records = copy.size();
             clock.restored(copy.size());

@@ -796,11 +796,13 @@ public final class ThreadedRuntime implements JobRuntime {
             write(() -> coordinator.alignmentSwitched(task, checkpointId));
         }
 
-        /** Due N ms after the trigger, while the checkpoint is pending (a subset of the spec's TimeoutAlignment, see docs/engine.md). */
+        /**
+         * Due N ms after the trigger, also for a checkpoint aborted meanwhile that the task has not
+         * learnt of (the spec's TimeoutAlignment: the task's timer knows what the task knows).
+         */
         @Override
         public boolean alignmentTimedOut(long checkpointId, long timeoutMillis) {
-            return System.nanoTime() - triggerTime(checkpointId) >= TimeUnit.MILLISECONDS.toNanos(timeoutMillis)
-                    && at(false, due -> due, () -> coordinator.status(checkpointId) == CheckpointStatus.PENDING);
+            return System.nanoTime() - triggerTime(checkpointId) >= TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         }
 
         @Override
