@@ -57,6 +57,8 @@ public final class Channel {
 
     private volatile Runnable onElementAvailable = NO_OP;
     private volatile Runnable onRoomAvailable = NO_OP;
+    /** Causal tracing (issue 13): called under {@link #lock} at every put and take. */
+    private volatile ChannelClock clock = ChannelClock.NONE;
 
     /**
      * @param id the channel id, as used in checkpoints (not blank)
@@ -91,6 +93,11 @@ public final class Channel {
     public void setListeners(Runnable onElementAvailable, Runnable onRoomAvailable) {
         this.onElementAvailable = Objects.requireNonNull(onElementAvailable, "onElementAvailable");
         this.onRoomAvailable = Objects.requireNonNull(onRoomAvailable, "onRoomAvailable");
+    }
+
+    /** Installs the clock of a causal trace (issue 13); like the listeners, while the channel is idle. */
+    public void setClock(ChannelClock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     // ---------------------------------------------------------------- sender side
@@ -143,6 +150,7 @@ public final class Channel {
         try {
             recordsLane.addLast(b);
             inBandBarriers.addLast(b);
+            clock.put(false, false);
         } finally {
             lock.unlock();
         }
@@ -168,6 +176,7 @@ public final class Channel {
                 }
             }
             priorityLane.addLast(b);
+            clock.put(false, true);
         } finally {
             lock.unlock();
         }
@@ -189,6 +198,7 @@ public final class Channel {
             } else {
                 recordsLane.addLast(b);
             }
+            clock.put(false, priority);
         } finally {
             lock.unlock();
         }
@@ -200,6 +210,7 @@ public final class Channel {
         lock.lock();
         try {
             recordsLane.addLast(EndOfPartition.INSTANCE);
+            clock.put(false, false);
         } finally {
             lock.unlock();
         }
@@ -236,6 +247,9 @@ public final class Channel {
                 } else if (e instanceof Barrier) {
                     inBandBarriers.pollFirst(); // the head of the records lane is its first in-band barrier
                 }
+            }
+            if (e != null) {
+                clock.take(e instanceof Record);
             }
         } finally {
             lock.unlock();
@@ -282,6 +296,7 @@ public final class Channel {
                     it.remove();
                     inBandBarriers.remove(b);
                     priorityLane.addFirst(b.asUnaligned());
+                    clock.take(false);
                     return ahead;
                 }
                 if (e instanceof Record r) {
@@ -347,6 +362,7 @@ public final class Channel {
             inBandBarriers.clear();
             recordsLane.addAll(copy);
             records = copy.size();
+            clock.restored(copy.size());
             roomAvailable.signalAll();
         } finally {
             lock.unlock();
@@ -359,6 +375,7 @@ public final class Channel {
     private void enqueueRecord(Record r) {
         recordsLane.addLast(r);
         records++;
+        clock.put(true, false);
     }
 
     @Override
