@@ -186,7 +186,8 @@ fi
 [ $keep -eq 1 ] || rm -f "$OUT"/*.dot
 rm -rf "$OUT"/meta-*
 echo
-echo "=== spec replay ($tier, $((SECONDS - start)) s) ==="
+label=$tier; [ ${#only[@]} -eq 0 ] || label="models: ${only[*]}"
+echo "=== spec replay ($label, $((SECONDS - start)) s) ==="
 printf '%s\n' "${report[@]}"
 echo "spec-replay: $passed passed, $failed failed"
 [ $failed -eq 0 ] && exit 0
