@@ -48,9 +48,17 @@ public final class Channel {
     private final ArrayDeque<ChannelElement> priorityLane = new ArrayDeque<>();
     /** Guarded by {@link #lock}. Number of records (not barriers) in {@link #recordsLane}. */
     private int records;
+    /**
+     * Guarded by {@link #lock}. The in-band barriers of {@link #recordsLane}, in its order: so that
+     * {@link #firstInBandBarrier}, which an alternating task asks before each step, is O(1)
+     * instead of a walk over up to capacity records.
+     */
+    private final ArrayDeque<Barrier> inBandBarriers = new ArrayDeque<>();
 
     private volatile Runnable onElementAvailable = NO_OP;
     private volatile Runnable onRoomAvailable = NO_OP;
+    /** Causal tracing (issue 13): called under {@link #lock} at every put and take. */
+    private volatile ChannelClock clock = ChannelClock.NONE;
 
     /**
      * @param id the channel id, as used in checkpoints (not blank)
@@ -85,6 +93,11 @@ public final class Channel {
     public void setListeners(Runnable onElementAvailable, Runnable onRoomAvailable) {
         this.onElementAvailable = Objects.requireNonNull(onElementAvailable, "onElementAvailable");
         this.onRoomAvailable = Objects.requireNonNull(onRoomAvailable, "onRoomAvailable");
+    }
+
+    /** Installs the clock of a causal trace (issue 13); like the listeners, while the channel is idle. */
+    public void setClock(ChannelClock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     // ---------------------------------------------------------------- sender side
@@ -136,6 +149,8 @@ public final class Channel {
         lock.lock();
         try {
             recordsLane.addLast(b);
+            inBandBarriers.addLast(b);
+            clock.put(false, false);
         } finally {
             lock.unlock();
         }
@@ -161,6 +176,7 @@ public final class Channel {
                 }
             }
             priorityLane.addLast(b);
+            clock.put(false, true);
         } finally {
             lock.unlock();
         }
@@ -182,6 +198,7 @@ public final class Channel {
             } else {
                 recordsLane.addLast(b);
             }
+            clock.put(false, priority);
         } finally {
             lock.unlock();
         }
@@ -193,6 +210,7 @@ public final class Channel {
         lock.lock();
         try {
             recordsLane.addLast(EndOfPartition.INSTANCE);
+            clock.put(false, false);
         } finally {
             lock.unlock();
         }
@@ -226,7 +244,12 @@ public final class Channel {
                 if (e instanceof Record) {
                     records--;
                     roomAvailable.signal();
+                } else if (e instanceof Barrier) {
+                    inBandBarriers.pollFirst(); // the head of the records lane is its first in-band barrier
                 }
+            }
+            if (e != null) {
+                clock.take(e instanceof Record);
             }
         } finally {
             lock.unlock();
@@ -246,12 +269,7 @@ public final class Channel {
     public Barrier firstInBandBarrier() {
         lock.lock();
         try {
-            for (ChannelElement e : recordsLane) {
-                if (e instanceof Barrier b) {
-                    return b;
-                }
-            }
-            return null;
+            return inBandBarriers.peekFirst();
         } finally {
             lock.unlock();
         }
@@ -276,7 +294,9 @@ public final class Channel {
                 ChannelElement e = it.next();
                 if (e instanceof Barrier b && b.checkpointId() == checkpointId) {
                     it.remove();
+                    inBandBarriers.remove(b);
                     priorityLane.addFirst(b.asUnaligned());
+                    clock.take(false);
                     return ahead;
                 }
                 if (e instanceof Record r) {
@@ -339,8 +359,10 @@ public final class Channel {
         try {
             priorityLane.clear();
             recordsLane.clear();
+            inBandBarriers.clear();
             recordsLane.addAll(copy);
             records = copy.size();
+            clock.restored(copy.size());
             roomAvailable.signalAll();
         } finally {
             lock.unlock();
@@ -353,6 +375,7 @@ public final class Channel {
     private void enqueueRecord(Record r) {
         recordsLane.addLast(r);
         records++;
+        clock.put(true, false);
     }
 
     @Override
