@@ -580,6 +580,15 @@ public final class OperatorTask implements Task {
     }
 
     @Override
+    public boolean flushOutputs() {
+        boolean any = false;
+        for (int i = 0; i < outputs.size(); i++) {
+            any |= outputs.get(i).flush();
+        }
+        return any;
+    }
+
+    @Override
     public void perform(Step step) {
         switch (step.action()) {
             case PROCESS_RECORD -> processRecord(step.input());

@@ -230,6 +230,15 @@ public final class SourceTask implements Task {
     }
 
     @Override
+    public boolean flushOutputs() {
+        boolean any = false;
+        for (int i = 0; i < outputs.size(); i++) {
+            any |= outputs.get(i).flush();
+        }
+        return any;
+    }
+
+    @Override
     public void perform(Step step) {
         switch (step.action()) {
             case EMIT_RECORD -> emitRecord();

@@ -38,6 +38,8 @@ public final class TraceTool {
                                                two-phase-commit sink (issue 12), implies --end-of-input
                 --records N                    records per source (default 6)
                 --capacity N                   records per channel (default 2)
+                --buffer-size N                threads: records per network buffer, 0: a quarter of
+                                               the capacity (default 0; issue 16)
                 --seed N                       keys and, in the simulation, every choice (default 1)
                 --checkpoints N                simulation: checkpoints triggered at most (default 4)
                 --max-concurrent N             aligned: checkpoints in flight at once (default 1)
@@ -170,7 +172,8 @@ public final class TraceTool {
     private static int record(List<String> args, PrintStream out) {
         List<String> positional = new ArrayList<>();
         Map<String, String> o = options(args, List.of("--out", "--runtime", "--mode", "--job", "--records", "--capacity",
-                "--seed", "--checkpoints", "--max-concurrent", "--failures", "--abort-probability", "--checkpoint-timeout"),
+                "--seed", "--checkpoints", "--max-concurrent", "--failures", "--abort-probability", "--checkpoint-timeout",
+                "--buffer-size"),
                 List.of("--force", "--end-of-input", "--aborts-stay-in-flight"), positional);
         if (!positional.isEmpty()) {
             throw new IllegalArgumentException("record takes options only, got '" + positional.get(0) + "'");
@@ -185,6 +188,7 @@ public final class TraceTool {
         BarrierMode mode = BarrierHandlers.byName(o.getOrDefault("--mode", "aligned"));
         int records = count(o, "--records", 6, 0);
         int capacity = count(o, "--capacity", 2, 1);
+        int bufferSize = count(o, "--buffer-size", 0, 0);
         long seed = number(o, "--seed", 1L, Long::parseLong);
         int checkpoints = count(o, "--checkpoints", 4, 0);
         int maxConcurrent = count(o, "--max-concurrent", 1, 1);
@@ -200,11 +204,17 @@ public final class TraceTool {
         JobGraph graph = TraceJobs.build(job, records, capacity, seed, threads ? TimeUnit.MICROSECONDS.toNanos(200) : 0);
         return record(Path.of(o.get("--out")), graph, job, mode,
                 new Settings(threads, seed, checkpoints, maxConcurrent, failures, abort, timeout,
-                        !o.containsKey("--aborts-stay-in-flight"), o.containsKey("--end-of-input") || job.equals("sink")), out);
+                        !o.containsKey("--aborts-stay-in-flight"), o.containsKey("--end-of-input") || job.equals("sink")), out,
+                bufferSize);
     }
 
     /** Runs {@code graph} with a recorder writing {@code file}; 0 if the run finished, 1 if not. */
     static int record(Path file, JobGraph graph, String job, BarrierMode mode, Settings s, PrintStream out) {
+        return record(file, graph, job, mode, s, out, 0);
+    }
+
+    /** As above; {@code bufferSize}: records per network buffer in the threaded runtime (0: a quarter of the capacity). */
+    static int record(Path file, JobGraph graph, String job, BarrierMode mode, Settings s, PrintStream out, int bufferSize) {
         TraceRecorder recorder = TraceRecorder.open(file, graph, mode, s.threads() ? "threads" : "simulation", s.maxConcurrent(),
                 s.abortsReachTasks(), s.endOfInput());
         RunOptions.Builder options = RunOptions.builder()
@@ -223,6 +233,8 @@ public final class TraceTool {
                 ThreadedRuntime rt = new ThreadedRuntime(graph, mode, options
                         .checkpointInterval(TimeUnit.MILLISECONDS.toNanos(2))
                         .checkpointTimeout(TimeUnit.MILLISECONDS.toNanos(s.checkpointTimeout()))
+                        .bufferSize(bufferSize)
+                        .bufferTimeout(TimeUnit.MILLISECONDS.toNanos(1))
                         .build());
                 recorder.attach(RuntimeViews.of(rt));
                 result = rt.run();
