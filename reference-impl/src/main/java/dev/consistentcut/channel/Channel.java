@@ -42,19 +42,23 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link #putEndOfPartition}; exactly one receiver thread calls {@link #peek}, {@link #poll},
  * {@link #firstInBandBarrier} and {@link #prioritizeBarrier}. {@link #restore} and
  * {@link #setListeners} run while neither is running (recovery, set-up). {@link #recordCount}
- * and {@link #isEmpty} may be called by any thread (a count that may lag a step behind; never
- * zero while a record is in the channel, open buffer included). {@link #contents} is exact while
- * neither side runs or when the caller is ordered with both by a common lock (the threaded
- * runtime's trace lock). {@link #putRecord} is the only blocking call. The class starts no threads.
+ * and {@link #isEmpty} are exact on the receiver's thread; on other threads they may lag a step
+ * behind (a record whose read a racing overtaking barrier undoes). {@link #contents} is exact
+ * while neither side runs or when the caller is ordered with both by a common lock (the threaded
+ * runtime's trace lock); it must not race either side. {@link #putRecord} is the only blocking call. The class starts no threads.
  *
  * <p><b>No lock per record.</b> Appending to the open buffer is the sender's own business; a
  * buffer is handed over with one lock-free queue operation; the receiver reads the buffer it
- * took without a lock. Per record the receiver publishes how far it has read (a volatile write)
- * and checks for a priority element (a volatile read); the sender of an overtaking barrier does
- * the reverse under the priority lane's lock (Dekker's order), so exactly one of them sees the
- * other: either the record was read before the barrier was put, or the receiver gives it back and
- * takes the barrier first. The lock is taken per overtaking barrier and per priority element
- * delivered, and, when a sender waits in {@link #putRecord}, per buffer released.
+ * took without a lock. One word, {@code state}, holds the number of records the receiver has
+ * taken and a flag "priority element pending". The receiver takes a record with one
+ * compare-and-set of that word (count + 1, flag clear); the sender of an overtaking barrier sets
+ * the flag with one atomic or, which returns the count at that instant: exactly the records from
+ * there on are overtaken, and the receiver's compare-and-set fails from then on until it has
+ * delivered the priority lane. So a record is read before the barrier or overtaken by it, never
+ * both. A buffer's credit is free once every record of it is taken (the sender reads the count),
+ * so taking a record and freeing its buffer's credit are one step. The priority lane's lock is
+ * taken per overtaking barrier and per priority element delivered, and, when a sender waits in
+ * {@link #putRecord}, per buffer read to its end.
  *
  * <p><b>Memory consistency.</b> Actions of the sender before putting an element happen-before
  * the actions of the receiver after the {@link #poll} that returns it.
@@ -64,13 +68,18 @@ public final class Channel {
     private static final Runnable NO_OP = () -> { };
     /** Left in the queue where {@link #prioritizeBarrier} took a barrier out; skipped by the receiver. */
     private static final Object MOVED = new Object();
-    private static final long NONE = Long.MAX_VALUE;
+
+    /** The flag bit of {@link #state}: the priority lane is not empty. */
+    private static final long PRIORITY = 1L << 62;
 
     private static final VarHandle SENT;
+    private static final VarHandle STATE;
 
     static {
         try {
-            SENT = MethodHandles.lookup().findVarHandle(Channel.class, "sentView", long.class);
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            SENT = l.findVarHandle(Channel.class, "sentView", long.class);
+            STATE = l.findVarHandle(Channel.class, "state", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -91,7 +100,7 @@ public final class Channel {
     private long sent;
     /** Buffers handed over since the last restore. */
     private long handedOver;
-    /** Buffers handed over that the receiver may not have released yet, in order: what an overtaking barrier overtakes. */
+    /** Buffers handed over that the receiver may not have read to their end, in order: their credits, and what an overtaking barrier overtakes. */
     private final ArrayDeque<RecordBuffer> retained = new ArrayDeque<>();
 
     // ------------------------------------------------ receiver's own
@@ -102,12 +111,13 @@ public final class Channel {
     /** {@link #sent}, published per record with a release store for {@link #recordCount}. */
     @SuppressWarnings("unused")
     private volatile long sentView;
-    /** Records the receiver has taken (written by the receiver only, volatile: Dekker's order with {@link #priorityCount}). */
-    private volatile long consumed;
-    /** Buffers the receiver has read to their end (receiver writes; the sender's credits). */
-    private volatile long released;
-    /** Elements in the priority lane (written under {@link #lock}; read without it per record). */
-    private volatile int priorityCount;
+    /**
+     * Records the receiver has taken (low bits; the receiver adds one by compare-and-set) and
+     * {@link #PRIORITY} while the priority lane is not empty (set by whoever puts a priority
+     * element, cleared by the receiver when it delivered the last; both under {@link #lock}).
+     */
+    @SuppressWarnings("unused")
+    private volatile long state;
     /** In-band events put (sender writes) and taken or moved to the priority lane (receiver writes): {@link #isEmpty}. */
     private volatile long eventsPut;
     private volatile long eventsTaken;
@@ -119,12 +129,6 @@ public final class Channel {
     private final Condition roomAvailable = lock.newCondition();
     /** Guarded by {@link #lock}. Overtaking barriers and priority cancellation barriers, FIFO among themselves. */
     private final ArrayDeque<ChannelElement> priorityLane = new ArrayDeque<>();
-    /**
-     * Guarded by {@link #lock}. The sequence number of the first record the oldest undelivered
-     * priority element overtook ({@link #NONE} while the priority lane is empty): a record at or
-     * after it is delivered after the priority lane.
-     */
-    private long overtakeFrom = NONE;
 
     private volatile Runnable onElementAvailable = NO_OP;
     private volatile Runnable onRoomAvailable = NO_OP;
@@ -186,8 +190,8 @@ public final class Channel {
 
     /**
      * Installs the wake-up hooks of a threaded runtime. {@code onElementAvailable} runs after a
-     * buffer is handed over or an event is put, {@code onRoomAvailable} after the receiver released
-     * a buffer; both run on the thread that made the change, outside the lock, so they may call
+     * buffer is handed over or an event is put, {@code onRoomAvailable} after the receiver read a
+     * buffer to its end (its credit is free); both run on the thread that made the change, outside the lock, so they may call
      * back into this channel.
      */
     public void setListeners(Runnable onElementAvailable, Runnable onRoomAvailable) {
@@ -199,14 +203,25 @@ public final class Channel {
 
     /** True when a record can be put now: the open buffer has room, or a credit for a new buffer is free. */
     public boolean hasRoom() {
-        return openSize > 0 || handedOver - released < bufferCapacity;
+        return openSize > 0 || buffersInUse() < bufferCapacity;
+    }
+
+    /** Sender: buffers handed over and not read to their end (retained pruned by the receiver's count). */
+    private int buffersInUse() {
+        if (!retained.isEmpty()) {
+            long taken = (long) STATE.getVolatile(this) & ~PRIORITY;
+            while (!retained.isEmpty() && retained.peekFirst().endSeq() <= taken) {
+                retained.pollFirst(); // read to its end: its credit is free, no barrier can overtake it
+            }
+        }
+        return retained.size();
     }
 
     /** Appends {@code r} if there is room (handing the buffer over when it is full); false, and nothing changed, when full. */
     public boolean offerRecord(Record r) {
         Objects.requireNonNull(r, "record");
         if (openSize == 0) {
-            if (handedOver - released >= bufferCapacity) {
+            if (buffersInUse() >= bufferCapacity) {
                 return false;
             }
             open = new Record[bufferSize];
@@ -214,10 +229,10 @@ public final class Channel {
         }
         open[openSize++] = r;
         sent++;
-        SENT.setRelease(this, sent);
         if (openSize == bufferSize) {
             handOver();
         }
+        SENT.setRelease(this, sent); // after a hand-over: a counted record of a full buffer can be polled
         return true;
     }
 
@@ -227,7 +242,7 @@ public final class Channel {
         while (!offerRecord(r)) {
             lock.lockInterruptibly();
             try {
-                senderWaiting = true; // then read `released` (in hasRoom): Dekker's order with the receiver
+                senderWaiting = true; // then read the count (in hasRoom): Dekker's order with the receiver
                 while (!hasRoom()) {
                     roomAvailable.await();
                 }
@@ -261,10 +276,6 @@ public final class Channel {
         RecordBuffer b = new RecordBuffer(open, openSize, openFirstSeq, handedOver++);
         open = null;
         openSize = 0;
-        long rel = released;
-        while (!retained.isEmpty() && retained.peekFirst().ordinal < rel) {
-            retained.pollFirst(); // read to its end: an overtaking barrier can no longer pass it
-        }
         retained.addLast(b);
         lane.offer(b);
         onElementAvailable.run();
@@ -304,12 +315,10 @@ public final class Channel {
         long from;
         lock.lock();
         try {
-            priorityCount++;   // a volatile write, then a volatile read: Dekker's order with poll()
-            from = consumed;
-            if (priorityLane.isEmpty()) {
-                overtakeFrom = from;
-            }
             priorityLane.addLast(b);
+            // One atomic step: the flag set, the receiver's count read. From here on its
+            // compare-and-set fails until it has delivered the priority lane.
+            from = (long) STATE.getAndBitwiseOr(this, PRIORITY) & ~PRIORITY;
         } finally {
             lock.unlock();
         }
@@ -339,12 +348,8 @@ public final class Channel {
         flush();
         lock.lock();
         try {
-            priorityCount++;
-            long from = consumed;
-            if (priorityLane.isEmpty()) {
-                overtakeFrom = from;
-            }
             priorityLane.addLast(b);
+            STATE.getAndBitwiseOr(this, PRIORITY);
         } finally {
             lock.unlock();
         }
@@ -360,7 +365,7 @@ public final class Channel {
 
     /** The next element to be delivered (priority lane first, then the FIFO head); null if empty. */
     public ChannelElement peek() {
-        if (priorityCount != 0) {
+        if (((long) STATE.getVolatile(this) & PRIORITY) != 0) {
             lock.lock();
             try {
                 ChannelElement p = priorityLane.peekFirst();
@@ -407,47 +412,43 @@ public final class Channel {
      * room-available listener.
      */
     public ChannelElement poll() {
-        if (priorityCount != 0) {
-            ChannelElement p = pollPriority();
-            if (p != null) {
-                return p;
-            }
-        }
-        if (current == null) {
-            ChannelElement head = advance();
-            if (head == null) {
-                return null;
-            }
-            if (!(head instanceof Record)) {
-                lane.poll(); // an event
-                eventsTaken = eventsTaken + 1;
-                return head;
-            }
-        }
-        Record r = current.records[index];
-        long seq = current.firstSeq + index;
-        consumed = seq + 1; // a volatile write, then a volatile read: Dekker's order with the overtaking sender
-        if (priorityCount != 0) {
-            lock.lock();
-            try {
-                if (overtakeFrom <= seq) {
-                    consumed = seq; // the barrier overtook this record: give it back, deliver the barrier first
-                    return pollPriorityLocked();
+        while (true) {
+            long v = (long) STATE.getVolatile(this);
+            if ((v & PRIORITY) != 0) {
+                ChannelElement p = pollPriority();
+                if (p != null) {
+                    return p;
                 }
-            } finally {
-                lock.unlock();
+                continue;
             }
+            if (current == null) {
+                ChannelElement head = advance();
+                if (head == null) {
+                    return null;
+                }
+                if (!(head instanceof Record)) {
+                    lane.poll(); // an event
+                    eventsTaken = eventsTaken + 1;
+                    return head;
+                }
+            }
+            Record r = current.records[index];
+            // The record is taken when this succeeds; it fails only if a priority element came
+            // meanwhile (only the receiver changes the count): then that goes first.
+            if (!STATE.compareAndSet(this, v, v + 1)) {
+                continue;
+            }
+            if (++index == current.size) {
+                current = null;
+                index = 0;
+                bufferRead();
+            }
+            return r;
         }
-        if (++index == current.size) {
-            current = null;
-            index = 0;
-            release();
-        }
-        return r;
     }
 
-    private void release() {
-        released = released + 1; // only the receiver writes it
+    /** The receiver took the last record of a buffer: its credit is free. */
+    private void bufferRead() {
         if (senderWaiting) {
             lock.lock();
             try {
@@ -462,21 +463,14 @@ public final class Channel {
     private ChannelElement pollPriority() {
         lock.lock();
         try {
-            return pollPriorityLocked();
+            ChannelElement p = priorityLane.pollFirst();
+            if (priorityLane.isEmpty()) {
+                STATE.getAndBitwiseAnd(this, ~PRIORITY);
+            }
+            return p;
         } finally {
             lock.unlock();
         }
-    }
-
-    private ChannelElement pollPriorityLocked() {
-        ChannelElement p = priorityLane.pollFirst();
-        if (p != null) {
-            priorityCount--;
-            if (priorityLane.isEmpty()) {
-                overtakeFrom = NONE;
-            }
-        }
-        return p;
     }
 
     /**
@@ -536,11 +530,8 @@ public final class Channel {
         eventsTaken = eventsTaken + 1;
         lock.lock();
         try {
-            priorityCount++;
-            if (priorityLane.isEmpty()) {
-                overtakeFrom = consumed; // the receiver's own count: nothing is being read now
-            }
             priorityLane.addFirst(found[0].asUnaligned());
+            STATE.getAndBitwiseOr(this, PRIORITY);
         } finally {
             lock.unlock();
         }
@@ -551,14 +542,14 @@ public final class Channel {
 
     /** Records in the channel (open buffer included; barriers not counted). */
     public int recordCount() {
-        long c = consumed;
+        long c = (long) STATE.getVolatile(this) & ~PRIORITY;
         long s = (long) SENT.getAcquire(this);
         return (int) Math.max(0, s - c);
     }
 
     /** True when the channel holds nothing: no record (open buffer included), no event. */
     public boolean isEmpty() {
-        return recordCount() == 0 && priorityCount == 0 && eventsPut == eventsTaken;
+        return recordCount() == 0 && ((long) STATE.getVolatile(this) & PRIORITY) == 0 && eventsPut == eventsTaken;
     }
 
     /**
@@ -607,8 +598,7 @@ public final class Channel {
         lock.lock();
         try {
             priorityLane.clear();
-            priorityCount = 0;
-            overtakeFrom = NONE;
+            STATE.setVolatile(this, 0L);
             lane.clear();
             retained.clear();
             current = null;
@@ -617,8 +607,6 @@ public final class Channel {
             openSize = 0;
             sent = 0;
             handedOver = 0;
-            consumed = 0;
-            released = 0;
             eventsPut = 0;
             eventsTaken = 0;
             for (int from = 0; from < copy.size(); from += bufferSize) {
@@ -643,6 +631,6 @@ public final class Channel {
     public String toString() {
         return "Channel[" + id + ", records=" + recordCount() + "/" + capacity()
                 + (bufferSize > 1 ? ", buffers of " + bufferSize : "")
-                + ", priority=" + priorityCount + "]";
+                + ", priority=" + (((long) STATE.getVolatile(this) & PRIORITY) != 0) + "]";
     }
 }
