@@ -223,7 +223,7 @@ class BufferedChannelTest {
     @Test
     void overtakenListsAreExactUnderARacingReceiver() throws Exception {
         Channel c = new Channel("e", 16, 4);
-        int n = 60_000;
+        int n = 20_000;
         List<List<Record>> overtakenLists = new ArrayList<>();
         List<Long> sentBefore = new ArrayList<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
