@@ -9,7 +9,7 @@ cd "$ROOT"
 
 usage() {
   cat <<'USAGE'
-Usage: ./benchmark.sh [--quick] [--help]
+Usage: ./benchmark.sh [--quick] [--only LIST] [--engines LIST] [--help]
 
   (no option)  the full run, about 20-27 minutes on 2 cores: JMH microbenchmarks, then the
                macro benchmark over backpressure none/light/heavy x skew off/on x
@@ -18,6 +18,13 @@ Usage: ./benchmark.sh [--quick] [--help]
                Results: benchmarks/results/{results.csv,results.md,checkpoints.png,micro.csv}
   --quick      about 4 minutes: short JMH runs and only the skewed scenarios, with short
                windows. Results: benchmarks/results/quick/ (not committed)
+  --only LIST  only the scenarios whose name (backpressure/skew/mode, e.g. heavy/skew/aligned)
+               contains one of the comma-separated texts, without the JMH microbenchmarks; with
+               or without --quick. Results: benchmarks/results/only/ (not committed). E.g. the
+               alternating targets of issue 11 (heavy backpressure, both skews, every mode;
+               no backpressure without skew), about 15 minutes on 2 cores:
+                 ./benchmark.sh --only heavy/,none/even/
+  --engines LIST  reference, flink or both (default: reference,flink)
   --help       this text
 
 A progress line on stderr shows the step, the time spent and a rough time left.
@@ -26,12 +33,19 @@ USAGE
 }
 
 quick=""
-for arg in "$@"; do
-  case "$arg" in
+only=""
+engines=""
+while [ $# -gt 0 ]; do
+  case "$1" in
     --quick) quick="--quick" ;;
+    --only|--engines)
+      [ $# -ge 2 ] && [ -n "$2" ] && [ "${2#--}" = "$2" ] || { echo "benchmark.sh: $1 needs a value (see --help)" >&2; exit 2; }
+      if [ "$1" = --only ]; then only=$2; else engines=$2; fi
+      shift ;;
     -h|--help) usage; exit 0 ;;
-    *) echo "benchmark.sh: unknown argument '$arg' (see --help)" >&2; exit 2 ;;
+    *) echo "benchmark.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
+  shift
 done
 
 command -v java >/dev/null 2>&1 || { echo "benchmark.sh: java not found: install a JDK 17+" >&2; exit 3; }
@@ -39,6 +53,7 @@ command -v mvn >/dev/null 2>&1 || { echo "benchmark.sh: mvn not found: install M
 
 out=benchmarks/results
 [ -n "$quick" ] && out=benchmarks/results/quick
+[ -n "$only" ] && out=benchmarks/results/only
 mkdir -p "$out"
 log=benchmarks/target/benchmark-logs
 start=$SECONDS
@@ -58,6 +73,9 @@ mkdir -p "$log"
 # Quick: one short iteration each, and only the extreme parameter values.
 if [ -n "$quick" ]; then jmh_opts=(-f 1 -wi 1 -w 300ms -i 2 -r 300ms -p capacity=1000 -p keys=1000,100000)
 else jmh_opts=(-f 1 -wi 3 -w 1s -i 5 -r 1s); fi
+if [ -n "$only" ]; then
+  rm -f "$out/micro.csv" # no JMH with --only: the table gets no microbenchmark rows
+else
 status "JMH microbenchmarks"
 if ! java -jar benchmarks/target/microbenchmarks.jar "${jmh_opts[@]}" -jvmArgs "-Xmx1g" \
        -rf csv -rff "$out/micro.csv" 2>&1 | tee "$log/jmh.log" | while IFS= read -r line; do
@@ -69,6 +87,11 @@ if ! java -jar benchmarks/target/microbenchmarks.jar "${jmh_opts[@]}" -jvmArgs "
   echo >&2; echo "benchmark.sh: JMH failed, see $log/jmh.log" >&2; exit 1
 fi
 if [ -t 2 ]; then echo >&2; fi
+fi
+
+extra=()
+[ -n "$only" ] && extra+=(--only "$only")
+[ -n "$engines" ] && extra+=(--engines "$engines")
 
 # The macro benchmark: the reference engine and Flink's MiniCluster in this one JVM.
 # Flink 2.3.0 needs no --add-opens on JDK 17 for this job (tuple and long serializers, no Kryo).
@@ -76,5 +99,5 @@ if [ -t 2 ]; then echo >&2; fi
 java -Xmx3g -Djava.awt.headless=true \
      -Dorg.slf4j.simpleLogger.logFile="$log/flink.log" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
      -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
-     dev.consistentcut.bench.BenchmarkMain $quick --out "$out" --micro-csv "$out/micro.csv"
+     dev.consistentcut.bench.BenchmarkMain $quick --out "$out" --micro-csv "$out/micro.csv" "${extra[@]}"
 echo "benchmark.sh: done in $(((SECONDS - start) / 60)) min $(((SECONDS - start) % 60)) s; results in $out/" >&2

@@ -10,17 +10,24 @@
 (*   - active timeout (t aligns c): t snapshots at once, forwards c as an  *)
 (*     overtaking barrier at the head of its outputs (persisting the       *)
 (*     records it overtakes there, as UnalignedCheckpoint.tla), unblocks   *)
-(*     its inputs, and from then on persists every record it takes from an *)
-(*     input whose barrier of c has not arrived: exactly the records still *)
-(*     ahead of c's barrier on those inputs.  The blocked inputs' records  *)
-(*     lie behind their barrier: outside the cut, never persisted.         *)
+(*     its inputs, and prioritizes the barriers of c queued on the inputs  *)
+(*     still pending: each jumps to the head of its channel, the records   *)
+(*     it jumps over persisted as that channel's state (Flink's            *)
+(*     prioritizeAllAnnouncements).  From then on t persists every record  *)
+(*     it takes from a pending input (its barrier not queued yet), and a   *)
+(*     barrier of c queued later is prioritized too (PrioritizeBarrier):   *)
+(*     exactly the records ahead of c's barrier on those inputs are        *)
+(*     persisted, and t never waits for a barrier behind a backlog.  The   *)
+(*     blocked inputs' records lie behind their barrier: outside the cut,  *)
+(*     never persisted.                                                    *)
 (*   - passive timeout (t has not seen c, but c's barrier is queued on an  *)
 (*     input: Flink's barrier announcement): every barrier of c queued on  *)
 (*     t's inputs is prioritised, i.e. jumps to the head of its channel as *)
 (*     an overtaking barrier, and the records it jumped over are persisted *)
 (*     as that channel's state; t then handles c unaligned when it takes   *)
-(*     the first barrier of c.  This is why a barrier stuck in a channel   *)
-(*     counts towards the timeout (FLINK-27251).                           *)
+(*     the first barrier of c (a barrier of c queued meanwhile is          *)
+(*     prioritized as it comes, PrioritizeBarrier).  This is why a barrier *)
+(*     stuck in a channel counts towards the timeout (FLINK-27251).        *)
 (* A task that receives an overtaking barrier of c handles c unaligned     *)
 (* from then on (switching too, if it was aligning c): this is how the     *)
 (* switch propagates downstream without any message but the barrier.      *)
@@ -110,6 +117,32 @@ SaveOvertaken(ch, n, c) ==
                                               THEN snapChan[c][e] \o SelectSeq(ch[e], IsRecord)
                                               ELSE snapChan[c][e]]]
 
+\* Queue q with its barrier of c (if any) moved to the head as an overtaking barrier: the
+\* prioritized (announced) barrier overtakes what was queued ahead of it.
+PrioritizedOn(q, c) ==
+    IF \E k \in 1..Len(q) : IsBarrierOf(q[k], c)
+      THEN <<OvertakingBarrier(c)>> \o SelectSeq(q, LAMBDA m : ~IsBarrierOf(m, c))
+      ELSE q
+\* The channels ch with every barrier of c queued on an input of t prioritized (Flink:
+\* ChannelState.prioritizeAllAnnouncements).
+PrioritizedIn(ch, t, c) ==
+    [e \in Edges |-> IF e \in InputsOf(t) THEN PrioritizedOn(ch[e], c) ELSE ch[e]]
+Prioritized(t, c) == PrioritizedIn(chan, t, c)
+\* The records ahead of c's barrier in queue q: what the prioritized barrier jumps over (none
+\* if no barrier of c is queued).
+AheadOfBarrierIn(q, c) ==
+    LET at == {k \in 1..Len(q) : IsBarrierOf(q[k], c)}
+    IN IF at = {} THEN <<>>
+       ELSE LET k == CHOOSE k \in at : TRUE IN SelectSeq(SubSeq(q, 1, k - 1), IsRecord)
+AheadOfBarrier(e, c) == AheadOfBarrierIn(chan[e], c)
+\* snapChan-like sc with, on every input of t in p (the inputs whose records t persists,
+\* SwitchPersistFrom), what c's prioritized barrier jumps over in the channels ch appended to
+\* c's persisted state of that input.
+SavePrioritized(sc, ch, t, c, p) ==
+    [sc EXCEPT ![c] = [e \in Edges |-> IF e \in InputsOf(t) /\ e \in p
+                                        THEN sc[c][e] \o AheadOfBarrierIn(ch[e], c)
+                                        ELSE sc[c][e]]]
+
 -----------------------------------------------------------------------------
 (* The steps of a source.                                                  *)
 
@@ -180,15 +213,23 @@ Arrive(t, k, a, x) ==
 
 \* The switch of operator t to unaligned for checkpoint k, after the channels ch: t snapshots
 \* now and forwards k overtaking the records queued on its outputs, which it persists as
-\* their channel state (the sender-side part).  With the arrived inputs a (ended inputs x)
-\* it then handles k unaligned (Arrive): its blocked inputs are released and the records
-\* of the inputs still pending are persisted as t takes them.
-\* Flink: AlternatingCollectingBarriers.alignmentTimeout (the barrier as unaligned, inputs
-\* told the checkpoint started, the global checkpoint triggered).
+\* their channel state (the sender-side part).  On its inputs, every barrier of k already
+\* queued (on an input still pending: the others delivered theirs) is prioritized: it jumps
+\* to the head of its channel as an overtaking barrier and the records it jumps over are
+\* persisted as that input's channel state, so a switched task never waits for a pending
+\* input's barrier stuck behind a backlog.  With the arrived inputs a (ended inputs x) it
+\* then handles k unaligned (Arrive): its blocked inputs are released and the records the
+\* pending inputs deliver before their barrier (one not queued yet when t switched) are
+\* persisted as t takes them; a barrier of k queued later is prioritized by PrioritizeBarrier.
+\* Flink: AlternatingCollectingBarriers.alignmentTimeout, and an unaligned barrier while
+\* collecting aligned ones (AbstractAlternatingAlignedBarrierHandlerState.barrierReceived
+\* calls the same): ChannelState.prioritizeAllAnnouncements (each announced barrier
+\* converted to a priority event, CheckpointableInput.convertToPriorityEvent), then the
+\* barrier as unaligned, inputs told the checkpoint started, the global checkpoint triggered.
 Switch(t, k, a, x, ch) ==
     /\ snapProcessed' = [snapProcessed EXCEPT ![k][t] = processed[t]]
-    /\ chan' = Overtake(ch, t, k)
-    /\ snapChan' = SaveOvertaken(ch, t, k)
+    /\ chan' = Overtake(PrioritizedIn(ch, t, k), t, k)
+    /\ snapChan' = SavePrioritized(SaveOvertaken(ch, t, k), ch, t, k, SwitchPersistFrom(InputsOf(t), a))
     /\ switchedAt' = [switchedAt EXCEPT ![k] = @ \cup {t}]
     /\ SinkSnapshot({t}, {k})
     /\ Arrive(t, k, a, x)
@@ -241,25 +282,12 @@ ReceiveBarrier(t, e) ==
     /\ UNCHANGED <<sourceVars, processed, ckpt, snapOffset, latest, discardedUpTo, failures,
                    endedInputs, endedSources>>
 
-\* chan with every barrier of c queued on an input of t moved to the head of its channel as
-\* an overtaking barrier (Flink: ChannelState.prioritizeAllAnnouncements).
-Prioritized(t, c) ==
-    [e \in Edges |->
-        IF e \in InputsOf(t) /\ \E k \in 1..Len(chan[e]) : IsBarrierOf(chan[e][k], c)
-          THEN <<OvertakingBarrier(c)>> \o SelectSeq(chan[e], LAMBDA m : ~IsBarrierOf(m, c))
-          ELSE chan[e]]
-\* The records ahead of c's barrier on input e of t: what the prioritised barrier jumps over.
-AheadOfBarrier(e, c) ==
-    LET q == chan[e]
-        at == {k \in 1..Len(q) : IsBarrierOf(q[k], c)}
-    IN IF at = {} THEN <<>>
-       ELSE LET k == CHOOSE k \in at : TRUE IN SelectSeq(SubSeq(q, 1, k - 1), IsRecord)
-
 \* The alignment of checkpoint c takes too long at operator t: it may switch c to unaligned
 \* (an event that may or may not happen; the timer is not modelled).  Never for a savepoint
 \* (MaySwitch).  The task's own timer decides, whatever the coordinator knows: a checkpoint
 \* aborted meanwhile may still switch at a task that has not learnt of the abort (its barriers
-\* are live: t aligns it, or one is queued at t).
+\* are live: t aligns it, or one is queued at t).  The engine fires it only while c is pending
+\* at the coordinator: a subset of these behaviours (docs/engine.md, deviations).
 \* - active: t aligns c (AlternatingCollectingBarriers): the switch (Switch), with the inputs
 \*   whose barrier arrived as they are (released).
 \* - passive: t has not seen c, but c's barrier is queued on one of its inputs
@@ -278,15 +306,37 @@ TimeoutAlignment(t, c) ==
        \/ /\ c > current[t] /\ unalignedAt[t] # c
           /\ \E e \in InputsOf(t) : \E k \in 1..Len(chan[e]) : IsBarrierOf(chan[e][k], c)
           /\ chan' = Prioritized(t, c)
-          /\ snapChan' = [snapChan EXCEPT ![c] =
-                              [e \in Edges |-> IF e \in InputsOf(t)
-                                               THEN snapChan[c][e] \o AheadOfBarrier(e, c)
-                                               ELSE snapChan[c][e]]]
+          /\ snapChan' = SavePrioritized(snapChan, chan, t, c, SwitchPersistFrom(InputsOf(t), {}))
           /\ unalignedAt' = [unalignedAt EXCEPT ![t] = c]
           /\ switchedAt' = [switchedAt EXCEPT ![c] = @ \cup {t}]
           /\ UNCHANGED <<handling, arrived, current, snapProcessed, acked, sinkVars>>
     /\ UNCHANGED <<sourceVars, processed, ckpt, snapOffset, latest, discardedUpTo, failures,
                    endedInputs, endedSources>>
+
+\* A barrier of c queued behind records on input e of operator t, which handles c unaligned
+\* (or will, after a passive timeout) and has not had c's barrier on e yet, is prioritized:
+\* it jumps to the head of e as an overtaking barrier and the records it jumps over are
+\* persisted as e's channel state (they are in the cut: ahead of the barrier, and t takes
+\* them only after it has taken the barrier, after its snapshot).  The barriers queued when t
+\* switched were prioritized by the switch itself (Switch, TimeoutAlignment); this step is for
+\* those queued since.  Flink: AlternatingCollectingBarriersUnaligned and
+\* AlternatingWaitingForFirstBarrierUnaligned.announcementReceived convert an announced
+\* barrier to a priority event at once (the EventAnnouncement an input channel makes of a
+\* timeoutable aligned barrier it queues).
+\* Implemented by OperatorTask.prioritizeBarrier(e).
+PrioritizeBarrier(t, e) ==
+    LET c == unalignedAt[t]
+        q == chan[e]
+    IN
+    /\ c # 0
+    /\ e \in InputsOf(t)
+    /\ \E k \in 1..Len(q) : IsBarrierOf(q[k], c) /\ \E j \in 1..(k - 1) : IsRecord(q[j])
+    /\ chan' = [chan EXCEPT ![e] = PrioritizedOn(q, c)]
+    /\ snapChan' = IF e \in SwitchPersistFrom(InputsOf(t), IF handling[t] = c THEN arrived[t] ELSE {})
+                     THEN [snapChan EXCEPT ![c][e] = @ \o AheadOfBarrierIn(q, c)]
+                     ELSE snapChan
+    /\ UNCHANGED <<sourceVars, operatorVars, ckpt, acked, snapOffset, snapProcessed, latest,
+                   discardedUpTo, failures, lifecycleVars, sinkVars, alternatingVars>>
 
 \* Operator t learns that c is aborted, with the channels ch before: it abandons what it
 \* handles (c, or an older one when c is newer), aligned or unaligned: it unblocks every
@@ -382,6 +432,7 @@ Progress ==
     \/ \E t \in Operators : \E e \in InputsOf(t) :
            \/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
            \/ ReceiveCancelBarrier(t, e) \/ ReceiveEndOfPartition(t, e)
+           \/ PrioritizeBarrier(t, e)
     \/ SinkProgress /\ UNCHANGED alternatingVars
 
 Next ==

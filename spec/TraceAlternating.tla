@@ -12,8 +12,10 @@
 (* "channels" as {"ckpt": c, "aligned": b}; ReceiveBarrier with "aligned"  *)
 (* (the received barrier's type); TimeoutAlignment events (task,           *)
 (* checkpoint, "snapshot" if the timeout was active, "persisted" with what *)
-(* it persisted per edge, "channels" after it); TriggerCheckpoint with     *)
-(* "savepoint": true for a savepoint.                                      *)
+(* it persisted per edge, "channels" after it); PrioritizeBarrier events  *)
+(* (task, channel, checkpoint, "persisted", "channels"), and a switching   *)
+(* ReceiveBarrier's "persisted" holds its inputs' prioritized records too; *)
+(* TriggerCheckpoint with "savepoint": true for a savepoint.               *)
 (***************************************************************************)
 EXTENDS AlternatingCheckpoint, TraceValidation
 
@@ -50,6 +52,7 @@ Act(ev) ==
       [] ev.event = "ProcessRecord" -> ProcessRecord(ev.task, ev.channel)
       [] ev.event = "ReceiveBarrier" -> ReceiveBarrier(ev.task, ev.channel)
       [] ev.event = "TimeoutAlignment" -> TimeoutAlignment(ev.task, ev.checkpoint)
+      [] ev.event = "PrioritizeBarrier" -> PrioritizeBarrier(ev.task, ev.channel)
       [] ev.event = "CompleteCheckpoint" -> CompleteCheckpoint(ev.checkpoint) /\ UNCHANGED alternatingVars
       [] ev.event = "AbortCheckpoint" -> AbortCheckpoint(ev.checkpoint) /\ UNCHANGED alternatingVars
       [] ev.event = "FailAndRestore" -> FailAndRestoreAlternating

@@ -104,6 +104,8 @@ WellFormed(ev) ==
       [] ev.event = "NotifyCheckpointComplete" -> ev.task \in SinkTasks /\ ev.checkpoint \in CheckpointIds
       \* Alternating mode only (TraceAlternating.tla): operator task, checkpoint.
       [] ev.event = "TimeoutAlignment" -> ev.task \in Operators /\ ev.checkpoint \in CheckpointIds
+      [] ev.event = "PrioritizeBarrier" ->
+              ev.task \in Operators /\ ev.channel \in InputsOf(ev.task) /\ ev.checkpoint \in CheckpointIds
       [] OTHER -> FALSE
 
 \* What each event records besides its parameters: the names of its checks (its JSON fields).
@@ -118,6 +120,7 @@ CheckNames(ev) ==
                 THEN <<"checkpoint", "aligned", "snapshot", "persisted", "output", "channels">>
                 ELSE <<"checkpoint", "snapshot", "persisted", "output", "channels">>
       [] ev.event = "TimeoutAlignment" -> <<"snapshot", "persisted", "channels">>
+      [] ev.event = "PrioritizeBarrier" -> <<"checkpoint", "persisted", "channels">>
       [] ev.event = "CompleteCheckpoint" -> <<"offsets", "processed", "channelState">>
       [] ev.event = "FailAndRestore" -> <<"restored", "offsets", "processed", "output", "channels">>
       [] ev.event = "NotifyCheckpointComplete" -> <<"committed", "output", "channels">>
@@ -160,6 +163,10 @@ Check(ev, k) ==
               snapProcessed'[ev.checkpoint][ev.task] =
                   IF "snapshot" \in DOMAIN ev THEN FunOf(ev.snapshot) ELSE snapProcessed[ev.checkpoint][ev.task]
       [] ev.event = "TimeoutAlignment" /\ k = "persisted" -> PersistedAsRecorded(ev, ev.checkpoint)
+      \* The barrier the engine pulled ahead is the spec's: of that checkpoint, queued on the channel.
+      [] ev.event = "PrioritizeBarrier" /\ k = "checkpoint" ->
+              \E j \in 1..Len(chan[ev.channel]) : IsBarrier(chan[ev.channel][j]) /\ chan[ev.channel][j].ckpt = ev.checkpoint
+      [] ev.event = "PrioritizeBarrier" /\ k = "persisted" -> PersistedAsRecorded(ev, ev.checkpoint)
       [] ev.event = "CompleteCheckpoint" /\ k = "offsets" -> snapOffset[ev.checkpoint] = FunOf(ev.offsets)
       [] ev.event = "CompleteCheckpoint" /\ k = "processed" -> snapProcessed[ev.checkpoint] = BagsOf(ev.processed)
       [] ev.event = "CompleteCheckpoint" /\ k = "channelState" -> snapChan[ev.checkpoint] = FunOf(ev.channelState)
@@ -177,11 +184,13 @@ Check(ev, k) ==
       [] ev.event = "RunEnded" /\ k = "finished" -> ev.finished => Drained
       [] ev.event = "ReceiveEndOfPartition" /\ k = "ended" ->
               ev.ended = (endedInputs'[ev.task] = InputsOf(ev.task))
-      \* With a snapshot: the alignment of ev.checkpoint completed in this step, with that ledger.
+      \* With a snapshot: the alignment of ev.checkpoint completed in this step, with that ledger
+      \* (the task handled it, or, at-least-once, it acknowledged it now: an older tracked one).
       \* Without: the checkpoint the task handles (if any) got no snapshot of it in this step.
       [] ev.event = "ReceiveEndOfPartition" /\ k = "snapshot" ->
               IF "snapshot" \in DOMAIN ev
-                THEN handling[ev.task] = ev.checkpoint
+                THEN /\ \/ handling[ev.task] = ev.checkpoint
+                        \/ ev.task \notin acked[ev.checkpoint] /\ ev.task \in acked'[ev.checkpoint]
                      /\ snapProcessed'[ev.checkpoint][ev.task] = FunOf(ev.snapshot)
                 ELSE IF handling[ev.task] = 0 THEN TRUE
                      ELSE snapProcessed'[handling[ev.task]][ev.task] = snapProcessed[handling[ev.task]][ev.task]

@@ -11,6 +11,32 @@ import os
 import sys
 
 
+def tracks_two(tracked, ev):
+    """At-least-once: updates tracked (task -> [the checkpoints whose barrier arrived there and that
+    were neither snapshot nor dropped, the newest checkpoint the task finished or abandoned]) with
+    event ev; true if ev is the first barrier of a checkpoint newer than one the task still tracks
+    (AtLeastOnceTracking with two pending, which the spec's tracker follows since issue 9's last
+    gap: AtLeastOnceCheckpoint.tla).  A barrier of a checkpoint the task neither tracks nor has
+    seen anything newer than is the first of its checkpoint; any other untracked one is obsolete."""
+    e, t, c, a = ev["event"], ev.get("task"), ev.get("checkpoint"), ev.get("abandoned", [])
+    if e == "FailAndRestore":
+        tracked.clear()
+        return False
+    if t is None:
+        return False
+    state = tracked.setdefault(t, [set(), 0])
+    s = state[0]
+    upto = max(a) if a else (c if "snapshot" in ev and e in ("ReceiveBarrier", "ReceiveEndOfPartition") else None)
+    if upto is not None:
+        state[0] = {d for d in s if d > upto}
+        state[1] = max(state[1], upto)
+        return False
+    if e == "ReceiveBarrier" and c not in s and c > max(s | {state[1]}):
+        s.add(c)
+        return len(s) > 1
+    return False
+
+
 def cases(path):
     lines = open(path, encoding="utf-8").read().splitlines()
     header = json.loads(lines[0])
@@ -20,10 +46,13 @@ def cases(path):
     if header.get("endOfInput") and header.get("runtime") == "threads":
         found.add("threaded runtime with end of input")
     pending, last_injected, triggered, aborted = set(), {}, 0, set()
+    tracked = {}  # at-least-once: per task, the checkpoints with a barrier arrived, not yet snapshot or dropped
     output, completed_since_failure, notified = 0, set(), set()  # the two-phase-commit sink (issue 12)
     for line in lines[1:]:
         ev = json.loads(line)
         e, c, a = ev["event"], ev.get("checkpoint"), ev.get("abandoned", [])
+        if header.get("mode") == "at-least-once" and tracks_two(tracked, ev):
+            found.add("at-least-once: a task tracks two checkpoints at once")
         if e == "TriggerCheckpoint":
             if pending:
                 found.add("concurrent checkpoints (a trigger while another is pending)")
@@ -86,6 +115,7 @@ REQUIRED = [
     "SendEndOfPartition", "ReceiveEndOfPartition", "ReceiveEndOfPartition ending the task",
     "ReceiveEndOfPartition completing an alignment", "RunEnded", "at-least-once mode",
     "threaded runtime with end of input",
+    "at-least-once: a task tracks two checkpoints at once", "DeclineCheckpoint (AbortCheckpoint with declinedBy)",
     "NotifyCheckpointComplete committing", "a completion notification lost to a failure",
     "a restore re-committing the restored checkpoint's transactions",
 ]

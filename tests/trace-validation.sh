@@ -72,6 +72,22 @@ record sim-join-at-least-once --runtime simulation --job join --mode at-least-on
   --checkpoints 6 --failures 2 --abort-probability 0.03 --end-of-input
 record sim-fanin-at-least-once --runtime simulation --job fanin --mode at-least-once --seed 5 --records 5 \
   --checkpoints 6 --failures 1 --abort-probability 0.05 --end-of-input
+# At-least-once with a task tracking two checkpoints at once (AtLeastOnceCheckpoint.tla's tracker
+# of several, as Flink's CheckpointBarrierTracker): join seed 11 and fanin seed 18 (a source skipped
+# an aborted checkpoint, so the next one's barrier came first; the one-checkpoint tracker before
+# rejected them at events 28 and 101), and the join with two in flight (seed 3, rejected before at
+# event 65; its older pending checkpoint is declined when a newer one completes at a task).
+record sim-join-at-least-once-two-tracked --runtime simulation --job join --mode at-least-once --seed 11 \
+  --records 6 --checkpoints 6 --abort-probability 0.1 --end-of-input
+record sim-fanin-at-least-once-two-tracked --runtime simulation --job fanin --mode at-least-once --seed 18 \
+  --records 6 --checkpoints 6 --abort-probability 0.1 --end-of-input
+record sim-join-at-least-once-2inflight --runtime simulation --job join --mode at-least-once --max-concurrent 2 \
+  --seed 3 --records 6 --checkpoints 6 --failures 1 --abort-probability 0.02 --end-of-input
+# DeclineCheckpoint: a task that cannot take part in a checkpoint declines it on its first barrier
+# (--decline-probability, seeded): join seed 5, three declines (the coordinator aborts each, the task
+# abandons it on that barrier and forwards its cancellation).
+record sim-join-aligned-declines --runtime simulation --job join --mode aligned --seed 5 --records 6 \
+  --checkpoints 6 --decline-probability 0.2 --end-of-input
 # fanin: a task with three inputs whose output goes to three channels (TraceJobs). With seeds 5
 # (aligned) and 12 (unaligned) both simulated runs fail in the middle of a checkpoint (measured
 # when chosen; FanInTraceTest asserts that shape for its own runs).

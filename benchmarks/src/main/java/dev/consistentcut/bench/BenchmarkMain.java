@@ -33,7 +33,8 @@ public final class BenchmarkMain {
               --out DIR         where results.csv, results.md and checkpoints.png go (default benchmarks/results)
               --micro-csv FILE  JMH's CSV (-rf csv) to include in the Markdown table
               --engines LIST    run only these engines (default both; the ratio table needs both)
-              --only TEXT       run only the scenarios whose name contains TEXT, e.g. heavy/skew
+              --only TEXT       run only the scenarios whose name contains TEXT, e.g. heavy/skew;
+                                a comma-separated list runs those matching any (heavy/,none/even/)
               --ab-pairs N      A/B pairs per cell of the checkpoint-overhead measurement (default 10; 0: skip it)
             """;
 
@@ -113,7 +114,9 @@ public final class BenchmarkMain {
 
     private void execute(Options options, PrintStream out, PrintStream err) throws Exception {
         RunPlan fullGrid = options.quick() ? RunPlan.quickPlan() : RunPlan.fullPlan();
-        List<Scenario> scenarios = fullGrid.scenarios().stream().filter(s -> s.name().contains(options.only())).toList();
+        List<String> wanted = List.of(options.only().split(",", -1));
+        List<Scenario> scenarios = fullGrid.scenarios().stream()
+                .filter(s -> wanted.stream().anyMatch(w -> s.name().contains(w))).toList();
         if (scenarios.isEmpty()) {
             throw new IllegalArgumentException("--only '" + options.only() + "' matches no scenario of the plan");
         }

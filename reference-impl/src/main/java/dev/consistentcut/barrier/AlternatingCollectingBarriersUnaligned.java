@@ -11,9 +11,10 @@ import java.util.BitSet;
  * in flight at the cut, so it is persisted as that input's channel state. The barrier of an input
  * may come aligned (its sender did not switch) or unaligned: either is an arrival. When every
  * input has arrived or ended the task acknowledges and waits for the next checkpoint, aligned
- * again. The alignment timeout does not apply any more. The spec: {@code handling[t] = c},
- * {@code unalignedAt[t] = c}.
- *
+ * again. The alignment timeout does not apply any more. A barrier of the checkpoint queued on
+ * a pending input behind records is prioritized ({@code PrioritizeBarrier}, Flink's
+ * {@code announcementReceived} here): it overtakes them, and they are persisted at once. The spec:
+ * {@code handling[t] = c}, {@code unalignedAt[t] = c}.
  */
 final class AlternatingCollectingBarriersUnaligned implements BarrierHandlerState {
 
@@ -39,8 +40,32 @@ final class AlternatingCollectingBarriersUnaligned implements BarrierHandlerStat
                                                  BarrierHandlerContext ctx) {
         ctx.snapshot(c);
         ctx.forward(new Barrier(c, false, false));
+        // The spec's PrioritizedIn in Switch; Flink's ChannelState.prioritizeAllAnnouncements in
+        // AlternatingCollectingBarriers.alignmentTimeout: the pending inputs' queued barriers
+        // overtake their backlog now, instead of the task waiting for them behind it (issue 11's
+        // 2.5 s under heavy backpressure).
+        for (int i = 0; i < ctx.inputCount(); i++) {
+            if (!arrived.get(i) && !ctx.inputEnded(i)) {
+                ctx.prioritizeBarrier(i, c, dials.persists(false));
+            }
+        }
         ctx.switched(c, timeout);
         return collect(c, arrived, dials, ctx);
+    }
+
+    @Override
+    public long prioritizable(int input, BarrierHandlerContext ctx) {
+        return arrived.get(input) || ctx.inputEnded(input) ? 0 : checkpointId;
+    }
+
+    /** A barrier of the checkpoint queued since the switch overtakes its input's backlog (Flink: {@code announcementReceived}). */
+    @Override
+    public BarrierHandlerState prioritizeBarrier(int input, BarrierHandlerContext ctx) {
+        if (prioritizable(input, ctx) == 0) {
+            return BarrierHandlerState.super.prioritizeBarrier(input, ctx);
+        }
+        ctx.prioritizeBarrier(input, checkpointId, dials.persists(false));
+        return this;
     }
 
     private static BarrierHandlerState collect(long c, BitSet arrived, AlternatingDials dials, BarrierHandlerContext ctx) {

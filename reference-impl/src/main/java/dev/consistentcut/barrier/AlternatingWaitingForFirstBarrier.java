@@ -63,7 +63,7 @@ final class AlternatingWaitingForFirstBarrier implements BarrierHandlerState {
         }
         for (int i = 0; i < ctx.inputCount(); i++) {
             if (!ctx.inputEnded(i)) {
-                ctx.prioritizeBarrier(i, checkpointId);
+                ctx.prioritizeBarrier(i, checkpointId, dials.persists(false));
             }
         }
         ctx.switched(checkpointId, true);

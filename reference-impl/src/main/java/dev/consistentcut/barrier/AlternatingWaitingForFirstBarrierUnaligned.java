@@ -42,6 +42,21 @@ final class AlternatingWaitingForFirstBarrierUnaligned implements BarrierHandler
     }
 
     @Override
+    public long prioritizable(int input, BarrierHandlerContext ctx) {
+        return ctx.inputEnded(input) ? 0 : pending;
+    }
+
+    /** A barrier of {@code pending} queued since the passive timeout is prioritized as it comes (Flink: {@code announcementReceived}). */
+    @Override
+    public BarrierHandlerState prioritizeBarrier(int input, BarrierHandlerContext ctx) {
+        if (prioritizable(input, ctx) == 0) {
+            return BarrierHandlerState.super.prioritizeBarrier(input, ctx);
+        }
+        ctx.prioritizeBarrier(input, pending, dials.persists(false));
+        return this;
+    }
+
+    @Override
     public BarrierHandlerState recordReceived(int input, Record record, BarrierHandlerContext ctx) {
         return this;
     }

@@ -59,14 +59,19 @@ public interface BarrierHandlerContext {
     }
 
     /**
-     * Alternating mode, on a passive timeout: moves {@code input}'s queued in-band barrier of
-     * {@code checkpointId} to the head of the channel as an unaligned barrier and keeps the
-     * records it overtook as that input's channel state for the checkpoint (they stay queued and
-     * are processed later).
+     * Alternating mode, once the task handles {@code checkpointId} unaligned (a timeout, or an
+     * unaligned barrier from upstream) and on a queued barrier of it afterwards: moves
+     * {@code input}'s queued in-band barrier of {@code checkpointId} to the head of the channel as
+     * an unaligned barrier and, if {@code persist}, keeps the records it overtook as that input's
+     * channel state for the checkpoint (they stay queued and are processed after the barrier).
+     * The spec's {@code PrioritizedIn}/{@code PrioritizeBarrier}; Flink's
+     * {@code CheckpointableInput.convertToPriorityEvent} of an announced barrier.
      *
+     * @param persist the spec's {@code SwitchPersistFrom}: whether the overtaken records are
+     *     persisted (correct: always, {@code input}'s barrier has not arrived)
      * @return whether such a barrier was queued; false, and nothing changed, otherwise
      */
-    default boolean prioritizeBarrier(int input, long checkpointId) {
+    default boolean prioritizeBarrier(int input, long checkpointId, boolean persist) {
         return false;
     }
 

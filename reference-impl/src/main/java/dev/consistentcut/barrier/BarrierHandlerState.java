@@ -68,7 +68,8 @@ public interface BarrierHandlerState {
      * {@code TimeoutAlignment(t, checkpointId)}: the switch to unaligned. The task snapshots at
      * once; on every input whose barrier has not arrived, an in-band barrier of the checkpoint
      * already queued is pulled ahead and the records it passes become that input's channel state
-     * (later records of such an input are persisted as they are taken, until its barrier comes);
+     * (later records of such an input are persisted as they are taken, until its barrier comes,
+     * and a barrier queued later is pulled ahead by {@link #prioritizeBarrier});
      * the barrier goes on every output as an unaligned barrier, overtaking (and persisting) what
      * is queued there; every input is unblocked.
      *
@@ -76,6 +77,29 @@ public interface BarrierHandlerState {
      */
     default BarrierHandlerState timeoutAlignment(long checkpointId, BarrierHandlerContext ctx) {
         throw Arrivals.timeoutNotEnabled(ctx, checkpointId, this);
+    }
+
+    /**
+     * Alternating mode: the checkpoint whose in-band barrier, if one is queued on {@code input}
+     * behind records, {@code PrioritizeBarrier} may move to the head now (the spec's
+     * {@code unalignedAt[t]}: the checkpoint handled unaligned, or awaited unaligned after a passive
+     * timeout, on an input that has not delivered its barrier); 0 if none. Default: 0.
+     */
+    default long prioritizable(int input, BarrierHandlerContext ctx) {
+        return 0;
+    }
+
+    /**
+     * {@code PrioritizeBarrier(t, e)}: the barrier of {@link #prioritizable} queued on {@code input}
+     * jumps to the head of its channel as an unaligned barrier; the records it jumps over are
+     * persisted as the input's channel state (Flink: {@code announcementReceived} in the unaligned
+     * alternating states converts the announced barrier to a priority event at once).
+     *
+     * @throws IllegalStateException if {@link #prioritizable} is 0 for {@code input}
+     */
+    default BarrierHandlerState prioritizeBarrier(int input, BarrierHandlerContext ctx) {
+        throw new IllegalStateException("task " + ctx.taskId() + ": PrioritizeBarrier(" + input
+                + ") is not enabled in " + this);
     }
 
     /** Whether the task must not take anything from {@code input} now. */

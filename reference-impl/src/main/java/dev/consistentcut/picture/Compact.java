@@ -13,7 +13,8 @@ import java.util.stream.Collectors;
 
 /**
  * Short forms of the spec's values for pictures: a record {@code [src |-> s1, off |-> 0]} is
- * "s1.0", a barrier {@code [ckpt |-> 1]} is "B1", a bag of records "{s1.0, s2.1×2}", an edge
+ * "s1.0", a barrier {@code [ckpt |-> 1]} is "B1" (alternating: {@code [ckpt |-> 1, aligned |-> FALSE]},
+ * an overtaking one, is "B1u"), a bag of records "{s1.0, s2.1×2}", an edge
  * {@code <<s1, "join">>} "s1→join". Stateless.
  */
 final class Compact {
@@ -32,7 +33,9 @@ final class Compact {
             return of(v.field("src")) + "." + of(v.field("off"));
         }
         if (isBarrier(v)) {
-            return "B" + of(v.field("ckpt"));
+            // Alternating barriers carry their type: an overtaking (unaligned) one is "B1u".
+            TlaValue aligned = v.field("aligned");
+            return "B" + of(v.field("ckpt")) + (aligned != null && !"TRUE".equals(of(aligned)) ? "u" : "");
         }
         if (v instanceof Tuple t) {
             if (t.items().size() == 2 && t.items().stream().allMatch(x -> x instanceof Atom)) {
@@ -58,8 +61,10 @@ final class Compact {
         return v instanceof Fn f && f.map().size() == 2 && v.field("src") != null && v.field("off") != null;
     }
 
+    /** {@code [ckpt |-> c]}, or in alternating mode {@code [ckpt |-> c, aligned |-> b]}. */
     static boolean isBarrier(TlaValue v) {
-        return v instanceof Fn f && f.map().size() == 1 && v.field("ckpt") != null;
+        return v instanceof Fn f && v.field("ckpt") != null
+                && (f.map().size() == 1 || f.map().size() == 2 && v.field("aligned") != null);
     }
 
     /** The messages of a channel value (a sequence) as tokens, head last. */

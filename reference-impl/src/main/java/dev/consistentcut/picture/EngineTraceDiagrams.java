@@ -146,7 +146,7 @@ public final class EngineTraceDiagrams {
         List<Token> out = new ArrayList<>();
         for (Object m : msgs) {
             Map<String, Object> msg = (Map<String, Object>) m;
-            out.add(0, msg.containsKey("ckpt") ? new Token("B" + msg.get("ckpt"), true)
+            out.add(0, msg.containsKey("ckpt") ? new Token(value(m), true)
                     : msg.containsKey("cancel") ? new Token("X" + msg.get("cancel"), true) // a cancellation barrier
                     : msg.containsKey("eop") ? new Token("EOP", true) : new Token(value(m), false));
         }
@@ -160,7 +160,7 @@ public final class EngineTraceDiagrams {
             return m.get("src") + "." + m.get("off");
         }
         if (v instanceof Map<?, ?> m && m.containsKey("ckpt")) {
-            return "B" + m.get("ckpt");
+            return "B" + m.get("ckpt") + (Boolean.FALSE.equals(m.get("aligned")) ? "u" : ""); // alternating: "B1u" overtakes
         }
         if (v instanceof List<?> l) {
             if (l.size() == 2 && l.get(0) instanceof String && l.get(1) instanceof String) {

@@ -39,6 +39,9 @@ import java.util.function.Supplier;
  * @param failureAfterCompletionProbability simulation: chance that a completed checkpoint is
  *     followed at once by a failure, before any task took its {@code NotifyCheckpointComplete}
  *     (the notification is lost; within the failure budget)
+ * @param declineProbability simulation: chance that an operator task declines a checkpoint when
+ *     its first barrier of it arrives ({@code DeclineCheckpoint}: the task cannot take part, the
+ *     coordinator aborts it; see the builder)
  * @param bufferSize threads: records per network buffer (issue 16); 0: a quarter of each channel's
  *     capacity (four buffers per channel), 1: every record handed over on its own. The simulation
  *     always uses buffers of one record (a step moves one record, as the spec's actions do)
@@ -69,6 +72,7 @@ public record RunOptions(
         boolean endOfInput,
         int savepointEvery,
         double failureAfterCompletionProbability,
+        double declineProbability,
         int bufferSize,
         long bufferTimeout) {
 
@@ -81,6 +85,7 @@ public record RunOptions(
         requireProbability("abortProbability", abortProbability);
         requireProbability("failureProbability", failureProbability);
         requireProbability("failureAfterCompletionProbability", failureAfterCompletionProbability);
+        requireProbability("declineProbability", declineProbability);
         requireAtLeast("maxSteps", maxSteps, 1);
         requireAtLeast("checkpointInterval", checkpointInterval, 0);
         requireAtLeast("maxCheckpoints", maxCheckpoints, 0);
@@ -124,6 +129,7 @@ public record RunOptions(
         private int maxCheckpoints = Integer.MAX_VALUE;
         private long checkpointTimeout;
         private double abortProbability;
+        private double declineProbability;
         private int maxConcurrentAligned = 1;
         private boolean abortsReachTasks = true;
         private int savepointEvery;
@@ -293,6 +299,19 @@ public record RunOptions(
         }
 
         /**
+         * Default 0. The chance that an operator task cannot take part in a checkpoint whose
+         * first barrier just reached it (simulation, a seeded choice per task and checkpoint): it
+         * declines it ({@code DeclineCheckpoint}: the coordinator aborts it at once, every task is
+         * notified) and abandons it on that barrier, forwarding its cancellation. Flink's task
+         * that cannot snapshot declines the same way (StreamTask's checkpoint failing on the
+         * barrier: the coordinator gets a DeclineCheckpoint, downstream a CancelCheckpointMarker).
+         */
+        public Builder declineProbability(double v) {
+            declineProbability = v;
+            return this;
+        }
+
+        /**
          * Default 0: buffers of a quarter of each channel's capacity (threads; the simulation
          * always moves single records). 1: per record, the engine before issue 16.
          */
@@ -312,7 +331,7 @@ public record RunOptions(
                     checkpointTimeout, abortProbability, maxConcurrentAligned, maxFailures, failureProbability,
                     failAtStep, failAfterCheckpoint, storeFactory, listener, trackProcessed, onCheckpoint, progress,
                     tolerableFailedCheckpoints, abortsReachTasks, endOfInput, savepointEvery,
-                    failureAfterCompletionProbability, bufferSize, bufferTimeout);
+                    failureAfterCompletionProbability, declineProbability, bufferSize, bufferTimeout);
         }
     }
 }

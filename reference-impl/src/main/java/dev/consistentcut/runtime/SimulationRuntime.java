@@ -515,7 +515,8 @@ public final class SimulationRuntime implements JobRuntime {
 
         /**
          * One step stands for one millisecond: the timeout fires, as a seeded choice, once due;
-         * only while the checkpoint is pending (the spec's TimeoutAlignment: an aborted one does not switch).
+         * only while the checkpoint is pending (a subset of the spec's TimeoutAlignment, whose task
+     * timer may also fire for a checkpoint aborted meanwhile that the task has not learnt of).
          */
         @Override
         public boolean alignmentTimedOut(long checkpointId, long timeoutMillis) {
@@ -540,6 +541,12 @@ public final class SimulationRuntime implements JobRuntime {
         @Override
         public void completeNotified(String task, long checkpointId) {
             coordinator.completeNotified(task, checkpointId);
+        }
+
+        /** A seeded choice, drawn only when declines are on (so the runs of every other seed stay as they were). */
+        @Override
+        public boolean declinesOnFirstBarrier(String task, long checkpointId) {
+            return options.declineProbability() > 0 && random.nextDouble() < options.declineProbability();
         }
 
         @Override

@@ -744,8 +744,11 @@ public final class ThreadedRuntime implements JobRuntime {
                 }
                 // Sources list InjectBarrier first and take it at once; operators rotate over
                 // their inputs so that no input starves (an aligned task waits for all).
-                // An operator takes an enabled TimeoutAlignment (listed first) at once, as Flink's timer fires.
-                Step s = source || steps.get(0).action() == Action.TIMEOUT_ALIGNMENT
+                // An operator takes an enabled TimeoutAlignment (listed first) at once, as Flink's timer
+                // fires, and an enabled PrioritizeBarrier (listed next) at once, as Flink's task takes a
+                // priority event (the barrier announcement) before any buffer.
+                Action first = steps.get(0).action();
+                Step s = source || first == Action.TIMEOUT_ALIGNMENT || first == Action.PRIORITIZE_BARRIER
                         ? steps.get(0) : steps.get(Math.floorMod(next++, steps.size()));
                 started = started + 1; // volatile, own cache line per worker: no shared counter per step
                 try {
@@ -844,7 +847,7 @@ public final class ThreadedRuntime implements JobRuntime {
             coordinator.alignmentSwitched(task, checkpointId);
         }
 
-        /** Due N ms after the trigger, while the checkpoint is pending (an aborted one does not switch). */
+        /** Due N ms after the trigger, while the checkpoint is pending (a subset of the spec's TimeoutAlignment, see docs/engine.md). */
         @Override
         public boolean alignmentTimedOut(long checkpointId, long timeoutMillis) {
             return System.nanoTime() - triggerTime(checkpointId) >= TimeUnit.MILLISECONDS.toNanos(timeoutMillis)

@@ -18,6 +18,7 @@ public enum Action {
     SEND_END_OF_PARTITION("SendEndOfPartition"),
     RECEIVE_END_OF_PARTITION("ReceiveEndOfPartition"),
     TIMEOUT_ALIGNMENT("TimeoutAlignment"),
+    PRIORITIZE_BARRIER("PrioritizeBarrier"),
     NOTIFY_CHECKPOINT_COMPLETE("NotifyCheckpointComplete");
 
     private final String specName;

@@ -46,6 +46,16 @@ public interface CoordinatorGateway {
     }
 
     /**
+     * Whether {@code task} cannot take part in checkpoint {@code checkpointId}, whose first
+     * barrier just reached it: it then declines it ({@link #declineCheckpoint}) and abandons it on
+     * that barrier. Asked once per task and checkpoint. Default: never (the threaded runtime);
+     * the simulation: a seeded choice ({@code RunOptions.declineProbability}).
+     */
+    default boolean declinesOnFirstBarrier(String task, long checkpointId) {
+        return false;
+    }
+
+    /**
      * A task has ended (FLIP-147) with {@code finalState} (its checkpoint id is a placeholder):
      * the coordinator records that state for every later checkpoint instead of waiting for it.
      * Default: unsupported, so a runtime cannot forget it silently.

@@ -97,7 +97,7 @@ public final class OperatorTask implements Task {
     private TaskSnapshot stepSnapshot;
     private Map<String, List<Record>> stepOvertaken;
     private boolean stepPersisted;
-    /** Alternating: per input channel, the records a barrier prioritized by a passive timeout in this step overtook. */
+    /** Alternating: per input channel, what a barrier prioritized in this step (a timeout, a switch, PrioritizeBarrier) overtook and persisted. */
     private Map<String, List<Record>> stepPulled;
     /** The checkpoints the current step abandoned (a cancellation barrier of each forwarded), in order. */
     private final List<Long> stepAbandoned = new ArrayList<>();
@@ -262,13 +262,26 @@ public final class OperatorTask implements Task {
     }
 
     private void handleBarrier(int input, Barrier barrier) {
-        if (barrier.checkpointId() > handler.latestCheckpointId()) {
-            firstBarrierTime = coordinator.now(); // the first barrier of a checkpoint new to this task
-        }
+        long c = barrier.checkpointId();
         stepSnapshot = null;
         stepOvertaken = null;
         stepAbandoned.clear();
+        stepPulled = new LinkedHashMap<>();
+        if (c > handler.latestCheckpointId()) {
+            firstBarrierTime = coordinator.now(); // the first barrier of a checkpoint new to this task
+            if (!context.isAborted(c) && coordinator.declinesOnFirstBarrier(id, c)) {
+                // DeclineCheckpoint: the task cannot take part in c. The coordinator aborts it (traced
+                // as AbortCheckpoint(c) with declinedBy, before this step's event), and the handler
+                // abandons it on this barrier as a checkpoint known to be aborted (the spec:
+                // NotifyCheckpointAborted(t, c), then the barrier is obsolete). Flink: a task whose
+                // checkpoint fails on the barrier declines it and sends a CancelCheckpointMarker.
+                context.decline(c);
+                context.markAborted(c);
+            }
+        }
         handler = handler.barrierReceived(input, barrier, context);
+        Map<String, List<Record>> pulled = stepPulled;
+        stepPulled = null;
         if (listener != ActionListener.NONE) {
             Map<String, Object> params = new HashMap<>(Map.of("task", id, "input", input,
                     "channel", inputs.get(input).id(), "checkpoint", barrier.checkpointId(),
@@ -278,6 +291,9 @@ public final class OperatorTask implements Task {
             }
             if (stepOvertaken != null) {
                 params.put("overtaken", stepOvertaken);
+            }
+            if (!pulled.isEmpty()) {
+                params.put("prioritized", pulled); // a switch: the pending inputs' barriers pulled ahead
             }
             if (mode.alignedTimeoutMillis() >= 0) {
                 params.put("aligned", barrier.aligned());
@@ -345,6 +361,49 @@ public final class OperatorTask implements Task {
             listener.onAction(Action.TIMEOUT_ALIGNMENT.specName(), params);
         }
         stepPulled = null;
+    }
+
+    /**
+     * Whether {@code PrioritizeBarrier} is enabled on {@code input} (alternating mode): the task
+     * handles a checkpoint unaligned (or awaits it unaligned after a passive timeout), {@code input}
+     * has not delivered its barrier, and that barrier is queued in-band behind a record at the head.
+     */
+    public boolean canPrioritizeBarrier(int input) {
+        if (input < 0 || input >= inputs.size() || ended) {
+            return false;
+        }
+        long c = handler.prioritizable(input, context);
+        if (c == 0) {
+            return false;
+        }
+        Channel in = inputs.get(input);
+        Barrier queued = in.firstInBandBarrier();
+        // Only this thread takes from the channel: the record at the head stays ahead of the barrier.
+        return queued != null && queued.checkpointId() == c && in.peek() instanceof Record;
+    }
+
+    /**
+     * Action {@code PrioritizeBarrier(t, e)} (alternating mode): the barrier of the checkpoint the
+     * task handles unaligned, queued on {@code input} behind records since the switch, jumps to
+     * the head of the channel as an unaligned barrier; the records it jumps over are persisted as
+     * the input's channel state and are taken after it. Flink: the unaligned alternating states'
+     * {@code announcementReceived} ({@code convertToPriorityEvent}).
+     *
+     * @throws IllegalStateException if it is not enabled ({@link #canPrioritizeBarrier})
+     */
+    public void prioritizeBarrier(int input) {
+        if (!canPrioritizeBarrier(input)) {
+            throw notEnabled("PrioritizeBarrier", input);
+        }
+        long c = handler.prioritizable(input, context);
+        stepPulled = new LinkedHashMap<>();
+        handler = handler.prioritizeBarrier(input, context);
+        Map<String, List<Record>> pulled = stepPulled;
+        stepPulled = null;
+        if (listener != ActionListener.NONE) {
+            listener.onAction(Action.PRIORITIZE_BARRIER.specName(), Map.of("task", id, "input", input,
+                    "channel", inputs.get(input).id(), "checkpoint", c, "prioritized", pulled));
+        }
     }
 
     /** Whether {@code ReceiveCancelBarrier} is enabled on {@code input}: a cancellation barrier is at its head and the input is not blocked. */
@@ -558,6 +617,13 @@ public final class OperatorTask implements Task {
         if (timeout.isPresent()) {
             out.add(new Step(Action.TIMEOUT_ALIGNMENT, id, -1, timeout.getAsLong()));
         }
+        if (mode.alignedTimeoutMillis() >= 0) {
+            for (int i = 0; i < inputs.size(); i++) {
+                if (canPrioritizeBarrier(i)) {
+                    out.add(new Step(Action.PRIORITIZE_BARRIER, id, i, handler.prioritizable(i, context)));
+                }
+            }
+        }
         OptionalLong news = coordinator.nextAbortNotificationFor(id);
         if (news.isPresent()) {
             out.add(new Step(Action.NOTIFY_CHECKPOINT_ABORTED, id, -1, news.getAsLong()));
@@ -597,6 +663,7 @@ public final class OperatorTask implements Task {
             case RECEIVE_END_OF_PARTITION -> receiveEndOfPartition(step.input());
             case NOTIFY_CHECKPOINT_ABORTED -> notifyCheckpointAborted(step.checkpointId());
             case TIMEOUT_ALIGNMENT -> timeoutAlignment(step.checkpointId());
+            case PRIORITIZE_BARRIER -> prioritizeBarrier(step.input());
             case NOTIFY_CHECKPOINT_COMPLETE -> notifyCheckpointComplete(step.checkpointId());
             default -> throw new IllegalStateException("task " + id + ": an operator has no step " + step);
         }
@@ -698,15 +765,16 @@ public final class OperatorTask implements Task {
         }
 
         @Override
-        public boolean prioritizeBarrier(int input, long checkpointId) {
+        public boolean prioritizeBarrier(int input, long checkpointId, boolean persist) {
             List<Record> ahead = inputs.get(input).prioritizeBarrier(checkpointId);
             if (ahead == null) {
                 return false;
             }
             String channel = inputs.get(input).id();
-            inputChannelState.computeIfAbsent(channel, k -> new ArrayList<>()).addAll(ahead);
+            List<Record> persisted = persist ? List.copyOf(ahead) : List.of();
+            inputChannelState.computeIfAbsent(channel, k -> new ArrayList<>()).addAll(persisted);
             if (stepPulled != null) {
-                stepPulled.put(channel, List.copyOf(ahead));
+                stepPulled.put(channel, persisted);
             }
             return true;
         }

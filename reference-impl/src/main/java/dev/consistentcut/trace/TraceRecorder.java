@@ -203,17 +203,24 @@ public final class TraceRecorder implements ActionListener, Closeable {
                 }
                 // What the switch persisted: passive, the records each prioritized barrier jumped
                 // over (input channels); active, what the overtaking barrier jumped over (outputs).
-                Map<String, Object> all = new HashMap<>();
-                if (params.get("prioritized") instanceof Map<?, ?> m) {
-                    m.forEach((k, v) -> all.put((String) k, v));
-                }
-                if (params.get("overtaken") instanceof Map<?, ?> m) {
-                    m.forEach((k, v) -> all.put((String) k, v));
-                }
                 b.append(",\"persisted\":");
-                persisted(b, action, Map.of("overtaken", all));
+                persisted(b, action, Map.of("overtaken", merged(params)));
                 graph.inputs(task).forEach(c -> touched.add(c.id()));
                 graph.outputs(task).forEach(c -> touched.add(c.id()));
+            }
+            case "PrioritizeBarrier" -> {
+                // A barrier queued behind records since the task switched: it jumps to the head
+                // of its channel; "persisted" holds what it jumped over (spec: PrioritizeBarrier).
+                String task = str(action, params, "task");
+                String channel = str(action, params, "channel");
+                b.append(",\"task\":");
+                Json.quote(b, task);
+                b.append(",\"channel\":");
+                edge(b, channel);
+                b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
+                b.append(",\"persisted\":");
+                persisted(b, action, Map.of("overtaken", merged(params)));
+                touched.add(channel);
             }
             case RUN_ENDED -> {
                 if (!(params.get("finished") instanceof Boolean finished)) {
@@ -326,9 +333,14 @@ public final class TraceRecorder implements ActionListener, Closeable {
                         b.append(",\"snapshot\":");
                         bag(b, ledger(action, params));
                     }
-                    if (params.containsKey("overtaken")) {
+                    if (params.containsKey("overtaken") || params.containsKey("prioritized")) {
+                        // A switch: what the barrier overtook on the outputs and what the pending
+                        // inputs' prioritized barriers jumped over.
                         b.append(",\"persisted\":");
-                        persisted(b, action, params);
+                        persisted(b, action, Map.of("overtaken", merged(params)));
+                    }
+                    if (params.containsKey("prioritized")) {
+                        graph.inputs(task).forEach(c -> touched.add(c.id()));
                     }
                     if (sinks.contains(task)) {
                         output(b); // a sink's snapshot pre-commits and must not commit
@@ -573,6 +585,18 @@ public final class TraceRecorder implements ActionListener, Closeable {
             b.append(']');
         }
         b.append(']');
+    }
+
+    /** What a step persisted per channel: the "prioritized" (inputs) and "overtaken" (outputs) maps of its params, merged. */
+    private static Map<String, Object> merged(Map<String, Object> params) {
+        Map<String, Object> all = new HashMap<>();
+        if (params.get("prioritized") instanceof Map<?, ?> m) {
+            m.forEach((k, v) -> all.put((String) k, v));
+        }
+        if (params.get("overtaken") instanceof Map<?, ?> m) {
+            m.forEach((k, v) -> all.put((String) k, v));
+        }
+        return all;
     }
 
     /** The records a barrier overtook and persisted, per output channel: [[edge, records], ...]. */

@@ -42,10 +42,13 @@ public final class TraceTool {
                                                the capacity (default 0; issue 16)
                 --seed N                       keys and, in the simulation, every choice (default 1)
                 --checkpoints N                simulation: checkpoints triggered at most (default 4)
-                --max-concurrent N             aligned: checkpoints in flight at once (default 1)
+                --max-concurrent N             aligned, at-least-once: checkpoints in flight at once (default 1)
                 --failures N                   failures: one right after the first completed
                                                checkpoint, in the simulation up to N-1 more at random (default 0)
                 --abort-probability P          simulation: chance per step to abort a pending checkpoint (default 0)
+                --decline-probability P        simulation: chance that an operator task declines a checkpoint
+                                               when its first barrier arrives (DeclineCheckpoint: the
+                                               coordinator aborts it; default 0)
                 --checkpoint-timeout N         abort a checkpoint pending longer than N steps (simulation)
                                                or N milliseconds (threads); 0: never (default 0)
                 --end-of-input                 sources end their partitions once their log is read
@@ -87,7 +90,15 @@ public final class TraceTool {
      * @param checkpointTimeout simulation steps, or milliseconds in the threaded runtime; 0: none
      */
     record Settings(boolean threads, long seed, int checkpoints, int maxConcurrent, int failures,
-                    double abortProbability, long checkpointTimeout, boolean abortsReachTasks, boolean endOfInput) {
+                    double abortProbability, long checkpointTimeout, boolean abortsReachTasks, boolean endOfInput,
+                    double declineProbability) {
+
+        /** No seeded declines. */
+        Settings(boolean threads, long seed, int checkpoints, int maxConcurrent, int failures,
+                 double abortProbability, long checkpointTimeout, boolean abortsReachTasks, boolean endOfInput) {
+            this(threads, seed, checkpoints, maxConcurrent, failures, abortProbability, checkpointTimeout,
+                    abortsReachTasks, endOfInput, 0);
+        }
 
         /** Aborts reach the tasks (Flink's lifecycle, the engine's default); no end of input. */
         Settings(boolean threads, long seed, int checkpoints, int maxConcurrent, int failures,
@@ -98,7 +109,7 @@ public final class TraceTool {
         /** These settings with sources ending their partitions ({@code --end-of-input}). */
         Settings withEndOfInput() {
             return new Settings(threads, seed, checkpoints, maxConcurrent, failures, abortProbability, checkpointTimeout,
-                    abortsReachTasks, true);
+                    abortsReachTasks, true, declineProbability);
         }
 
         /** The simulation, {@code seed}, 3 checkpoints, one in flight, no failure, abort or timeout. */
@@ -173,7 +184,7 @@ public final class TraceTool {
         List<String> positional = new ArrayList<>();
         Map<String, String> o = options(args, List.of("--out", "--runtime", "--mode", "--job", "--records", "--capacity",
                 "--seed", "--checkpoints", "--max-concurrent", "--failures", "--abort-probability", "--checkpoint-timeout",
-                "--buffer-size"),
+                "--decline-probability", "--buffer-size"),
                 List.of("--force", "--end-of-input", "--aborts-stay-in-flight"), positional);
         if (!positional.isEmpty()) {
             throw new IllegalArgumentException("record takes options only, got '" + positional.get(0) + "'");
@@ -194,6 +205,14 @@ public final class TraceTool {
         int maxConcurrent = count(o, "--max-concurrent", 1, 1);
         int failures = count(o, "--failures", 0, 0);
         double abort = number(o, "--abort-probability", 0.0, Double::parseDouble);
+        double decline = number(o, "--decline-probability", 0.0, Double::parseDouble);
+        if (!(decline >= 0 && decline <= 1)) {
+            throw new IllegalArgumentException("--decline-probability must be within [0, 1], got " + decline);
+        }
+        if (decline > 0 && runtime.equals("threads")) {
+            throw new IllegalArgumentException("--decline-probability is a seeded choice of the simulation; "
+                    + "it does not apply to --runtime threads");
+        }
         long timeout = number(o, "--checkpoint-timeout", 0L, Long::parseLong);
         if (timeout < 0) {
             throw new IllegalArgumentException("--checkpoint-timeout must be >= 0, got " + timeout);
@@ -204,7 +223,8 @@ public final class TraceTool {
         JobGraph graph = TraceJobs.build(job, records, capacity, seed, threads ? TimeUnit.MICROSECONDS.toNanos(200) : 0);
         return record(Path.of(o.get("--out")), graph, job, mode,
                 new Settings(threads, seed, checkpoints, maxConcurrent, failures, abort, timeout,
-                        !o.containsKey("--aborts-stay-in-flight"), o.containsKey("--end-of-input") || job.equals("sink")), out,
+                        !o.containsKey("--aborts-stay-in-flight"), o.containsKey("--end-of-input") || job.equals("sink"),
+                        decline), out,
                 bufferSize);
     }
 
@@ -247,6 +267,7 @@ public final class TraceTool {
                         .maxCheckpoints(s.checkpoints())
                         .triggerProbability(0.1)
                         .abortProbability(s.abortProbability())
+                        .declineProbability(s.declineProbability())
                         .checkpointTimeout(s.checkpointTimeout())
                         .maxFailures(Math.max(0, s.failures() - 1))
                         .failureProbability(s.failures() > 1 ? 0.01 : 0)

@@ -57,13 +57,13 @@ class AlternatingStatesTest {
         @Override public void discard(long c) { calls.add("discard " + c); }
 
         @Override
-        public boolean prioritizeBarrier(int input, long c) {
+        public boolean prioritizeBarrier(int input, long c, boolean persist) {
             Barrier b = queued.get(input);
             if (b == null || b.checkpointId() != c) {
                 return false;
             }
             queued.remove(input);
-            calls.add("prioritize " + input);
+            calls.add("prioritize " + input + (persist ? "" : " unpersisted"));
             return true;
         }
     }
@@ -355,7 +355,7 @@ class AlternatingStatesTest {
         rc.forward(aligned(4));
         rc.forward(unaligned(5));
         assertEquals(List.of("forwardBarrier 4", "forwardBarrierOvertaking 5"), rc.calls);
-        assertFalse(rc.prioritizeBarrier(0, 4));
+        assertFalse(rc.prioritizeBarrier(0, 4, true));
         assertEquals(null, rc.queuedBarrier(0));
         rc.switched(4, true);
         rc.discard(4);

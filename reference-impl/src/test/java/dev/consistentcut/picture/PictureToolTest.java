@@ -73,6 +73,15 @@ class PictureToolTest {
         assertEquals(2, f.entries().size());
         assertEquals("s1→join", Compact.of(f.entries().keySet().iterator().next()));
         assertEquals("{1, \"a\", TRUE}", TlaValue.parse("{1, \"a\", TRUE}").toString());
+        // Alternating barriers (issue 11) are barriers too, an overtaking one marked.
+        TlaValue aligned = TlaValue.parse("[ckpt |-> 1, aligned |-> TRUE]");
+        TlaValue overtaking = TlaValue.parse("[ckpt |-> 2, aligned |-> FALSE]");
+        assertTrue(Compact.isBarrier(aligned));
+        assertTrue(Compact.isBarrier(overtaking));
+        assertEquals("B1", Compact.of(aligned));
+        assertEquals("B2u", Compact.of(overtaking));
+        assertEquals(List.of(new Token("s1.0", false), new Token("B2u", true)),
+                Compact.tokens(TlaValue.parse("<<[ckpt |-> 2, aligned |-> FALSE], [src |-> s1, off |-> 0]>>")));
     }
 
     @Test

@@ -83,6 +83,39 @@ class LifecycleRuntimeTest {
         fail("no at-least-once checkpoint counted a record twice in 400 runs");
     }
 
+    @Test
+    void seededDeclinesAbortTheirCheckpointsAndLaterOnesStillComplete() {
+        // DeclineCheckpoint of the correct engine: a task that cannot take part in a checkpoint
+        // declines it when its first barrier arrives (RunOptions.declineProbability); the
+        // coordinator aborts it, every task learns of it, and the job goes on to complete later
+        // checkpoints with every invariant of its mode holding. (Flink: a failing checkpoint on a
+        // task declines it, CheckpointCoordinator#receiveDeclineMessage aborts the pending one.)
+        AtomicInteger declines = new AtomicInteger();
+        int completed = 0;
+        for (long seed = 0; seed < 90; seed++) {
+            Topologies.Topology topology = Topologies.MULTI_INPUT.get((int) (seed % Topologies.MULTI_INPUT.size()));
+            BarrierMode mode = MODES.get((int) (seed % 3));
+            RunOptions options = SimulationRuntimeTest.withFailures(seed)
+                    .declineProbability(0.2)
+                    .maxConcurrentAligned(mode.oneInFlight() ? 1 : 2)
+                    .endOfInput(true)
+                    .listener((action, params) -> {
+                        if (action.equals("AbortCheckpoint") && params.containsKey("declinedBy")) {
+                            declines.incrementAndGet();
+                        }
+                    })
+                    .build();
+            RunResult r = new SimulationRuntime(topology.build().apply(seed), mode, options).run();
+            if (!r.holds() || !r.finished()) {
+                fail("seed " + seed + ", " + topology + ", " + mode.name() + ": " + r.violations().stream()
+                        .limit(5).map(Violation::message).toList());
+            }
+            completed += r.checkpoints().size();
+        }
+        assertTrue(declines.get() > 0, "some task declined a pending checkpoint");
+        assertTrue(completed > 0, "checkpoints still completed");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"aligned", "unaligned", "at-least-once"})
     void threadedRunsToTheEndOfInputWithTimeoutsAndAFailure(String modeName) {

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Trace validation of alternating mode against spec/TraceAlternating.tla: a simulated run with
- * switches (active and passive timeouts), savepoints and a failure is accepted as a behaviour of
+ * switches (active and passive timeouts), a barrier prioritized after a switch
+ * ({@code PrioritizeBarrier}), savepoints and a failure is accepted as a behaviour of
  * the spec; a broken engine's trace (BugSwitchForgetsPendingInputs) is rejected. The seed is the
  * first one whose trace has what the test needs (asserted), so a change of the simulation's
  * choices shows up as a named failure, not as a weaker test.
@@ -78,6 +79,7 @@ class AlternatingTraceTest {
         Path trace = dir.resolve("alternating.ndjson");
         List<String> lines = firstTrace(trace, BarrierHandlers.alternating(5), l ->
                 has(l, "{\"event\":\"TimeoutAlignment\"") && l.stream().anyMatch(x -> x.contains("\"savepoint\":true"))
+                        && has(l, "{\"event\":\"PrioritizeBarrier\"")
                         && has(l, "{\"event\":\"FailAndRestore\"") && has(l, "{\"event\":\"CompleteCheckpoint\"")
                         && l.stream().anyMatch(x -> x.startsWith("{\"event\":\"ReceiveBarrier\"") && x.contains("\"aligned\":false")));
         assertTrue(lines.get(0).contains("\"mode\":\"alternating\""), lines.get(0));

@@ -43,6 +43,19 @@ class TraceToolTest {
         assertUsageError("record takes options only, got 'extra'", "record", "--out", "x", "extra");
         assertUsageError("validate needs --spec DIR and --tlc JAR", "validate", "t.ndjson");
         assertUsageError("to-tla needs TRACE and DIR", "to-tla", "t.ndjson");
+        assertUsageError("--decline-probability must be within [0, 1], got 1.5", "record", "--out", "x",
+                "--decline-probability", "1.5");
+        assertUsageError("--decline-probability is a seeded choice of the simulation", "record", "--out", "x",
+                "--runtime", "threads", "--decline-probability", "0.1");
+    }
+
+    @Test
+    void declineProbabilityRecordsDeclinedCheckpoints() throws Exception {
+        // DeclineCheckpoint of the correct engine (issue 9): join seed 5 declines three checkpoints.
+        Path trace = dir.resolve("d.ndjson");
+        assertEquals(0, run("record", "--out", trace.toString(), "--job", "join", "--seed", "5", "--checkpoints", "6",
+                "--decline-probability", "0.2", "--end-of-input"), err());
+        assertTrue(Files.readAllLines(trace).stream().anyMatch(l -> l.contains("\"declinedBy\"")), "a declined checkpoint");
     }
 
     private void assertUsageError(String part, String... args) {

@@ -82,20 +82,69 @@ class AlternatingTimeoutScenariosTest {
     }
 
     // Flink: testTimeoutAlignmentAfterProcessingBarrier -- the barrier of a third input was taken
-    // first, so the timeout is active: snapshot now; the other inputs persist their records
-    // until their barrier (as the spec's Switch; Flink also prioritizes the announced barriers,
-    // the same records either way); input 2 persists nothing.
+    // first, so the timeout is active: snapshot now, and the barriers queued on the other inputs
+    // are prioritized (AlternatingCollectingBarriers.alignmentTimeout calls
+    // prioritizeAllAnnouncements): both come next, ahead of the records they overtook, which are
+    // persisted then and processed after them; input 2 persists nothing. (Issue 11: without this
+    // the switched task waited for those barriers behind their backlog.)
     @Test
-    void activeTimeoutPersistsWhatIsAheadOfTheOtherBarriers() {
+    void activeTimeoutPrioritizesTheBarriersQueuedOnThePendingInputs() {
         OneTask t = task(3).run("b1@2 +r0 +r0 +b1@0 +r1 +b1@1");
         assertEquals(Set.of(2), t.blocked());
         t.run("t1");
         assertEquals(List.of("1u"), t.forwardedBarriers());
         assertEquals(Set.of(), t.blocked());
-        t.run("T0 T0 T0 T1 T1");
-        assertEquals(List.of(1L), t.acknowledged());
+        assertEquals("1u", t.head(0), "the barrier overtook input 0's two records");
+        assertEquals("1u", t.head(1), "the barrier overtook input 1's record");
+        t.run("T0 T1");
+        assertEquals(List.of(1L), t.acknowledged(), "complete before any overtaken record is processed");
         assertEquals(Map.of(1L, List.of("0:0", "0:1", "1:0")), t.persisted());
-        assertEquals(Set.of(), t.blocked());
+        t.run("T0 T0 T1");
+        assertEquals(Map.of(1L, List.of("0:0", "0:1", "1:0")), t.persisted(), "persisted once, not again when processed");
+        t.assertAllRecordsPassedOn();
+    }
+
+    // Flink: testPassiveTimeoutAlignmentOnAnnouncement, AlternatingCollectingBarriersUnaligned's
+    // announcementReceived -- the task switched on input 0's barrier; input 1's barrier is queued
+    // only afterwards, behind two records: its announcement converts it to a priority event at
+    // once (our PrioritizeBarrier), the two records persisted, the checkpoint completing without
+    // waiting for them.
+    @Test
+    void aBarrierQueuedAfterTheSwitchIsPrioritized() {
+        OneTask t = task(2).run("b1@0 t1 +r1 +r1");
+        assertFalse(t.prioritizeEnabled(1), "no barrier queued yet");
+        t.run("+b1@1");
+        assertTrue(t.prioritizeEnabled(1));
+        assertFalse(t.prioritizeEnabled(0), "input 0 delivered its barrier");
+        t.run("p1");
+        assertEquals("1u", t.head(1));
+        assertFalse(t.prioritizeEnabled(1), "once at the head there is nothing to overtake");
+        t.run("T1");
+        assertEquals(List.of(1L), t.acknowledged());
+        assertEquals(Map.of(1L, List.of("1:0", "1:1")), t.persisted());
+        t.run("T1 T1");
+        t.assertAllRecordsPassedOn();
+        assertThrows(IllegalStateException.class, () -> t.run("p1"), "not enabled any more");
+    }
+
+    // Not in Flink's test (its announcements are per barrier, not per state): after a passive
+    // timeout the task awaits checkpoint 1 unaligned; a barrier of 1 queued later on another input
+    // is prioritized as it comes, before the task has taken any barrier of 1.
+    @Test
+    void aBarrierQueuedAfterAPassiveTimeoutIsPrioritized() {
+        OneTask t = task(2).run("+r0 +b1@0 t1 +r1 +b1@1");
+        assertTrue(t.prioritizeEnabled(1));
+        t.run("p1 T0 T1");
+        assertEquals(List.of(1L), t.acknowledged());
+        assertEquals(Map.of(1L, List.of("0:0", "1:0")), t.persisted());
+    }
+
+    // An aligned alignment never prioritizes: PrioritizeBarrier is for a task handling unaligned.
+    @Test
+    void noPrioritizingWhileAligning() {
+        OneTask t = task(2).run("b1@0 +r1 +b1@1");
+        assertFalse(t.prioritizeEnabled(1));
+        assertThrows(IllegalStateException.class, () -> t.run("p1"));
     }
 
     // Flink: testTimeoutAlignmentOnFirstBarrier -- barriers queued on both inputs, nothing ahead:

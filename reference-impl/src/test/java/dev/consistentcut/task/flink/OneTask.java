@@ -39,7 +39,8 @@ import java.util.stream.IntStream;
  * <p>Alternating mode adds: {@code uC@I} an unaligned barrier C (an upstream task timed out);
  * {@code sC@I} a savepoint barrier C (forced aligned); {@code tC} the alignment timer of C fires
  * and the task times out ({@code TimeoutAlignment}, which must be enabled); {@code ~C} the timer of
- * C fires but the task takes no step. A token with a leading {@code +} ({@code +rI}, {@code +bC@I},
+ * C fires but the task takes no step; {@code pI} the barrier queued on input I behind records is
+ * prioritized ({@code PrioritizeBarrier}, which must be enabled). A token with a leading {@code +} ({@code +rI}, {@code +bC@I},
  * {@code +sC@I}) only queues the element (the task does not take it: it waits in the input, as
  * in Flink's tests a buffer the gate has not polled yet); {@code TI} takes the head of input I
  * (a record or a barrier).
@@ -101,6 +102,7 @@ final class OneTask {
                 task.timeoutAlignment(c);
             }
             case '~' -> coordinator.timedOut.add(Long.parseLong(t.substring(1)));
+            case 'p' -> task.prioritizeBarrier(Integer.parseInt(t.substring(1)));
             case 'T' -> {
                 int i = Integer.parseInt(t.substring(1));
                 if (inputs.get(i).peek() instanceof Record) {
@@ -165,6 +167,17 @@ final class OneTask {
             inputs.get(i).putBarrierOvertaking(b);
         }
         return i;
+    }
+
+    /** Whether {@code PrioritizeBarrier} is enabled on input {@code i} now. */
+    boolean prioritizeEnabled(int i) {
+        return task.canPrioritizeBarrier(i);
+    }
+
+    /** The element at the head of input {@code i} as "rec", "C"/"Cu" for a barrier, or null. */
+    String head(int i) {
+        ChannelElement e = inputs.get(i).peek();
+        return e == null ? null : e instanceof Barrier b ? b.checkpointId() + (b.aligned() ? "" : "u") : e instanceof Record ? "rec" : e.toString();
     }
 
     /** Whether {@code TimeoutAlignment} is enabled now (for any checkpoint). */

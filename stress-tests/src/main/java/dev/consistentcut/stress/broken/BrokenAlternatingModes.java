@@ -14,8 +14,9 @@ import java.util.BitSet;
  * states ({@link BarrierHandlers#alternating(long)}) and changes one event: on an active
  * {@code TimeoutAlignment}, an input whose barrier of the checkpoint is already queued (but not
  * taken) counts as arrived, as if a barrier waiting in the channel were as good as received.
- * The records still ahead of that barrier are then processed after the snapshot and never
- * persisted: skipped from the cut ({@code BugSwitchForgetsPendingInputs}, only when the barrier
+ * The correct switch prioritizes that barrier (it overtakes the records ahead of it, which are
+ * persisted); the broken one leaves it queued, so the records still ahead of it are then processed
+ * after the snapshot and never persisted: skipped from the cut ({@code BugSwitchForgetsPendingInputs}, only when the barrier
  * has won the race to the channel but not to the task). The barrier itself, when it is taken, is
  * dropped. Never use it otherwise.
  */
@@ -41,6 +42,31 @@ public final class BrokenAlternatingModes {
         BarrierMode correct = BarrierHandlers.alternating(alignedTimeoutMillis);
         return new Mode("broken-alternating-queued-counts-as-arrived",
                 new Wrapped(correct.initialState(), 0, new BitSet()), alignedTimeoutMillis);
+    }
+
+    /** The task's context, except that the barriers queued on the inputs in {@code kept} are not prioritized. */
+    private record LeavingQueued(BarrierHandlerContext ctx, BitSet kept) implements BarrierHandlerContext {
+        @Override public String taskId() { return ctx.taskId(); }
+        @Override public int inputCount() { return ctx.inputCount(); }
+        @Override public boolean inputEnded(int input) { return ctx.inputEnded(input); }
+        @Override public void snapshot(long c) { ctx.snapshot(c); }
+        @Override public void forwardBarrier(long c) { ctx.forwardBarrier(c); }
+        @Override public void forwardBarrierOvertaking(long c) { ctx.forwardBarrierOvertaking(c); }
+        @Override public void forward(Barrier b) { ctx.forward(b); }
+        @Override public void persistInFlight(int input, Record r) { ctx.persistInFlight(input, r); }
+        @Override public Barrier queuedBarrier(int input) { return ctx.queuedBarrier(input); }
+        @Override public void switched(long c, boolean timeout) { ctx.switched(c, timeout); }
+        @Override public void discard(long c) { ctx.discard(c); }
+        @Override public void acknowledge(long c) { ctx.acknowledge(c); }
+        @Override public void abandon(long c) { ctx.abandon(c); }
+        @Override public void markAborted(long c) { ctx.markAborted(c); }
+        @Override public boolean isAborted(long c) { return ctx.isAborted(c); }
+        @Override public void decline(long c) { ctx.decline(c); }
+
+        @Override
+        public boolean prioritizeBarrier(int input, long c, boolean persist) {
+            return !kept.get(input) && ctx.prioritizeBarrier(input, c, persist);
+        }
     }
 
     /** The engine's state {@code inner}; {@code faked}: inputs whose barrier of {@code checkpoint} counted as arrived early. */
@@ -72,7 +98,9 @@ public final class BrokenAlternatingModes {
                     }
                 }
             }
-            BarrierHandlerState next = inner.timeoutAlignment(c, ctx);
+            // The correct switch prioritizes the queued barrier (what it overtakes is persisted);
+            // the broken one leaves it where it is, since it counts it as arrived already.
+            BarrierHandlerState next = inner.timeoutAlignment(c, new LeavingQueued(ctx, early));
             for (int i = early.nextSetBit(0); i >= 0; i = early.nextSetBit(i + 1)) {
                 next = next.barrierReceived(i, new Barrier(c), ctx); // THE BUG: queued is not arrived
             }
@@ -82,6 +110,16 @@ public final class BrokenAlternatingModes {
         @Override
         public boolean canTimeoutAlignment(long c, BarrierHandlerContext ctx) {
             return inner.canTimeoutAlignment(c, ctx);
+        }
+
+        @Override
+        public long prioritizable(int input, BarrierHandlerContext ctx) {
+            return faked.get(input) ? 0 : inner.prioritizable(input, ctx);
+        }
+
+        @Override
+        public BarrierHandlerState prioritizeBarrier(int input, BarrierHandlerContext ctx) {
+            return wrap(inner.prioritizeBarrier(input, ctx));
         }
 
         @Override
