@@ -780,6 +780,9 @@ public final class ThreadedRuntime implements JobRuntime {
         }
 
         private void pause(long nanos) {
+            if (nanos <= 0) {
+                return; // no clock read per record for operators without a cost
+            }
             long deadline = System.nanoTime() + nanos;
             for (long left = nanos; left > 0 && !stop; left = deadline - System.nanoTime()) {
                 LockSupport.parkNanos(this, left);
