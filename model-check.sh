@@ -62,6 +62,12 @@ Options:
                     rejected trace is reported with the first event no action explains, why,
                     and the spec's state before it
   --expect-reject   with --trace: every trace must be rejected (a broken engine's traces)
+  --require-end     with --trace: a trace must end with RunEnded, the run's end; one that does
+                    not is only a prefix of a run (whose end nothing checked): rejected
+  --coverage FILE   with --trace: also write the coverage report (how often each spec action
+                    fired over the traces, by branch, and the branches none reached; always
+                    printed) as TSV: mode, action, branch, count
+  --jobs N          with --trace: validate N traces at once (default 1; one TLC worker each)
   --pictures        draw every violation as a picture (target/model-check/pictures/NAME.svg;
                     a rejected trace next to its TLC log), with the numbers that violate the
                     invariant (one more short TLC run each); builds reference-impl if needed.
@@ -80,7 +86,7 @@ Environment:
                     reference-impl.jar, built with Maven if missing)
 
 Numbers: --workers 1-256, --depth 1-100000, --traces 1-100000000. Flags that do not apply to the
-run are refused (--trace goes with --expect-reject only; --depth and --traces need simulated models).
+run are refused (--trace goes with --expect-reject, --require-end, --coverage and --jobs only; --depth and --traces need simulated models).
 
 Exit codes: 0 every model (trace) as expected; 1 some model (trace) not as expected; 2 bad usage;
 3 setup or environment (no java, no TLC, a TLA2TOOLS_JAR that is not TLC, a missing file).
@@ -123,6 +129,9 @@ RMI_PORT=10997
 LIST=0
 TRACE_FILES=()
 EXPECT_REJECT=0
+REQUIRE_END=0
+COVERAGE_FILE=
+TRACE_JOBS=1
 FAIL_FAST=0
 [ "${1:-}" != "--mutants" ] || { shift; exec "$ROOT/tests/spec-mutants.sh" "$@"; }
 PICTURES=auto   # auto: when the renderer's jar exists; 1: --pictures; 0: --no-pictures
@@ -155,6 +164,9 @@ while [ $# -gt 0 ]; do
     --trace) [ $# -ge 2 ] || die "--trace needs a trace file"; TRACE_FILES+=("$2"); shift ;;
     --trace=*) TRACE_FILES+=("${1#--trace=}") ;;
     --expect-reject) EXPECT_REJECT=1 ;;
+    --require-end) REQUIRE_END=1 ;;
+    --coverage) [ $# -ge 2 ] || die "--coverage needs a file name"; COVERAGE_FILE=$2; shift ;;
+    --jobs) [ $# -ge 2 ] || die "--jobs needs a number"; count_option --jobs "$2" 64; TRACE_JOBS=$2; shift ;;
     --fail-fast) FAIL_FAST=1 ;;
     --pictures) PICTURES=1 ;;
     --no-pictures) PICTURES=0 ;;
@@ -167,6 +179,9 @@ done
 
 [ $EXPECT_REJECT -eq 0 ] || [ ${#TRACE_FILES[@]} -gt 0 ] || die "--expect-reject goes with --trace"
 given() { local g; for g in "${GIVEN[@]}"; do [ "$g" = "$1" ] && return 0; done; return 1; }
+for f in --require-end --coverage --jobs; do
+  given "$f" && [ ${#TRACE_FILES[@]} -eq 0 ] && die "$f goes with --trace"
+done
 if [ ${#TRACE_FILES[@]} -gt 0 ]; then
   for f in --quick --simulate --model --depth --traces --workers --list --seed; do
     given "$f" && die "$f does not apply to --trace (trace validation reads no manifest and runs TLC with one worker)"
@@ -194,6 +209,9 @@ validate_traces() {
   fi
   local args=(validate --spec "$SPEC_DIR" --tlc "$JAR" --logs "$OUT_DIR/traces")
   [ $EXPECT_REJECT -eq 1 ] && args+=(--expect-reject)
+  [ $REQUIRE_END -eq 1 ] && args+=(--require-end)
+  [ -z "$COVERAGE_FILE" ] || args+=(--coverage "$COVERAGE_FILE")
+  [ "$TRACE_JOBS" = 1 ] || args+=(--jobs "$TRACE_JOBS")
   [ "$PICTURES" = 0 ] || args+=(--pictures)  # the validator is the renderer's jar: always there
   [ $JSON -eq 0 ] || { mkdir -p "$OUT_DIR"; args+=(--json "$OUT_DIR/traces.json"); rm -f "$OUT_DIR/traces.json"; }
   # In the background, so that the trap can end it (and, through its shutdown hook, its TLC).

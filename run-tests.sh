@@ -19,6 +19,9 @@ Runs, in order (quick modes, about 26 minutes on 2 cores):
                               single-process verdict (tests/distributed-tlc.sh, about a minute)
   4. trace validation         engine runs (both runtimes, both modes, with failures) checked
                               against the spec by TLC; broken engines' traces must be rejected
+  4b. spec-to-engine replay    TLC's state graphs of Join and Diamond, both protocols, replayed
+                              in the engine edge by edge, states compared; two broken engines
+                              must diverge (tests/spec-replay.sh --quick)
   5. jcstress --quick         races on channel, handlers, coordinator, store: no forbidden outcome
   6. jcstress broken twins    every Broken... jcstress test must be caught
   7. crash test               durable jobs killed with SIGKILL (random moments and every window of a
@@ -52,6 +55,7 @@ step "model-check self-test" tests/model-check-selftest.sh
 step "TLC quick models" ./model-check.sh --quick
 step "distributed TLC on 127.0.0.1" tests/distributed-tlc.sh
 step "trace validation" tests/trace-validation.sh
+step "spec-to-engine replay (+ broken twins)" tests/spec-replay.sh --quick
 step "jcstress quick" stress-tests/run-jcstress.sh --quick
 step "jcstress broken twins caught" stress-tests/run-jcstress.sh --quick --expect-broken
 step "crash test (kill -9, resume)" tests/crash-test.sh

@@ -59,7 +59,16 @@ Act(ev) ==
 
 \* Match the next event (after the spec steps its engine step includes first, PreludeStep), or
 \* (no successor, so TLC reports a deadlock) explain why not.
-TraceNext == TraceStep(Act) \/ PreludeStep(NotifyCheckpointAborted) \/ Unexplained(Act, NotifyCheckpointAborted)
+\* Coverage (TraceValidation, "Coverage"): this mode's own actions are counted, not split into
+\* branches (the aligned and unaligned trace modules name theirs).
+ProtocolBranch(ev) == SharedBranch(ev)
+ProtocolActionBranches == {}
+
+BranchTable == SharedBranchTable \cup PreludeBranchTable \cup ProtocolActionBranches
+ASSUME PrintT(<<"TRACE-BRANCHES", BranchTable>>)
+
+TraceNext == CoveredStep(Act, ProtocolBranch) \/ CoveredPrelude(NotifyCheckpointAborted)
+             \/ Unexplained(Act, NotifyCheckpointAborted)
 
 TraceBehavior == TraceInit /\ olderTracked = [t \in Operators |-> NothingTracked]
                  /\ [][TraceNext]_<<traceVars, olderTracked>>

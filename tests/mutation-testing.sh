@@ -20,7 +20,7 @@ THRESHOLDS="${MUTATION_THRESHOLDS:-barrier=96 checkpoint=95}"
 
 usage() {
   cat <<'USAGE'
-Usage: tests/mutation-testing.sh [--quick|--long] [--report-only]
+Usage: tests/mutation-testing.sh [--quick|--long|--package NAME[,NAME...]] [--threads N] [--report-only]
 
 Runs PIT on reference-impl and checks each package's mutation score against its threshold
 (THRESHOLDS at the top of this script).
@@ -28,6 +28,11 @@ Runs PIT on reference-impl and checks each package's mutation score against its 
                  barrier, checkpoint and task: a few minutes on 2 cores (the test command's form)
   --long         mutate barrier, channel, checkpoint, task and runtime with the tests of those
                  packages (docs/mutation-testing.md gives the time)
+  --package NAME mutate only the named package(s) of the long form (barrier, channel, checkpoint,
+                 task, runtime; comma-separated or repeated) with the long form's tests: the same
+                 scores as --long, one package at a time (docs/mutation-testing.md gives the time
+                 of each). With --report-only: check only those packages in the last report
+  --threads N    PIT's worker threads (default 2); on a shared machine use 1
   --report-only  do not run PIT: read the last report (reference-impl/target/pit-reports)
   -h, --help     this text
 Report: reference-impl/target/pit-reports/index.html (and mutations.xml, mutations.csv).
@@ -36,40 +41,75 @@ Exit codes: 0 every threshold met, 1 a package below its threshold (its survivor
 USAGE
 }
 
-form=quick; run=true; global_below=false
-for a in "$@"; do
-  case "$a" in
+LONG_PACKAGES="barrier channel checkpoint task runtime"
+form=quick; run=true; global_below=false; packages=""; threads=2
+bad_usage() { echo "mutation-testing.sh: $1 (see --help)" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case "$1" in
     --quick) form=quick ;;
     --long) form=long ;;
+    --package|--package=*)
+      if [ "$1" = --package ]; then
+        [ $# -ge 2 ] || bad_usage "--package needs a package name"
+        shift; names=$1
+      else
+        names=${1#--package=}
+      fi
+      for n in ${names//,/ }; do
+        case " $LONG_PACKAGES " in
+          *" $n "*) packages="$packages $n" ;;
+          *) bad_usage "unknown package '$n' (one of: $LONG_PACKAGES)" ;;
+        esac
+      done
+      [ -n "$packages" ] || bad_usage "--package needs a package name"
+      form=package ;;
+    --threads|--threads=*)
+      if [ "$1" = --threads ]; then
+        [ $# -ge 2 ] || bad_usage "--threads needs a number"
+        shift; threads=$1
+      else
+        threads=${1#--threads=}
+      fi
+      [[ "$threads" =~ ^[1-9][0-9]*$ ]] || bad_usage "--threads needs a positive number, not '$threads'" ;;
     --report-only) run=false ;;
     -h|--help) usage; exit 0 ;;
-    *) echo "mutation-testing.sh: unknown argument '$a' (see --help)" >&2; exit 2 ;;
+    *) bad_usage "unknown argument '$1'" ;;
   esac
+  shift
 done
 
 P=dev.consistentcut
-if [ "$form" = quick ]; then
-  classes="$P.barrier.*,$P.checkpoint.*"
-  tests="$P.barrier.*,$P.checkpoint.*,$P.task.*"
-else
-  classes="$P.barrier.*,$P.channel.*,$P.checkpoint.*,$P.task.*,$P.runtime.*"
-  tests="$classes"
-fi
+join() { local out="" n; for n in "$@"; do out="$out${out:+,}$P.$n.*"; done; echo "$out"; }
+case "$form" in
+  quick)   mutated="barrier checkpoint"; tests=$(join barrier checkpoint task) ;;
+  long)    mutated=$LONG_PACKAGES; tests=$(join $LONG_PACKAGES) ;;
+  # One package at a time, with the long form's tests: its score is the one --long would give.
+  package) mutated=$(tr ' ' '\n' <<<"$packages" | awk 'NF && !seen[$0]++' | tr '\n' ' ')
+           tests=$(join $LONG_PACKAGES) ;;
+esac
+classes=$(join $mutated)
+# Only the thresholds of the mutated packages apply (a package not mutated has no mutants).
+applied=""
+for t in $THRESHOLDS; do
+  case " $mutated " in *" ${t%%=*} "*) applied="$applied${applied:+ }$t" ;; esac
+done
 REPORT="$ROOT/reference-impl/target/pit-reports/mutations.xml"
 
 if $run; then
   command -v mvn >/dev/null 2>&1 || { echo "mutation-testing.sh: mvn not found" >&2; exit 3; }
-  # Quick form: the lowest package threshold is also PIT's own mutationThreshold (a second,
-  # global guard over the mutated packages). The long form mutates packages without a threshold.
+  # The lowest threshold of the mutated packages is also PIT's own mutationThreshold (a second,
+  # global guard), but only when every mutated package has a threshold (one without is reported only).
   min=0
-  if [ "$form" = quick ]; then min=$(tr ' ' '\n' <<<"$THRESHOLDS" | cut -d= -f2 | sort -n | head -1); fi
-  echo "--- PIT ($form): mutating $classes ---"
+  if [ "$(wc -w <<<"$applied")" -eq "$(wc -w <<<"$mutated")" ]; then
+    min=$(tr ' ' '\n' <<<"$applied" | cut -d= -f2 | sort -n | head -1)
+  fi
+  echo "--- PIT ($form, $threads thread(s)): mutating $classes ---"
   start=$SECONDS
   log="$ROOT/reference-impl/target/mutation-testing.log"
   mkdir -p "$(dirname "$log")"
   # The engine's tests ran in the build step already; here only PIT runs them (under mutation).
   mvn -B -ntp -q -pl reference-impl -am -Ppitest verify -Dmaven.test.skip.exec=true \
-      -Dpit.targetClasses="$classes" -Dpit.targetTests="$tests" -Dpit.threshold="$min" 2>&1 | tee "$log"
+      -Dpit.targetClasses="$classes" -Dpit.targetTests="$tests" -Dpit.threshold="$min" -Dpit.threads="$threads" 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
   echo "PIT took $((SECONDS - start)) s"
   if [ $rc -ne 0 ]; then
@@ -84,13 +124,16 @@ if $run; then
 fi
 [ -f "$REPORT" ] || { echo "mutation-testing.sh: no report at $REPORT" >&2; exit 3; }
 
-python3 - "$REPORT" "$THRESHOLDS" <<'PY'
+python3 - "$REPORT" "$applied" "$mutated" <<'PY'
 import sys, collections, xml.etree.ElementTree as ET
 report, thresholds = sys.argv[1], dict(t.split("=") for t in sys.argv[2].split())
+mutated = set(sys.argv[3].split())
 KILLED = {"KILLED", "TIMED_OUT", "MEMORY_ERROR", "RUN_ERROR"}
 per = collections.defaultdict(lambda: [0, 0, []])
 for m in ET.parse(report).getroot():
     cls = m.findtext("mutatedClass"); pkg = cls.rsplit(".", 1)[0].rsplit(".", 1)[-1]
+    if pkg not in mutated:
+        continue  # --report-only of one form on another form's report
     p = per[pkg]; p[1] += 1
     if m.get("status") in KILLED:
         p[0] += 1

@@ -88,6 +88,19 @@ record sim-join-at-least-once-2inflight --runtime simulation --job join --mode a
 # abandons it on that barrier and forwards its cancellation).
 record sim-join-aligned-declines --runtime simulation --job join --mode aligned --seed 5 --records 6 \
   --checkpoints 6 --decline-probability 0.2 --end-of-input
+record sim-join-unaligned-declines --runtime simulation --job join --mode unaligned --seed 5 --records 6 \
+  --checkpoints 6 --decline-probability 0.2 --end-of-input
+# Branch coverage (issue 13; tests/trace-coverage.py --branches): seeds chosen, by the branches TLC
+# reported, for those the runs above miss: join aligned, seed 7: a cancellation barrier abandons an
+# alignment in progress; diamond unaligned, seed 1: a newer barrier subsumes the checkpoint a task
+# handles, a source skips an aborted checkpoint's barrier; seed 4: cancellation barriers abandon the
+# checkpoint a task handles and one it has not seen.
+record sim-join-aligned-cancel --runtime simulation --job join --mode aligned --max-concurrent 2 --seed 7 \
+  --records 6 --checkpoints 6 --abort-probability 0.1 --end-of-input
+for seed in 1 4; do
+  record "sim-diamond-unaligned-aborts-$seed" --runtime simulation --job diamond --mode unaligned --seed "$seed" \
+    --records 6 --checkpoints 6 --abort-probability 0.1 --end-of-input
+done
 # fanin: a task with three inputs whose output goes to three channels (TraceJobs). With seeds 5
 # (aligned) and 12 (unaligned) both simulated runs fail in the middle of a checkpoint (measured
 # when chosen; FanInTraceTest asserts that shape for its own runs).
@@ -96,6 +109,9 @@ for mode in aligned unaligned; do
   record "sim-fanin-$mode" --runtime simulation --job fanin --mode "$mode" --seed "$seed" --records 5 \
     --checkpoints 5 --failures 2
 done
+# The threaded runtime records causally (issue 13): no trace lock, every task logs its own events
+# with a vector clock, the trace is their merge; so these runs race as untraced ones do
+# (parallelism 2, channels of 2 records or 1, failures, timeouts that abort).
 record threads-fanin-unaligned --runtime threads --job fanin --mode unaligned --records 6 --failures 1
 # Network buffers (issue 16): two buffers of two records per channel; the overtaking barriers pass
 # part of a buffer being read, queued buffers and open ones (what they overtake is persisted).
@@ -112,6 +128,11 @@ record threads-join-aligned-timeouts --runtime threads --job join --mode aligned
   --checkpoint-timeout 1 --end-of-input
 record threads-diamond-at-least-once --runtime threads --job diamond --mode at-least-once --records 6 --failures 1 \
   --end-of-input
+# Channels of one record (the sender waits for every take) and a 1 ms timeout, unaligned; and the
+# trace lock, kept as an explicit option (--trace-lock: the order the steps took one at a time).
+record threads-diamond-unaligned-capacity1 --runtime threads --job diamond --mode unaligned --records 6 --capacity 1 \
+  --failures 1 --checkpoint-timeout 1 --end-of-input
+record threads-join-aligned-tracelock --runtime threads --job join --mode aligned --records 6 --failures 1 --trace-lock
 
 # The two-phase-commit sink (issue 12; the job implies end of input): failures right after the
 # first completion and at random right after completions, so notifications are lost and
@@ -122,8 +143,9 @@ record threads-sink-aligned --runtime threads --job sink --mode aligned --record
 
 validate() { # WHAT [--expect-reject] FILES...: ./model-check.sh --trace on each; counts each trace
   local what=$1; shift
-  local flags=()
-  if [ "${1:-}" = "--expect-reject" ]; then flags+=(--expect-reject); shift; fi
+  local flags=(--jobs 2)  # two TLCs at once: CI has two cores
+  if [ "${1:-}" = "--expect-reject" ]; then flags+=(--expect-reject); shift
+  else flags+=(--require-end --coverage "$OUT/$what-coverage.tsv"); fi
   local args=() f
   for f in "$@"; do args+=(--trace "$f"); done
   ./model-check.sh "${flags[@]}" "${args[@]}" | tee "$OUT/$what.out"
@@ -142,13 +164,27 @@ check $? "lifecycle cases in the correct engine's traces (a seed that no longer 
 echo "--- validating them: each must be a behaviour of the specification ---"
 validate good "$OUT"/good/*.ndjson
 
+echo "--- coverage: every branch of the aligned and unaligned actions taken by some trace (issue 13) ---"
+python3 tests/trace-coverage.py --branches "$OUT/good-coverage.tsv"
+check $? "branch coverage of the correct engine's traces (the report above lists each branch with its count)"
+
+echo "--- trace mutants (tests/trace-mutants.py): every semantic mutant rejected, every equivalent one accepted ---"
+# Sampled with a fixed seed from four accepted traces: aligned with subsumption, unaligned with
+# timeouts and persisted channel state, the two-phase-commit sink, and a causal threaded run (its
+# causally independent neighbours give the equivalent swaps).
+python3 tests/trace-mutants.py --seed 13 --per-operator 3 --jobs 2 --out "$OUT/mutants" \
+  "$OUT"/good/sim-join-aligned-subsumption.ndjson "$OUT"/good/sim-diamond-unaligned-timeouts.ndjson \
+  "$OUT"/good/sim-sink-aligned.ndjson "$OUT"/good/threads-diamond-unaligned.ndjson
+check $? "trace mutants (the score per operator above; mutants and verdicts in $OUT/mutants)"
+
 echo "--- a deliberately broken engine: its traces must be rejected at the first unexplained event ---"
 # BrokenTraces (test sources) runs the engine with the broken barrier handlers of
 # dev.consistentcut.barrier.BrokenHandlers (an aligned one that does not block, an unaligned one
 # that forgets the records it must persist) and BrokenLifecycleHandlers (the four lifecycle bug
 # classes of issue 9: an abort that keeps inputs blocked, subsumption keeping the older
 # checkpoint's arrived inputs, a late barrier of a cancelled checkpoint taken for the next one
-# (FLINK-20654), an ended input not counted as arrived).
+# (FLINK-20654), an ended input not counted as arrived) and BrokenTrackerHandlers (the at-least-once
+# tracker counting an older barrier for the newest checkpoint, BugOlderBarrierCountsForNewest).
 java -cp "$CP" dev.consistentcut.trace.BrokenTraces "$OUT/broken"
 check $? "recording the broken engine's traces"
 validate broken --expect-reject "$OUT"/broken/*.ndjson

@@ -132,6 +132,14 @@ public final class Channel {
 
     private volatile Runnable onElementAvailable = NO_OP;
     private volatile Runnable onRoomAvailable = NO_OP;
+    /** Causal tracing (issue 13): told of every put and take, under {@link #lock}. */
+    private volatile ChannelClock clock = ChannelClock.NONE;
+    /**
+     * With a clock installed every operation runs under {@link #lock} (the channel as it was
+     * before issue 16, lock per record), so that a clock changes atomically with the channel and
+     * {@link #contents} is exact on any thread: causal traces record without the trace lock.
+     */
+    private volatile boolean locked;
 
     /**
      * A channel of buffers of one record: {@code capacity} records, each handed over at once.
@@ -199,10 +207,162 @@ public final class Channel {
         this.onRoomAvailable = Objects.requireNonNull(onRoomAvailable, "onRoomAvailable");
     }
 
+    /**
+     * Installs the clock of a causal trace (issue 13); like the listeners, while the channel is
+     * idle. From then on every operation takes the channel's lock (see {@link #locked}).
+     */
+    public void setClock(ChannelClock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.locked = clock != ChannelClock.NONE;
+    }
+
+    private <T> T underLock(java.util.function.Supplier<T> op) {
+        lock.lock();
+        try {
+            return op.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     // ---------------------------------------------------------------- sender side
 
     /** True when a record can be put now: the open buffer has room, or a credit for a new buffer is free. */
     public boolean hasRoom() {
+        return locked ? underLock(this::hasRoom0) : hasRoom0();
+    }
+
+    /** Appends {@code r} if there is room (handing the buffer over when it is full); false, and nothing changed, when full. */
+    public boolean offerRecord(Record r) {
+        if (!locked) {
+            return offerRecord0(r);
+        }
+        return underLock(() -> {
+            boolean ok = offerRecord0(r);
+            if (ok) {
+                clock.put(true, false);
+            }
+            return ok;
+        });
+    }
+
+    /**
+     * Hands the open buffer over, part-full (Flink's flush on the buffer timeout); nothing if it is
+     * empty. It keeps its credit until the receiver has read it.
+     *
+     * @return whether a buffer was handed over
+     */
+    public boolean flush() {
+        return locked ? underLock(this::flush0) : flush0();
+    }
+
+    /** Aligned: queues {@code b} in-band, after every record sent (the open buffer is handed over first). Never waits. */
+    public void putBarrier(Barrier b) {
+        if (!locked) {
+            putBarrier0(b);
+            return;
+        }
+        underLock(() -> {
+            putBarrier0(b);
+            clock.put(false, false);
+            return null;
+        });
+    }
+
+    /**
+     * Unaligned: queues {@code b} in the priority lane, so it is delivered before every record in
+     * the channel (after earlier priority elements). Never waits. The open buffer is handed over.
+     *
+     * @return a copy of the records it overtook, in FIFO order: every record in the channel now
+     *     (the rest of the buffer the receiver reads, the queued buffers, the open one); they stay
+     *     queued and are delivered after the barrier. (In-band barriers it overtakes, which a purely
+     *     unaligned job never has, are not part of the list.)
+     */
+    public List<Record> putBarrierOvertaking(Barrier b) {
+        if (!locked) {
+            return putBarrierOvertaking0(b);
+        }
+        return underLock(() -> {
+            List<Record> overtaken = putBarrierOvertaking0(b);
+            clock.put(false, true);
+            return overtaken;
+        });
+    }
+
+    /**
+     * Queues cancellation barrier {@code b}: in the priority lane when {@code priority} (unaligned
+     * jobs, as Flink sends its {@code CancelCheckpointMarker} as a priority event), else in-band.
+     * Never waits.
+     */
+    public void putCancelBarrier(CancelBarrier b, boolean priority) {
+        if (!locked) {
+            putCancelBarrier0(b, priority);
+            return;
+        }
+        underLock(() -> {
+            putCancelBarrier0(b, priority);
+            clock.put(false, priority);
+            return null;
+        });
+    }
+
+    /** Queues end of partition in-band, after everything sent. The sender sends nothing more. Never waits. */
+    public void putEndOfPartition() {
+        if (!locked) {
+            putEndOfPartition0();
+            return;
+        }
+        underLock(() -> {
+            putEndOfPartition0();
+            clock.put(false, false);
+            return null;
+        });
+    }
+
+    /** The next element to be delivered (priority lane first, then the FIFO head); null if empty. */
+    public ChannelElement peek() {
+        return locked ? underLock(this::peek0) : peek0();
+    }
+
+    /**
+     * Removes and returns what {@link #peek} returns; null if empty. Reading a buffer to its end
+     * frees its credit: that wakes a sender waiting in {@link #putRecord} and runs the
+     * room-available listener.
+     */
+    public ChannelElement poll() {
+        if (!locked) {
+            return poll0();
+        }
+        return underLock(() -> {
+            ChannelElement e = poll0();
+            if (e != null) {
+                clock.take(e instanceof Record);
+            }
+            return e;
+        });
+    }
+
+    /** Alternating mode, receiver side: the first in-band barrier in the queue (possibly behind records), or null. */
+    public Barrier firstInBandBarrier() {
+        return locked ? underLock(this::firstInBandBarrier0) : firstInBandBarrier0();
+    }
+
+    /** Alternating mode, receiver side: see {@link #prioritizeBarrier0}. */
+    public List<Record> prioritizeBarrier(long checkpointId) {
+        if (!locked) {
+            return prioritizeBarrier0(checkpointId);
+        }
+        return underLock(() -> {
+            List<Record> ahead = prioritizeBarrier0(checkpointId);
+            if (ahead != null) {
+                clock.take(false);
+            }
+            return ahead;
+        });
+    }
+
+    /** True when a record can be put now: the open buffer has room, or a credit for a new buffer is free. */
+    private boolean hasRoom0() {
         return openSize > 0 || buffersInUse() < bufferCapacity;
     }
 
@@ -218,7 +378,7 @@ public final class Channel {
     }
 
     /** Appends {@code r} if there is room (handing the buffer over when it is full); false, and nothing changed, when full. */
-    public boolean offerRecord(Record r) {
+    private boolean offerRecord0(Record r) {
         Objects.requireNonNull(r, "record");
         if (openSize == 0) {
             if (buffersInUse() >= bufferCapacity) {
@@ -239,11 +399,11 @@ public final class Channel {
     /** Appends {@code r}, waiting while the channel is full (backpressure). */
     public void putRecord(Record r) throws InterruptedException {
         Objects.requireNonNull(r, "record");
-        while (!offerRecord(r)) {
+        while (!offerRecord(r)) { // (in locked mode each try takes the lock)
             lock.lockInterruptibly();
             try {
                 senderWaiting = true; // then read the count (in hasRoom): Dekker's order with the receiver
-                while (!hasRoom()) {
+                while (!hasRoom0()) {
                     roomAvailable.await();
                 }
             } finally {
@@ -264,7 +424,7 @@ public final class Channel {
      *
      * @return whether a buffer was handed over
      */
-    public boolean flush() {
+    private boolean flush0() {
         if (openSize == 0) {
             return false;
         }
@@ -296,7 +456,7 @@ public final class Channel {
     }
 
     /** Aligned: queues {@code b} in-band, after every record sent (the open buffer is handed over first). Never waits. */
-    public void putBarrier(Barrier b) {
+    private void putBarrier0(Barrier b) {
         putInBand(Objects.requireNonNull(b, "barrier"));
     }
 
@@ -309,9 +469,9 @@ public final class Channel {
      *     queued and are delivered after the barrier. (In-band barriers it overtakes, which a purely
      *     unaligned job never has, are not part of the list.)
      */
-    public List<Record> putBarrierOvertaking(Barrier b) {
+    private List<Record> putBarrierOvertaking0(Barrier b) {
         Objects.requireNonNull(b, "barrier");
-        flush();
+        flush0();
         long from;
         lock.lock();
         try {
@@ -339,13 +499,13 @@ public final class Channel {
      * jobs, as Flink sends its {@code CancelCheckpointMarker} as a priority event), else in-band.
      * Never waits.
      */
-    public void putCancelBarrier(CancelBarrier b, boolean priority) {
+    private void putCancelBarrier0(CancelBarrier b, boolean priority) {
         Objects.requireNonNull(b, "cancel barrier");
         if (!priority) {
             putInBand(b);
             return;
         }
-        flush();
+        flush0();
         lock.lock();
         try {
             priorityLane.addLast(b);
@@ -357,14 +517,14 @@ public final class Channel {
     }
 
     /** Queues end of partition in-band, after everything sent. The sender sends nothing more. Never waits. */
-    public void putEndOfPartition() {
+    private void putEndOfPartition0() {
         putInBand(EndOfPartition.INSTANCE);
     }
 
     // ---------------------------------------------------------------- receiver side
 
     /** The next element to be delivered (priority lane first, then the FIFO head); null if empty. */
-    public ChannelElement peek() {
+    private ChannelElement peek0() {
         if (((long) STATE.getVolatile(this) & PRIORITY) != 0) {
             lock.lock();
             try {
@@ -411,7 +571,7 @@ public final class Channel {
      * releases its credit: that wakes a sender waiting in {@link #putRecord} and runs the
      * room-available listener.
      */
-    public ChannelElement poll() {
+    private ChannelElement poll0() {
         while (true) {
             long v = (long) STATE.getVolatile(this);
             if ((v & PRIORITY) != 0) {
@@ -479,7 +639,7 @@ public final class Channel {
      * timeout looks at (Flink: an announced barrier; FLINK-27251: barriers still in output buffers
      * count too, and here the channel is both buffers).
      */
-    public Barrier firstInBandBarrier() {
+    private Barrier firstInBandBarrier0() {
         Barrier[] found = new Barrier[1];
         lane.forEachFromHead(e -> {
             if (e instanceof Barrier b) {
@@ -503,7 +663,7 @@ public final class Channel {
      *     delivered after it); null, and nothing changed, when no in-band barrier of
      *     {@code checkpointId} is queued
      */
-    public List<Record> prioritizeBarrier(long checkpointId) {
+    private List<Record> prioritizeBarrier0(long checkpointId) {
         List<Record> ahead = new ArrayList<>();
         if (current != null) {
             for (int i = index; i < current.size; i++) {
@@ -618,6 +778,7 @@ public final class Channel {
                 lane.offer(b);
             }
             SENT.setRelease(this, sent);
+            clock.restored(copy.size());
             roomAvailable.signalAll();
         } finally {
             lock.unlock();

@@ -182,6 +182,53 @@ public final class SimulationRuntime implements JobRuntime {
         return true;
     }
 
+    // ------------------------------------------------------------------ driven from outside
+
+    /**
+     * The task steps and {@code CompleteCheckpoint} steps enabled now: what {@link #step()} chooses
+     * among besides the environment's steps. For a caller that schedules the run itself (spec
+     * replay, {@code dev.consistentcut.replay}) with {@link #takeStep}.
+     */
+    public List<Step> enabledSteps() {
+        List<Step> out = new ArrayList<>();
+        for (Task t : deployment.tasks.values()) {
+            t.enabledSteps(out);
+        }
+        for (long c : completable) {
+            out.add(new Step(Action.COMPLETE_CHECKPOINT, null, -1, c));
+        }
+        return out;
+    }
+
+    /**
+     * Performs exactly step {@code s}, with every check {@link #step()} makes, instead of a seeded
+     * choice: the hook for a caller that schedules the run itself (spec replay). A task step or a
+     * {@code CompleteCheckpoint} must be one of {@link #enabledSteps()}; {@code TriggerCheckpoint}
+     * (its id is the coordinator's next, {@code checkpointId} is ignored) only when the coordinator
+     * allows one, {@code AbortCheckpoint(c)} only for a pending {@code c}; {@code FailAndRestore}
+     * always. No budget of {@link RunOptions} applies: the caller keeps its own.
+     *
+     * @throws IllegalStateException naming the step when it is not enabled (nothing was done), or
+     *     when performing it failed
+     */
+    public void takeStep(Step s) {
+        boolean enabled = switch (s.action()) {
+            case TRIGGER_CHECKPOINT -> coordinator.canTrigger();
+            case ABORT_CHECKPOINT -> coordinator.status(s.checkpointId()) == CheckpointStatus.PENDING;
+            case FAIL_AND_RESTORE -> true;
+            default -> enabledSteps().contains(s);
+        };
+        if (!enabled) {
+            throw new IllegalStateException(s + " is not enabled at step " + step);
+        }
+        try {
+            perform(s);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(s + " failed at step " + step + ": " + e.getMessage(), e);
+        }
+        step++;
+    }
+
     /** The result so far: final-state checks apply only if the run has finished. */
     public RunResult result() {
         List<Violation> all = new ArrayList<>(violations);
@@ -342,6 +389,9 @@ public final class SimulationRuntime implements JobRuntime {
         CompletedCheckpoint cp = done.get();
         declined.completed();
         completed.add(cp);
+        // The completion subsumed (aborted) every older pending checkpoint: those are no longer
+        // completable, even if every task acknowledged them (found by the spec replay).
+        completable.removeIf(id -> coordinator.status(id) != CheckpointStatus.PENDING);
         if (lifecycle != null) {
             lifecycle.completed(cp.id());
         }
@@ -515,12 +565,12 @@ public final class SimulationRuntime implements JobRuntime {
 
         /**
          * One step stands for one millisecond: the timeout fires, as a seeded choice, once due;
-         * only while the checkpoint is pending (a subset of the spec's TimeoutAlignment, whose task
-     * timer may also fire for a checkpoint aborted meanwhile that the task has not learnt of).
+         * also for a checkpoint aborted meanwhile that the task has not learnt of (the spec's
+     * TimeoutAlignment: the task's timer knows no more than the task; so does Flink's).
          */
         @Override
         public boolean alignmentTimedOut(long checkpointId, long timeoutMillis) {
-            return step - triggerTime(checkpointId) >= timeoutMillis && coordinator.status(checkpointId) == CheckpointStatus.PENDING;
+            return step - triggerTime(checkpointId) >= timeoutMillis;
         }
 
         @Override

@@ -1,6 +1,7 @@
 package dev.consistentcut.runtime;
 
 import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.causal.VectorClocks;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.checkpoint.AckResult;
 import dev.consistentcut.checkpoint.Acknowledgement;
@@ -100,6 +101,12 @@ public final class ThreadedRuntime implements JobRuntime {
      */
     private final ReentrantLock traceLock = new ReentrantLock();
     private final boolean tracing;
+    /**
+     * A causal trace (issue 13): every task and the coordinator log their own events, stamped with
+     * vector clocks that the channels and the coordinator carry ({@link VectorClocks}); no trace
+     * lock then, so the traced run races as an untraced one. Null: none (the trace lock, if tracing).
+     */
+    private VectorClocks clocks;
 
     private final Map<Long, Long> triggerTimes = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Long> completions = new ConcurrentLinkedQueue<>();
@@ -180,6 +187,27 @@ public final class ThreadedRuntime implements JobRuntime {
         }
     }
 
+    /**
+     * Records causally instead of under the trace lock (issue 13): each thread's events go to its
+     * process's log in {@code c} (the task ids and {@link VectorClocks#COORDINATOR}), with the
+     * clocks every channel and the coordinator carry. Call before {@link #run()}.
+     */
+    public void recordCausally(VectorClocks c) {
+        this.clocks = java.util.Objects.requireNonNull(c, "clocks");
+        for (PhysicalGraph.ChannelSpec ch : graph.channels()) {
+            Channel channel = deployment.channels.get(ch.id());
+            channel.setClock(c.channel(channel.capacity()));
+        }
+    }
+
+    /** The processes of a causal trace of this runtime's job: every task, then the coordinator. */
+    public List<String> processes() {
+        List<String> p = new ArrayList<>();
+        graph.tasks().forEach(t -> p.add(t.id()));
+        p.add(VectorClocks.COORDINATOR);
+        return p;
+    }
+
     /** Runs the job until it terminates; the calling thread is the coordinator thread. Call once. */
     @Override
     public RunResult run() {
@@ -191,6 +219,9 @@ public final class ThreadedRuntime implements JobRuntime {
             coordinatorThread = Thread.currentThread();
         } finally {
             control.unlock();
+        }
+        if (clocks != null) {
+            clocks.bind(VectorClocks.COORDINATOR);
         }
         long start = System.nanoTime();
         long nextTrigger = start + options.checkpointInterval();
@@ -247,6 +278,9 @@ public final class ThreadedRuntime implements JobRuntime {
             }
         } finally {
             stopWorkers();
+            if (clocks != null) {
+                clocks.joinAll(); // what the coordinator records now (RunEnded) comes after everything
+            }
             control.lock();
             try {
                 coordinatorThread = null;
@@ -385,7 +419,9 @@ public final class ThreadedRuntime implements JobRuntime {
 
     /** A coordinator step; while tracing, under {@link #traceLock}. */
     private void coordinatorStep(Runnable step) {
-        if (!tracing) {
+        if (clocks != null) {
+            clocks.coordinatorStep(step);
+        } else if (!tracing) {
             step.run();
         } else {
             traceLock.lock();
@@ -549,6 +585,9 @@ public final class ThreadedRuntime implements JobRuntime {
     /** {@code FailAndRestore} on the coordinator thread: stop every task, restore, restart. */
     private void failAndRestoreNow() {
         stopWorkers();
+        if (clocks != null) {
+            clocks.joinAll(); // every task has stopped: the failure comes after all they did
+        }
         Optional<CompletedCheckpoint> latest = coordinator.failAndRestore();
         bumpGeneration();
         completions.clear();
@@ -567,6 +606,9 @@ public final class ThreadedRuntime implements JobRuntime {
                 + latest.map(c -> "checkpoint " + c.id()).orElse("the initial state"));
         if (listener != ActionListener.NONE) {
             listener.onAction(Action.FAIL_AND_RESTORE.specName(), SimulationRuntime.restoreEvent(latest, deployment));
+        }
+        if (clocks != null) {
+            clocks.inheritAll(); // and everything the restarted tasks do comes after it
         }
         startWorkers();
     }
@@ -691,6 +733,9 @@ public final class ThreadedRuntime implements JobRuntime {
         @Override
         public void run() {
             onTaskThread.set(true);
+            if (clocks != null) {
+                clocks.bind(task.id());
+            }
             List<Step> steps = new ArrayList<>();
             try {
                 while (!stop) {
@@ -733,7 +778,8 @@ public final class ThreadedRuntime implements JobRuntime {
          * tracing, choice and step are one unit under {@link #traceLock}.
          */
         private Step performStep(List<Step> steps) {
-            if (tracing) {
+            boolean locked = tracing && clocks == null;
+            if (locked) {
                 traceLock.lock();
             }
             try {
@@ -758,7 +804,7 @@ public final class ThreadedRuntime implements JobRuntime {
                 }
                 return s;
             } finally {
-                if (tracing) {
+                if (locked) {
                     traceLock.unlock();
                 }
             }
@@ -805,6 +851,18 @@ public final class ThreadedRuntime implements JobRuntime {
             });
         }
 
+        /** A read or write of the coordinator's state; with a causal trace, carrying the clocks ({@link VectorClocks#atCoordinator}). */
+        private <T> T at(boolean writes, java.util.function.Predicate<T> isNews, java.util.function.Supplier<T> call) {
+            return clocks == null ? call.get() : clocks.atCoordinator(writes, isNews, call);
+        }
+
+        private void write(Runnable call) {
+            at(true, null, () -> {
+                call.run();
+                return null;
+            });
+        }
+
         @Override
         public OptionalLong nextBarrierFor(String sourceTask) {
             long[] at = noBarrierAt.get(sourceTask);
@@ -812,7 +870,7 @@ public final class ThreadedRuntime implements JobRuntime {
             if (at != null && at[0] == g) {
                 return OptionalLong.empty();
             }
-            OptionalLong r = coordinator.nextBarrierFor(sourceTask);
+            OptionalLong r = at(false, OptionalLong::isPresent, () -> coordinator.nextBarrierFor(sourceTask));
             if (at != null && r.isEmpty() && onTaskThread.get()) {
                 at[0] = g;
             }
@@ -821,7 +879,7 @@ public final class ThreadedRuntime implements JobRuntime {
 
         @Override
         public void acknowledge(Acknowledgement ack) {
-            AckResult result = coordinator.acknowledge(ack);
+            AckResult result = at(true, null, () -> coordinator.acknowledge(ack));
             bumpGeneration();
             if (result == AckResult.ALL_ACKNOWLEDGED) {
                 completions.add(ack.checkpointId());
@@ -847,14 +905,16 @@ public final class ThreadedRuntime implements JobRuntime {
 
         @Override
         public void alignmentSwitched(String task, long checkpointId) {
-            coordinator.alignmentSwitched(task, checkpointId);
+            write(() -> coordinator.alignmentSwitched(task, checkpointId));
         }
 
-        /** Due N ms after the trigger, while the checkpoint is pending (a subset of the spec's TimeoutAlignment, see docs/engine.md). */
+        /**
+         * Due N ms after the trigger, also for a checkpoint aborted meanwhile that the task has not
+         * learnt of (the spec's TimeoutAlignment: the task's timer knows what the task knows).
+         */
         @Override
         public boolean alignmentTimedOut(long checkpointId, long timeoutMillis) {
-            return System.nanoTime() - triggerTime(checkpointId) >= TimeUnit.MILLISECONDS.toNanos(timeoutMillis)
-                    && coordinator.status(checkpointId) == CheckpointStatus.PENDING;
+            return System.nanoTime() - triggerTime(checkpointId) >= TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         }
 
         @Override
@@ -864,7 +924,7 @@ public final class ThreadedRuntime implements JobRuntime {
             if (at != null && at[0] == g) {
                 return OptionalLong.empty();
             }
-            OptionalLong r = coordinator.nextAbortNotificationFor(task);
+            OptionalLong r = at(false, OptionalLong::isPresent, () -> coordinator.nextAbortNotificationFor(task));
             if (at != null && r.isEmpty() && onTaskThread.get()) {
                 at[0] = g;
             }
@@ -873,35 +933,43 @@ public final class ThreadedRuntime implements JobRuntime {
 
         @Override
         public void abortNotified(String task, long checkpointId) {
-            coordinator.abortNotified(task, checkpointId);
+            write(() -> coordinator.abortNotified(task, checkpointId));
         }
 
         @Override
         public OptionalLong nextCompleteNotificationFor(String task) {
-            return coordinator.nextCompleteNotificationFor(task);
+            return at(false, OptionalLong::isPresent, () -> coordinator.nextCompleteNotificationFor(task));
         }
 
         @Override
         public void completeNotified(String task, long checkpointId) {
-            coordinator.completeNotified(task, checkpointId);
+            write(() -> coordinator.completeNotified(task, checkpointId));
         }
 
         @Override
         public void declineCheckpoint(String task, long checkpointId) {
-            boolean declined = coordinator.declineCheckpoint(task, checkpointId);
+            // The decline and its event (AbortCheckpoint, recorded on this task's thread) together,
+            // so that the coordinator's clock includes the event.
+            boolean declined = clocks == null ? declineNow(task, checkpointId)
+                    : clocks.atCoordinator(true, true, null, () -> declineNow(task, checkpointId));
             bumpGeneration();
             if (declined) {
-                if (listener != ActionListener.NONE) {
-                    listener.onAction(Action.ABORT_CHECKPOINT.specName(), Map.of("checkpoint", checkpointId,
-                            "declinedBy", task));
-                }
                 wakeCoordinator(); // it wakes the tasks with the news
             }
         }
 
+        private boolean declineNow(String task, long checkpointId) {
+            boolean d = coordinator.declineCheckpoint(task, checkpointId);
+            if (d && listener != ActionListener.NONE) {
+                listener.onAction(Action.ABORT_CHECKPOINT.specName(), Map.of("checkpoint", checkpointId,
+                        "declinedBy", task));
+            }
+            return d;
+        }
+
         @Override
         public void taskEnded(Acknowledgement finalState) {
-            List<Long> all = coordinator.taskEnded(finalState);
+            List<Long> all = at(true, null, () -> coordinator.taskEnded(finalState));
             bumpGeneration();
             completions.addAll(all);
             wakeCoordinator(); // completions, or the end of the run

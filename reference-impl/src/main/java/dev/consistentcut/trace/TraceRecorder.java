@@ -93,15 +93,23 @@ public final class TraceRecorder implements ActionListener, Closeable {
     private final Writer out;
     private final String name;
     private final PhysicalGraph graph;
-    private final Map<Long, CompletedCheckpoint> completed = new HashMap<>();
+    private final Map<Long, CompletedCheckpoint> completed = new java.util.concurrent.ConcurrentHashMap<>();
     /**
      * Alternating mode (spec/TraceAlternating.tla): barriers in channels carry their alignment
      * type ({@code {"ckpt": c, "aligned": b}}), {@code ReceiveBarrier} the received one's, and
      * {@code TimeoutAlignment} events are recorded.
      */
     private final boolean alternating;
-    private StateView view;
-    private long events;
+    private volatile StateView view;
+    private final java.util.concurrent.atomic.AtomicLong events = new java.util.concurrent.atomic.AtomicLong();
+    /**
+     * A causal trace (issue 13): each thread's events go to its process's local log, stamped with
+     * its vector clock; {@link #close} merges the logs into one order consistent with
+     * happens-before. Null: one order as the calls come (the simulation; the trace lock).
+     */
+    private final dev.consistentcut.causal.VectorClocks clocks;
+    /** Causal traces: the seed of the merge's choice among the events that may come next. */
+    private final long mergeSeed;
     /** The transactional sinks (issue 12): their events, and restores, record the committed output. */
     private final List<String> sinks;
     private boolean closed;
@@ -127,6 +135,22 @@ public final class TraceRecorder implements ActionListener, Closeable {
      */
     public TraceRecorder(Writer out, String name, JobGraph job, BarrierMode mode, String runtime, int maxConcurrent,
                          boolean abortsReachTasks, boolean endOfInput) {
+        this(out, name, job, mode, runtime, maxConcurrent, abortsReachTasks, endOfInput, null, 0);
+    }
+
+    /**
+     * As above, for a causal trace of the threaded runtime when {@code clocks} is not null (issue
+     * 13): the events' processes and clocks come from {@code clocks} (the runtime carries them:
+     * {@code ThreadedRuntime.recordCausally}), each event records only what its task sees (no
+     * {@code channels}, except after a restore, when every task is stopped), and {@link #close}
+     * writes the events merged by their clocks; {@code mergeSeed} picks among the events that may
+     * come next (every choice is an order consistent with happens-before).
+     */
+    public TraceRecorder(Writer out, String name, JobGraph job, BarrierMode mode, String runtime, int maxConcurrent,
+                         boolean abortsReachTasks, boolean endOfInput, dev.consistentcut.causal.VectorClocks clocks,
+                         long mergeSeed) {
+        this.clocks = clocks;
+        this.mergeSeed = mergeSeed;
         this.out = Objects.requireNonNull(out, "out");
         this.name = Objects.requireNonNull(name, "name");
         this.graph = PhysicalGraph.of(Objects.requireNonNull(job, "job"));
@@ -147,13 +171,21 @@ public final class TraceRecorder implements ActionListener, Closeable {
     /** A recorder writing to {@code file} (created or truncated); the lifecycle options as in the constructor. */
     public static TraceRecorder open(Path file, JobGraph job, BarrierMode mode, String runtime, int maxConcurrent,
                                      boolean abortsReachTasks, boolean endOfInput) {
+        return open(file, job, mode, runtime, maxConcurrent, abortsReachTasks, endOfInput, null, 0);
+    }
+
+    /** A recorder writing to {@code file}; a causal trace when {@code clocks} is not null (see the constructor). */
+    public static TraceRecorder open(Path file, JobGraph job, BarrierMode mode, String runtime, int maxConcurrent,
+                                     boolean abortsReachTasks, boolean endOfInput,
+                                     dev.consistentcut.causal.VectorClocks clocks, long mergeSeed) {
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {
                 Files.createDirectories(parent);
             }
             BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
-            return new TraceRecorder(w, file.toString(), job, mode, runtime, maxConcurrent, abortsReachTasks, endOfInput);
+            return new TraceRecorder(w, file.toString(), job, mode, runtime, maxConcurrent, abortsReachTasks, endOfInput,
+                    clocks, mergeSeed);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write trace " + file + ": " + e.getMessage(), e);
         }
@@ -173,12 +205,34 @@ public final class TraceRecorder implements ActionListener, Closeable {
     }
 
     /** Events written so far (the header not counted). */
-    public synchronized long events() {
-        return events;
+    public long events() {
+        return events.get();
     }
 
+    /**
+     * Records one event. Causal trace: on the calling thread, into its process's log, without a
+     * lock (the line reads only what the task itself changed). Otherwise under this recorder's lock.
+     */
     @Override
-    public synchronized void onAction(String action, Map<String, Object> params) {
+    public void onAction(String action, Map<String, Object> params) {
+        if (clocks != null) {
+            dev.consistentcut.causal.VectorClocks.Proc p = clocks.current();
+            if (p == null) {
+                throw new IllegalStateException("trace " + name + ": " + action + " on a thread bound to no process of the"
+                        + " causal trace (" + Thread.currentThread().getName() + ")");
+            }
+            String line = line(action, params);
+            p.event(line);
+            events.incrementAndGet();
+            return;
+        }
+        synchronized (this) {
+            write(line(action, params));
+            events.incrementAndGet();
+        }
+    }
+
+    private String line(String action, Map<String, Object> params) {
         if (view == null) {
             throw new IllegalStateException("trace " + name + ": " + action + " happened before a state view was attached");
         }
@@ -396,13 +450,15 @@ public final class TraceRecorder implements ActionListener, Closeable {
             default -> throw new IllegalArgumentException("trace " + name + ": '" + action + "' is no action of the specification");
         }
         // Every step that moves messages records the channels it touched, as it left them.
-        // (NotifyCheckpointComplete moves none: its "channels" is empty.)
-        if (!action.endsWith("Checkpoint") && !action.equals(RUN_ENDED)) {
+        // (NotifyCheckpointComplete moves none: its "channels" is empty.) A causal trace's task
+        // cannot see its channels' other end, which races with it: only a restore (every task
+        // stopped) records them; the trace spec fills in the rest from the spec.
+        boolean seen = clocks == null || action.equals("FailAndRestore");
+        if (!action.endsWith("Checkpoint") && !action.equals(RUN_ENDED) && seen) {
             b.append(",\"channels\":");
             channelPairs(b, List.copyOf(touched), c -> elements(b, view.channel(c).contents()));
         }
-        write(b.append('}').toString());
-        events++;
+        return b.append('}').toString();
     }
 
     @Override
@@ -410,11 +466,33 @@ public final class TraceRecorder implements ActionListener, Closeable {
         if (closed) {
             return;
         }
+        if (clocks != null) {
+            writeMerged();
+        }
         closed = true;
         try {
             out.close();
         } catch (IOException e) {
             throw new UncheckedIOException("trace " + name + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Causal trace: the processes' logs merged by their clocks (every task has stopped), each
+     * event with its process {@code p} and clock {@code vc} (components in the header's
+     * {@code processes} order).
+     */
+    private void writeMerged() {
+        java.util.Random random = new java.util.Random(mergeSeed);
+        for (dev.consistentcut.causal.VectorClocks.Merged m : clocks.merge(random::nextInt)) {
+            StringBuilder b = new StringBuilder(m.line().substring(0, m.line().length() - 1));
+            b.append(",\"p\":");
+            Json.quote(b, m.process());
+            b.append(",\"vc\":[");
+            for (int k = 0; k < m.vc().length; k++) {
+                b.append(k == 0 ? "" : ",").append(m.vc()[k]);
+            }
+            write(b.append("]}").toString());
         }
     }
 
@@ -452,6 +530,10 @@ public final class TraceRecorder implements ActionListener, Closeable {
         b.append(",\"endOfInput\":").append(endOfInput);
         // Issue 12: the job's sinks are two-phase-commit sinks (the spec's TransactionalSink).
         b.append(",\"transactionalSink\":").append(!sinks.isEmpty());
+        if (clocks != null) { // issue 13: a causal trace, merged from these processes' logs by vector clocks
+            b.append(",\"causal\":true,\"processes\":");
+            strings(b, clocks.processes());
+        }
         // Route(n, r) for every node n and record r: per <<node, source>>, per offset, the out-edges.
         b.append(",\"routes\":[");
         sep = "";

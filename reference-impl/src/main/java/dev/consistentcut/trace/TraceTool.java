@@ -53,13 +53,23 @@ public final class TraceTool {
                                                or N milliseconds (threads); 0: never (default 0)
                 --end-of-input                 sources end their partitions once their log is read
                                                (FLIP-147); the run goes on until every task ended
+                --trace-lock                   threads: hold one lock around every step and its event, so the
+                                               trace is the order the steps took one at a time; default: no
+                                               lock, each task logs its own events with vector clocks and the
+                                               trace is their merge, consistent with happens-before (issue 13)
                 --aborts-stay-in-flight        the older abort model (the spec's AbortsReachTasks = FALSE):
                                                an aborted checkpoint stays in flight and no task is told;
                                                default: aborts reach the tasks, as in Flink
               to-tla [--force] TRACE DIR    write DIR/TraceData.tla, the trace as TLA+ (an existing one only with --force)
-              validate --spec DIR --tlc JAR [--logs DIR] [--expect-reject] [--pictures] [--json FILE] TRACE...
+              validate --spec DIR --tlc JAR [--logs DIR] [--expect-reject] [--pictures] [--json FILE]
+                       [--require-end] [--coverage FILE] [--jobs N] TRACE...
                                             let TLC decide whether each trace is a behaviour of the spec;
                                             exit 0 iff every trace is accepted (--expect-reject: rejected);
+                                            --require-end: a trace must end with RunEnded (else it is only a
+                                            prefix of a run, whose end was not checked: rejected);
+                                            prints how often each spec action fired, by branch, over all the
+                                            traces, and the branches none reached; --coverage FILE: the same
+                                            as TSV (mode, action, branch, count); --jobs N: N TLCs at once;
                                             TLC's output of each trace goes to its own log in --logs DIR
                                             (default target/trace-validation); a trace above
                                             %d MB is refused (an ERROR verdict naming the limit);
@@ -91,13 +101,21 @@ public final class TraceTool {
      */
     record Settings(boolean threads, long seed, int checkpoints, int maxConcurrent, int failures,
                     double abortProbability, long checkpointTimeout, boolean abortsReachTasks, boolean endOfInput,
-                    double declineProbability) {
+                    double declineProbability, boolean traceLock) {
 
-        /** No seeded declines. */
+        /** No seeded declines; the threaded runtime records causally (no trace lock; issue 13). */
         Settings(boolean threads, long seed, int checkpoints, int maxConcurrent, int failures,
                  double abortProbability, long checkpointTimeout, boolean abortsReachTasks, boolean endOfInput) {
             this(threads, seed, checkpoints, maxConcurrent, failures, abortProbability, checkpointTimeout,
-                    abortsReachTasks, endOfInput, 0);
+                    abortsReachTasks, endOfInput, 0, false);
+        }
+
+        /** The threaded runtime records causally (no trace lock; issue 13). */
+        Settings(boolean threads, long seed, int checkpoints, int maxConcurrent, int failures,
+                 double abortProbability, long checkpointTimeout, boolean abortsReachTasks, boolean endOfInput,
+                 double declineProbability) {
+            this(threads, seed, checkpoints, maxConcurrent, failures, abortProbability, checkpointTimeout,
+                    abortsReachTasks, endOfInput, declineProbability, false);
         }
 
         /** Aborts reach the tasks (Flink's lifecycle, the engine's default); no end of input. */
@@ -109,7 +127,7 @@ public final class TraceTool {
         /** These settings with sources ending their partitions ({@code --end-of-input}). */
         Settings withEndOfInput() {
             return new Settings(threads, seed, checkpoints, maxConcurrent, failures, abortProbability, checkpointTimeout,
-                    abortsReachTasks, true, declineProbability);
+                    abortsReachTasks, true, declineProbability, traceLock);
         }
 
         /** The simulation, {@code seed}, 3 checkpoints, one in flight, no failure, abort or timeout. */
@@ -185,7 +203,7 @@ public final class TraceTool {
         Map<String, String> o = options(args, List.of("--out", "--runtime", "--mode", "--job", "--records", "--capacity",
                 "--seed", "--checkpoints", "--max-concurrent", "--failures", "--abort-probability", "--checkpoint-timeout",
                 "--decline-probability", "--buffer-size"),
-                List.of("--force", "--end-of-input", "--aborts-stay-in-flight"), positional);
+                List.of("--force", "--end-of-input", "--aborts-stay-in-flight", "--trace-lock"), positional);
         if (!positional.isEmpty()) {
             throw new IllegalArgumentException("record takes options only, got '" + positional.get(0) + "'");
         }
@@ -224,7 +242,7 @@ public final class TraceTool {
         return record(Path.of(o.get("--out")), graph, job, mode,
                 new Settings(threads, seed, checkpoints, maxConcurrent, failures, abort, timeout,
                         !o.containsKey("--aborts-stay-in-flight"), o.containsKey("--end-of-input") || job.equals("sink"),
-                        decline), out,
+                        decline, o.containsKey("--trace-lock")), out,
                 bufferSize);
     }
 
@@ -235,8 +253,11 @@ public final class TraceTool {
 
     /** As above; {@code bufferSize}: records per network buffer in the threaded runtime (0: a quarter of the capacity). */
     static int record(Path file, JobGraph graph, String job, BarrierMode mode, Settings s, PrintStream out, int bufferSize) {
+        // The threaded runtime records causally (issue 13) unless the trace lock is asked for.
+        dev.consistentcut.causal.VectorClocks clocks = s.threads() && !s.traceLock()
+                ? new dev.consistentcut.causal.VectorClocks(processes(graph)) : null;
         TraceRecorder recorder = TraceRecorder.open(file, graph, mode, s.threads() ? "threads" : "simulation", s.maxConcurrent(),
-                s.abortsReachTasks(), s.endOfInput());
+                s.abortsReachTasks(), s.endOfInput(), clocks, s.seed());
         RunOptions.Builder options = RunOptions.builder()
                 .listener(recorder)
                 .onCheckpoint(recorder::checkpointCompleted)
@@ -257,6 +278,9 @@ public final class TraceTool {
                         .bufferTimeout(TimeUnit.MILLISECONDS.toNanos(1))
                         .build());
                 recorder.attach(RuntimeViews.of(rt));
+                if (clocks != null) {
+                    rt.recordCausally(clocks);
+                }
                 result = rt.run();
                 if (result.finished()) { // the threaded runtime ends a run when it is quiet
                     recorder.runEnded(true);
@@ -289,6 +313,14 @@ public final class TraceTool {
         return result.finished() ? 0 : 1;
     }
 
+    /** The processes of a causal trace of {@code graph}: every task instance, then the coordinator. */
+    static List<String> processes(JobGraph graph) {
+        List<String> p = new ArrayList<>();
+        dev.consistentcut.graph.PhysicalGraph.of(graph).tasks().forEach(t -> p.add(t.id()));
+        p.add(dev.consistentcut.causal.VectorClocks.COORDINATOR);
+        return p;
+    }
+
     // ------------------------------------------------------------------ to-tla, validate
 
     private static int toTla(List<String> args, PrintStream out) {
@@ -314,8 +346,9 @@ public final class TraceTool {
 
     private static int validate(List<String> args, PrintStream out) {
         List<String> traces = new ArrayList<>();
-        Map<String, String> o = options(args, List.of("--spec", "--tlc", "--logs", "--json"), List.of("--expect-reject", "--pictures"),
-                traces);
+        Map<String, String> o = options(args, List.of("--spec", "--tlc", "--logs", "--json", "--coverage", "--jobs"),
+                List.of("--expect-reject", "--pictures", "--require-end"), traces);
+        int jobs = count(o, "--jobs", 1, 1);
         if (!o.containsKey("--spec") || !o.containsKey("--tlc")) {
             throw new IllegalArgumentException("validate needs --spec DIR and --tlc JAR");
         }
@@ -330,11 +363,25 @@ public final class TraceTool {
         } catch (IllegalArgumentException e) {
             throw new IOProblem(e.getMessage());
         }
+        validator.requireEnd(o.containsKey("--require-end"));
         int unexpected = 0;
         List<String> json = new ArrayList<>();
+        List<TraceValidator.Verdict> verdicts = new ArrayList<>();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(jobs, r -> {
+            Thread th = new Thread(r, "trace-validator");
+            th.setDaemon(true);
+            return th;
+        });
+        List<java.util.concurrent.Future<TraceValidator.Verdict>> pending = new ArrayList<>();
         for (String t : traces) {
+            pending.add(pool.submit(() -> validator.validate(Path.of(t))));
+        }
+        pool.shutdown();
+        for (int k = 0; k < traces.size(); k++) {
+            String t = traces.get(k);
             out.println("validating " + t + " (" + sizeOf(Path.of(t)) + ") with TLC, log " + validator.logOf(Path.of(t)));
-            TraceValidator.Verdict v = validator.validate(Path.of(t));
+            TraceValidator.Verdict v = await(pending.get(k));
+            verdicts.add(v);
             TraceValidator.Outcome expected = expectReject ? TraceValidator.Outcome.REJECTED : TraceValidator.Outcome.ACCEPTED;
             boolean ok = v.outcome() == expected;
             unexpected += ok ? 0 : 1;
@@ -352,6 +399,10 @@ public final class TraceTool {
                 }
             }
         }
+        TraceCoverage.report(verdicts, out);
+        if (o.containsKey("--coverage")) {
+            TraceCoverage.writeTsv(verdicts, Path.of(o.get("--coverage")));
+        }
         out.printf("traces: %d as expected, %d not%n", traces.size() - unexpected, unexpected);
         if (o.containsKey("--json")) {
             String doc = "{\n  \"tool\": \"model-check.sh --trace\",\n  \"traces_run\": " + traces.size()
@@ -364,6 +415,17 @@ public final class TraceTool {
             }
         }
         return unexpected == 0 ? 0 : 1;
+    }
+
+    private static TraceValidator.Verdict await(java.util.concurrent.Future<TraceValidator.Verdict> f) {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOProblem("interrupted while TLC ran");
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        }
     }
 
     private static String sizeOf(Path p) {

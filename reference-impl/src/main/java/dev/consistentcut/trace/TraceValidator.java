@@ -48,7 +48,35 @@ public final class TraceValidator {
      * @param log TLC's output, kept
      */
     public record Verdict(Outcome outcome, Path trace, long events, long unexplainedEvent, String report, Path log,
-                          double seconds) {
+                          double seconds, Coverage coverage) {
+
+        /** A verdict without coverage (TLC did not run, or gave no verdict). */
+        public Verdict(Outcome outcome, Path trace, long events, long unexplainedEvent, String report, Path log,
+                       double seconds) {
+            this(outcome, trace, events, unexplainedEvent, report, log, seconds, Coverage.NONE);
+        }
+    }
+
+    /**
+     * Which spec actions one trace made TLC take, and by which branch (issue 13): TLC prints
+     * {@code <<"TRACE-STEP", i, action, branch>>} for every matched event and
+     * {@code <<"TRACE-PRELUDE", i, c, action, branch>>} for every spec step an engine step
+     * includes before its own (spec/TraceValidation.tla, "Coverage"), and the table of every
+     * branch the trace module names ({@code TRACE-BRANCHES}).
+     *
+     * @param mode the trace's mode (which trace module: aligned, unaligned, ...)
+     * @param counts action, then branch, to how often TLC took it
+     * @param table every {@code [action, branch]} the trace module names, reached or not
+     * @param endsWithRunEnded the trace's last event is {@code RunEnded}: the run's end was checked too
+     */
+    public record Coverage(String mode, Map<String, Map<String, Integer>> counts, java.util.Set<List<String>> table,
+                           boolean endsWithRunEnded) {
+        public static final Coverage NONE = new Coverage("", Map.of(), java.util.Set.of(), false);
+
+        /** Matched steps (events and prelude steps) in all. */
+        public int steps() {
+            return counts.values().stream().flatMap(m -> m.values().stream()).mapToInt(Integer::intValue).sum();
+        }
     }
 
     /**
@@ -68,9 +96,17 @@ public final class TraceValidator {
     private static final Pattern STATE_HEADER = Pattern.compile("^State (\\d+):");
     private static final long TLC_TIMEOUT_MINUTES = 10;
 
+    private static final Pattern STEP = Pattern.compile(
+            "<< ?\"TRACE-STEP\" ?, ?(\\d+) ?, ?\"([^\"]*)\" ?, ?\"([^\"]*)\" ?>>");
+    private static final Pattern PRELUDE = Pattern.compile(
+            "<< ?\"TRACE-PRELUDE\" ?, ?(\\d+) ?, ?(\\d+) ?, ?\"([^\"]*)\" ?, ?\"([^\"]*)\" ?>>");
+    private static final Pattern BRANCHES = Pattern.compile("<< ?\"TRACE-BRANCHES\" ?, ?\\{(.*?)\\} ?>>");
+    private static final Pattern PAIR = Pattern.compile("<< ?\"([^\"]*)\" ?, ?\"([^\"]*)\" ?>>");
+
     private final Path specDir;
     private final Path tlcJar;
     private final Path logDir;
+    private boolean requireEnd;
 
     /**
      * @param specDir the directory with the spec modules and {@code Trace*.cfg}
@@ -87,6 +123,16 @@ public final class TraceValidator {
         if (!Files.isRegularFile(tlcJar)) {
             throw new IllegalArgumentException("no TLC jar at " + tlcJar);
         }
+    }
+
+    /**
+     * With {@code true}, a trace whose every event TLC matched but whose last event is not
+     * {@code RunEnded} is REJECTED: it is a prefix of a run, and a prefix of a behaviour is a
+     * behaviour, so its end was never checked ({@code --require-end}).
+     */
+    public TraceValidator requireEnd(boolean on) {
+        this.requireEnd = on;
+        return this;
     }
 
     /** Validates one trace file. Never throws for a bad trace: that is an ERROR verdict. */
@@ -153,7 +199,11 @@ public final class TraceValidator {
 
     private int runTlc(Path work, String spec, Path log) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = List.of(java, "-XX:+UseParallelGC", "-cp", tlcJar.toAbsolutePath().toString(), "tlc2.TLC",
+        // TLC extracts its standard modules (Naturals.tla, Bags.tla, ...) into java.io.tmpdir and
+        // reads them back: TLCs running at once (--jobs) sharing /tmp read each other's half-written
+        // files ("File does not exist: /tmp/Bags.tla", seen with two at once). Each gets its own.
+        Path tmp = Files.createDirectories(work.resolve("tmp"));
+        List<String> cmd = List.of(java, "-XX:+UseParallelGC", "-Djava.io.tmpdir=" + tmp, "-cp", tlcJar.toAbsolutePath().toString(), "tlc2.TLC",
                 "-workers", "1", "-metadir", work.resolve("meta").toString(), "-config", spec + ".cfg", spec + ".tla");
         Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
@@ -184,9 +234,21 @@ public final class TraceValidator {
     private Verdict judge(Path trace, TraceToTla.Converted c, int exit, Path log, double seconds) throws IOException {
         List<String> out = Files.readAllLines(log, StandardCharsets.UTF_8);
         long events = c.eventLines().size();
+        Coverage coverage = coverage(c, out);
         if (exit == 12 && out.stream().anyMatch(l -> l.contains("Invariant TraceNotFullyMatchedInv is violated"))) {
+            if (coverage.steps() < events) { // every event printed its TRACE-STEP when TLC matched it
+                return error(trace, events, exit, log, seconds, out, "TLC reached the end of the trace but reported "
+                        + coverage.steps() + " matched steps for " + events + " events");
+            }
+            if (!coverage.endsWithRunEnded() && requireEnd) {
+                return new Verdict(Outcome.REJECTED, trace, events, 0, "rejected: all " + events + " events are steps of"
+                        + " the specification, but the last is not RunEnded: only a prefix of a run was checked, and a"
+                        + " prefix of a behaviour is always one (--require-end)", log, seconds, coverage);
+            }
             return new Verdict(Outcome.ACCEPTED, trace, events, 0,
-                    "accepted: all " + events + " events are steps of the specification", log, seconds);
+                    "accepted: all " + events + " events are steps of the specification"
+                            + (coverage.endsWithRunEnded() ? ", the last the run's end (RunEnded), checked too"
+                                    : "; no RunEnded: a prefix of a run (its end not checked)"), log, seconds, coverage);
         }
         Matcher m = unexplained(out);
         if (exit == 11 && m != null) {
@@ -215,7 +277,7 @@ public final class TraceValidator {
             for (String s : state) {
                 r.append("    ").append(s).append('\n');
             }
-            return new Verdict(Outcome.REJECTED, trace, events, i, r.toString().stripTrailing(), log, seconds);
+            return new Verdict(Outcome.REJECTED, trace, events, i, r.toString().stripTrailing(), log, seconds, coverage);
         }
         return error(trace, events, exit, log, seconds, out, null);
     }
@@ -236,6 +298,49 @@ public final class TraceValidator {
         }
         out.subList(from, Math.min(out.size(), from + 30)).forEach(l -> r.append("    ").append(l).append('\n'));
         return new Verdict(Outcome.ERROR, trace, events, 0, r.toString().stripTrailing(), log, seconds);
+    }
+
+    /**
+     * The coverage TLC printed: each event's step once (TLC may print one more than once, and
+     * prints them again when it rebuilds its error trace after "Error:"), each prelude step once
+     * per event and checkpoint, and the trace module's table of branches.
+     */
+    static Coverage coverage(TraceToTla.Converted c, List<String> out) {
+        List<String> before = new ArrayList<>();
+        for (String l : out) {
+            if (l.startsWith("Error:")) {
+                break;
+            }
+            before.add(l);
+        }
+        String text = String.join(" ", before).replaceAll("\\s+", " ");
+        Map<String, Map<String, Integer>> counts = new java.util.TreeMap<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        Matcher m = STEP.matcher(text);
+        while (m.find()) {
+            if (seen.add("s" + m.group(1))) {
+                counts.computeIfAbsent(m.group(2), k -> new java.util.TreeMap<>()).merge(m.group(3), 1, Integer::sum);
+            }
+        }
+        m = PRELUDE.matcher(text);
+        while (m.find()) {
+            if (seen.add("p" + m.group(1) + "/" + m.group(2))) {
+                counts.computeIfAbsent(m.group(3), k -> new java.util.TreeMap<>()).merge(m.group(4), 1, Integer::sum);
+            }
+        }
+        java.util.Set<List<String>> table = new java.util.TreeSet<>(Comparator.comparing((List<String> p) -> p.get(0))
+                .thenComparing(p -> p.get(1)));
+        m = BRANCHES.matcher(text);
+        if (m.find()) {
+            Matcher p = PAIR.matcher(m.group(1));
+            while (p.find()) {
+                table.add(List.of(p.group(1), p.group(2)));
+            }
+        }
+        List<String> lines = c.eventLines();
+        boolean ended = !lines.isEmpty() && Json.parse(lines.get(lines.size() - 1)) instanceof Map<?, ?> last
+                && TraceRecorder.RUN_ENDED.equals(last.get("event"));
+        return new Coverage(c.mode(), counts, table, ended);
     }
 
     /**

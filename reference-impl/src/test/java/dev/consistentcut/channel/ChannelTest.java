@@ -289,4 +289,47 @@ class ChannelTest {
         assertEquals(List.of(rec(0)), snapshot);
         assertSame(null, c.peek());
     }
+
+    // Issue 11: the alternating switch moves a queued in-band barrier to the head (the spec's
+    // PrioritizedOn, Flink's convertToPriorityEvent) and hands back the records it overtook, which
+    // stay queued behind it, in order.
+    @Test
+    void aPrioritizedBarrierOvertakesTheRecordsAheadOfItWhichStayQueued() {
+        Channel ch = new Channel("a->b", 10);
+        assertNull(ch.firstInBandBarrier());
+        ch.offerRecord(rec(0));
+        ch.offerRecord(rec(1));
+        ch.putBarrier(new Barrier(1));
+        ch.offerRecord(rec(2));
+        assertEquals(1, ch.firstInBandBarrier().checkpointId());
+        assertNull(ch.prioritizeBarrier(2), "no barrier of 2 queued: nothing changes");
+        assertEquals(List.of(rec(0), rec(1)), ch.prioritizeBarrier(1));
+        assertNull(ch.firstInBandBarrier(), "the barrier left the records lane");
+        assertEquals(3, ch.recordCount());
+        Barrier head = (Barrier) ch.poll();
+        assertEquals(1, head.checkpointId());
+        assertFalse(head.aligned(), "it travels on as an unaligned barrier");
+        assertEquals(List.of(rec(0), rec(1), rec(2)), List.of(ch.poll(), ch.poll(), ch.poll()));
+        assertTrue(ch.isEmpty());
+    }
+
+    // firstInBandBarrier is asked before every step of an alternating task: it follows the
+    // records lane's in-band barriers through puts, polls, prioritizations and restores.
+    @Test
+    void theFirstInBandBarrierFollowsTheRecordsLane() {
+        Channel ch = new Channel("a->b", 10);
+        ch.putBarrier(new Barrier(1));
+        ch.offerRecord(rec(0));
+        ch.putBarrier(new Barrier(2));
+        assertEquals(1, ch.firstInBandBarrier().checkpointId());
+        ch.poll();
+        assertEquals(2, ch.firstInBandBarrier().checkpointId());
+        assertEquals(List.of(rec(0)), ch.prioritizeBarrier(2));
+        assertNull(ch.firstInBandBarrier());
+        ch.putBarrier(new Barrier(3));
+        ch.restore(List.of(rec(5)));
+        assertNull(ch.firstInBandBarrier(), "a restore empties the lanes");
+        ch.putBarrier(new Barrier(4));
+        assertEquals(4, ch.firstInBandBarrier().checkpointId());
+    }
 }

@@ -1,0 +1,170 @@
+package dev.consistentcut.replay;
+
+import dev.consistentcut.channel.Barrier;
+import dev.consistentcut.channel.CancelBarrier;
+import dev.consistentcut.channel.ChannelElement;
+import dev.consistentcut.channel.EndOfPartition;
+import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.checkpoint.TaskSnapshot;
+import dev.consistentcut.graph.PhysicalGraph;
+import dev.consistentcut.record.Record;
+import dev.consistentcut.record.RecordId;
+import dev.consistentcut.runtime.SimulationRuntime;
+import dev.consistentcut.task.OperatorTask;
+import dev.consistentcut.task.Step;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The abstraction function of the replay: the engine's state as the spec's variables, in the
+ * canonical strings of {@link Canon}. Task instances are the spec's tasks ({@code join#0} is
+ * {@code join}: the replayed models have parallelism 1); a record is its id (source, offset).
+ *
+ * <ul>
+ *   <li>{@code offset[s]}: {@code SourceTask.offset()};</li>
+ *   <li>{@code chan[e]}: {@code Channel.contents()} (priority lane, then records);</li>
+ *   <li>{@code processed[t]}: {@code OperatorTask.processed()};</li>
+ *   <li>{@code handling[t]}, {@code current[t]} (operators): the handler state's
+ *       {@code checkpointId()}, {@code latestCheckpointId()};</li>
+ *   <li>{@code arrived[t]} (aligned only): the blocked inputs;</li>
+ *   <li>{@code ckpt[c]}: {@code CheckpointCoordinator.status(c)}; {@code latest}: the latest completed id;</li>
+ *   <li>{@code snapOffset}, {@code snapProcessed}, {@code snapChan} of every completed checkpoint:
+ *       the {@code CompletedCheckpoint}'s offsets, ledgers and channel state.</li>
+ * </ul>
+ */
+final class EngineView {
+
+    private final SimulationRuntime runtime;
+    private final PhysicalGraph graph;
+    private final boolean aligned;
+    private final int checkpoints;
+    /**
+     * The spec's {@code discardedUpTo}: the checkpoints triggered before the last failure. A
+     * restored handler starts from id 0, the spec's task past those ids; no barrier of them is
+     * left after the restore (the coordinator discards their acknowledgements), so the two agree
+     * on what is obsolete, and {@code current[t]} is compared as the larger of the two.
+     */
+    private long discardedUpTo;
+
+    EngineView(SimulationRuntime runtime, boolean aligned, int checkpoints) {
+        this.runtime = runtime;
+        this.graph = runtime.graph();
+        this.aligned = aligned;
+        this.checkpoints = checkpoints;
+    }
+
+    /** After {@code FailAndRestore}: every checkpoint triggered so far is discarded. */
+    void failed() {
+        long id = 0;
+        while (runtime.coordinator().status(id + 1) != dev.consistentcut.checkpoint.CheckpointStatus.NONE) {
+            id++;
+        }
+        discardedUpTo = id;
+    }
+
+    /** The spec's task or source name of an engine task instance or record source. */
+    static String specName(String instance) {
+        int hash = instance.lastIndexOf('#');
+        return hash < 0 ? instance : instance.substring(0, hash);
+    }
+
+    String edgeOf(PhysicalGraph.ChannelSpec c) {
+        return Canon.edge(specName(c.sender()), specName(c.receiver()));
+    }
+
+    /** The spec's name of an engine step. */
+    SpecStep specStep(Step s) {
+        String action = s.action().specName();
+        return switch (s.action()) {
+            case COMPLETE_CHECKPOINT, TRIGGER_CHECKPOINT, ABORT_CHECKPOINT -> new SpecStep(action, null, null, (int) s.checkpointId());
+            case FAIL_AND_RESTORE -> new SpecStep(action, null, null, 0);
+            case INJECT_BARRIER -> new SpecStep(action, specName(s.task()), null, (int) s.checkpointId());
+            case EMIT_RECORD, SEND_END_OF_PARTITION -> new SpecStep(action, specName(s.task()), null, 0);
+            case PROCESS_RECORD, RECEIVE_BARRIER, RECEIVE_CANCEL_BARRIER, RECEIVE_END_OF_PARTITION ->
+                    new SpecStep(action, specName(s.task()), edgeOf(graph.inputs(s.task()).get(s.input())), 0);
+            default -> new SpecStep(action, specName(s.task()), null, (int) s.checkpointId());
+        };
+    }
+
+    Map<String, String> components() {
+        Map<String, String> c = new TreeMap<>();
+        for (String s : graph.sourceTasks()) {
+            c.put("offset[" + specName(s) + "]", Long.toString(runtime.sourceTask(s).offset()));
+        }
+        for (PhysicalGraph.ChannelSpec ch : graph.channels()) {
+            c.put("chan[" + edgeOf(ch) + "]", messages(runtime.channel(ch.id()).contents()));
+        }
+        for (String t : graph.operatorTasks()) {
+            OperatorTask o = runtime.operatorTask(t);
+            String name = specName(t);
+            c.put("processed[" + name + "]", bag(o.processed()));
+            c.put("handling[" + name + "]", Long.toString(o.handlerState().checkpointId()));
+            c.put("current[" + name + "]", Long.toString(Math.max(discardedUpTo, o.handlerState().latestCheckpointId())));
+            if (aligned) {
+                List<String> blocked = new ArrayList<>();
+                List<PhysicalGraph.ChannelSpec> inputs = graph.inputs(t);
+                for (int i = 0; i < inputs.size(); i++) {
+                    if (o.isBlocked(i)) {
+                        blocked.add(edgeOf(inputs.get(i)));
+                    }
+                }
+                c.put("arrived[" + name + "]", Canon.edges(blocked));
+            }
+        }
+        c.put("latest", Long.toString(runtime.coordinator().latestCompleted().map(CompletedCheckpoint::id).orElse(0L)));
+        Map<Long, CompletedCheckpoint> done = new HashMap<>();
+        runtime.completedCheckpoints().forEach(cp -> done.put(cp.id(), cp));
+        for (int id = 1; id <= checkpoints; id++) {
+            String status = runtime.coordinator().status(id).name().toLowerCase(java.util.Locale.ROOT);
+            c.put("ckpt[" + id + "]", status);
+            CompletedCheckpoint cp = done.get((long) id);
+            if (status.equals("completed") && cp != null) {
+                Map<String, Long> offsets = new TreeMap<>();
+                cp.sourceOffsets().forEach((s, n) -> offsets.put(specName(s), n));
+                c.put("snapOffset[" + id + "]", Canon.offsets(offsets));
+                for (var e : cp.taskSnapshots().entrySet()) {
+                    TaskSnapshot snap = e.getValue();
+                    c.put("snapProcessed[" + id + "][" + specName(e.getKey()) + "]", bag(snap.processed()));
+                }
+                for (PhysicalGraph.ChannelSpec ch : graph.channels()) {
+                    List<Record> persisted = cp.channelState().getOrDefault(ch.id(), List.of());
+                    List<String> m = new ArrayList<>();
+                    persisted.forEach(r -> m.add(record(r.id())));
+                    c.put("snapChan[" + id + "][" + edgeOf(ch) + "]", String.join(" ", m));
+                }
+            }
+        }
+        return c;
+    }
+
+    private static String record(RecordId id) {
+        return Canon.record(specName(id.source()), id.offset());
+    }
+
+    private static String bag(Map<RecordId, Integer> ledger) {
+        Map<String, Integer> counts = new HashMap<>();
+        ledger.forEach((id, n) -> counts.merge(record(id), n, Integer::sum));
+        return Canon.bag(counts);
+    }
+
+    static String messages(List<ChannelElement> contents) {
+        List<String> out = new ArrayList<>();
+        for (ChannelElement m : contents) {
+            if (m instanceof Record r) {
+                out.add(record(r.id()));
+            } else if (m instanceof Barrier b) {
+                out.add("B" + b.checkpointId());
+            } else if (m instanceof CancelBarrier x) {
+                out.add("X" + x.checkpointId());
+            } else if (m instanceof EndOfPartition) {
+                out.add("EOP");
+            } else {
+                out.add(m.toString());
+            }
+        }
+        return String.join(" ", out);
+    }
+}

@@ -1,0 +1,249 @@
+package dev.consistentcut.replay;
+
+import dev.consistentcut.barrier.BarrierHandlers;
+import dev.consistentcut.barrier.BarrierMode;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Spec to engine: replays the state graph of a TLC model in the simulation runtime (issue 13,
+ * docs/trace-validation.md "Spec to engine: replay"). Reads TLC's {@code -dump dot,actionlabels}
+ * file of a model of AlignedCheckpoint.tla or UnalignedCheckpoint.tla, derives a path cover,
+ * forces the engine through every path step by step and compares its state with the spec's after
+ * each step. Exit codes: 0 the engine followed every path; 1 it could not follow one or diverged;
+ * 2 bad usage; 3 the file cannot be read or is not a state graph. A stack trace only with
+ * {@code --debug}.
+ */
+public final class SpecReplay {
+
+    private SpecReplay() {
+    }
+
+    static final String USAGE = """
+            Usage: spec-replay --dot FILE --mode aligned|unaligned --capacity N [options]
+
+            Replays TLC's state graph of a model (TLC -dump dot,actionlabels FILE) in the engine's
+            simulation runtime: a path cover of the graph, each path from the initial state, the
+            engine forced to take exactly the spec's step at each edge, its state compared with the
+            spec's after each step.
+
+              --dot FILE            the state graph (TLC writes FILE.dot)
+              --mode M              aligned | unaligned: the protocol the model checks
+              --capacity N          the model's Capacity (records per channel)
+              --max-concurrent N    the model's MaxConcurrent (aligned; default 1)
+              --cover edges|states  cover every edge (default) or every state
+              --name NAME           the model's name in the report (default: the file name)
+              --broken NAME         replay a broken engine instead: aligned-without-blocking,
+                                    unaligned-forgetting-in-flight (needs the test classes on the
+                                    class path); the replay must then report a divergence
+              --ignore F[,F...]     component families not to compare (e.g. current): to see
+                                    past a known difference
+              --max-findings N      findings printed in full (default 5)
+              --debug               stack traces with errors
+              --help                this text
+
+            Exit codes: 0 every path followed, 1 the engine could not follow a path or diverged,
+            2 bad usage, 3 the file cannot be read or is not a state graph.
+            """;
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        Path dot = null;
+        String modeName = null;
+        Integer capacity = null;
+        int maxConcurrent = 1;
+        PathCover.Kind kind = PathCover.Kind.EDGES;
+        String name = null;
+        String broken = null;
+        int maxFindings = 5;
+        List<String> ignore = new ArrayList<>();
+        boolean debug = false;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                switch (a) {
+                    case "--help", "-h" -> {
+                        out.print(USAGE);
+                        return 0;
+                    }
+                    case "--debug" -> debug = true;
+                    case "--dot" -> dot = Path.of(value(args, ++i, a));
+                    case "--mode" -> modeName = value(args, ++i, a);
+                    case "--capacity" -> capacity = number(value(args, ++i, a), a, 1);
+                    case "--max-concurrent" -> maxConcurrent = number(value(args, ++i, a), a, 1);
+                    case "--cover" -> {
+                        String v = value(args, ++i, a);
+                        kind = switch (v) {
+                            case "edges" -> PathCover.Kind.EDGES;
+                            case "states" -> PathCover.Kind.STATES;
+                            default -> throw new UsageException("--cover: 'edges' or 'states', not '" + v + "'");
+                        };
+                    }
+                    case "--name" -> name = value(args, ++i, a);
+                    case "--broken" -> broken = value(args, ++i, a);
+                    case "--ignore" -> ignore.addAll(List.of(value(args, ++i, a).split(",")));
+                    case "--max-findings" -> maxFindings = number(value(args, ++i, a), a, 0);
+                    default -> throw new UsageException("unknown argument '" + a + "'");
+                }
+            }
+            if (dot == null) {
+                throw new UsageException("--dot FILE is required");
+            }
+            if (modeName == null) {
+                throw new UsageException("--mode is required (aligned or unaligned)");
+            }
+            if (capacity == null) {
+                throw new UsageException("--capacity N is required (the model's Capacity)");
+            }
+        } catch (UsageException e) {
+            err.println("spec-replay: " + e.getMessage());
+            err.println("(spec-replay --help for the usage)");
+            return 2;
+        }
+        BarrierMode mode;
+        try {
+            mode = mode(modeName, broken);
+        } catch (UsageException e) {
+            err.println("spec-replay: " + e.getMessage());
+            return 2;
+        } catch (ReflectiveOperationException | LinkageError e) {
+            err.println("spec-replay: the broken engine '" + broken + "' is in the test classes, which are not on the class path"
+                    + " (build with mvn -pl reference-impl -am test-compile and add reference-impl/target/test-classes)");
+            if (debug) {
+                e.printStackTrace(err);
+            }
+            return 3;
+        }
+        if (name == null) {
+            name = dot.getFileName().toString().replaceFirst("\\.dot$", "");
+        }
+        long t0 = System.nanoTime();
+        StateGraph g;
+        try {
+            if (!Files.isRegularFile(dot)) {
+                err.println("spec-replay: " + dot + ": no such file");
+                return 3;
+            }
+            g = StateGraph.load(dot);
+        } catch (IOException | IllegalArgumentException e) {
+            err.println("spec-replay: " + dot + ": " + e.getMessage());
+            if (debug) {
+                e.printStackTrace(err);
+            }
+            return 3;
+        }
+        long t1 = System.nanoTime();
+        Replayer r;
+        PathCover cover;
+        try {
+            r = new Replayer(g, mode, capacity, maxConcurrent);
+            for (String f : ignore) {
+                if (!r.comparedFamilies().remove(f.trim())) {
+                    err.println("spec-replay: --ignore: '" + f + "' is not compared; compared: " + r.comparedFamilies());
+                    return 2;
+                }
+            }
+            cover = new PathCover(g);
+            cover.paths(kind, r::replay);
+        } catch (RuntimeException e) {
+            err.println("spec-replay: " + name + ": the replay failed: " + e);
+            if (debug) {
+                e.printStackTrace(err);
+            }
+            return 3;
+        }
+        long t2 = System.nanoTime();
+        int states = g.states.size();
+        out.printf(Locale.ROOT, "%s: %s%s, cover of %s: %d paths, %d steps; states %d/%d, edges %d/%d covered"
+                        + " (%d stuttering self-loops not replayed); %d path(s) the engine could not follow or diverged on"
+                        + " (load %.1f s, replay %.1f s)%n",
+                name, mode.name(), broken == null ? "" : " (broken: " + broken + ")", kind.name().toLowerCase(Locale.ROOT),
+                r.paths, r.steps, r.statesCovered.cardinality(), states, r.edgesCovered.size(), g.edgeCount,
+                g.stutterEdges, r.pathsFailed, (t1 - t0) / 1e9, (t2 - t1) / 1e9);
+        int notFollowed = 0;
+        int diverged = 0;
+        int gaps = 0;
+        for (Map.Entry<String, Integer> f : r.findingCounts.entrySet()) {
+            if (f.getKey().startsWith("could not follow")) {
+                notFollowed += f.getValue();
+            } else if (f.getKey().startsWith("diverged")) {
+                diverged += f.getValue();
+            } else {
+                gaps += f.getValue();
+            }
+        }
+        out.printf(Locale.ROOT, "%s: paths the engine could not follow: %d; diverged on: %d; not mapped: %d%n",
+                name, notFollowed, diverged, gaps);
+        out.println(name + ": compared: " + String.join(", ", r.comparedFamilies())
+                + (ignore.isEmpty() ? "" : " (ignored: " + String.join(", ", ignore) + ")"));
+        if (cover.reachable() != states) {
+            out.println(name + ": note: " + (states - cover.reachable()) + " state(s) of the file are not reachable from its initial states");
+        }
+        int shown = 0;
+        for (Map.Entry<String, Replayer.Finding> f : r.findings.entrySet()) {
+            int count = r.findingCounts.get(f.getKey());
+            if (shown++ < maxFindings) {
+                out.println(name + ": FINDING (" + count + " path(s)): " + f.getValue().describe());
+            } else {
+                out.println(name + ": finding (" + count + " path(s)): " + f.getKey());
+            }
+        }
+        boolean ok = r.pathsFailed == 0;
+        out.println(name + ": " + (ok ? "the engine followed every path" : "DIVERGED: the engine could not follow "
+                + r.pathsFailed + " of " + r.paths + " paths"));
+        return ok ? 0 : 1;
+    }
+
+    private static BarrierMode mode(String name, String broken) throws UsageException, ReflectiveOperationException {
+        BarrierMode correct = switch (name) {
+            case "aligned" -> BarrierHandlers.aligned();
+            case "unaligned" -> BarrierHandlers.unaligned();
+            default -> throw new UsageException("--mode: 'aligned' or 'unaligned', not '" + name + "'");
+        };
+        if (broken == null) {
+            return correct;
+        }
+        List<String> known = new ArrayList<>(List.of("aligned-without-blocking", "unaligned-forgetting-in-flight"));
+        String method = switch (broken) {
+            case "aligned-without-blocking" -> "alignedWithoutBlocking";
+            case "unaligned-forgetting-in-flight" -> "unalignedForgettingInFlight";
+            default -> throw new UsageException("--broken: one of " + known + ", not '" + broken + "'");
+        };
+        Class<?> c = Class.forName("dev.consistentcut.barrier.BrokenHandlers");
+        return (BarrierMode) c.getMethod(method).invoke(null);
+    }
+
+    private static String value(String[] args, int i, String option) throws UsageException {
+        if (i >= args.length) {
+            throw new UsageException(option + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static int number(String v, String option, int min) throws UsageException {
+        try {
+            int n = Integer.parseInt(v);
+            if (n < min) {
+                throw new UsageException(option + ": at least " + min + ", not " + n);
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + ": not a number: '" + v + "'");
+        }
+    }
+
+    static final class UsageException extends Exception {
+        UsageException(String message) {
+            super(message);
+        }
+    }
+}

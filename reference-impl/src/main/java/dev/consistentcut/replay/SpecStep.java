@@ -1,0 +1,107 @@
+package dev.consistentcut.replay;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A step of the specification with its parameters, as the replay names it on both sides:
+ * {@code EmitRecord(s1)}, {@code InjectBarrier(s1, 1)}, {@code ProcessRecord(join, s1->join)},
+ * {@code ReceiveBarrier(join, s1->join)}, {@code TriggerCheckpoint(1)}, {@code CompleteCheckpoint(1)},
+ * {@code AbortCheckpoint(1)}, {@code FailAndRestore}. TLC labels an edge of its state graph with
+ * the action's name only; {@link #infer} reads the parameters from what the step changed.
+ *
+ * @param task the task (null for the coordinator's and the environment's steps)
+ * @param edge the input channel "from->to" the step takes from (null where none)
+ * @param checkpoint the checkpoint id (0 where none)
+ */
+record SpecStep(String action, String task, String edge, int checkpoint) {
+
+    /** Whether the engine performs this step on its own (task steps, completion), not the environment. */
+    boolean isEngineStep() {
+        return !(action.equals("TriggerCheckpoint") || action.equals("AbortCheckpoint") || action.equals("FailAndRestore"));
+    }
+
+    @Override
+    public String toString() {
+        List<String> p = new ArrayList<>();
+        if (task != null) {
+            p.add(task);
+        }
+        if (edge != null) {
+            p.add(edge);
+        }
+        if (checkpoint > 0) {
+            p.add(Integer.toString(checkpoint));
+        }
+        return p.isEmpty() && action.equals("FailAndRestore") ? action : action + "(" + String.join(", ", p) + ")";
+    }
+
+    /**
+     * The step TLC's edge {@code from -> to} labelled {@code action} stands for.
+     *
+     * @throws IllegalArgumentException for an action the replay does not map, or a change that
+     *     does not determine the parameters (a gap in the mapping, reported as such)
+     */
+    static SpecStep infer(SpecState from, SpecState to, String action) {
+        Map<String, String> a = from.components;
+        Map<String, String> b = to.components;
+        switch (action) {
+            case "EmitRecord" -> {
+                return new SpecStep(action, only(from.sources, s -> !a.get("offset[" + s + "]").equals(b.get("offset[" + s + "]")), action), null, 0);
+            }
+            case "InjectBarrier" -> {
+                String s = only(from.sources, x -> !a.get("current[" + x + "]").equals(b.get("current[" + x + "]")), action);
+                return new SpecStep(action, s, null, Integer.parseInt(b.get("current[" + s + "]")));
+            }
+            case "ProcessRecord", "ReceiveBarrier", "ReceiveCancelBarrier", "ReceiveEndOfPartition" -> {
+                String e = only(from.edges, x -> {
+                    String before = a.get("chan[" + x + "]");
+                    return !before.isEmpty() && tail(before).equals(b.get("chan[" + x + "]"));
+                }, action);
+                return new SpecStep(action, e.substring(e.indexOf("->") + 2), e, 0);
+            }
+            case "TriggerCheckpoint" -> {
+                return new SpecStep(action, null, null, checkpoint(from, a, b, "none", "pending", action));
+            }
+            case "CompleteCheckpoint" -> {
+                return new SpecStep(action, null, null, checkpoint(from, a, b, "pending", "completed", action));
+            }
+            case "AbortCheckpoint" -> {
+                return new SpecStep(action, null, null, checkpoint(from, a, b, "pending", "aborted", action));
+            }
+            case "FailAndRestore" -> {
+                return new SpecStep(action, null, null, 0);
+            }
+            default -> throw new IllegalArgumentException("the replay does not map the action " + action + " (yet)");
+        }
+    }
+
+    private static int checkpoint(SpecState from, Map<String, String> a, Map<String, String> b, String was, String now, String action) {
+        List<Integer> ids = new ArrayList<>();
+        for (int c = 1; c <= from.checkpoints; c++) {
+            if (was.equals(a.get("ckpt[" + c + "]")) && now.equals(b.get("ckpt[" + c + "]"))) {
+                ids.add(c);
+            }
+        }
+        if (ids.size() != 1) {
+            throw new IllegalArgumentException(action + ": " + ids.size() + " checkpoints went from " + was + " to " + now);
+        }
+        return ids.get(0);
+    }
+
+    private static String only(List<String> names, java.util.function.Predicate<String> changed, String action) {
+        List<String> hits = names.stream().filter(changed).toList();
+        if (hits.size() != 1) {
+            throw new IllegalArgumentException(action + ": cannot tell its parameter from the states (" + hits.size()
+                    + " candidates: " + hits + ")");
+        }
+        return hits.get(0);
+    }
+
+    /** The canonical sequence without its head. */
+    static String tail(String seq) {
+        int sp = seq.indexOf(' ');
+        return sp < 0 ? "" : seq.substring(sp + 1);
+    }
+}

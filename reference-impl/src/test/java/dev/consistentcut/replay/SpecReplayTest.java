@@ -1,0 +1,120 @@
+package dev.consistentcut.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The spec replay on the state graph of the smallest aligned model (spec/MCAlignedCheckpoint_StateGraph.cfg
+ * without its symmetry: Join, 1 record per source, 1 checkpoint, 229 states), dumped by TLC once:
+ * the correct engine follows every edge; a broken engine, a tampered state and a bad file are
+ * reported with their exit codes.
+ */
+class SpecReplayTest {
+
+    @TempDir
+    static Path dir;
+    static Path dot;
+
+    @BeforeAll
+    static void dumpTheStateGraph() throws IOException, InterruptedException, URISyntaxException {
+        Path spec = Path.of(System.getProperty("user.dir")).resolve("../spec").normalize();
+        Path cfg = dir.resolve("StateGraph.cfg");
+        List<String> lines = Files.readAllLines(spec.resolve("MCAlignedCheckpoint_StateGraph.cfg")).stream()
+                .filter(l -> !l.startsWith("SYMMETRY")).toList();
+        Files.write(cfg, lines);
+        Path jar = Path.of(tlc2.TLC.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "-cp", jar.toString(), "tlc2.TLC", "-workers", "1",
+                "-metadir", dir.resolve("meta").toString(), "-config", cfg.toString(),
+                "-dump", "dot,actionlabels", dir.resolve("graph").toString(), "MCAlignedCheckpoint.tla")
+                .directory(spec.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("tlc.log").toFile()).start();
+        assertTrue(p.waitFor(100, TimeUnit.SECONDS), "TLC did not finish");
+        assertEquals(0, p.exitValue(), Files.readString(dir.resolve("tlc.log")));
+        dot = dir.resolve("graph.dot");
+    }
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = SpecReplay.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theEngineFollowsEveryEdge() {
+        Run r = run("--dot", dot.toString(), "--mode", "aligned", "--capacity", "1", "--name", "G");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("states 229/229, edges 508/508 covered"), r.out());
+        assertTrue(r.out().contains("the engine followed every path"), r.out());
+    }
+
+    @Test
+    void theStateCoverVisitsEveryStateWithFewerPaths() throws IOException {
+        StateGraph g = StateGraph.load(dot);
+        int[] paths = new int[2];
+        int[] steps = new int[2];
+        PathCover cover = new PathCover(g);
+        cover.paths(PathCover.Kind.EDGES, p -> { paths[0]++; steps[0] += p.edges().size(); });
+        cover.paths(PathCover.Kind.STATES, p -> { paths[1]++; steps[1] += p.edges().size(); });
+        assertTrue(paths[1] < paths[0] && steps[1] < steps[0], paths[0] + "/" + paths[1]);
+        Run r = run("--dot", dot.toString(), "--mode", "aligned", "--capacity", "1", "--cover", "states");
+        assertEquals(0, r.exit(), r.out());
+        assertTrue(r.out().contains("states 229/229"), r.out());
+    }
+
+    @Test
+    void aBrokenEngineDiverges() {
+        Run r = run("--dot", dot.toString(), "--mode", "aligned", "--capacity", "1", "--broken", "aligned-without-blocking");
+        assertEquals(1, r.exit(), r.out());
+        assertTrue(r.out().contains("diverged (state) at ReceiveBarrier(join, "), r.out());
+        assertTrue(r.out().contains("arrived[join]: spec '"), r.out());
+    }
+
+    /** The comparison can fail: one state of the graph told a wrong latest checkpoint. */
+    @Test
+    void aStateTheEngineDoesNotReachIsADivergence() throws IOException {
+        String text = Files.readString(dot);
+        int at = text.indexOf("/\\\\ latest = 1");
+        assertTrue(at > 0, "no state with latest = 1");
+        Path tampered = dir.resolve("tampered.dot");
+        Files.writeString(tampered, text.substring(0, at) + "/\\\\ latest = 0" + text.substring(at + "/\\\\ latest = 1".length()));
+        Run r = run("--dot", tampered.toString(), "--mode", "aligned", "--capacity", "1");
+        assertEquals(1, r.exit(), r.out());
+        assertTrue(r.out().contains("latest: spec '0', engine '1'"), r.out());
+    }
+
+    @Test
+    void badUsageAndBadFilesHaveTheirExitCodes() throws IOException {
+        assertEquals(2, run("--mode", "aligned", "--capacity", "1").exit());
+        assertEquals(2, run("--dot", dot.toString(), "--mode", "sideways", "--capacity", "1").exit());
+        assertEquals(2, run("--dot", dot.toString(), "--mode", "aligned", "--capacity", "0").exit());
+        assertEquals(2, run("--dot", dot.toString(), "--mode", "aligned", "--capacity", "1", "--ignore", "nothing").exit());
+        assertEquals(0, run("--help").exit());
+        Run missing = run("--dot", dir.resolve("none.dot").toString(), "--mode", "aligned", "--capacity", "1");
+        assertEquals(3, missing.exit());
+        assertTrue(missing.err().contains("no such file"), missing.err());
+        Path junk = dir.resolve("junk.dot");
+        Files.writeString(junk, "digraph G { a -> b }\n");
+        Run notAGraph = run("--dot", junk.toString(), "--mode", "aligned", "--capacity", "1");
+        assertEquals(3, notAGraph.exit());
+        assertTrue(notAGraph.err().contains("no initial state"), notAGraph.err());
+        assertTrue(!notAGraph.err().contains("\tat "), "a stack trace without --debug: " + notAGraph.err());
+    }
+}

