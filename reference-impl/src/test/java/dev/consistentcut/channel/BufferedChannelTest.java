@@ -212,4 +212,55 @@ class BufferedChannelTest {
         c.flush();
         assertEquals(List.of(rec(2)), drainRecords(c));
     }
+
+    /** Causal tracing (issue 13): with a clock the channel runs under its lock and reports every put and take. */
+    @Test
+    void withAClockEveryPutAndTakeIsReportedAndTheChannelBehavesTheSame() {
+        Channel c = new Channel("e", 8, 2);
+        List<String> events = new ArrayList<>();
+        c.setClock(new ChannelClock() {
+            @Override
+            public void put(boolean record, boolean overtaking) {
+                events.add("put " + (record ? "record" : "event") + (overtaking ? " overtaking" : ""));
+            }
+
+            @Override
+            public void take(boolean record) {
+                events.add("take " + (record ? "record" : "event"));
+            }
+
+            @Override
+            public void restored(int records) {
+                events.add("restored " + records);
+            }
+        });
+        assertTrue(c.hasRoom());
+        assertTrue(c.offerRecord(rec(0)));
+        assertTrue(c.offerRecord(rec(1)));
+        assertTrue(c.offerRecord(rec(2)));
+        assertTrue(c.flush());
+        assertFalse(c.flush());
+        c.putBarrier(new Barrier(1));
+        assertEquals(new Barrier(1), c.firstInBandBarrier());
+        assertEquals(rec(0), c.peek());
+        assertEquals(rec(0), c.poll());
+        assertEquals(List.of(rec(1), rec(2)), c.prioritizeBarrier(1));
+        assertEquals(List.of(rec(1), rec(2)), c.putBarrierOvertaking(new Barrier(2)));
+        c.putCancelBarrier(new CancelBarrier(2), true);
+        c.putCancelBarrier(new CancelBarrier(3), false);
+        c.putEndOfPartition();
+        assertEquals(List.of(new Barrier(1).asUnaligned(), new Barrier(2), new CancelBarrier(2), rec(1), rec(2),
+                new CancelBarrier(3), EndOfPartition.INSTANCE), c.contents());
+        List<ChannelElement> rest = new ArrayList<>();
+        for (ChannelElement e; (e = c.poll()) != null; ) {
+            rest.add(e);
+        }
+        assertEquals(c.contents(), List.of());
+        assertEquals(7, rest.size());
+        c.restore(List.of(rec(9)));
+        assertEquals(List.of("put record", "put record", "put record", "put event", "take record", "take event",
+                "put event overtaking", "put event overtaking", "put event", "put event",
+                "take event", "take event", "take event", "take record", "take record", "take event", "take event",
+                "restored 1"), events);
+    }
 }
