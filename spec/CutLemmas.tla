@@ -234,7 +234,7 @@ CancelLemma(e, q) ==
     \A c \in CheckpointIds :
         /\ CancelsIn(q, c) <= 1
         /\ CancelsIn(q, c) = 1 => /\ Live(c) /\ c <= current[e[1]] /\ e[1] \in Operators
-                                 /\ handling[e[1]] # c
+                                  /\ handling[e[1]] # c
 
 \* Lemma (channels carry routed records).  A channel holds a record no more often than its
 \* sender has sent it there.
