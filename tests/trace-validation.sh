@@ -101,6 +101,15 @@ for seed in 1 4; do
   record "sim-diamond-unaligned-aborts-$seed" --runtime simulation --job diamond --mode unaligned --seed "$seed" \
     --records 6 --checkpoints 6 --abort-probability 0.1 --end-of-input
 done
+# ... fanin unaligned, seed 19: a barrier of a checkpoint the task was told is aborted arrives while
+# it handles an older one (the prelude abandons that first); the sink, seeds 1: final checkpoints
+# (triggered once every task ended), and a completion notification with nothing to commit.
+record sim-fanin-unaligned-aborts --runtime simulation --job fanin --mode unaligned --seed 19 --records 6 \
+  --checkpoints 8 --abort-probability 0.2 --end-of-input
+for mode in aligned unaligned; do
+  record "sim-sink-$mode-final" --runtime simulation --job sink --mode "$mode" --seed 1 --records 6 --checkpoints 6 \
+    --failures 2
+done
 # fanin: a task with three inputs whose output goes to three channels (TraceJobs). With seeds 5
 # (aligned) and 12 (unaligned) both simulated runs fail in the middle of a checkpoint (measured
 # when chosen; FanInTraceTest asserts that shape for its own runs).
