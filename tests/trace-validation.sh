@@ -189,7 +189,8 @@ echo "--- a deliberately broken engine: its traces must be rejected at the first
 # that forgets the records it must persist) and BrokenLifecycleHandlers (the four lifecycle bug
 # classes of issue 9: an abort that keeps inputs blocked, subsumption keeping the older
 # checkpoint's arrived inputs, a late barrier of a cancelled checkpoint taken for the next one
-# (FLINK-20654), an ended input not counted as arrived).
+# (FLINK-20654), an ended input not counted as arrived) and BrokenTrackerHandlers (the at-least-once
+# tracker counting an older barrier for the newest checkpoint, BugOlderBarrierCountsForNewest).
 java -cp "$CP" dev.consistentcut.trace.BrokenTraces "$OUT/broken"
 check $? "recording the broken engine's traces"
 validate broken --expect-reject "$OUT"/broken/*.ndjson

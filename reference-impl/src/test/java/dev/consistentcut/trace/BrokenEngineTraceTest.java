@@ -44,8 +44,8 @@ class BrokenEngineTraceTest {
     @ParameterizedTest
     @FieldSource("CASES")
     void theSameRunWithTheCorrectHandlerIsAccepted(BrokenTraces.Case c) {
-        BrokenTraces.Case correct = c.with(c.name() + "-fixed",
-                c.mode().overtaking() ? BarrierHandlers.unaligned() : BarrierHandlers.aligned());
+        BrokenTraces.Case correct = c.with(c.name() + "-fixed", c.mode().overtaking() ? BarrierHandlers.unaligned()
+                : c.mode().name().equals("at-least-once") ? BarrierHandlers.atLeastOnce() : BarrierHandlers.aligned());
         Path trace = BrokenTraces.record(correct, dir, quiet);
         TraceValidator.Verdict v = Tlc.validator(dir.resolve("logs")).validate(trace);
 

@@ -4,6 +4,7 @@ import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.barrier.BrokenHandlers;
 import dev.consistentcut.barrier.BrokenLifecycleHandlers;
+import dev.consistentcut.barrier.BrokenTrackerHandlers;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,7 +13,8 @@ import java.util.List;
  * A test aid: traces of deliberately broken engines, which trace validation must reject. Each
  * broken barrier handler (dev.consistentcut.barrier.BrokenHandlers, test sources) differs from the
  * correct one in one place: the two of issue 5 (BrokenHandlers) and the four lifecycle bug classes
- * of issue 9 (BrokenLifecycleHandlers, named as the spec's failing models), the latter run with
+ * of issue 9 (BrokenLifecycleHandlers, named as the spec's failing models) and the at-least-once
+ * tracker's (BrokenTrackerHandlers, BugOlderBarrierCountsForNewest), the latter run with
  * aborts reaching the tasks and end of input. {@code main(DIR)} writes them for
  * tests/trace-validation.sh, run with the test classes on the class path; BrokenEngineTraceTest
  * validates them in the build. The seeds were chosen by recording runs until the bug showed
@@ -87,7 +89,13 @@ public final class BrokenTraces {
             // BugEndedInputNotCountedAsArrived: the last barrier arrives after the other input
             // ended; the spec counts the ended input and completes the alignment, the engine waits.
             lifecycle("broken-ended-input-not-counted-as-arrived", BrokenLifecycleHandlers.endedInputNotCountedAsArrived(),
-                    "join", 5, 1, 0.05, "\"event\":\"ReceiveBarrier\"", "snapshot (the snapshot"));
+                    "join", 5, 1, 0.05, "\"event\":\"ReceiveBarrier\"", "snapshot (the snapshot"),
+            // BugOlderBarrierCountsForNewest (at-least-once, two in flight): the tracker counts the
+            // barrier of the older of two tracked checkpoints for the newer one, which completes on
+            // it; the spec's tracker completes the older one and forwards its barrier, the engine
+            // forwards the newer one's.
+            lifecycle("broken-older-barrier-counts-for-newest", BrokenTrackerHandlers.olderBarrierCountsForNewest(),
+                    "join", 19, 2, 0.02, "\"event\":\"ReceiveBarrier\"", "channels (the contents"));
 
     /** The job name of {@link #COMMIT_ON_SNAPSHOT}: the sink job with the broken sink. */
     static final String SINK_COMMIT_ON_SNAPSHOT = "sink-commit-on-snapshot";
