@@ -102,18 +102,20 @@ def depends(a, b):
 
 
 def concurrent(a, b, procs):
-    """Vector clocks of a and b are incomparable (recorded by a causal trace: fields p, vc)."""
-    if "vc" not in a or "vc" not in b:
+    """No happens-before between a and b (a causal trace: fields p, vc; header processes). Event e
+    of process p precedes f iff vc(e)[p] <= vc(f)[p]: a clock may name a process's next event (a
+    message carries the number of the event its step records), so whole vectors are not compared."""
+    if "vc" not in a or "vc" not in b or not procs or a.get("p") not in procs or b.get("p") not in procs:
         return False
-    va, vb = a["vc"], b["vc"]
-    return not all(x <= y for x, y in zip(va, vb)) and not all(y <= x for x, y in zip(va, vb))
+    pa, pb = procs.index(a["p"]), procs.index(b["p"])
+    return pa != pb and not a["vc"][pa] <= b["vc"][pa] and not b["vc"][pb] <= a["vc"][pb]
 
 
 def bump_record(r):
     return {"src": r["src"], "off": r["off"] + 1}
 
 
-def mutants_of(events):
+def mutants_of(events, procs=None):
     """Every candidate mutant of one trace: (operator, description, new event list)."""
     out = []
     n = len(events)
@@ -134,7 +136,7 @@ def mutants_of(events):
         if k + 1 < n and depends(ev, events[k + 1]):
             put("swap-causal", k, "swapped with event %d (%s), which depends on it" % (k + 2, events[k + 1]["event"]),
                 events[:k] + [events[k + 1], ev] + events[k + 2:])
-        if k + 1 < n and concurrent(ev, events[k + 1], None) and e != "RunEnded" and events[k + 1]["event"] != "RunEnded":
+        if k + 1 < n and concurrent(ev, events[k + 1], procs) and e != "RunEnded" and events[k + 1]["event"] != "RunEnded":
             put("swap-independent", k, "swapped with event %d (%s), causally independent" % (k + 2, events[k + 1]["event"]),
                 events[:k] + [events[k + 1], ev] + events[k + 2:])
 
@@ -238,7 +240,7 @@ def main(argv):
             header, events = lines[0], [json.loads(l) for l in lines[1:]]
         except (OSError, ValueError, IndexError) as e:
             die("cannot read trace %s: %s" % (t, e), 3)
-        for op, what, evs in mutants_of(events):
+        for op, what, evs in mutants_of(events, json.loads(header).get("processes")):
             if t in equivalent_only and t not in traces and op not in EQUIVALENT:
                 continue
             candidates[op].append((os.path.basename(t)[:-len(".ndjson")] if t.endswith(".ndjson") else os.path.basename(t),
