@@ -293,6 +293,19 @@ class TaskStateEdgesTest {
     }
 
     @Test
+    void withAZeroTimeoutPrioritizeBarrierIsOfferedToo() {
+        OperatorTask count = count(BarrierHandlers.alternating(0));
+        channels.get(S2).offerRecord(rec("s2#0", 0, 4));
+        channels.get(S1).putBarrierOvertaking(new Barrier(1, false, false));
+        count.receiveBarrier(0);
+        channels.get(S2).putBarrier(new Barrier(1));
+        List<Step> steps = new ArrayList<>();
+        count.enabledSteps(steps);
+        assertEquals(List.of(new Step(Action.PRIORITIZE_BARRIER, "count#0", 1, 1), new Step(Action.PROCESS_RECORD, "count#0", 1, 0)),
+                steps, "PrioritizeBarrier is listed before the inputs' steps (the threaded runtime takes it first)");
+    }
+
+    @Test
     void aBarrierQueuedBehindARecordAfterTheSwitchIsPrioritizedByItsOwnStep() {
         OperatorTask count = count(BarrierHandlers.alternating(5));
         channels.get(S2).offerRecord(rec("s2#0", 0, 4));
