@@ -20,7 +20,7 @@ Runs, in order (quick modes, about 26 minutes on 2 cores):
   4. trace validation         engine runs (both runtimes, both modes, with failures) checked
                               against the spec by TLC; broken engines' traces must be rejected
   4b. spec-to-engine replay    TLC's state graphs of Join and Diamond, both protocols, replayed
-                              in the engine edge by edge, states compared; two broken engines
+                              in the engine edge by edge, states compared; three broken engines
                               must diverge (tests/spec-replay.sh --quick)
   5. jcstress --quick         races on channel, handlers, coordinator, store: no forbidden outcome
   6. jcstress broken twins    every Broken... jcstress test must be caught

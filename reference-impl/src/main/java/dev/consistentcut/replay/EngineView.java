@@ -30,6 +30,8 @@ import java.util.TreeMap;
  *   <li>{@code handling[t]}, {@code current[t]} (operators): the handler state's
  *       {@code checkpointId()}, {@code latestCheckpointId()};</li>
  *   <li>{@code arrived[t]} (aligned only): the blocked inputs;</li>
+ *   <li>{@code ended[s]} ({@code s \in endedSources}): {@code SourceTask.ended()}; {@code endedInputs[t]}:
+ *       the inputs {@code OperatorTask.inputEnded(i)};</li>
  *   <li>{@code ckpt[c]}: {@code CheckpointCoordinator.status(c)}; {@code latest}: the latest completed id;</li>
  *   <li>{@code snapOffset}, {@code snapProcessed}, {@code snapChan} of every completed checkpoint:
  *       the {@code CompletedCheckpoint}'s offsets, ledgers and channel state.</li>
@@ -93,6 +95,7 @@ final class EngineView {
         Map<String, String> c = new TreeMap<>();
         for (String s : graph.sourceTasks()) {
             c.put("offset[" + specName(s) + "]", Long.toString(runtime.sourceTask(s).offset()));
+            c.put("ended[" + specName(s) + "]", Boolean.toString(runtime.sourceTask(s).ended()));
         }
         for (PhysicalGraph.ChannelSpec ch : graph.channels()) {
             c.put("chan[" + edgeOf(ch) + "]", messages(runtime.channel(ch.id()).contents()));
@@ -103,9 +106,16 @@ final class EngineView {
             c.put("processed[" + name + "]", bag(o.processed()));
             c.put("handling[" + name + "]", Long.toString(o.handlerState().checkpointId()));
             c.put("current[" + name + "]", Long.toString(Math.max(discardedUpTo, o.handlerState().latestCheckpointId())));
+            List<PhysicalGraph.ChannelSpec> inputs = graph.inputs(t);
+            List<String> endedInputs = new ArrayList<>();
+            for (int i = 0; i < inputs.size(); i++) {
+                if (o.inputEnded(i)) {
+                    endedInputs.add(edgeOf(inputs.get(i)));
+                }
+            }
+            c.put("endedInputs[" + name + "]", Canon.edges(endedInputs));
             if (aligned) {
                 List<String> blocked = new ArrayList<>();
-                List<PhysicalGraph.ChannelSpec> inputs = graph.inputs(t);
                 for (int i = 0; i < inputs.size(); i++) {
                     if (o.isBlocked(i)) {
                         blocked.add(edgeOf(inputs.get(i)));

@@ -63,6 +63,9 @@ final class Replayer {
     final Map<String, Finding> findings = new LinkedHashMap<>();
     final Map<String, Integer> findingCounts = new LinkedHashMap<>();
 
+    /** The model's EndOfInput: its graph has end-of-partition steps (the engine's RunOptions.endOfInput). */
+    private final boolean endOfInput;
+
     Replayer(StateGraph g, BarrierMode mode, int capacity, int maxConcurrent) {
         this.g = g;
         this.mode = mode;
@@ -77,6 +80,7 @@ final class Replayer {
             }
         }
         this.records = max;
+        this.endOfInput = g.out.stream().flatMap(List::stream).anyMatch(e -> e.action().equals("SendEndOfPartition"));
         this.job = job(init);
         // Not compared: failures (the replay's own count), a source's current[s] (the coordinator's
         // bookkeeping, not exposed; InjectBarrier's enabledness compares its effect), arrived[t]
@@ -85,7 +89,7 @@ final class Replayer {
         // checkpoints not completed (the engine's coordinator keeps acknowledgements to itself;
         // what a completed checkpoint holds is compared once it completes).
         compared.addAll(List.of("offset", "chan", "processed", "handling", "current", "ckpt", "latest",
-                "snapOffset", "snapProcessed", "snapChan"));
+                "snapOffset", "snapProcessed", "snapChan", "ended", "endedInputs"));
         if (aligned) {
             compared.add("arrived");
         }
@@ -125,7 +129,7 @@ final class Replayer {
     private SimulationRuntime engine() {
         RunOptions options = RunOptions.builder()
                 .abortsReachTasks(false)
-                .endOfInput(false)
+                .endOfInput(endOfInput)
                 .maxConcurrentAligned(maxConcurrent)
                 .triggerProbability(0)
                 .trackProcessed(true)

@@ -40,11 +40,13 @@ public final class SpecReplay {
               --cover edges|states  cover every edge (default) or every state
               --name NAME           the model's name in the report (default: the file name)
               --broken NAME         replay a broken engine instead: aligned-without-blocking,
-                                    unaligned-forgetting-in-flight (needs the test classes on the
-                                    class path); the replay must then report a divergence
+                                    unaligned-forgetting-in-flight, ended-input-not-counted-as-arrived
+                                    (aligned; needs the test classes on the class path); the replay
+                                    must then report a divergence
               --ignore F[,F...]     component families not to compare (e.g. current): to see
                                     past a known difference
               --max-findings N      findings printed in full (default 5)
+              --stop-at-first       stop at the first finding (a broken twin needs no more)
               --debug               stack traces with errors
               --help                this text
 
@@ -66,6 +68,7 @@ public final class SpecReplay {
         String broken = null;
         int maxFindings = 5;
         List<String> ignore = new ArrayList<>();
+        boolean stopAtFirst = false;
         boolean debug = false;
         try {
             for (int i = 0; i < args.length; i++) {
@@ -90,6 +93,7 @@ public final class SpecReplay {
                     }
                     case "--name" -> name = value(args, ++i, a);
                     case "--broken" -> broken = value(args, ++i, a);
+                    case "--stop-at-first" -> stopAtFirst = true;
                     case "--ignore" -> ignore.addAll(List.of(value(args, ++i, a).split(",")));
                     case "--max-findings" -> maxFindings = number(value(args, ++i, a), a, 0);
                     default -> throw new UsageException("unknown argument '" + a + "'");
@@ -153,7 +157,12 @@ public final class SpecReplay {
                 }
             }
             cover = new PathCover(g);
-            cover.paths(kind, r::replay);
+            boolean stop = stopAtFirst;
+            cover.paths(kind, p -> {
+                if (!(stop && r.pathsFailed > 0)) {
+                    r.replay(p);
+                }
+            });
         } catch (RuntimeException e) {
             err.println("spec-replay: " + name + ": the replay failed: " + e);
             if (debug) {
@@ -203,6 +212,15 @@ public final class SpecReplay {
         return ok ? 0 : 1;
     }
 
+    /** The broken engines of the test sources: name, class in dev.consistentcut.barrier, factory method. */
+    private static final Map<String, String[]> BROKEN = new java.util.LinkedHashMap<>();
+
+    static {
+        BROKEN.put("aligned-without-blocking", new String[] {"BrokenHandlers", "alignedWithoutBlocking"});
+        BROKEN.put("unaligned-forgetting-in-flight", new String[] {"BrokenHandlers", "unalignedForgettingInFlight"});
+        BROKEN.put("ended-input-not-counted-as-arrived", new String[] {"BrokenLifecycleHandlers", "endedInputNotCountedAsArrived"});
+    }
+
     private static BarrierMode mode(String name, String broken) throws UsageException, ReflectiveOperationException {
         BarrierMode correct = switch (name) {
             case "aligned" -> BarrierHandlers.aligned();
@@ -212,14 +230,12 @@ public final class SpecReplay {
         if (broken == null) {
             return correct;
         }
-        List<String> known = new ArrayList<>(List.of("aligned-without-blocking", "unaligned-forgetting-in-flight"));
-        String method = switch (broken) {
-            case "aligned-without-blocking" -> "alignedWithoutBlocking";
-            case "unaligned-forgetting-in-flight" -> "unalignedForgettingInFlight";
-            default -> throw new UsageException("--broken: one of " + known + ", not '" + broken + "'");
-        };
-        Class<?> c = Class.forName("dev.consistentcut.barrier.BrokenHandlers");
-        return (BarrierMode) c.getMethod(method).invoke(null);
+        String[] twin = BROKEN.get(broken);
+        if (twin == null) {
+            throw new UsageException("--broken: one of " + BROKEN.keySet() + ", not '" + broken + "'");
+        }
+        Class<?> c = Class.forName("dev.consistentcut.barrier." + twin[0]);
+        return (BarrierMode) c.getMethod(twin[1]).invoke(null);
     }
 
     private static String value(String[] args, int i, String option) throws UsageException {

@@ -11,7 +11,8 @@ import java.util.TreeMap;
 /**
  * One state of the specification, as TLC printed it in its state graph, reduced to the
  * components the replay compares and infers steps from: {@code offset[s]}, {@code chan[e]},
- * {@code processed[t]}, {@code handling[t]}, {@code arrived[t]}, {@code current[n]},
+ * {@code processed[t]}, {@code handling[t]}, {@code arrived[t]}, {@code current[n]}, {@code ended[s]}
+ * ({@code s \in endedSources}), {@code endedInputs[t]},
  * {@code ckpt[c]}, {@code latest}, {@code failures}, and for every completed checkpoint its
  * {@code snapOffset}, {@code snapProcessed} and {@code snapChan}. Each component is a canonical
  * string ({@link Canon}), the same one {@link EngineView} computes from the engine. Immutable.
@@ -68,6 +69,12 @@ final class SpecState {
         need(vars, "handling").entries().forEach((k, v) -> c.put("handling[" + Canon.name(k) + "]", Canon.number(v)));
         need(vars, "arrived").entries().forEach((k, v) -> c.put("arrived[" + Canon.name(k) + "]", Canon.edges(v)));
         need(vars, "current").entries().forEach((k, v) -> c.put("current[" + Canon.name(k) + "]", Canon.number(v)));
+        TlaValue ended = need(vars, "endedSources");
+        for (String src : sources) {
+            boolean in = ended instanceof TlaValue.SetOf set && set.items().stream().anyMatch(v -> Canon.name(v).equals(src));
+            c.put("ended[" + src + "]", Boolean.toString(in));
+        }
+        need(vars, "endedInputs").entries().forEach((k, v) -> c.put("endedInputs[" + Canon.name(k) + "]", Canon.edges(v)));
         c.put("latest", Canon.number(need(vars, "latest")));
         c.put("failures", Canon.number(need(vars, "failures")));
         TlaValue snapOffset = need(vars, "snapOffset");

@@ -54,6 +54,9 @@ record SpecStep(String action, String task, String edge, int checkpoint) {
                 String s = only(from.sources, x -> !a.get("current[" + x + "]").equals(b.get("current[" + x + "]")), action);
                 return new SpecStep(action, s, null, Integer.parseInt(b.get("current[" + s + "]")));
             }
+            case "SendEndOfPartition" -> {
+                return new SpecStep(action, only(from.sources, x -> !a.get("ended[" + x + "]").equals(b.get("ended[" + x + "]")), action), null, 0);
+            }
             case "ProcessRecord", "ReceiveBarrier", "ReceiveCancelBarrier", "ReceiveEndOfPartition" -> {
                 String e = only(from.edges, x -> {
                     String before = a.get("chan[" + x + "]");

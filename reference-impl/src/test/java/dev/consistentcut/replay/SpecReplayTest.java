@@ -106,6 +106,7 @@ class SpecReplayTest {
         assertEquals(2, run("--dot", dot.toString(), "--mode", "sideways", "--capacity", "1").exit());
         assertEquals(2, run("--dot", dot.toString(), "--mode", "aligned", "--capacity", "0").exit());
         assertEquals(2, run("--dot", dot.toString(), "--mode", "aligned", "--capacity", "1", "--ignore", "nothing").exit());
+        assertEquals(2, run("--dot", dot.toString(), "--mode", "aligned", "--capacity", "1", "--broken", "nonsense").exit());
         assertEquals(0, run("--help").exit());
         Run missing = run("--dot", dir.resolve("none.dot").toString(), "--mode", "aligned", "--capacity", "1");
         assertEquals(3, missing.exit());
