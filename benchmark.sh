@@ -16,8 +16,11 @@ Usage: ./benchmark.sh [--quick] [--only LIST] [--engines LIST] [--help]
                checkpoints none/aligned/unaligned/alternating (aligned with a 20 ms
                alignment timeout), on the reference engine and on Flink.
                Results: benchmarks/results/{results.csv,results.md,checkpoints.png,micro.csv}
-  --quick      about 4 minutes: short JMH runs and only the skewed scenarios, with short
+  --quick      about 6 minutes: short JMH runs and only the skewed scenarios, with short
                windows. Results: benchmarks/results/quick/ (not committed)
+               Both forms end with the checkpoint-overhead A/B pairs of issue 16 (10 per cell:
+               skewed cells in --quick, all four in the full run; median with a bootstrap 95%
+               CI, verdict met / missed / undecided; overhead.csv). --only skips them.
   --only LIST  only the scenarios whose name (backpressure/skew/mode, e.g. heavy/skew/aligned)
                contains one of the comma-separated texts, without the JMH microbenchmarks; with
                or without --quick. Results: benchmarks/results/only/ (not committed). E.g. the

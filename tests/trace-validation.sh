@@ -122,6 +122,10 @@ done
 # with a vector clock, the trace is their merge; so these runs race as untraced ones do
 # (parallelism 2, channels of 2 records or 1, failures, timeouts that abort).
 record threads-fanin-unaligned --runtime threads --job fanin --mode unaligned --records 6 --failures 1
+# Network buffers (issue 16): two buffers of two records per channel; the overtaking barriers pass
+# part of a buffer being read, queued buffers and open ones (what they overtake is persisted).
+record threads-demo-unaligned-buffers --runtime threads --job demo --mode unaligned --records 10 --capacity 4 \
+  --buffer-size 2 --failures 1
 for mode in aligned unaligned; do
   record "threads-demo-$mode" --runtime threads --job demo --mode "$mode" --records 8 --failures 1
   record "threads-diamond-$mode" --runtime threads --job diamond --mode "$mode" --records 6 --failures 1 --end-of-input

@@ -27,7 +27,7 @@ import java.util.stream.Stream;
 public final class BenchmarkMain {
 
     static final String USAGE = """
-            Usage: BenchmarkMain [--quick] [--out DIR] [--micro-csv FILE] [--engines reference,flink] [--only TEXT]
+            Usage: BenchmarkMain [--quick] [--out DIR] [--micro-csv FILE] [--engines reference,flink] [--only TEXT] [--ab-pairs N]
 
               --quick           the skewed half of the grid, short windows (about 2 minutes)
               --out DIR         where results.csv, results.md and checkpoints.png go (default benchmarks/results)
@@ -35,10 +35,11 @@ public final class BenchmarkMain {
               --engines LIST    run only these engines (default both; the ratio table needs both)
               --only TEXT       run only the scenarios whose name contains TEXT, e.g. heavy/skew;
                                 a comma-separated list runs those matching any (heavy/,none/even/)
+              --ab-pairs N      A/B pairs per cell of the checkpoint-overhead measurement (default 10; 0: skip it)
             """;
 
     /** Parsed command line. */
-    record Options(boolean quick, Path out, Path microCsv, List<String> engines, String only) {
+    record Options(boolean quick, Path out, Path microCsv, List<String> engines, String only, int abPairs) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -69,6 +70,7 @@ public final class BenchmarkMain {
         Path micro = null;
         List<String> engines = List.of(ScenarioRun.REFERENCE, ScenarioRun.FLINK);
         String only = "";
+        int abPairs = 10;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -79,6 +81,16 @@ public final class BenchmarkMain {
                 case "--out" -> out = Path.of(value(args, ++i, a));
                 case "--micro-csv" -> micro = Path.of(value(args, ++i, a));
                 case "--only" -> only = value(args, ++i, a);
+                case "--ab-pairs" -> {
+                    try {
+                        abPairs = Integer.parseInt(value(args, ++i, a));
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("--ab-pairs: not a number: '" + args[i] + "'");
+                    }
+                    if (abPairs < 0 || abPairs > 1000) {
+                        throw new IllegalArgumentException("--ab-pairs: must be 0..1000, got " + abPairs);
+                    }
+                }
                 case "--engines" -> {
                     engines = List.of(value(args, ++i, a).split(","));
                     for (String e : engines) {
@@ -90,7 +102,7 @@ public final class BenchmarkMain {
                 default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
             }
         }
-        return new Options(quick, out, micro, engines, only);
+        return new Options(quick, out, micro, engines, only, abPairs);
     }
 
     private static String value(String[] args, int i, String option) {
@@ -116,8 +128,14 @@ public final class BenchmarkMain {
         Machine machine = Machine.current();
         double loadAtStart = Machine.loadAverage();
         Path tmp = Files.createTempDirectory("consistent-cut-bench");
-        int steps = 2 + schedule.size() * options.engines().size() + (flink ? 1 : 0);
-        Duration planned = plan.plannedTimePerEngine().multipliedBy(options.engines().size()).plusSeconds(flink ? 15 : 5);
+        List<Boolean> abSkews = !reference || options.abPairs() == 0 || !options.only().isEmpty() ? List.of()
+                : plan.quick() ? List.of(true) : List.of(false, true);
+        int abRuns = abSkews.size() * 2 * options.abPairs() * 2;
+        Duration abWarmup = plan.quick() ? Duration.ofMillis(500) : Duration.ofSeconds(1);
+        Duration abWindow = plan.quick() ? Duration.ofSeconds(1) : Duration.ofSeconds(2);
+        int steps = 2 + schedule.size() * options.engines().size() + (flink ? 1 : 0) + abRuns;
+        Duration planned = plan.plannedTimePerEngine().multipliedBy(options.engines().size()).plusSeconds(flink ? 15 : 5)
+                .plus(abWarmup.plus(abWindow).plusSeconds(1).multipliedBy(abRuns));
         Progress progress = new Progress(err, System.console() != null, steps, planned);
         Map<String, List<ScenarioRun>> rounds = new LinkedHashMap<>();
         try {
@@ -151,6 +169,28 @@ public final class BenchmarkMain {
                     cluster.close();
                 }
             }
+            List<OverheadAB.Result> overhead = new ArrayList<>();
+            for (boolean skew : abSkews) {
+                for (Mode m : new Mode[] {Mode.ALIGNED, Mode.UNALIGNED}) {
+                    List<OverheadAB.Pair> pairs = new ArrayList<>();
+                    for (int i = 0; i < options.abPairs(); i++) {
+                        boolean onFirst = i % 2 == 1;
+                        double[] rate = new double[2]; // [off, on]
+                        for (int k = 0; k < 2; k++) {
+                            boolean on = onFirst == (k == 0);
+                            Scenario s = new Scenario(Backpressure.NONE, skew, on ? m : Mode.NONE);
+                            progress.step(String.format("A/B %s/%s pair %d of %d: %s", skew ? "skew" : "even", m.label(),
+                                    i + 1, options.abPairs(), on ? "checkpoints on" : "off"));
+                            rate[on ? 1 : 0] = referenceEngine.run(s, abWarmup, abWindow, progress).throughput();
+                        }
+                        pairs.add(new OverheadAB.Pair(rate[0], rate[1], onFirst));
+                    }
+                    OverheadAB.Result r = OverheadAB.analyse((skew ? "skew" : "even") + " " + m.label(), pairs,
+                            16 + overhead.size());
+                    overhead.add(r);
+                    progress.note(r.describe());
+                }
+            }
             List<ScenarioRun> runs = new ArrayList<>();
             for (Scenario s : scenarios) {
                 for (String engine : List.of(ScenarioRun.REFERENCE, ScenarioRun.FLINK)) {
@@ -162,7 +202,7 @@ public final class BenchmarkMain {
             }
             progress.step("report");
             List<Summary> rows = runs.stream().map(r -> Summary.of(r, calibration, runs)).toList();
-            List<Targets.Verdict> verdicts = new Targets(rows).judge();
+            List<Targets.Verdict> verdicts = new Targets(rows, overhead).judge();
             List<Report.MicroResult> micro = options.microCsv() != null && Files.exists(options.microCsv())
                     ? JmhCsv.read(options.microCsv()) : List.of();
             String title = (plan.quick() ? "Quick run" : "Full run") + ", " + LocalDate.now();
@@ -172,6 +212,10 @@ public final class BenchmarkMain {
                     rows, verdicts, micro, "benchmarks/results/" + (plan.quick() ? "quick/" : "") + png.getFileName());
             Files.writeString(options.out().resolve("results.csv"), Report.csv(rows));
             String md = Report.markdown(inputs);
+            if (!overhead.isEmpty()) {
+                Files.writeString(options.out().resolve("overhead.csv"), OverheadAB.csv(overhead));
+                md = md + "\n" + OverheadAB.markdown(overhead, (int) abWindow.toMillis());
+            }
             Files.writeString(options.out().resolve("results.md"), md);
             progress.done();
             out.println(md);

@@ -12,9 +12,14 @@ import java.util.Optional;
 public final class Targets {
 
     /** The verdict on one target. {@code met} is empty when the run had no cell to judge it on. */
-    public record Verdict(String target, String measured, Optional<Boolean> met) {
+    public record Verdict(String target, String measured, Optional<Boolean> met, String undecided) {
+        public Verdict(String target, String measured, Optional<Boolean> met) {
+            this(target, measured, met, null);
+        }
+
+        /** "met", "MISSED", "undecided" (a measurement that cannot tell, issue 16) or "not measured". */
         public String status() {
-            return met.map(m -> m ? "met" : "MISSED").orElse("not measured");
+            return met.map(m -> m ? "met" : "MISSED").orElse(undecided != null ? "undecided" : "not measured");
         }
     }
 
@@ -35,9 +40,16 @@ public final class Targets {
     static final double MIN_UNPERSISTED_SHARE = 0.95;
 
     private final List<Summary> rows;
+    /** Issue 16: the A/B measurement of the checkpoint overhead; empty when it was not run. */
+    private final List<OverheadAB.Result> overhead;
 
     public Targets(List<Summary> rows) {
+        this(rows, List.of());
+    }
+
+    public Targets(List<Summary> rows, List<OverheadAB.Result> overhead) {
         this.rows = List.copyOf(rows);
+        this.overhead = List.copyOf(overhead);
     }
 
     /** All four verdicts for the reference engine, the engine the targets are set for. */
@@ -48,6 +60,15 @@ public final class Targets {
 
     Verdict checkpointCost() {
         String target = "Checkpointing every 100 ms costs at most 5% of throughput without backpressure, both modes";
+        if (!overhead.isEmpty()) {
+            // Issue 16: the A/B pairs decide; "undecided" is no verdict either way.
+            String overall = OverheadAB.overall(overhead);
+            List<String> figures = overhead.stream().map(OverheadAB.Result::describe).toList();
+            return new Verdict(target + " (interleaved A/B pairs, bootstrap 95% CI of the median)",
+                    String.join("; ", figures),
+                    overall.equals("undecided") ? Optional.empty() : Optional.of(overall.equals("met")),
+                    overall.equals("undecided") ? "undecided" : null);
+        }
         List<String> figures = new ArrayList<>();
         boolean met = true;
         boolean any = false;

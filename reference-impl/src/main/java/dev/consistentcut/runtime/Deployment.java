@@ -41,10 +41,19 @@ final class Deployment {
     /** @param endOfInput sources send end of partition once their log is read (RunOptions.endOfInput) */
     Deployment(PhysicalGraph graph, BarrierMode mode, CoordinatorGateway gateway, ActionListener listener,
                boolean trackProcessed, boolean endOfInput) {
+        this(graph, mode, gateway, listener, trackProcessed, endOfInput, 1);
+    }
+
+    /**
+     * @param bufferSize records per network buffer (issue 16): 1 per record, 0 a quarter of each
+     *     channel's capacity (four buffers); see {@link #bufferSizeFor}
+     */
+    Deployment(PhysicalGraph graph, BarrierMode mode, CoordinatorGateway gateway, ActionListener listener,
+               boolean trackProcessed, boolean endOfInput, int bufferSize) {
         this.endOfInput = endOfInput;
         this.graph = graph;
         for (PhysicalGraph.ChannelSpec c : graph.channels()) {
-            channels.put(c.id(), new Channel(c.id(), c.capacity()));
+            channels.put(c.id(), new Channel(c.id(), c.capacity(), bufferSizeFor(c.capacity(), bufferSize)));
         }
         for (PhysicalGraph.TaskSpec t : graph.tasks()) {
             if (t.kind() == NodeKind.SOURCE) {
@@ -88,6 +97,18 @@ final class Deployment {
         }
         for (Channel c : channels.values()) {
             c.restore(checkpoint.map(cp -> cp.channelState().getOrDefault(c.id(), List.of())).orElse(List.of()));
+        }
+    }
+
+    /** The buffer size of a channel of {@code capacity} records: {@code bufferSize}, or for 0 a quarter of the capacity (at least 1). */
+    static int bufferSizeFor(int capacity, int bufferSize) {
+        return bufferSize > 0 ? bufferSize : Math.max(1, capacity / 4);
+    }
+
+    /** Hands every open buffer over (tests; the threaded runtime flushes per task). */
+    void flushAll() {
+        for (Task t : tasks.values()) {
+            t.flushOutputs();
         }
     }
 

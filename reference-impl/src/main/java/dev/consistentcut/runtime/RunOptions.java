@@ -42,6 +42,12 @@ import java.util.function.Supplier;
  * @param declineProbability simulation: chance that an operator task declines a checkpoint when
  *     its first barrier of it arrives ({@code DeclineCheckpoint}: the task cannot take part, the
  *     coordinator aborts it; see the builder)
+ * @param bufferSize threads: records per network buffer (issue 16); 0: a quarter of each channel's
+ *     capacity (four buffers per channel), 1: every record handed over on its own. The simulation
+ *     always uses buffers of one record (a step moves one record, as the spec's actions do)
+ * @param bufferTimeout threads: an open buffer is handed over part-full at the latest this long
+ *     after its task last flushed (Flink's {@code execution.buffer-timeout}); a task with nothing
+ *     else to do flushes at once. 0: flush after every step
  */
 public record RunOptions(
         long seed,
@@ -66,7 +72,9 @@ public record RunOptions(
         boolean endOfInput,
         int savepointEvery,
         double failureAfterCompletionProbability,
-        double declineProbability) {
+        double declineProbability,
+        int bufferSize,
+        long bufferTimeout) {
 
     public RunOptions {
         Objects.requireNonNull(storeFactory, "storeFactory");
@@ -87,6 +95,8 @@ public record RunOptions(
         requireAtLeast("failAfterCheckpoint", failAfterCheckpoint, 0);
         requireAtLeast("tolerableFailedCheckpoints", tolerableFailedCheckpoints, 0);
         requireAtLeast("savepointEvery", savepointEvery, 0);
+        requireAtLeast("bufferSize", bufferSize, 0);
+        requireAtLeast("bufferTimeout", bufferTimeout, 0);
     }
 
     /** Whether the {@code n}-th triggered checkpoint (from 1) is a savepoint. */
@@ -135,6 +145,8 @@ public record RunOptions(
         private Consumer<String> progress = s -> { };
         private int tolerableFailedCheckpoints;
         private double failureAfterCompletionProbability;
+        private int bufferSize;
+        private long bufferTimeout = 100_000_000L;
 
         /** Default 1. */
         public Builder seed(long v) {
@@ -299,12 +311,27 @@ public record RunOptions(
             return this;
         }
 
+        /**
+         * Default 0: buffers of a quarter of each channel's capacity (threads; the simulation
+         * always moves single records). 1: per record, the engine before issue 16.
+         */
+        public Builder bufferSize(int v) {
+            bufferSize = v;
+            return this;
+        }
+
+        /** Default 100 ms (in nanoseconds), Flink's default buffer timeout (threads). */
+        public Builder bufferTimeout(long v) {
+            bufferTimeout = v;
+            return this;
+        }
+
         public RunOptions build() {
             return new RunOptions(seed, maxSteps, checkpointInterval, triggerProbability, maxCheckpoints,
                     checkpointTimeout, abortProbability, maxConcurrentAligned, maxFailures, failureProbability,
                     failAtStep, failAfterCheckpoint, storeFactory, listener, trackProcessed, onCheckpoint, progress,
                     tolerableFailedCheckpoints, abortsReachTasks, endOfInput, savepointEvery,
-                    failureAfterCompletionProbability, declineProbability);
+                    failureAfterCompletionProbability, declineProbability, bufferSize, bufferTimeout);
         }
     }
 }

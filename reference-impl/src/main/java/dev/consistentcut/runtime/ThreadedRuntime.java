@@ -51,6 +51,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * waiting for room. A slow operator ({@link dev.consistentcut.operator.Operator#delayNanosPerRecord()})
  * parks its thread after each record.
  *
+ * <p><b>Network buffers</b> (issue 16): channels carry records in buffers of
+ * {@link RunOptions#bufferSize()} records (a quarter of a channel's capacity by default). A task
+ * hands a buffer over when it is full, before any event it sends, when it has no step enabled
+ * (before it waits), and at the latest {@link RunOptions#bufferTimeout()} after its last flush
+ * (checked every few steps, Flink's output flusher). While tracing, a flush is done under the
+ * trace lock like a step (it is none: a channel's contents include its open buffer).
+ *
  * <p><b>Completion.</b> A task whose acknowledgement makes a checkpoint complete-able hands its id
  * to the coordinator thread, which calls {@code completeCheckpoint} and checks the checkpoint
  * against {@code ConsistentCutInv} (and {@code AlignedNoChannelStateInv} when aligned). So the
@@ -103,8 +110,16 @@ public final class ThreadedRuntime implements JobRuntime {
 
     private final Map<Long, Long> triggerTimes = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Long> completions = new ConcurrentLinkedQueue<>();
-    private final AtomicLong stepsStarted = new AtomicLong();
-    private final AtomicLong stepsFinished = new AtomicLong();
+    /** Steps of workers that have been stopped (a failure restarts them); the live ones count in {@link Worker}. Coordinator thread only. */
+    private long stepsOfStoppedWorkers;
+    /**
+     * Bumped right after every change of the coordinator's state that can give a task a barrier
+     * to inject or news to take (trigger, acknowledgement, abort, decline, completion, restore),
+     * before the tasks are woken. The gateway answers "nothing for you" without the
+     * coordinator's lock while this has not moved since the task last got that answer from the
+     * coordinator (issue 16: one lock per record and task was the hot path's bottleneck).
+     */
+    private volatile long coordinatorGeneration;
     private final AtomicLong sinkRecords = new AtomicLong();
     private final AtomicReference<Throwable> taskFailure = new AtomicReference<>();
     /** True on this runtime's task threads. */
@@ -156,7 +171,7 @@ public final class ThreadedRuntime implements JobRuntime {
                         store, System::nanoTime);
         coordinator.setAbortsReachTasks(options.abortsReachTasks());
         this.deployment = new Deployment(graph, mode, new Gateway(), listener, options.trackProcessed(),
-                options.endOfInput());
+                options.endOfInput(), options.bufferSize());
         this.invariants = new CutInvariants(graph);
         this.declined = new DeclinedCheckpoints(options.tolerableFailedCheckpoints(), options.progress(), options.listener());
         this.lifecycle = options.trackProcessed()
@@ -284,7 +299,7 @@ public final class ThreadedRuntime implements JobRuntime {
             violations.addAll(invariants.outputExactlyOnce(output));
         }
         return new RunResult(mode.name(), "threads", true, completed, abortedCount(), failures,
-                stepsFinished.get() + triggeredCount + completed.size(), violations, options.trackProcessed(),
+                stepsFinished() + triggeredCount + completed.size(), violations, options.trackProcessed(),
                 deployment.ledgers(), System.nanoTime() - start, switchedIds(), savepointIds());
     }
 
@@ -341,16 +356,39 @@ public final class ThreadedRuntime implements JobRuntime {
                 && (!deployment.sourcesExhausted() || failurePending() || !deployment.sinksSettled());
     }
 
+    private long stepsFinished() {
+        long n = stepsOfStoppedWorkers;
+        for (Worker w : workers.values()) {
+            n += w.finished;
+        }
+        return n;
+    }
+
+    /**
+     * Quiescence: every worker between steps at the first look (its finished count, then its
+     * started count, equal), nothing left to do, and no worker started a step since.
+     */
     private boolean terminated() {
-        long finished = stepsFinished.get();
-        long started = stepsStarted.get();
-        if (started != finished) {
-            return false;
+        long started = 0;
+        for (Worker w : workers.values()) {
+            long f = w.finished;
+            long s = w.started;
+            if (s != f) {
+                return false;
+            }
+            started += s;
         }
         boolean quiet = completions.isEmpty() && coordinator.inFlight().isEmpty()
                 && deployment.sourcesExhausted() && deployment.channelsEmpty() && deployment.allEnded()
                 && coordinator.abortCount() == abortsSeen && noAbortNews() && deployment.sinksSettled();
-        return quiet && stepsStarted.get() == started;
+        if (!quiet) {
+            return false;
+        }
+        long again = 0;
+        for (Worker w : workers.values()) {
+            again += w.started;
+        }
+        return again == started;
     }
 
     /** No task has an abort notification still to take (else the run is not over). */
@@ -393,10 +431,20 @@ public final class ThreadedRuntime implements JobRuntime {
                 traceLock.unlock();
             }
         }
+        bumpGeneration(); // aborts, completions: before the loop wakes the tasks with the news
         if (lifecycle != null) {
             lifecycle.check(0); // the pending checkpoints' statuses (completions name theirs), the restore point
         }
     }
+
+    /** See {@link #coordinatorGeneration}; any thread. */
+    private void bumpGeneration() {
+        synchronized (generationLock) {
+            coordinatorGeneration = coordinatorGeneration + 1;
+        }
+    }
+
+    private final Object generationLock = new Object();
 
     private void wakeCoordinator() {
         control.lock();
@@ -416,6 +464,7 @@ public final class ThreadedRuntime implements JobRuntime {
         if (c.isEmpty()) {
             return;
         }
+        bumpGeneration(); // before the sources are woken
         triggeredCount++;
         if (lifecycle != null) {
             lifecycle.triggered(c.getAsLong());
@@ -540,6 +589,7 @@ public final class ThreadedRuntime implements JobRuntime {
             clocks.joinAll(); // every task has stopped: the failure comes after all they did
         }
         Optional<CompletedCheckpoint> latest = coordinator.failAndRestore();
+        bumpGeneration();
         completions.clear();
         deployment.restore(latest); // sinks re-commit the restored checkpoint's transactions
         if (lifecycle != null) {
@@ -564,6 +614,9 @@ public final class ThreadedRuntime implements JobRuntime {
     }
 
     private void startWorkers() {
+        for (Worker w : workers.values()) {
+            stepsOfStoppedWorkers += w.finished;
+        }
         workers.clear();
         for (Task t : deployment.tasks.values()) {
             workers.put(t.id(), new Worker(t));
@@ -660,7 +713,14 @@ public final class ThreadedRuntime implements JobRuntime {
         final boolean sink;
         final boolean source;
         volatile boolean stop;
+        /** Steps started and finished by this worker (written by its thread only; read by the coordinator thread). */
+        volatile long started;
+        volatile long finished;
         private int next;
+        /** Steps since the buffer timeout was last looked at; the time of the last flush. */
+        private int sinceTimeCheck;
+        private long lastFlush = System.nanoTime();
+        private final long bufferTimeout = options.bufferTimeout();
 
         Worker(Task task) {
             this.task = task;
@@ -682,11 +742,21 @@ public final class ThreadedRuntime implements JobRuntime {
                     wakeup.clear();
                     Step s = performStep(steps);
                     if (s == null) {
+                        flush(); // nothing else to do: hand the part-full buffers over before waiting
                         if (endgame) {
                             wakeCoordinator();
                         }
                         wakeup.await();
                         continue;
+                    }
+                    if (bufferTimeout == 0) {
+                        flush();
+                    } else if (++sinceTimeCheck >= 16) {
+                        sinceTimeCheck = 0;
+                        long now = System.nanoTime();
+                        if (now - lastFlush >= bufferTimeout) {
+                            flush();
+                        }
                     }
                     if (s.action() == Action.PROCESS_RECORD) {
                         if (sink) {
@@ -726,11 +796,11 @@ public final class ThreadedRuntime implements JobRuntime {
                 Action first = steps.get(0).action();
                 Step s = source || first == Action.TIMEOUT_ALIGNMENT || first == Action.PRIORITIZE_BARRIER
                         ? steps.get(0) : steps.get(Math.floorMod(next++, steps.size()));
-                stepsStarted.incrementAndGet();
+                started = started + 1; // volatile, own cache line per worker: no shared counter per step
                 try {
                     task.perform(s);
                 } finally {
-                    stepsFinished.incrementAndGet();
+                    finished = finished + 1;
                 }
                 return s;
             } finally {
@@ -740,7 +810,25 @@ public final class ThreadedRuntime implements JobRuntime {
             }
         }
 
+        /** Hands this task's open output buffers over (under the trace lock while tracing). */
+        private void flush() {
+            lastFlush = System.nanoTime();
+            if (tracing) {
+                traceLock.lock();
+            }
+            try {
+                task.flushOutputs();
+            } finally {
+                if (tracing) {
+                    traceLock.unlock();
+                }
+            }
+        }
+
         private void pause(long nanos) {
+            if (nanos <= 0) {
+                return; // no clock read per record for operators without a cost
+            }
             long deadline = System.nanoTime() + nanos;
             for (long left = nanos; left > 0 && !stop; left = deadline - System.nanoTime()) {
                 LockSupport.parkNanos(this, left);
@@ -750,6 +838,19 @@ public final class ThreadedRuntime implements JobRuntime {
 
     /** Acknowledgements go to the coordinator; a complete-able checkpoint goes to the coordinator thread. */
     private final class Gateway implements CoordinatorGateway {
+        /** Per task: the generation at which the coordinator last said "no barrier" / "no abort news" ({@code -1}: never). */
+        private final Map<String, long[]> noBarrierAt = new java.util.HashMap<>();
+        private final Map<String, long[]> noAbortNewsAt = new java.util.HashMap<>();
+
+        Gateway() {
+            // Filled before any task thread starts and never changed in structure: each task
+            // thread reads the map and writes only its own array.
+            graph.tasks().forEach(t -> {
+                noBarrierAt.put(t.id(), new long[] {-1});
+                noAbortNewsAt.put(t.id(), new long[] {-1});
+            });
+        }
+
         /** A read or write of the coordinator's state; with a causal trace, carrying the clocks ({@link VectorClocks#atCoordinator}). */
         private <T> T at(boolean writes, java.util.function.Predicate<T> isNews, java.util.function.Supplier<T> call) {
             return clocks == null ? call.get() : clocks.atCoordinator(writes, isNews, call);
@@ -764,12 +865,23 @@ public final class ThreadedRuntime implements JobRuntime {
 
         @Override
         public OptionalLong nextBarrierFor(String sourceTask) {
-            return at(false, OptionalLong::isPresent, () -> coordinator.nextBarrierFor(sourceTask));
+            long[] at = noBarrierAt.get(sourceTask);
+            long g = coordinatorGeneration;
+            if (at != null && at[0] == g) {
+                return OptionalLong.empty();
+            }
+            OptionalLong r = at(false, OptionalLong::isPresent, () -> coordinator.nextBarrierFor(sourceTask));
+            if (at != null && r.isEmpty() && onTaskThread.get()) {
+                at[0] = g;
+            }
+            return r;
         }
 
         @Override
         public void acknowledge(Acknowledgement ack) {
-            if (at(true, null, () -> coordinator.acknowledge(ack)) == AckResult.ALL_ACKNOWLEDGED) {
+            AckResult result = at(true, null, () -> coordinator.acknowledge(ack));
+            bumpGeneration();
+            if (result == AckResult.ALL_ACKNOWLEDGED) {
                 completions.add(ack.checkpointId());
                 wakeCoordinator();
             }
@@ -807,7 +919,16 @@ public final class ThreadedRuntime implements JobRuntime {
 
         @Override
         public OptionalLong nextAbortNotificationFor(String task) {
-            return at(false, OptionalLong::isPresent, () -> coordinator.nextAbortNotificationFor(task));
+            long[] at = noAbortNewsAt.get(task);
+            long g = coordinatorGeneration;
+            if (at != null && at[0] == g) {
+                return OptionalLong.empty();
+            }
+            OptionalLong r = at(false, OptionalLong::isPresent, () -> coordinator.nextAbortNotificationFor(task));
+            if (at != null && r.isEmpty() && onTaskThread.get()) {
+                at[0] = g;
+            }
+            return r;
         }
 
         @Override
@@ -831,6 +952,7 @@ public final class ThreadedRuntime implements JobRuntime {
             // so that the coordinator's clock includes the event.
             boolean declined = clocks == null ? declineNow(task, checkpointId)
                     : clocks.atCoordinator(true, true, null, () -> declineNow(task, checkpointId));
+            bumpGeneration();
             if (declined) {
                 wakeCoordinator(); // it wakes the tasks with the news
             }
@@ -848,6 +970,7 @@ public final class ThreadedRuntime implements JobRuntime {
         @Override
         public void taskEnded(Acknowledgement finalState) {
             List<Long> all = at(true, null, () -> coordinator.taskEnded(finalState));
+            bumpGeneration();
             completions.addAll(all);
             wakeCoordinator(); // completions, or the end of the run
         }

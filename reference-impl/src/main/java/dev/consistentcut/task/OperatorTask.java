@@ -62,6 +62,8 @@ public final class OperatorTask implements Task {
     private final List<Channel> inputs;
     private final int[] logicalInput;
     private final List<Channel> outputs;
+    /** {@code graph.route(id, key)} without a lookup per record. */
+    private final PhysicalGraph.Router router;
     private final BarrierMode mode;
     private final CoordinatorGateway coordinator;
     private final ActionListener listener;
@@ -117,6 +119,7 @@ public final class OperatorTask implements Task {
         this.inputs = in.stream().map(c -> SourceTask.channel(channels, c)).toList();
         this.logicalInput = in.stream().mapToInt(ChannelSpec::logicalInput).toArray();
         this.outputs = graph.outputs(id).stream().map(c -> SourceTask.channel(channels, c)).toList();
+        this.router = graph.router(id);
         this.mode = Objects.requireNonNull(mode, "mode");
         this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
         this.listener = Objects.requireNonNull(listener, "listener");
@@ -184,7 +187,7 @@ public final class OperatorTask implements Task {
     }
 
     private boolean routeHasRoom(long key) {
-        for (int o : graph.route(id, key)) {
+        for (int o : router.route(key)) {
             if (!outputs.get(o).hasRoom()) {
                 return false;
             }
@@ -233,7 +236,7 @@ public final class OperatorTask implements Task {
             throw new IllegalStateException("task " + id + ": operator " + operator.getClass().getSimpleName()
                     + " turned record " + record + " into " + result + "; it must keep the id and key");
         }
-        for (int o : graph.route(id, result.key())) {
+        for (int o : router.route(result.key())) {
             if (!outputs.get(o).offerRecord(result)) {
                 throw new IllegalStateException("task " + id + ": channel " + outputs.get(o).id() + " lost its room");
             }
@@ -643,6 +646,15 @@ public final class OperatorTask implements Task {
                 out.add(new Step(Action.PROCESS_RECORD, id, i, 0));
             }
         }
+    }
+
+    @Override
+    public boolean flushOutputs() {
+        boolean any = false;
+        for (int i = 0; i < outputs.size(); i++) {
+            any |= outputs.get(i).flush();
+        }
+        return any;
     }
 
     @Override

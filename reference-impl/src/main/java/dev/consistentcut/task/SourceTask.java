@@ -27,6 +27,8 @@ public final class SourceTask implements Task {
     private final SourceLog log;
     private final PhysicalGraph graph;
     private final List<Channel> outputs;
+    /** {@code graph.route(id, key)} without a lookup per record. */
+    private final PhysicalGraph.Router router;
     private final BarrierMode mode;
     private final CoordinatorGateway coordinator;
     private final ActionListener listener;
@@ -62,6 +64,7 @@ public final class SourceTask implements Task {
         this.graph = Objects.requireNonNull(graph, "graph");
         this.log = graph.log(id);
         this.outputs = graph.outputs(id).stream().map(c -> channel(channels, c)).toList();
+        this.router = graph.router(id);
         this.mode = Objects.requireNonNull(mode, "mode");
         this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
         this.listener = Objects.requireNonNull(listener, "listener");
@@ -128,7 +131,7 @@ public final class SourceTask implements Task {
             return false;
         }
         long key = log.entryAt(offset).key();
-        for (int o : graph.route(id, key)) {
+        for (int o : router.route(key)) {
             if (!outputs.get(o).hasRoom()) {
                 return false;
             }
@@ -143,7 +146,7 @@ public final class SourceTask implements Task {
                     + (exhausted() ? " (log exhausted)" : " (a channel on the route is full)"));
         }
         Record r = log.read(id, offset);
-        for (int o : graph.route(id, r.key())) {
+        for (int o : router.route(r.key())) {
             if (!outputs.get(o).offerRecord(r)) {
                 // Each channel has one sender, this task, so the room checked above cannot vanish.
                 throw new IllegalStateException("task " + id + ": channel " + outputs.get(o).id() + " lost its room");
@@ -227,6 +230,15 @@ public final class SourceTask implements Task {
         if (canSendEndOfPartition()) {
             out.add(new Step(Action.SEND_END_OF_PARTITION, id, -1, 0));
         }
+    }
+
+    @Override
+    public boolean flushOutputs() {
+        boolean any = false;
+        for (int i = 0; i < outputs.size(); i++) {
+            any |= outputs.get(i).flush();
+        }
+        return any;
     }
 
     @Override

@@ -27,4 +27,13 @@ public sealed interface Task permits SourceTask, OperatorTask {
      * @throws IllegalStateException naming the task and the step if it is not enabled
      */
     void perform(Step step);
+
+    /**
+     * Hands the open buffer of every output channel over, part-full (issue 16: the runtime's buffer
+     * timeout, or a task with no step enabled). Not a step: it moves no record in the spec's
+     * terms (a channel's contents include its open buffer). On the task's thread.
+     *
+     * @return whether any buffer was handed over
+     */
+    boolean flushOutputs();
 }

@@ -38,6 +38,8 @@ public final class TraceTool {
                                                two-phase-commit sink (issue 12), implies --end-of-input
                 --records N                    records per source (default 6)
                 --capacity N                   records per channel (default 2)
+                --buffer-size N                threads: records per network buffer, 0: a quarter of
+                                               the capacity (default 0; issue 16)
                 --seed N                       keys and, in the simulation, every choice (default 1)
                 --checkpoints N                simulation: checkpoints triggered at most (default 4)
                 --max-concurrent N             aligned, at-least-once: checkpoints in flight at once (default 1)
@@ -200,7 +202,7 @@ public final class TraceTool {
         List<String> positional = new ArrayList<>();
         Map<String, String> o = options(args, List.of("--out", "--runtime", "--mode", "--job", "--records", "--capacity",
                 "--seed", "--checkpoints", "--max-concurrent", "--failures", "--abort-probability", "--checkpoint-timeout",
-                "--decline-probability"),
+                "--decline-probability", "--buffer-size"),
                 List.of("--force", "--end-of-input", "--aborts-stay-in-flight", "--trace-lock"), positional);
         if (!positional.isEmpty()) {
             throw new IllegalArgumentException("record takes options only, got '" + positional.get(0) + "'");
@@ -215,6 +217,7 @@ public final class TraceTool {
         BarrierMode mode = BarrierHandlers.byName(o.getOrDefault("--mode", "aligned"));
         int records = count(o, "--records", 6, 0);
         int capacity = count(o, "--capacity", 2, 1);
+        int bufferSize = count(o, "--buffer-size", 0, 0);
         long seed = number(o, "--seed", 1L, Long::parseLong);
         int checkpoints = count(o, "--checkpoints", 4, 0);
         int maxConcurrent = count(o, "--max-concurrent", 1, 1);
@@ -239,11 +242,17 @@ public final class TraceTool {
         return record(Path.of(o.get("--out")), graph, job, mode,
                 new Settings(threads, seed, checkpoints, maxConcurrent, failures, abort, timeout,
                         !o.containsKey("--aborts-stay-in-flight"), o.containsKey("--end-of-input") || job.equals("sink"),
-                        decline, o.containsKey("--trace-lock")), out);
+                        decline, o.containsKey("--trace-lock")), out,
+                bufferSize);
     }
 
     /** Runs {@code graph} with a recorder writing {@code file}; 0 if the run finished, 1 if not. */
     static int record(Path file, JobGraph graph, String job, BarrierMode mode, Settings s, PrintStream out) {
+        return record(file, graph, job, mode, s, out, 0);
+    }
+
+    /** As above; {@code bufferSize}: records per network buffer in the threaded runtime (0: a quarter of the capacity). */
+    static int record(Path file, JobGraph graph, String job, BarrierMode mode, Settings s, PrintStream out, int bufferSize) {
         // The threaded runtime records causally (issue 13) unless the trace lock is asked for.
         dev.consistentcut.causal.VectorClocks clocks = s.threads() && !s.traceLock()
                 ? new dev.consistentcut.causal.VectorClocks(processes(graph)) : null;
@@ -265,6 +274,8 @@ public final class TraceTool {
                 ThreadedRuntime rt = new ThreadedRuntime(graph, mode, options
                         .checkpointInterval(TimeUnit.MILLISECONDS.toNanos(2))
                         .checkpointTimeout(TimeUnit.MILLISECONDS.toNanos(s.checkpointTimeout()))
+                        .bufferSize(bufferSize)
+                        .bufferTimeout(TimeUnit.MILLISECONDS.toNanos(1))
                         .build());
                 recorder.attach(RuntimeViews.of(rt));
                 if (clocks != null) {

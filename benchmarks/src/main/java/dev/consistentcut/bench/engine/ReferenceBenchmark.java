@@ -44,6 +44,13 @@ import java.util.function.Supplier;
  */
 public final class ReferenceBenchmark {
 
+    /**
+     * Records per network buffer (issue 16): 0, the engine's default (a quarter of the channel's
+     * 1,000 records: 250, about Flink's 8 KB buffers of this job's 32-byte records); set
+     * {@code -Dbench.bufferSize=1} to measure the per-record channel.
+     */
+    static final int BUFFER_SIZE = Integer.getInteger("bench.bufferSize", 0);
+
     /** Where the job's checkpoint interval is "never": no trigger in a scenario without checkpoints. */
     private static final long NEVER = TimeUnit.DAYS.toNanos(365);
 
@@ -69,6 +76,7 @@ public final class ReferenceBenchmark {
                 .checkpointInterval(scenario.mode().checkpoints() ? JobShape.CHECKPOINT_INTERVAL.toNanos() : NEVER)
                 .maxConcurrentAligned(1)
                 .trackProcessed(false)
+                .bufferSize(BUFFER_SIZE)
                 .store(stores)
                 .onCheckpoint(c -> completed.add(new Durable(c, System.nanoTime())))
                 .build();

@@ -25,6 +25,12 @@ import org.openjdk.jmh.infra.Control;
  * threads, a spinning waiter burns the time slice its partner needs to make progress. The two methods run as one JMH group: its score is records handed
  * over per microsecond (producer and consumer each count every record once, so the group's score
  * is twice the hand-off rate; JMH reports per method as well).
+ *
+ * <p>{@code bufferSize} (issue 16): records per network buffer. 1 is a hand-off per record (a
+ * lock-free queue operation and a wake-up per record); larger buffers hand over once per buffer
+ * and leave per record only the array write, the receiver's published read position and its
+ * check of the priority lane. Scores are per record; the cost per buffer is the per-record time
+ * times the buffer size (a buffer is capped at the capacity).
  */
 @State(Scope.Group)
 @BenchmarkMode(org.openjdk.jmh.annotations.Mode.Throughput)
@@ -35,12 +41,16 @@ public class ChannelHandOffBenchmark {
     @Param({"16", "1000"})
     public int capacity;
 
+    /** Records per buffer: 1 (per-record hand-off) and 250 (the macro benchmark's buffers, about Flink's 8 KB of this job's records). */
+    @Param({"1", "250"})
+    public int bufferSize;
+
     private Channel channel;
     private final Record record = new Record(new RecordId("s#0", 0), 7, 1);
 
     @Setup(Level.Iteration)
     public void setUp() {
-        channel = new Channel("s#0->t#0", capacity);
+        channel = new Channel("s#0->t#0", capacity, bufferSize);
     }
 
     @Benchmark
