@@ -16,7 +16,11 @@ cd "$ROOT"
 # barrier 98.9% (361/365), checkpoint 97.6% (367/376); every survivor is argued equivalent in
 # docs/mutation-testing.md. The thresholds sit 2.9 and 2.6 points below: a margin for the next
 # handler state or store feature (a survivor or two), not for lost coverage.
-THRESHOLDS="${MUTATION_THRESHOLDS:-barrier=96 checkpoint=95}"
+# task (long form only): 96.6% (311/322) with the task package's own tests at f57c565, after the
+# triage's tests (docs/mutation-testing.md); the long form runs those tests and the runtime's, so it
+# kills at least as many. The threshold sits 1.6 points below. runtime: no threshold yet (its
+# long-form run did not finish on the shared machine).
+THRESHOLDS="${MUTATION_THRESHOLDS:-barrier=96 checkpoint=95 task=95}"
 
 usage() {
   cat <<'USAGE'

@@ -144,13 +144,17 @@ NOT_BY_THE_ENGINE = {
 # reached; remove an entry once a trace reaches it (the check then says so).
 NOT_YET = {
     "aligned: NotifyCheckpointAborted: prelude: abandons the alignment",
-    "aligned: ReceiveBarrier: subsumes the older alignment, completes at once",
-    "aligned: ReceiveEndOfPartition: completes the alignment, the task ends",
-    "unaligned: NotifyCheckpointAborted: prelude: abandons the alignment",
-    "unaligned: NotifyCheckpointComplete: nothing to commit",
     "unaligned: ReceiveEndOfPartition: the last barrier's input ends, the task ends",
-    "aligned: TriggerCheckpoint: final checkpoint (every task ended)",
-    "unaligned: TriggerCheckpoint: final checkpoint (every task ended)",
+}
+# Branches of the aligned module that no behaviour of the spec with its correct dials reaches (they
+# are there for the dials: BlocksOnBarrier = FALSE, as at-least-once instantiates the module).
+NOT_WITH_CORRECT_DIALS = {
+    "aligned: ReceiveBarrier: subsumes the older alignment, completes at once":
+        "the older alignment has an arrived input, which is blocked, so it has not ended: the newer barrier's"
+        " input and the ended ones are never all inputs",
+    "aligned: ReceiveEndOfPartition: completes the alignment, the task ends":
+        "an alignment has an arrived input, blocked, whose end of partition cannot be taken before the"
+        " alignment completes: the task cannot end in the step that completes it",
 }
 MODES = ("aligned", "unaligned")
 
@@ -170,18 +174,21 @@ def branches(path):
         for _, action, branch, count in mine:
             key = "%s: %s" % (action, branch)
             full = "%s: %s" % (mode, key)
-            if int(count) == 0 and key not in NOT_BY_THE_ENGINE and full not in NOT_YET:
+            if int(count) == 0 and key not in NOT_BY_THE_ENGINE and full not in NOT_YET \
+                    and full not in NOT_WITH_CORRECT_DIALS:
                 missing.append(full)
-            if int(count) > 0 and full in NOT_YET:
+            if int(count) > 0 and (full in NOT_YET or full in NOT_WITH_CORRECT_DIALS):
                 reached_now.append(full)
         taken = sum(1 for r in mine if int(r[3]) > 0)
         print("  %-10s %d of %d branches taken (%d steps)" % (mode, taken, len(mine), sum(int(r[3]) for r in mine)))
     for key, why in NOT_BY_THE_ENGINE.items():
         print("  not by the correct engine: %s (%s)" % (key, why))
+    for key, why in NOT_WITH_CORRECT_DIALS.items():
+        print("  not with the correct dials: %s (%s)" % (key, why))
     for key in sorted(NOT_YET):
         print("  not reached yet by the CI set (a seed to find): %s" % key)
     for m in reached_now:
-        print("  REACHED NOW: %s (remove it from NOT_YET)" % m)
+        print("  REACHED NOW: %s (remove it from NOT_YET; if it is in NOT_WITH_CORRECT_DIALS, that claim is wrong)" % m)
     for m in missing:
         print("  MISSING: %s" % m)
     sys.exit(1 if missing or reached_now else 0)

@@ -9,13 +9,17 @@ independent events of a causal trace in the other order; a step that changes no 
 spec dropped or repeated): it must be accepted -- which also tests the causal merge, since every
 linearization of the causal order must be a behaviour of the spec.
 
-Usage: tests/trace-mutants.py [--seed N] [--per-operator K] [--jobs N] [--out DIR] [--list] TRACE...
+Usage: tests/trace-mutants.py [--seed N] [--per-operator K] [--jobs N] [--out DIR] [--list]
+                              [--equivalent-only TRACE]... TRACE...
 
   --seed N          the sample of mutants (default 13): the same seed, the same mutants
   --per-operator K  at most K mutants per operator, sampled over all the traces (default 3)
   --jobs N          TLCs at once (default 2)
   --out DIR         where the mutants and the verdicts go (default target/trace-mutants)
   --list            write the mutants and list them, validate none
+  --equivalent-only TRACE  only the equivalent operators on TRACE (repeatable): for a causal
+                    trace of the threaded runtime, which differs from run to run, so that the
+                    semantic sample (from the TRACE arguments, deterministic runs) stays the same
 
 Operators (semantic: must be rejected):
   drop            drop an event that changes the spec's state (RunEnded too: a prefix)
@@ -98,18 +102,20 @@ def depends(a, b):
 
 
 def concurrent(a, b, procs):
-    """Vector clocks of a and b are incomparable (recorded by a causal trace: fields p, vc)."""
-    if "vc" not in a or "vc" not in b:
+    """No happens-before between a and b (a causal trace: fields p, vc; header processes). Event e
+    of process p precedes f iff vc(e)[p] <= vc(f)[p]: a clock may name a process's next event (a
+    message carries the number of the event its step records), so whole vectors are not compared."""
+    if "vc" not in a or "vc" not in b or not procs or a.get("p") not in procs or b.get("p") not in procs:
         return False
-    va, vb = a["vc"], b["vc"]
-    return not all(x <= y for x, y in zip(va, vb)) and not all(y <= x for x, y in zip(va, vb))
+    pa, pb = procs.index(a["p"]), procs.index(b["p"])
+    return pa != pb and not a["vc"][pa] <= b["vc"][pa] and not b["vc"][pb] <= a["vc"][pb]
 
 
 def bump_record(r):
     return {"src": r["src"], "off": r["off"] + 1}
 
 
-def mutants_of(events):
+def mutants_of(events, procs=None):
     """Every candidate mutant of one trace: (operator, description, new event list)."""
     out = []
     n = len(events)
@@ -130,7 +136,7 @@ def mutants_of(events):
         if k + 1 < n and depends(ev, events[k + 1]):
             put("swap-causal", k, "swapped with event %d (%s), which depends on it" % (k + 2, events[k + 1]["event"]),
                 events[:k] + [events[k + 1], ev] + events[k + 2:])
-        if k + 1 < n and concurrent(ev, events[k + 1], None) and e != "RunEnded" and events[k + 1]["event"] != "RunEnded":
+        if k + 1 < n and concurrent(ev, events[k + 1], procs) and e != "RunEnded" and events[k + 1]["event"] != "RunEnded":
             put("swap-independent", k, "swapped with event %d (%s), causally independent" % (k + 2, events[k + 1]["event"]),
                 events[:k] + [events[k + 1], ev] + events[k + 2:])
 
@@ -199,17 +205,21 @@ def mutants_of(events):
 
 def main(argv):
     seed, per, jobs, out_dir, listing, traces = 13, 3, 2, os.path.join(ROOT, "target", "trace-mutants"), False, []
+    equivalent_only = []
     it = iter(argv)
     for a in it:
         if a in ("-h", "--help"):
             print(__doc__)
             return 0
-        if a in ("--seed", "--per-operator", "--jobs", "--out"):
+        if a in ("--seed", "--per-operator", "--jobs", "--out", "--equivalent-only"):
             v = next(it, None)
             if v is None:
                 die(a + " needs a value")
             if a == "--out":
                 out_dir = v
+                continue
+            if a == "--equivalent-only":
+                equivalent_only.append(v)
                 continue
             if not v.isdigit() or (a != "--seed" and int(v) < 1):
                 die("%s needs a whole number%s, got '%s'" % (a, "" if a == "--seed" else " >= 1", v))
@@ -221,16 +231,18 @@ def main(argv):
             die("unknown option '%s' (see --help)" % a)
         else:
             traces.append(a)
-    if not traces:
+    if not traces and not equivalent_only:
         die("no TRACE given (see --help)")
     candidates = {op: [] for op in SEMANTIC + EQUIVALENT}
-    for t in traces:
+    for t in traces + equivalent_only:
         try:
             lines = open(t, encoding="utf-8").read().splitlines()
             header, events = lines[0], [json.loads(l) for l in lines[1:]]
         except (OSError, ValueError, IndexError) as e:
             die("cannot read trace %s: %s" % (t, e), 3)
-        for op, what, evs in mutants_of(events):
+        for op, what, evs in mutants_of(events, json.loads(header).get("processes")):
+            if t in equivalent_only and t not in traces and op not in EQUIVALENT:
+                continue
             candidates[op].append((os.path.basename(t)[:-len(".ndjson")] if t.endswith(".ndjson") else os.path.basename(t),
                                    what, header, evs))
     rng = random.Random(seed)
@@ -250,7 +262,7 @@ def main(argv):
             w.write(header + "\n" + "".join(dump(e) + "\n" for e in evs))
         files.append(f)
     print("trace mutants: %d of %d candidates (seed %d, at most %d per operator) from %d traces, in %s"
-          % (len(chosen), sum(len(v) for v in candidates.values()), seed, per, len(traces), out_dir))
+          % (len(chosen), sum(len(v) for v in candidates.values()), seed, per, len(traces) + len(equivalent_only), out_dir))
     if listing:
         for f, (op, base, what, _, _) in zip(files, chosen):
             print("  %-16s %s: %s  (%s)" % (op, base, what, os.path.basename(f)))

@@ -127,7 +127,8 @@ class RuntimePartsTest {
                 new Bad("abortProbability must be within [0, 1], got 1.1", b -> b.abortProbability(1.1)),
                 new Bad("failureProbability must be within [0, 1], got NaN", b -> b.failureProbability(Double.NaN)),
                 new Bad("failureAfterCompletionProbability must be within [0, 1], got 2.0",
-                        b -> b.failureAfterCompletionProbability(2)));
+                        b -> b.failureAfterCompletionProbability(2)),
+                new Bad("declineProbability must be within [0, 1], got 1.5", b -> b.declineProbability(1.5)));
         for (Bad b : bad) {
             RunOptions.Builder builder = RunOptions.builder();
             b.set().accept(builder);
@@ -171,6 +172,19 @@ class RuntimePartsTest {
         assertFalse(o.trackProcessed());
         assertFalse(o.abortsReachTasks());
         assertTrue(o.endOfInput());
+        assertTrue(d.storeFactory().get() instanceof InMemoryCheckpointStore, "an in-memory store by default");
+        ActionListener l = (a, p) -> { };
+        java.util.function.Supplier<dev.consistentcut.checkpoint.CheckpointStore> store = () -> new InMemoryCheckpointStore(1);
+        Consumer<dev.consistentcut.checkpoint.CompletedCheckpoint> each = c -> { };
+        Consumer<String> lines = progress::add;
+        RunOptions hooks = RunOptions.builder().listener(l).store(store).onCheckpoint(each).progress(lines)
+                .declineProbability(0.5).build();
+        assertSame(l, hooks.listener());
+        assertSame(store, hooks.storeFactory());
+        assertSame(each, hooks.onCheckpoint());
+        assertSame(lines, hooks.progress());
+        assertEquals(0.5, hooks.declineProbability());
+        assertEquals(0.0, d.declineProbability());
     }
 
     @Test

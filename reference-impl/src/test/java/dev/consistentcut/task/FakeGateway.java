@@ -21,6 +21,32 @@ public final class FakeGateway implements CoordinatorGateway {
     /** Abort notifications waiting per task (a test puts them; the task takes them). */
     public final Map<String, java.util.TreeSet<Long>> news = new HashMap<>();
 
+    /** Completion notifications waiting per task (a test puts them; the task takes them). */
+    public final Map<String, java.util.TreeSet<Long>> completions = new HashMap<>();
+    /** Checkpoints a task declines on its first barrier (declinesOnFirstBarrier), and each question asked. */
+    public final java.util.Set<Long> declineOnFirstBarrier = new java.util.HashSet<>();
+    public final List<Long> declineAsked = new ArrayList<>();
+
+    @Override
+    public OptionalLong nextCompleteNotificationFor(String task) {
+        java.util.TreeSet<Long> n = completions.get(task);
+        return n == null || n.isEmpty() ? OptionalLong.empty() : OptionalLong.of(n.first());
+    }
+
+    @Override
+    public void completeNotified(String task, long checkpointId) {
+        java.util.TreeSet<Long> n = completions.get(task);
+        if (n != null) {
+            n.remove(checkpointId);
+        }
+    }
+
+    @Override
+    public boolean declinesOnFirstBarrier(String task, long checkpointId) {
+        declineAsked.add(checkpointId);
+        return declineOnFirstBarrier.contains(checkpointId);
+    }
+
     @Override
     public OptionalLong nextAbortNotificationFor(String task) {
         java.util.TreeSet<Long> n = news.get(task);
