@@ -43,7 +43,7 @@ Received(c, e) == LET w == e[2] IN w \in acked[c] \/ (handling[w] = c /\ e \in a
 AckClosureLemma ==
     \A c \in CheckpointIds, t \in Operators :
         /\ t \in acked[c] /\ ~Doomed(c) => \A e \in InputsOf(t) : e[1] \in acked[c]
-        /\ t \in acked[c] /\ Live(c) => \A e \in InputsOf(t) : e[1] \in acked[c] \/ c <= current[e[1]]
+        /\ t \in acked[c] /\ Live(c) => \A e \in InputsOf(t) : e[1] \notin acked[c] => c <= current[e[1]]
 
 \* Lemma (alignment in progress).  An operator aligning c is aligning a live checkpoint it
 \* has not acknowledged yet, still waits for some input's barrier (the inputs whose barrier

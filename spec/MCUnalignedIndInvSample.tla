@@ -64,7 +64,7 @@ ChanFits(p, sp, e, q) ==
     /\ With(p, sp)!CancelLemma(e, q)
     /\ \A c \in CheckpointIds :
           /\ BarriersIn(q, c) = 1 =>
-                /\ Live(c) /\ (With(p, sp)!SenderSnapshotted(c, e) \/ Passed(c, e[1]))
+                /\ Live(c) /\ (~With(p, sp)!SenderSnapshotted(c, e) => Passed(c, e[1]))
                 /\ c <= current[e[1]]
                 /\ ~With(p, sp)!Received(c, e)
           /\ With(p, sp)!FinalStateLemmaWith(c, e, q)

@@ -64,7 +64,7 @@ AckLemma ==
     \A c \in CheckpointIds, t \in Operators :
         /\ Kept(c) /\ t \in acked[c] => \A e \in InputsOf(t) : SenderSnapshotted(c, e)
         /\ Live(c) /\ t \in acked[c] =>
-              \A e \in InputsOf(t) : SenderSnapshotted(c, e) \/ c <= current[e[1]]
+              \A e \in InputsOf(t) : ~SenderSnapshotted(c, e) => c <= current[e[1]]
 
 \* What input e of an operator contributes to its snapshot of c: what it had taken from e
 \* when it snapshotted.  If e's sender has placed its barrier (at e's head, or it has
@@ -140,7 +140,7 @@ UnalignedChannelLemmaWith(e, q, p) ==
     /\ \A c \in CheckpointIds :
           /\ BarriersIn(q, c) <= 1
           /\ BarriersIn(q, c) = 1 =>
-                /\ Live(c) /\ (SenderSnapshotted(c, e) \/ Passed(c, e[1]))
+                /\ Live(c) /\ (~SenderSnapshotted(c, e) => Passed(c, e[1]))
                 /\ c <= current[e[1]] /\ ~Received(c, e)
                 /\ \A i \in 1..(BarrierPos(q, c) - 1) : ~IsRecord(q[i]) /\ ~IsEndOfPartition(q[i])
           /\ FinalStateLemmaWith(c, e, q)
