@@ -35,15 +35,17 @@ Received(c, e) == LET w == e[2] IN w \in acked[c] \/ (handling[w] = c /\ e \in a
 \* forwards at its first barrier and acknowledges at its last.)  Of a doomed checkpoint a
 \* sender that went past it never acknowledges, while its receiver may (an ended input
 \* counts as arrived): so the lemma is not claimed for it.
-\* Of a live c that is doomed, a sender that did not acknowledge c has gone past it: it will
-\* never put a barrier of c on its output.  (That second part was found missing by the
-\* unaligned check of the whole lifecycle with failures, where the same state breaks
-\* UnalignedIndInv: a receiver that acknowledged a doomed c, a sender that has not reached
-\* c, and its InjectBarrier putting a barrier of c on an input already received.)
+\* Of a live c that is doomed, a sender that did not acknowledge c has gone past it (Passed:
+\* reached c, and does not align it): it will never put a barrier of c on its output.  (An
+\* operator still aligning c would: the sink sample found "c <= current" too weak.)  This
+\* second part was found missing by the unaligned check of the whole lifecycle with
+\* failures, where the same state breaks UnalignedIndInv: a receiver that acknowledged a
+\* doomed c, a sender that has not reached c, and its InjectBarrier putting a barrier of c
+\* on an input already received.
 AckClosureLemma ==
     \A c \in CheckpointIds, t \in Operators :
         /\ t \in acked[c] /\ ~Doomed(c) => \A e \in InputsOf(t) : e[1] \in acked[c]
-        /\ t \in acked[c] /\ Live(c) => \A e \in InputsOf(t) : e[1] \notin acked[c] => c <= current[e[1]]
+        /\ t \in acked[c] /\ Live(c) => \A e \in InputsOf(t) : e[1] \notin acked[c] => Passed(c, e[1])
 
 \* Lemma (alignment in progress).  An operator aligning c is aligning a live checkpoint it
 \* has not acknowledged yet, still waits for some input's barrier (the inputs whose barrier
