@@ -12,8 +12,6 @@ import dev.consistentcut.checkpoint.Acknowledgement;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.operator.KeyedCount;
-import dev.consistentcut.operator.RecordingSink;
 import dev.consistentcut.record.Record;
 import dev.consistentcut.record.RecordId;
 import dev.consistentcut.sink.MemorySinkDirectory;
@@ -38,21 +36,10 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(10)
 class TaskContractsTest {
 
-    private final PhysicalGraph graph = PhysicalGraph.of(JobGraph.builder()
-            .source("s1", InMemorySourceLog.ofKeys(1, 2, 3))
-            .source("s2", InMemorySourceLog.ofKeys(4, 5))
-            .operator("count", 1, KeyedCount::new)
-            .operator("sink", 1, RecordingSink::new)
-            .edge("s1", "count", Partitioning.FORWARD, 4)
-            .edge("s2", "count", Partitioning.FORWARD, 4)
-            .edge("count", "sink", Partitioning.FORWARD, 4)
-            .build());
-    private final Map<String, Channel> channels = new LinkedHashMap<>();
-    private final FakeGateway gateway = new FakeGateway();
-
-    TaskContractsTest() {
-        graph.channels().forEach(c -> channels.put(c.id(), new Channel(c.id(), c.capacity())));
-    }
+    private final TwoSourceCountJob job = new TwoSourceCountJob(4);
+    private final PhysicalGraph graph = job.graph;
+    private final Map<String, Channel> channels = job.channels;
+    private final FakeGateway gateway = job.gateway;
 
     private OperatorTask operator(String id) {
         return new OperatorTask(id, graph, channels, BarrierHandlers.aligned(), gateway, ActionListener.NONE, true);

@@ -12,16 +12,10 @@ import dev.consistentcut.channel.CancelBarrier;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.channel.EndOfPartition;
 import dev.consistentcut.checkpoint.Acknowledgement;
-import dev.consistentcut.graph.JobGraph;
-import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.operator.KeyedCount;
-import dev.consistentcut.operator.RecordingSink;
 import dev.consistentcut.record.Record;
 import dev.consistentcut.record.RecordId;
-import dev.consistentcut.source.InMemorySourceLog;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -39,28 +33,17 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(10)
 class TaskEventsTest {
 
-    private final PhysicalGraph graph = PhysicalGraph.of(JobGraph.builder()
-            .source("s1", InMemorySourceLog.ofKeys(1, 2, 3))
-            .source("s2", InMemorySourceLog.ofKeys(4, 5))
-            .operator("count", 1, KeyedCount::new)
-            .operator("sink", 1, RecordingSink::new)
-            .edge("s1", "count", Partitioning.FORWARD, 4)
-            .edge("s2", "count", Partitioning.FORWARD, 4)
-            .edge("count", "sink", Partitioning.FORWARD, 4)
-            .build());
-    private final Map<String, Channel> channels = new LinkedHashMap<>();
-    private final FakeGateway gateway = new FakeGateway();
+    private final TwoSourceCountJob job = new TwoSourceCountJob(4);
+    private final PhysicalGraph graph = job.graph;
+    private final Map<String, Channel> channels = job.channels;
+    private final FakeGateway gateway = job.gateway;
     /** Every event, as "Action" and its parameters. */
-    private final List<Map.Entry<String, Map<String, Object>>> events = new ArrayList<>();
-    private final ActionListener listener = (a, p) -> events.add(Map.entry(a, Map.copyOf(p)));
+    private final List<Map.Entry<String, Map<String, Object>>> events = job.events;
+    private final ActionListener listener = job.listener;
 
-    private static final String S1 = "s1#0->count#0";
-    private static final String S2 = "s2#0->count#0";
-    private static final String OUT = "count#0->sink#0";
-
-    TaskEventsTest() {
-        graph.channels().forEach(c -> channels.put(c.id(), new Channel(c.id(), c.capacity())));
-    }
+    private static final String S1 = TwoSourceCountJob.S1;
+    private static final String S2 = TwoSourceCountJob.S2;
+    private static final String OUT = TwoSourceCountJob.OUT;
 
     private SourceTask source(String id, BarrierMode mode) {
         return new SourceTask(id, graph, channels, mode, gateway, listener, true);

@@ -13,8 +13,6 @@ import dev.consistentcut.checkpoint.Acknowledgement;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.operator.KeyedCount;
-import dev.consistentcut.operator.RecordingSink;
 import dev.consistentcut.record.Record;
 import dev.consistentcut.record.RecordId;
 import dev.consistentcut.sink.MemorySinkDirectory;
@@ -38,26 +36,15 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(10)
 class TaskStateEdgesTest {
 
-    private final PhysicalGraph graph = PhysicalGraph.of(JobGraph.builder()
-            .source("s1", InMemorySourceLog.ofKeys(1, 2, 3))
-            .source("s2", InMemorySourceLog.ofKeys(4, 5))
-            .operator("count", 1, KeyedCount::new)
-            .operator("sink", 1, RecordingSink::new)
-            .edge("s1", "count", Partitioning.FORWARD, 4)
-            .edge("s2", "count", Partitioning.FORWARD, 4)
-            .edge("count", "sink", Partitioning.FORWARD, 4)
-            .build());
-    private final Map<String, Channel> channels = new LinkedHashMap<>();
-    private final FakeGateway gateway = new FakeGateway();
-    private final List<Map.Entry<String, Map<String, Object>>> events = new ArrayList<>();
-    private final ActionListener listener = (a, p) -> events.add(Map.entry(a, Map.copyOf(p)));
-    private static final String S1 = "s1#0->count#0";
-    private static final String S2 = "s2#0->count#0";
-    private static final String OUT = "count#0->sink#0";
-
-    TaskStateEdgesTest() {
-        graph.channels().forEach(c -> channels.put(c.id(), new Channel(c.id(), c.capacity())));
-    }
+    private final TwoSourceCountJob job = new TwoSourceCountJob(4);
+    private final PhysicalGraph graph = job.graph;
+    private final Map<String, Channel> channels = job.channels;
+    private final FakeGateway gateway = job.gateway;
+    private final List<Map.Entry<String, Map<String, Object>>> events = job.events;
+    private final ActionListener listener = job.listener;
+    private static final String S1 = TwoSourceCountJob.S1;
+    private static final String S2 = TwoSourceCountJob.S2;
+    private static final String OUT = TwoSourceCountJob.OUT;
 
     private OperatorTask count(BarrierMode mode) {
         return new OperatorTask("count#0", graph, channels, mode, gateway, listener, true);

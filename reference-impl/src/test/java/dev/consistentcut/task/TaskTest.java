@@ -15,7 +15,6 @@ import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.operator.KeyedCount;
-import dev.consistentcut.operator.RecordingSink;
 import dev.consistentcut.record.Record;
 import dev.consistentcut.record.RecordId;
 import dev.consistentcut.source.InMemorySourceLog;
@@ -31,22 +30,11 @@ import org.junit.jupiter.api.Test;
  */
 class TaskTest {
 
-    private final PhysicalGraph graph = PhysicalGraph.of(JobGraph.builder()
-            .source("s1", InMemorySourceLog.ofKeys(1, 2, 3))
-            .source("s2", InMemorySourceLog.ofKeys(4, 5))
-            .operator("count", 1, KeyedCount::new)
-            .operator("sink", 1, RecordingSink::new)
-            .edge("s1", "count", Partitioning.FORWARD, 2)
-            .edge("s2", "count", Partitioning.FORWARD, 2)
-            .edge("count", "sink", Partitioning.FORWARD, 2)
-            .build());
-    private final Map<String, Channel> channels = new LinkedHashMap<>();
-    private final FakeGateway gateway = new FakeGateway();
+    private final TwoSourceCountJob job = new TwoSourceCountJob(2);
+    private final PhysicalGraph graph = job.graph;
+    private final Map<String, Channel> channels = job.channels;
+    private final FakeGateway gateway = job.gateway;
     private final List<String> actions = new ArrayList<>();
-
-    TaskTest() {
-        graph.channels().forEach(c -> channels.put(c.id(), new Channel(c.id(), c.capacity())));
-    }
 
     private SourceTask source(String id, BarrierMode mode) {
         return new SourceTask(id, graph, channels, mode, gateway, (a, p) -> actions.add(a + " " + p.get("task")));
