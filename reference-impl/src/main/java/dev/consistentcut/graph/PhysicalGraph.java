@@ -178,10 +178,17 @@ public final class PhysicalGraph {
      */
     public int[] route(String task, long key) {
         task(task);
-        List<OutEdge> out = outEdges.get(task);
-        int[] buffer = new int[outputs.get(task).size()];
+        return routeOnEveryEdge(outEdges.get(task), outputs.get(task).size(), key);
+    }
+
+    /**
+     * {@link #route} the general way, edge by edge, into a new array: {@link #route} itself, and
+     * {@link Router}'s answer when no shortcut applies (RouterTest compares the shortcuts with it).
+     */
+    private static int[] routeOnEveryEdge(Iterable<OutEdge> edges, int outputs, long key) {
+        int[] buffer = new int[outputs];
         int n = 0;
-        for (OutEdge e : out) {
+        for (OutEdge e : edges) {
             switch (e.partitioning()) {
                 case BROADCAST -> {
                     for (int o : e.outputByReceiver()) {
@@ -242,20 +249,7 @@ public final class PhysicalGraph {
             if (edges.length == 0) {
                 return none;
             }
-            int[] buffer = new int[outputs];
-            int n = 0;
-            for (OutEdge e : edges) {
-                switch (e.partitioning()) {
-                    case BROADCAST -> {
-                        for (int o : e.outputByReceiver()) {
-                            buffer[n++] = o;
-                        }
-                    }
-                    case FORWARD -> buffer[n++] = e.outputByReceiver()[e.senderIndex()];
-                    case HASH -> buffer[n++] = e.outputByReceiver()[Partitioning.hashTarget(key, e.outputByReceiver().length)];
-                }
-            }
-            return n == buffer.length ? buffer : java.util.Arrays.copyOf(buffer, n);
+            return routeOnEveryEdge(java.util.Arrays.asList(edges), outputs, key);
         }
     }
 
