@@ -40,6 +40,9 @@ Operators (equivalent: must be accepted):
                     task only remembered or had gone past, a commit notification with nothing
                     to commit)
 
+Environment: TRACE_MUTANTS_JUDGE, a command in place of ./model-check.sh (for the step's broken
+twin: tests/trace-mutants-fixtures/accept-every-trace.sh).
+
 Exit codes: 0 every semantic mutant rejected and every equivalent one accepted; 1 not so (the
 survivors are listed); 2 bad usage; 3 environment (no trace, model-check.sh failed to judge)."""
 import json
@@ -268,7 +271,10 @@ def main(argv):
             print("  %-16s %s: %s  (%s)" % (op, base, what, os.path.basename(f)))
         return 0
     doc_file = os.path.join(out_dir, "verdicts.json")
-    cmd = [os.path.join(ROOT, "model-check.sh"), "--json", "--no-pictures", "--require-end", "--jobs", str(jobs)]
+    # TRACE_MUTANTS_JUDGE replaces ./model-check.sh (same arguments, same JSON), so that a judge
+    # that accepts every trace can show this step failing (tests/trace-validation.sh's twin).
+    judge = os.environ.get("TRACE_MUTANTS_JUDGE") or os.path.join(ROOT, "model-check.sh")
+    cmd = [judge, "--json", "--no-pictures", "--require-end", "--jobs", str(jobs)]
     for f in files:
         cmd += ["--trace", f]
     with open(doc_file, "w") as w, open(os.path.join(out_dir, "model-check.log"), "w") as log:

@@ -187,6 +187,25 @@ python3 tests/trace-mutants.py --seed 13 --per-operator 3 --jobs 2 --out "$OUT/m
   "$OUT"/good/sim-sink-aligned.ndjson --equivalent-only "$OUT"/good/threads-diamond-unaligned.ndjson
 check $? "trace mutants (the score per operator above; mutants and verdicts in $OUT/mutants)"
 
+echo "--- the coverage and mutant checks' broken twins: each must fail ---"
+# A trace set without most lifecycle cases (one trace), a coverage table with a required branch
+# never taken, and a judge that accepts every trace (so semantic mutants survive): each check
+# above must then exit 1, or it could not fail.
+mkdir -p "$OUT/twins/one-trace"
+cp "$OUT"/good/sim-join-aligned-subsumption.ndjson "$OUT/twins/one-trace/"
+python3 tests/trace-coverage.py "$OUT/twins/one-trace" >"$OUT/twins/cases.out" 2>&1
+[ $? -eq 1 ]; check $? "lifecycle-case coverage of a single trace must fail (exit 1; $OUT/twins/cases.out)"
+awk -F'\t' 'BEGIN { OFS = "\t" } NR > 1 && !done && $1 == "aligned" && $4 > 0 { $4 = 0; done = 1 } { print }' \
+  "$OUT/good-coverage.tsv" >"$OUT/twins/coverage-one-branch-untaken.tsv"
+python3 tests/trace-coverage.py --branches "$OUT/twins/coverage-one-branch-untaken.tsv" >"$OUT/twins/branches.out" 2>&1
+[ $? -eq 1 ] && grep -q "MISSING: aligned: " "$OUT/twins/branches.out"
+check $? "branch coverage with a required branch untaken must fail naming it ($OUT/twins/branches.out)"
+TRACE_MUTANTS_JUDGE="$ROOT/tests/trace-mutants-fixtures/accept-every-trace.sh" \
+  python3 tests/trace-mutants.py --seed 13 --per-operator 1 --out "$OUT/twins/mutants" \
+  "$OUT"/good/sim-join-aligned-subsumption.ndjson >"$OUT/twins/mutants.out" 2>&1
+[ $? -eq 1 ] && grep -q "NOT AS EXPECTED" "$OUT/twins/mutants.out"
+check $? "trace mutants judged by a validator that accepts everything must fail ($OUT/twins/mutants.out)"
+
 echo "--- a deliberately broken engine: its traces must be rejected at the first unexplained event ---"
 # BrokenTraces (test sources) runs the engine with the broken barrier handlers of
 # dev.consistentcut.barrier.BrokenHandlers (an aligned one that does not block, an unaligned one
