@@ -67,7 +67,9 @@ Options:
   --coverage FILE   with --trace: also write the coverage report (how often each spec action
                     fired over the traces, by branch, and the branches none reached; always
                     printed) as TSV: mode, action, branch, count
-  --jobs N          with --trace: validate N traces at once (default 1; one TLC worker each)
+  --jobs N          N TLCs at once, one worker each (default 1): N models at a time (their
+                    counts stay deterministic; results are reported in the manifest's order),
+                    or with --trace N traces at a time. Not with --fail-fast or --distributed.
   --pictures        draw every violation as a picture (target/model-check/pictures/NAME.svg;
                     a rejected trace next to its TLC log), with the numbers that violate the
                     invariant (one more short TLC run each); builds reference-impl if needed.
@@ -179,7 +181,7 @@ done
 
 [ $EXPECT_REJECT -eq 0 ] || [ ${#TRACE_FILES[@]} -gt 0 ] || die "--expect-reject goes with --trace"
 given() { local g; for g in "${GIVEN[@]}"; do [ "$g" = "$1" ] && return 0; done; return 1; }
-for f in --require-end --coverage --jobs; do
+for f in --require-end --coverage; do
   given "$f" && [ ${#TRACE_FILES[@]} -eq 0 ] && die "$f goes with --trace"
 done
 if [ ${#TRACE_FILES[@]} -gt 0 ]; then
@@ -187,6 +189,8 @@ if [ ${#TRACE_FILES[@]} -gt 0 ]; then
     given "$f" && die "$f does not apply to --trace (trace validation reads no manifest and runs TLC with one worker)"
   done
 fi
+given --jobs && given --fail-fast && die "--jobs and --fail-fast exclude each other (--fail-fast stops at the first model not as expected, in order)"
+given --jobs && [ $DISTRIBUTED -eq 1 ] && die "--jobs does not apply to --distributed (one model, its own workers)"
 given --model && given --quick && die "--model and --quick exclude each other (--model picks models of any tier)"
 given --model && given --long && die "--model and --long exclude each other (--model picks models of any tier)"
 given --model && given --simulate && die "--model and --simulate exclude each other (--model picks models of any tier)"
@@ -575,11 +579,45 @@ echo "TLC: $JAR (${MODEL_CHECK_TLC_VERSION:-$("$JAVA" -cp "$JAR" tlc2.TLC -versi
 echo "Models: ${#SELECTED[@]} (${TIER_SET// /+}${MODELS:+, by name}), workers: $(exhaustive_workers) exhaustive, $WORKERS simulated, logs: ${OUT_DIR#$ROOT/}/logs/"
 FAILED=()
 ROWS=()
+# --jobs N: the models run N at a time first, each in a subshell that leaves its run_model
+# results (R_*) in a file; the loop below then reports them one by one in the manifest's order,
+# as if run in turn (counts, pictures, the table and the JSON do not depend on N).
+PARALLEL_DIR=""
+if [ "$TRACE_JOBS" -gt 1 ] && [ $DISTRIBUTED -eq 0 ] && [ ${#SELECTED[@]} -gt 1 ]; then
+  PARALLEL_DIR="$OUT_DIR/parallel"
+  rm -rf "$PARALLEL_DIR"; mkdir -p "$PARALLEL_DIR"
+  echo "Running the models $TRACE_JOBS at a time (one TLC worker each); results follow in order."
+  running=0; i=0
+  for name in "${SELECTED[@]}"; do
+    i=$((i + 1))
+    (
+      trap 'for p in "${CHILDREN[@]}"; do kill -TERM "$p" 2>/dev/null; done; exit 143' TERM INT
+      run_model "$name"
+      declare -p R_EXIT R_RESULT R_STATES R_DEPTH R_SECONDS R_OK >"$PARALLEL_DIR/$name.r.tmp" \
+        && mv "$PARALLEL_DIR/$name.r.tmp" "$PARALLEL_DIR/$name.r"
+      echo "  [$i/${#SELECTED[@]}] $name: $R_RESULT, ${R_SECONDS}s"
+    ) &
+    CHILDREN+=($!)
+    running=$((running + 1))
+    if [ $running -ge "$TRACE_JOBS" ]; then wait -n; running=$((running - 1)); fi
+  done
+  wait
+  CHILDREN=()
+fi
 i=0
 for name in "${SELECTED[@]}"; do
   i=$((i + 1))
   echo "[$i/${#SELECTED[@]}] $name (${M_CONFIG[$name]}, expect ${M_EXPECT[$name]}) ..."
-  run_model "$name"
+  if [ -n "$PARALLEL_DIR" ]; then
+    if [ -f "$PARALLEL_DIR/$name.r" ]; then
+      # shellcheck disable=SC1090
+      source "$PARALLEL_DIR/$name.r"
+    else
+      R_EXIT=3; R_RESULT="error:no-result"; R_STATES=-; R_DEPTH=-; R_SECONDS=0; R_OK=0
+    fi
+  else
+    run_model "$name"
+  fi
   check_counts "$name"
   draw_picture "$name"
   [ $JSON -eq 0 ] || json_row "$name"

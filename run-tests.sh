@@ -52,7 +52,7 @@ step() {
 
 step "maven verify" mvn -B -ntp verify
 step "model-check self-test" tests/model-check-selftest.sh
-step "TLC quick models" ./model-check.sh --quick
+step "TLC quick models" ./model-check.sh --quick --jobs 2
 step "distributed TLC on 127.0.0.1" tests/distributed-tlc.sh
 step "trace validation" tests/trace-validation.sh
 step "spec-to-engine replay (+ broken twins)" tests/spec-replay.sh --quick
@@ -61,7 +61,7 @@ step "jcstress broken twins caught" stress-tests/run-jcstress.sh --quick --expec
 step "crash test (kill -9, resume)" tests/crash-test.sh
 step "crash test broken twin caught" tests/crash-test.sh --expect-broken --mode aligned --kills 3
 step "spec-mutants self-test" tests/spec-mutants-selftest.sh
-step "spec mutants killed" tests/spec-mutants.sh --quick
+step "spec mutants killed" tests/spec-mutants.sh --quick --jobs 2
 step "mutation testing (PIT)" tests/mutation-testing.sh --quick
 
 echo; echo "=== summary ==="

@@ -51,6 +51,23 @@ else
   cat "$OUT/wrong.log"; fail=1
 fi
 
+# --jobs 2 (models two at a time): the same verdicts, states and depths as one at a time, in the
+# same order, right and wrong expectations alike (only the seconds may differ).
+for set in good wrong; do
+  manifest="$FIX/models.tsv"; [ $set = good ] || manifest="$FIX/models-wrong.tsv"
+  MODEL_CHECK_SPEC_DIR="$FIX" MODEL_CHECK_MANIFEST="$manifest" MODEL_CHECK_OUT_DIR="$OUT/jobs-$set" \
+    "$ROOT/model-check.sh" --workers 1 --jobs 2 >"$OUT/jobs-$set.log" 2>&1
+  rc=$?
+  want=0; [ $set = good ] || want=1
+  if [ $rc -eq $want ] && [ -f "$OUT/jobs-$set/results.csv" ] \
+      && diff <(cut -d, -f1-8 "$OUT/$set/results.csv") <(cut -d, -f1-8 "$OUT/jobs-$set/results.csv") >"$OUT/jobs-$set.diff"; then
+    echo "selftest: --jobs 2 on $set expectations -> exit $rc, the same results as one at a time: ok"
+  else
+    echo "selftest: --jobs 2 on $set expectations -> exit $rc (expected $want), results differ from one at a time:"
+    cat "$OUT/jobs-$set.diff" "$OUT/jobs-$set.log"; fail=1
+  fi
+done
+
 MODEL_CHECK_SPEC_DIR="$FIX" MODEL_CHECK_OUT_DIR="$OUT/json" "$ROOT/model-check.sh" --workers 1 --quick --json \
   >"$OUT/quick.json" 2>"$OUT/quick-json.log"
 rc=$?

@@ -40,5 +40,9 @@ check invalid          invalid.tsv          1 INVALID
 check wrong-equivalent wrong-equivalent.tsv 1 MISCATALOGUED --run-equivalent
 check malformed        malformed.tsv        2 ""
 check bad-option       killed.tsv           2 "" --no-such-option
+# --jobs 2 (mutants at a time, as ./run-tests.sh runs them): the same verdicts and exit codes.
+check killed-jobs      killed.tsv           0 KILLED --jobs 2
+check survivor-jobs    survivor.tsv         1 SURVIVED --jobs 2
+check stale-jobs       stale.tsv            1 STALE --jobs 2
 [ $fails -eq 0 ] && echo "spec-mutants.sh: every verdict as expected" || echo "spec-mutants.sh: $fails case(s) not as expected"
 [ $fails -eq 0 ]

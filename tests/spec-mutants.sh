@@ -38,6 +38,8 @@ Options:
   --mutant ID       only this mutant (repeatable)
   --run-equivalent  also run the models on the mutants catalogued as equivalent (they must survive)
   --workers N       TLC worker threads per model (default 1)
+  --jobs N          N mutants at a time, each in its own scratch copy (default 1); the table
+                    and results.csv keep the catalogue's order, and the verdicts do not depend on N
   --timeout S       seconds a mutant's models may take in all (default 900)
   --list            list the catalogue and exit
   -h, --help        this help
@@ -52,7 +54,7 @@ EOF
 die() { echo "spec-mutants.sh: $*" >&2; exit 2; }
 env_die() { echo "spec-mutants.sh: $*" >&2; exit 3; }
 
-QUICK=0; ONLY=(); RUN_EQ=0; WORKERS=1; TIMEOUT=900; LIST=0
+QUICK=0; ONLY=(); RUN_EQ=0; WORKERS=1; JOBS=1; TIMEOUT=900; LIST=0
 is_count() { [[ "$1" =~ ^[1-9][0-9]*$ ]]; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -61,6 +63,7 @@ while [ $# -gt 0 ]; do
     --mutant=*) ONLY+=("${1#--mutant=}") ;;
     --run-equivalent) RUN_EQ=1 ;;
     --workers) [ $# -ge 2 ] && is_count "$2" || die "--workers needs a positive number"; WORKERS=$2; shift ;;
+    --jobs) [ $# -ge 2 ] && is_count "$2" || die "--jobs needs a positive number"; JOBS=$2; shift ;;
     --timeout) [ $# -ge 2 ] && is_count "$2" || die "--timeout needs a positive number of seconds"; TIMEOUT=$2; shift ;;
     --list) LIST=1 ;;
     -h|--help) usage; exit 0 ;;
@@ -222,9 +225,13 @@ sany_ok() {
 }
 
 echo "Spec mutants: ${#SELECTED[@]} of ${#IDS[@]} ($([ $QUICK -eq 1 ] && echo quick tier || echo all)), TLC workers $WORKERS, scratch: ${OUT_DIR#$ROOT/}/work/"
-ROWS=(); BAD=(); n_killed=0; n_eq=0; i=0; START_ALL=$SECONDS
-for id in "${SELECTED[@]}"; do
-  i=$((i + 1))
+q() { printf '"%s"' "${1//\"/\"\"}"; }
+# One mutant, ID at position I: its verdict line goes to stdout, and its table row, CSV row and
+# verdict into $RES/ID.* for the collector below (so mutants can run --jobs at a time).
+mutant_one() {
+  local id=$1 i=$2
+  local file start verdict model expected result ran work log occ rc csv failed_row secs m
+  local -a models args
   file=${C_FILE[$id]}; start=$SECONDS
   verdict=; model=-; expected=-; result=-; ran=0
   work="$OUT_DIR/work/$id"; log="$OUT_DIR/logs/$id.log"
@@ -277,14 +284,35 @@ for id in "${SELECTED[@]}"; do
     fi
   fi
   secs=$((SECONDS - start))
-  case "$verdict" in KILLED) n_killed=$((n_killed + 1)) ;; EQUIVALENT) n_eq=$((n_eq + 1)) ;; *) BAD+=("$id") ;; esac
   printf '[%2d/%d] %-5s %-24s %-10s %s\n' "$i" "${#SELECTED[@]}" "$id" "$file" "$verdict" \
     "$([ "$verdict" = KILLED ] && echo "by $model: expected $expected, got $result" || echo "$result") (${secs}s)"
-  ROWS+=("$(printf '%-5s %-5s %-24s %-10s %-28s %-28s %-36s %6s %5s' "$id" "${C_TIER[$id]}" "$file" "$verdict" "$model" "$expected" "$result" "$ran" "$secs")")
-  q() { printf '"%s"' "${1//\"/\"\"}"; }
-  echo "$id,${C_TIER[$id]},$file,$verdict,$model,$expected,$(q "$result"),$ran,$secs,$(q "${C_DESC[$id]}")" >>"$CSV"
+  printf '%-5s %-5s %-24s %-10s %-28s %-28s %-36s %6s %5s' "$id" "${C_TIER[$id]}" "$file" "$verdict" "$model" "$expected" "$result" "$ran" "$secs" >"$RES/$id.row"
+  echo "$id,${C_TIER[$id]},$file,$verdict,$model,$expected,$(q "$result"),$ran,$secs,$(q "${C_DESC[$id]}")" >"$RES/$id.csv"
   [ "$verdict" = KILLED ] || [ "$verdict" = EQUIVALENT ] || echo "       ${C_DESC[$id]}"
   rm -rf "$work"
+  echo "$verdict" >"$RES/$id.verdict"
+}
+
+RES="$OUT_DIR/verdicts"; rm -rf "$RES"; mkdir -p "$RES" || env_die "cannot create $RES"
+START_ALL=$SECONDS; i=0; running=0; PIDS=()
+trap 'kill -TERM "${PIDS[@]}" 2>/dev/null; exit 143' TERM INT
+for id in "${SELECTED[@]}"; do
+  i=$((i + 1))
+  if [ "$JOBS" -eq 1 ]; then
+    mutant_one "$id" "$i"
+  else
+    mutant_one "$id" "$i" &
+    PIDS+=($!); running=$((running + 1))
+    if [ $running -ge "$JOBS" ]; then wait -n; running=$((running - 1)); fi
+  fi
+done
+wait
+ROWS=(); BAD=(); n_killed=0; n_eq=0
+for id in "${SELECTED[@]}"; do
+  verdict=$(cat "$RES/$id.verdict" 2>/dev/null || echo LOST)
+  case "$verdict" in KILLED) n_killed=$((n_killed + 1)) ;; EQUIVALENT) n_eq=$((n_eq + 1)) ;; *) BAD+=("$id") ;; esac
+  ROWS+=("$(cat "$RES/$id.row" 2>/dev/null || printf '%-5s (no result: its run was lost)' "$id")")
+  cat "$RES/$id.csv" >>"$CSV" 2>/dev/null
 done
 
 echo
