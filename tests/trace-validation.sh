@@ -110,6 +110,18 @@ for mode in aligned unaligned; do
   record "sim-sink-$mode-final" --runtime simulation --job sink --mode "$mode" --seed 1 --records 6 --checkpoints 6 \
     --failures 2
 done
+# ... and the last two (found by recording seeds 1 to 150 and keeping those whose trace has the
+# event pattern, then by the branch TLC reported; measured when chosen): join aligned with aborts
+# and declines, seed 29: join#0 aligns checkpoint 1 (left's barrier), 1 is aborted before right
+# injects it, right injects 2 (skipping 1) and join#0 declines 2 on its barrier from right before
+# taking 1's notification: that step abandons the alignment of 1 first (the prelude), then 2 (event
+# 31). Join unaligned, seed 3 (3 records per source): left ends before checkpoint 1, right injects
+# 1 and ends; join#1 takes 1's barrier from right, right's end, then left's: the input that ends
+# last completes 1's arrivals and ends the task (event 27).
+record sim-join-aligned-decline-abandons --runtime simulation --job join --mode aligned --seed 29 --records 6 \
+  --checkpoints 8 --abort-probability 0.1 --decline-probability 0.3 --end-of-input
+record sim-join-unaligned-last-input-ends --runtime simulation --job join --mode unaligned --seed 3 --records 3 \
+  --checkpoints 8 --end-of-input
 # fanin: a task with three inputs whose output goes to three channels (TraceJobs). With seeds 5
 # (aligned) and 12 (unaligned) both simulated runs fail in the middle of a checkpoint (measured
 # when chosen; FanInTraceTest asserts that shape for its own runs).
