@@ -29,7 +29,8 @@ record CliOptions(
         boolean endOfInput,
         int savepointEvery,
         java.util.List<Path> inputs,
-        Path output) {
+        Path output,
+        int bufferSize) {
 
     CliOptions {
         inputs = java.util.List.copyOf(inputs);
@@ -47,6 +48,8 @@ record CliOptions(
     /** Most sink time per record: 1 second. */
     static final long MAX_SINK_DELAY_US = 1_000_000;
     static final int MAX_CAPACITY = 1_000_000;
+    /** Most records per network buffer (issue 16): the most a channel holds; above --capacity it is capped. */
+    static final int MAX_BUFFER_SIZE = MAX_CAPACITY;
     static final int MAX_FAIL_AFTER = 10_000;
     static final int MAX_TOLERABLE = 1_000_000;
     static final int MAX_SAVEPOINT_EVERY = 1_000_000;
@@ -119,6 +122,13 @@ record CliOptions(
             "                                 simulation's clock counts steps and reads it as N*100 steps",
             "  --sink-delay-us N              sink time per record, threads only, 0.." + MAX_SINK_DELAY_US + " (default 50)",
             "  --capacity N                   channel capacity in records, 1.." + MAX_CAPACITY + " (default 64)",
+            "  --buffer-size N                threads only: records per network buffer (issue 16), 0.."
+                    + MAX_BUFFER_SIZE + ";",
+            "                                 0 (default): a quarter of --capacity (at least 1), so four",
+            "                                 buffers per channel; 1: every record handed over on its own;",
+            "                                 above --capacity it is capped at it (one buffer per channel).",
+            "                                 Refused with --runtime simulation, which moves one record per",
+            "                                 step (buffers of one record); kept by resume",
             "  --fail-after-checkpoint N      one failure right after the N-th completed checkpoint,",
             "                                 then recovery from the latest one, 0.." + MAX_FAIL_AFTER + " (default 0: none)",
             "  --seed N                       seed of the input keys and of the simulation (default 1)",
@@ -151,6 +161,7 @@ record CliOptions(
         long intervalMs = 50;
         long sinkDelayMicros = 50;
         int capacity = 64;
+        int bufferSize = 0;
         int failAfter = 0;
         long seed = 1;
         boolean simulation = false;
@@ -186,6 +197,7 @@ record CliOptions(
                 case "--interval-ms" -> intervalMs = number(args, ++i, a, 0, MAX_INTERVAL_MS);
                 case "--sink-delay-us" -> sinkDelayMicros = number(args, ++i, a, 0, MAX_SINK_DELAY_US);
                 case "--capacity" -> capacity = (int) number(args, ++i, a, 1, MAX_CAPACITY);
+                case "--buffer-size" -> bufferSize = (int) number(args, ++i, a, 0, MAX_BUFFER_SIZE);
                 case "--fail-after-checkpoint" -> failAfter = (int) number(args, ++i, a, 0, MAX_FAIL_AFTER);
                 case "--tolerable-failed-checkpoints" -> tolerable = (int) number(args, ++i, a, 0, MAX_TOLERABLE);
                 case "--aligned-timeout-ms" -> alignedTimeout = number(args, ++i, a, 0, BarrierHandlers.MAX_ALIGNED_TIMEOUT_MILLIS);
@@ -216,6 +228,10 @@ record CliOptions(
         if (alternating && alignedTimeout >= 0) {
             mode = BarrierHandlers.alternating(alignedTimeout);
         }
+        if (simulation && given.contains("--buffer-size")) {
+            throw new UsageException("--buffer-size applies to --runtime threads only: the simulation moves one"
+                    + " record per step (buffers of one record)");
+        }
         if (force && dir == null) {
             throw new UsageException("--force applies to --checkpoint-dir only");
         }
@@ -233,7 +249,7 @@ record CliOptions(
             records = 0;
         }
         return new CliOptions(mode, records, intervalMs, sinkDelayMicros, capacity, failAfter, seed, simulation, dir,
-                json, tolerable, force, Set.copyOf(given), endOfInput, savepointEvery, inputs, output);
+                json, tolerable, force, Set.copyOf(given), endOfInput, savepointEvery, inputs, output, bufferSize);
     }
 
     /**

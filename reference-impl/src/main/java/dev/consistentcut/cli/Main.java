@@ -2,10 +2,13 @@ package dev.consistentcut.cli;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.channel.Channel;
 import dev.consistentcut.checkpoint.CheckpointCodec;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.DirectoryCheckpointStore;
 import dev.consistentcut.checkpoint.InMemoryCheckpointStore;
+import dev.consistentcut.graph.JobGraph;
+import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.runtime.JobRuntime;
 import dev.consistentcut.runtime.RunOptions;
 import dev.consistentcut.runtime.RunResult;
@@ -212,7 +215,8 @@ public final class Main {
         } else {
             store = new ObservedStore(new InMemoryCheckpointStore(3));
         }
-        JobRuntime runtime = runtime(o, store, resumed ? 0 : o.failAfterCheckpoint(), err);
+        JobGraph job = CliJob.build(o, o.simulation() ? 0 : TimeUnit.MICROSECONDS.toNanos(o.sinkDelayMicros()));
+        JobRuntime runtime = runtime(o, job, store, resumed ? 0 : o.failAfterCheckpoint(), err);
         Optional<CompletedCheckpoint> from = store.startedFrom();
         if (resumed) {
             err.println("resuming job " + jobId + " from " + from.map(c -> "checkpoint " + c.id())
@@ -221,7 +225,8 @@ public final class Main {
         err.println("running the " + (o.fileJob() ? "file job (" + o.inputs().size() + " input file(s) into "
                 + o.output() + ")" : "demo job") + ": mode " + o.mode().name() + ", runtime "
                 + (o.simulation() ? "simulation" : "threads")
-                + (o.fileJob() ? "" : ", " + o.records() + " records per source"));
+                + (o.fileJob() ? "" : ", " + o.records() + " records per source")
+                + (runtime instanceof ThreadedRuntime t ? ", " + buffers(t, job) : ""));
         RunResult result;
         try {
             result = runtime.run();
@@ -245,7 +250,21 @@ public final class Main {
         return result.holds() && (output == null || output.holds(o.mode().name())) ? OK : VIOLATED;
     }
 
-    private static JobRuntime runtime(CliOptions o, ObservedStore store, int failAfter, PrintStream err) {
+    /**
+     * The network buffers (issue 16) of a threaded run, as its channels have them: "network buffers
+     * of B records, K per channel" (--buffer-size, capped at the capacity; 0: a quarter of it).
+     */
+    static String buffers(ThreadedRuntime runtime, JobGraph job) {
+        java.util.Set<String> seen = new java.util.TreeSet<>();
+        for (PhysicalGraph.ChannelSpec c : PhysicalGraph.of(job).channels()) {
+            Channel channel = runtime.channel(c.id());
+            seen.add(channel.bufferSize() + " records, " + channel.bufferCapacity() + " per channel");
+        }
+        return "network buffers of " + String.join("; ", seen);
+    }
+
+    /** The runtime that runs {@code job} with {@code o} (package-private: tests check what reaches it). */
+    static JobRuntime runtime(CliOptions o, JobGraph job, ObservedStore store, int failAfter, PrintStream err) {
         String unit = o.simulation() ? "steps" : "ms";
         RunOptions.Builder run = RunOptions.builder()
                 .seed(o.seed())
@@ -260,10 +279,10 @@ public final class Main {
                 .store(() -> store);
         if (o.simulation()) {
             run.checkpointInterval(o.intervalMs() * 100).triggerProbability(1.0);
-            return new SimulationRuntime(CliJob.build(o, 0), o.mode(), run.build());
+            return new SimulationRuntime(job, o.mode(), run.build());
         }
-        run.checkpointInterval(TimeUnit.MILLISECONDS.toNanos(o.intervalMs()));
-        long delay = TimeUnit.MICROSECONDS.toNanos(o.sinkDelayMicros());
-        return new ThreadedRuntime(CliJob.build(o, delay), o.mode(), run.build());
+        run.checkpointInterval(TimeUnit.MILLISECONDS.toNanos(o.intervalMs()))
+                .bufferSize(o.bufferSize()); // issue 16; 0: a quarter of each channel's capacity
+        return new ThreadedRuntime(job, o.mode(), run.build());
     }
 }

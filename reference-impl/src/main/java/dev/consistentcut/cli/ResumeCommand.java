@@ -97,7 +97,8 @@ final class ResumeCommand {
                     job.capacity(), job.failAfterCheckpoint(), job.seed(), job.simulation(), path, given.json(),
                     (int) pick(given, "--tolerable-failed-checkpoints", given.tolerableFailedCheckpoints(),
                             job.tolerableFailedCheckpoints()),
-                    false, given.given(), job.endOfInput(), job.savepointEvery(), job.inputs(), job.output());
+                    false, given.given(), job.endOfInput(), job.savepointEvery(), job.inputs(), job.output(),
+                    job.bufferSize());
             return Main.execute(effective, dir, manifest.jobId(), true, out, err);
         } finally {
             dir.unlock();
