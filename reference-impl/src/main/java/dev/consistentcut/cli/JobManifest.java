@@ -31,6 +31,14 @@ record JobManifest(int formatVersion, String jobId, String graph, Map<String, St
         options = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(options));
     }
 
+    /**
+     * Options added after manifest format 1 was fixed, with the value a manifest written without
+     * them means (what the build that wrote it ran): {@code buffer-size} 0, the default network
+     * buffers of issue 16. {@link CliOptions#parse} gives a missing option its default, so such
+     * a manifest resumes with this value.
+     */
+    static final Map<String, String> ADDED_LATER = Map.of("buffer-size", "0");
+
     /** The manifest of a new job run with {@code o}. */
     static JobManifest of(String jobId, CliOptions o) {
         return new JobManifest(FORMAT_VERSION, jobId, CliJob.describe(o), jobOptions(o));
@@ -46,6 +54,9 @@ record JobManifest(int formatVersion, String jobId, String graph, Map<String, St
         m.put("records", Integer.toString(o.records()));
         m.put("seed", Long.toString(o.seed()));
         m.put("capacity", Integer.toString(o.capacity()));
+        if (!o.simulation()) {
+            m.put("buffer-size", Integer.toString(o.bufferSize())); // issue 16; 0: a quarter of the capacity
+        }
         m.put("sink-delay-us", Long.toString(o.sinkDelayMicros()));
         m.put("interval-ms", Long.toString(o.intervalMs()));
         m.put("fail-after-checkpoint", Integer.toString(o.failAfterCheckpoint()));
@@ -132,6 +143,11 @@ record JobManifest(int formatVersion, String jobId, String graph, Map<String, St
             throw new EnvironmentException(file + ": not a job manifest: job-id or job-graph missing");
         }
         return new JobManifest(FORMAT_VERSION, jobId, graph, kv);
+    }
+
+    /** The manifest's value of option {@code key}, or for one it lacks, what that means ({@link #ADDED_LATER}, else null). */
+    String recorded(String key) {
+        return options.getOrDefault(key, ADDED_LATER.get(key));
     }
 
     /** The manifest's value of an option, e.g. {@code records}; an EnvironmentException when missing. */

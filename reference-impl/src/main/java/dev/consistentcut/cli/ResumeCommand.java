@@ -27,7 +27,8 @@ final class ResumeCommand {
             "option given here must agree with it, except these, which may differ per process:",
             "  --interval-ms N, --sink-delay-us N, --tolerable-failed-checkpoints N, --json",
             "A finished job is not run again: its recorded verdict is printed (exit 0 or 1). The",
-            "failure of --fail-after-checkpoint is injected by the first process only.",
+            "failure of --fail-after-checkpoint is injected by the first process only. The job keeps",
+            "its --buffer-size (a manifest written before that option existed: the default, 0).",
             "Exit codes: 0 the mode's promise holds (exactly-once; at-least-once in that mode); 1 violated;",
             "2 bad usage or options contradicting the manifest; 3 DIR missing, unreadable, in use, or not a job directory.");
 
@@ -68,15 +69,19 @@ final class ResumeCommand {
             throw new EnvironmentException(path.resolve(JobManifest.FILE) + ": its job graph '" + manifest.graph()
                     + "' is not the one this build runs for these options ('" + graph + "')");
         }
+        if (job.simulation() && given.given().contains("--buffer-size")) {
+            throw new UsageException("--buffer-size applies to --runtime threads only: job " + manifest.jobId()
+                    + " in " + path + " runs in the simulation (buffers of one record)");
+        }
         Map<String, String> mine = JobManifest.jobOptions(given);
         for (String option : given.given()) {
             String key = option.substring(2);
             if (CliOptions.PER_PROCESS.contains(option) || !mine.containsKey(key)) {
                 continue;
             }
-            if (!mine.get(key).equals(manifest.options().get(key))) {
+            if (!mine.get(key).equals(manifest.recorded(key))) {
                 throw new UsageException(option + " " + mine.get(key) + " contradicts job " + manifest.jobId() + " in "
-                        + path + " (" + key + " " + manifest.options().get(key) + "); a job's options are fixed when"
+                        + path + " (" + key + " " + manifest.recorded(key) + "); a job's options are fixed when"
                         + " it starts: omit the option, or start a new job with run");
             }
         }
