@@ -33,9 +33,11 @@ record JobManifest(int formatVersion, String jobId, String graph, Map<String, St
 
     /**
      * Options added after manifest format 1 was fixed, with the value a manifest written without
-     * them means (what the build that wrote it ran): {@code buffer-size} 0, the default network
-     * buffers of issue 16. {@link CliOptions#parse} gives a missing option its default, so such
-     * a manifest resumes with this value.
+     * them resumes with: {@code buffer-size} 0, the default network buffers of issue 16 (a build
+     * from before issue 16 ran one-record buffers; the buffer size changes how records travel, not
+     * what the job computes, and a checkpoint's channel state is restored into buffers of any
+     * size). {@link CliOptions#parse} gives a missing option its default, so this is the value a
+     * {@code --buffer-size} given to resume is compared with.
      */
     static final Map<String, String> ADDED_LATER = Map.of("buffer-size", "0");
 
