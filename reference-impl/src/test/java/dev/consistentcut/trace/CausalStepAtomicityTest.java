@@ -102,7 +102,7 @@ class CausalStepAtomicityTest {
 
     @Test
     void stepsWithSeveralChannelOperationsMergeIntoOneTrace() {
-        for (long seed = 1; seed <= 28; seed++) {
+        for (long seed = 1; seed <= 140; seed++) {
             long s = seed;
             long lines = assertDoesNotThrow(() -> record(s), "seed " + s);
             assertTrue(lines > 10, "seed " + s + ": a trace of " + lines + " lines");
