@@ -45,9 +45,35 @@ def tracks_two(tracked, ev):
     return False
 
 
+def unreadable(path, why):
+    """Exit 3 naming the trace file that cannot be read (an environment / I-O problem, e.g. the
+    empty file a failed recording left before recordings were written to a temporary file)."""
+    print("trace-coverage: cannot read trace %s: %s" % (path, why), file=sys.stderr)
+    sys.exit(3)
+
+
+def read_trace(path):
+    """The header and the events of trace file path; exits 3 naming it if it is unreadable, empty,
+    not JSON lines, or has no header."""
+    try:
+        lines = open(path, encoding="utf-8").read().splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        unreadable(path, e)
+    if not lines:
+        unreadable(path, "the file is empty (no header): was its recording interrupted or did it fail?")
+    try:
+        rows = [json.loads(l) for l in lines]
+    except ValueError as e:
+        unreadable(path, "not a JSON line: %s" % e)
+    if not isinstance(rows[0], dict) or "trace" not in rows[0]:
+        unreadable(path, "the first line is not a trace header")
+    if not all(isinstance(r, dict) and "event" in r for r in rows[1:]):
+        unreadable(path, "a line after the header is not an event")
+    return rows[0], rows[1:]
+
+
 def cases(path):
-    lines = open(path, encoding="utf-8").read().splitlines()
-    header = json.loads(lines[0])
+    header, events = read_trace(path)
     found = set()
     if header.get("mode") == "at-least-once":
         found.add("at-least-once mode")
@@ -56,8 +82,7 @@ def cases(path):
     pending, last_injected, triggered, aborted = set(), {}, 0, set()
     tracked = {}  # at-least-once: per task, the checkpoints with a barrier arrived, not yet snapshot or dropped
     output, completed_since_failure, notified = 0, set(), set()  # the two-phase-commit sink (issue 12)
-    for line in lines[1:]:
-        ev = json.loads(line)
+    for ev in events:
         e, c, a = ev["event"], ev.get("checkpoint"), ev.get("abandoned", [])
         if header.get("mode") == "at-least-once" and tracks_two(tracked, ev):
             found.add("at-least-once: a task tracks two checkpoints at once")

@@ -216,6 +216,27 @@ public final class Channel {
         this.locked = clock != ChannelClock.NONE;
     }
 
+    /**
+     * Causal tracing (issue 13): holds this channel's lock across one whole step of a task at
+     * either end, so that the step's operations on it (and the clock edges they carry) are one
+     * unit for the other end, as the spec's step is. Reentrant: the step's own operations take the
+     * lock again. A task locks all its channels in {@link #STEP_ORDER} (no deadlock between two
+     * steps), only while a clock is installed (every operation is locked then anyway), and takes
+     * no other lock meanwhile but the coordinator clock's, whose holders take no channel lock.
+     * Pair with {@link #unlockAfterStep}.
+     */
+    public void lockForStep() {
+        lock.lock();
+    }
+
+    /** Releases what {@link #lockForStep} took. */
+    public void unlockAfterStep() {
+        lock.unlock();
+    }
+
+    /** The one order in which a step locks several channels ({@link #lockForStep}): by id. */
+    public static final java.util.Comparator<Channel> STEP_ORDER = java.util.Comparator.comparing(Channel::id);
+
     private <T> T underLock(java.util.function.Supplier<T> op) {
         lock.lock();
         try {

@@ -722,8 +722,22 @@ public final class ThreadedRuntime implements JobRuntime {
         private long lastFlush = System.nanoTime();
         private final long bufferTimeout = options.bufferTimeout();
 
+        /**
+         * Causal trace: every channel this task sends or receives on, in {@link Channel#STEP_ORDER};
+         * each step holds their locks (see {@link #performStep}). Empty otherwise.
+         */
+        private final List<Channel> stepChannels = new ArrayList<>();
+
         Worker(Task task) {
             this.task = task;
+            if (clocks != null) {
+                for (PhysicalGraph.ChannelSpec c : graph.channels()) {
+                    if (c.sender().equals(task.id()) || c.receiver().equals(task.id())) {
+                        stepChannels.add(deployment.channels.get(c.id()));
+                    }
+                }
+                stepChannels.sort(Channel.STEP_ORDER);
+            }
             this.sink = task instanceof OperatorTask o && o.isSink();
             this.source = task instanceof SourceTask;
             this.thread = new Thread(this, "task-" + task.id());
@@ -775,12 +789,23 @@ public final class ThreadedRuntime implements JobRuntime {
 
         /**
          * Chooses one enabled step and performs it; null, doing nothing, when none is enabled. While
-         * tracing, choice and step are one unit under {@link #traceLock}.
+         * tracing, choice and step are one unit under {@link #traceLock}; while tracing causally,
+         * under the locks of this task's channels ({@link #stepChannels}): the other ends see
+         * the step's operations on them as one, as the spec's step is. Otherwise a step that
+         * operates on several channels (a barrier injected on three outputs, a record taken and
+         * its result put, a cancellation and then a barrier on one output) publishes its event's
+         * number with its first operation and merges clocks at later ones, and when the other end
+         * of the first acted on it meanwhile and that came back to a later one, the event's clock
+         * said it came after what came after it: a cycle (and a run that no sequence of the
+         * spec's atomic steps explains). docs/trace-validation.md, "Causal traces".
          */
         private Step performStep(List<Step> steps) {
             boolean locked = tracing && clocks == null;
             if (locked) {
                 traceLock.lock();
+            }
+            for (Channel c : stepChannels) {
+                c.lockForStep();
             }
             try {
                 steps.clear();
@@ -804,6 +829,9 @@ public final class ThreadedRuntime implements JobRuntime {
                 }
                 return s;
             } finally {
+                for (int k = stepChannels.size() - 1; k >= 0; k--) {
+                    stepChannels.get(k).unlockAfterStep();
+                }
                 if (locked) {
                     traceLock.unlock();
                 }

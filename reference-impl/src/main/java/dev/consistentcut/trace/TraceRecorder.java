@@ -21,6 +21,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -91,6 +92,9 @@ public final class TraceRecorder implements ActionListener, Closeable {
     }
 
     private final Writer out;
+    /** Set by {@link #open}: the trace file, and the part file written until {@link #close} renames it. */
+    private Path file;
+    private Path part;
     private final String name;
     private final PhysicalGraph graph;
     private final Map<Long, CompletedCheckpoint> completed = new java.util.concurrent.ConcurrentHashMap<>();
@@ -183,9 +187,24 @@ public final class TraceRecorder implements ActionListener, Closeable {
             if (parent != null) {
                 Files.createDirectories(parent);
             }
-            BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
-            return new TraceRecorder(w, file.toString(), job, mode, runtime, maxConcurrent, abortsReachTasks, endOfInput,
-                    clocks, mergeSeed);
+            // Written to FILE.part and renamed to FILE when closed after a whole run: a recording
+            // that fails (an engine error, a causal merge that finds no order) leaves no trace file,
+            // neither an empty or half-written one nor an older one, that a later step would misread.
+            Files.deleteIfExists(file);
+            Path part = file.resolveSibling(file.getFileName() + ".part");
+            BufferedWriter w = Files.newBufferedWriter(part, StandardCharsets.UTF_8);
+            TraceRecorder r;
+            try {
+                r = new TraceRecorder(w, file.toString(), job, mode, runtime, maxConcurrent, abortsReachTasks, endOfInput,
+                        clocks, mergeSeed);
+            } catch (RuntimeException e) {
+                w.close();
+                Files.deleteIfExists(part);
+                throw e;
+            }
+            r.part = part;
+            r.file = file;
+            return r;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write trace " + file + ": " + e.getMessage(), e);
         }
@@ -461,19 +480,55 @@ public final class TraceRecorder implements ActionListener, Closeable {
         return b.append('}').toString();
     }
 
+    /**
+     * Ends the trace: a causal trace's logs are merged and written; a trace opened on a file
+     * ({@link #open}) is renamed from its {@code .part} file to the file only now. If that fails
+     * (a merge that finds no order, an I/O error), the part file is deleted and the error thrown.
+     */
     @Override
     public synchronized void close() {
         if (closed) {
             return;
         }
-        if (clocks != null) {
-            writeMerged();
+        try {
+            if (clocks != null) {
+                writeMerged();
+            }
+            closed = true;
+            out.close();
+            if (part != null) {
+                try {
+                    Files.move(part, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                } catch (java.nio.file.AtomicMoveNotSupportedException e) {
+                    Files.move(part, file, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        } catch (IOException e) {
+            discard();
+            throw new UncheckedIOException("trace " + name + ": " + e.getMessage(), e);
+        } catch (RuntimeException | Error e) {
+            discard();
+            throw e;
         }
+    }
+
+    /**
+     * Abandons the trace of a run that failed: nothing more is written, and a trace opened on a
+     * file leaves none (its part file is deleted). Errors while cleaning up are suppressed.
+     */
+    public synchronized void discard() {
         closed = true;
         try {
             out.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException("trace " + name + ": " + e.getMessage(), e);
+        } catch (IOException ignored) {
+            // nothing written is kept
+        }
+        if (part != null) {
+            try {
+                Files.deleteIfExists(part);
+            } catch (IOException ignored) {
+                // a stray .part file is never read as a trace
+            }
         }
     }
 

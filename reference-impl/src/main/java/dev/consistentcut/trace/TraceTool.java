@@ -268,7 +268,8 @@ public final class TraceTool {
                 .abortsReachTasks(s.abortsReachTasks())
                 .endOfInput(s.endOfInput());
         RunResult result;
-        try (recorder) {
+        boolean recorded = false;
+        try {
             if (s.threads()) {
                 // A checkpoint every 2 ms; the sink's pause keeps records in flight meanwhile.
                 ThreadedRuntime rt = new ThreadedRuntime(graph, mode, options
@@ -303,6 +304,13 @@ public final class TraceTool {
                 if (result.steps() < SIMULATION_STEPS) { // stopped because no step was enabled
                     recorder.runEnded(result.finished());
                 }
+            }
+            recorded = true;
+        } finally {
+            if (recorded) {
+                recorder.close(); // a causal trace is merged here; if that fails, no trace file is left
+            } else {
+                recorder.discard(); // the run failed: no trace file
             }
         }
         out.printf("%s: %d events (%s runtime, %s, job %s, seed %d): %s, %d checkpoints completed, %d aborted, %d failures; "
