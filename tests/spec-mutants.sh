@@ -150,16 +150,20 @@ closure_of() {
   CLOSURE[$mod]=$done
   echo "$done"
 }
+# Every quick model's closure, computed once here in the main shell: closure_of called in a
+# $(...) subshell fills the cache of that subshell only, so without this each mutant recomputed
+# every closure with three processes per module, about 30 s of a mutant's 45 (measured).
+for m in "${ORDERED[@]}"; do closure_of "${MODEL_MODULE[$m]}" >/dev/null; done
 # The quick models whose module reads spec/FILE: first those of FIRST (comma-separated), then
 # the others in cost order.
 models_using() {
   local target=${1%.tla} first=",${2:-}," m
   for m in "${ORDERED[@]}"; do
-    [[ "$first" == *",$m,"* ]] && [[ "$(closure_of "${MODEL_MODULE[$m]}")" == *" $target "* ]] && echo "$m"
+    [[ "$first" == *",$m,"* ]] && [[ "${CLOSURE[${MODEL_MODULE[$m]}]}" == *" $target "* ]] && echo "$m"
   done
   for m in "${ORDERED[@]}"; do
     [[ "$first" == *",$m,"* ]] && continue
-    [[ "$(closure_of "${MODEL_MODULE[$m]}")" == *" $target "* ]] && echo "$m"
+    [[ "${CLOSURE[${MODEL_MODULE[$m]}]}" == *" $target "* ]] && echo "$m"
   done
 }
 
