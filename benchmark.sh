@@ -9,7 +9,7 @@ cd "$ROOT"
 
 usage() {
   cat <<'USAGE'
-Usage: ./benchmark.sh [--quick] [--only LIST] [--engines LIST] [--help]
+Usage: ./benchmark.sh [--quick] [--only LIST] [--engines LIST] [--help] | --chart-only [DIR] [--debug]
 
   (no option)  the full run, about 20-27 minutes on 2 cores: JMH microbenchmarks, then the
                macro benchmark over backpressure none/light/heavy x skew off/on x
@@ -28,6 +28,7 @@ Usage: ./benchmark.sh [--quick] [--only LIST] [--engines LIST] [--help]
                no backpressure without skew), about 15 minutes on 2 cores:
                  ./benchmark.sh --only heavy/,none/even/
   --engines LIST  reference, flink or both (default: reference,flink)
+  --chart-only [DIR]  no measuring: redraws DIR/checkpoints.png from DIR/results.csv (DIR default benchmarks/results)
   --help       this text
 
 A progress line on stderr shows the step, the time spent and a rough time left.
@@ -38,6 +39,9 @@ USAGE
 quick=""
 only=""
 engines=""
+chart_only=""
+chart_dir=benchmarks/results
+debug=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick="--quick" ;;
@@ -45,6 +49,10 @@ while [ $# -gt 0 ]; do
       [ $# -ge 2 ] && [ -n "$2" ] && [ "${2#--}" = "$2" ] || { echo "benchmark.sh: $1 needs a value (see --help)" >&2; exit 2; }
       if [ "$1" = --only ]; then only=$2; else engines=$2; fi
       shift ;;
+    --chart-only)
+      chart_only=1
+      if [ $# -ge 2 ] && [ -n "$2" ] && [ "${2#-}" = "$2" ]; then chart_dir=$2; shift; fi ;;
+    --debug) debug=(--debug) ;;
     -h|--help) usage; exit 0 ;;
     *) echo "benchmark.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -53,6 +61,22 @@ done
 
 command -v java >/dev/null 2>&1 || { echo "benchmark.sh: java not found: install a JDK 17+" >&2; exit 3; }
 command -v mvn >/dev/null 2>&1 || { echo "benchmark.sh: mvn not found: install Maven 3.8+" >&2; exit 3; }
+
+if [ -n "$chart_only" ]; then
+  [ -z "$quick$only$engines" ] || { echo "benchmark.sh: --chart-only measures nothing: it takes no --quick, --only or --engines (see --help)" >&2; exit 2; }
+  mkdir -p benchmarks/target
+  # Built only if the classes are missing or older than a source: a redraw takes a second.
+  stamp=benchmarks/target/classes/dev/consistentcut/bench/ChartOnly.class
+  if [ ! -f "$stamp" ] || [ ! -f benchmarks/target/classpath.txt ] \
+     || [ -n "$(find benchmarks/src/main benchmarks/pom.xml pom.xml -newer "$stamp" -type f -print -quit)" ]; then
+    echo "benchmark.sh: building the benchmarks module (mvn package, tests skipped)" >&2
+    mvn -B -q -ntp -pl benchmarks -am package -DskipTests >"benchmarks/target/build.log" 2>&1 \
+      || { echo "benchmark.sh: build failed, see benchmarks/target/build.log" >&2; tail -20 benchmarks/target/build.log >&2; exit 1; }
+  fi
+  exec java -Djava.awt.headless=true -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
+       dev.consistentcut.bench.ChartOnly "$chart_dir" "${debug[@]}"
+fi
+[ ${#debug[@]} -eq 0 ] || { echo "benchmark.sh: --debug goes with --chart-only (see --help)" >&2; exit 2; }
 
 out=benchmarks/results
 [ -n "$quick" ] && out=benchmarks/results/quick
