@@ -38,17 +38,9 @@ class BufferSizeCliTest {
     @TempDir
     Path tmp;
 
-    record Outcome(int code, String out, String err) {
-    }
-
-    static Outcome cli(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            int code = Main.run(args, o, e);
-            return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        }
+    /** Exit code, stdout and stderr of one CLI call: {@link MainTest#cli}'s. */
+    private static MainTest.Outcome cli(String... args) {
+        return MainTest.cli(args);
     }
 
     private static CliOptions parse(String... args) throws UsageException {
@@ -107,7 +99,7 @@ class BufferSizeCliTest {
             "run --mode aligned --buffer-size 1 --runtime simulation | --buffer-size applies to --runtime threads only",
     })
     void badValuesAreUsageErrorsNamingTheOptionAndItsRange(String args, String message) {
-        Outcome o = cli(args.trim().split("\\s+"));
+        MainTest.Outcome o = cli(args.trim().split("\\s+"));
         assertEquals(2, o.code(), o.err());
         assertTrue(o.err().startsWith("error: " + message), o.err());
         assertTrue(o.err().contains("Usage: java -jar reference-impl/target/reference-impl.jar run"), "usage follows");
@@ -117,7 +109,7 @@ class BufferSizeCliTest {
 
     @Test
     void runHelpDescribesTheOption() {
-        Outcome o = cli("run", "--help");
+        MainTest.Outcome o = cli("run", "--help");
         assertEquals(0, o.code());
         assertTrue(o.out().contains("--buffer-size N                threads only: records per network buffer"), o.out());
         assertTrue(o.out().contains("0 (default): a quarter of --capacity"), o.out());
@@ -154,7 +146,7 @@ class BufferSizeCliTest {
     /** A small durable threaded job with buffers of 5 records in channels of 12, run to its end. */
     private Path finishedJob(String name) {
         Path dir = tmp.resolve(name);
-        Outcome o = cli("run", "--mode", "unaligned", "--records", "300", "--interval-ms", "1", "--sink-delay-us", "20",
+        MainTest.Outcome o = cli("run", "--mode", "unaligned", "--records", "300", "--interval-ms", "1", "--sink-delay-us", "20",
                 "--capacity", "12", "--buffer-size", "5", "--checkpoint-dir", dir.toString());
         assertEquals(0, o.code(), o.out() + o.err());
         assertTrue(o.err().contains(", network buffers of 5 records, 2 per channel\n"), o.err());
@@ -172,27 +164,27 @@ class BufferSizeCliTest {
     void resumeRunsWithTheJobsBufferSizeAndRefusesAnother() throws IOException {
         Path dir = unfinished(finishedJob("job"));
         assertTrue(Files.readString(dir.resolve(JobManifest.FILE)).contains("\nbuffer-size=5\n"));
-        Outcome inspect = cli("inspect", dir.toString());
+        MainTest.Outcome inspect = cli("inspect", dir.toString());
         assertEquals(0, inspect.code(), inspect.err());
         assertTrue(inspect.out().contains(" --capacity 12 --buffer-size 5 "), inspect.out());
-        Outcome json = cli("inspect", dir.toString(), "--json");
+        MainTest.Outcome json = cli("inspect", dir.toString(), "--json");
         assertTrue(json.out().contains("\"buffer-size\":\"5\""), json.out());
 
-        Outcome other = cli("resume", dir.toString(), "--buffer-size", "6");
+        MainTest.Outcome other = cli("resume", dir.toString(), "--buffer-size", "6");
         assertEquals(2, other.code(), other.err());
         assertTrue(other.err().startsWith("error: --buffer-size 6 contradicts job "), other.err());
         assertTrue(other.err().contains("(buffer-size 5)"), other.err());
-        Outcome simulation = cli("resume", dir.toString(), "--runtime", "simulation");
+        MainTest.Outcome simulation = cli("resume", dir.toString(), "--runtime", "simulation");
         assertEquals(2, simulation.code(), simulation.err());
 
-        Outcome resumed = cli("resume", dir.toString(), "--buffer-size", "5");
+        MainTest.Outcome resumed = cli("resume", dir.toString(), "--buffer-size", "5");
         assertEquals(0, resumed.code(), resumed.out() + resumed.err());
         assertTrue(resumed.err().contains(", network buffers of 5 records, 2 per channel\n"), resumed.err());
         assertTrue(resumed.out().contains("job ") && resumed.out().contains(" resumed from "), resumed.out());
         assertTrue(resumed.out().endsWith("verdict: exactly-once holds\n"), resumed.out());
 
         Path again = unfinished(dir);
-        Outcome plain = cli("resume", again.toString());
+        MainTest.Outcome plain = cli("resume", again.toString());
         assertEquals(0, plain.code(), plain.out() + plain.err());
         assertTrue(plain.err().contains(", network buffers of 5 records, 2 per channel\n"), plain.err());
     }
@@ -205,11 +197,11 @@ class BufferSizeCliTest {
         assertTrue(text.contains("\nbuffer-size=5\n"), text);
         Files.writeString(manifest, text.replace("buffer-size=5\n", "")); // as a build before this option wrote it
 
-        Outcome contradicting = cli("resume", dir.toString(), "--buffer-size", "5");
+        MainTest.Outcome contradicting = cli("resume", dir.toString(), "--buffer-size", "5");
         assertEquals(2, contradicting.code(), contradicting.err());
         assertTrue(contradicting.err().contains("(buffer-size 0)"), contradicting.err());
 
-        Outcome resumed = cli("resume", dir.toString(), "--buffer-size", "0");
+        MainTest.Outcome resumed = cli("resume", dir.toString(), "--buffer-size", "0");
         assertEquals(0, resumed.code(), resumed.out() + resumed.err());
         // the default of a 12-record channel: buffers of 3 records, 4 of them
         assertTrue(resumed.err().contains(", network buffers of 3 records, 4 per channel\n"), resumed.err());
@@ -219,11 +211,11 @@ class BufferSizeCliTest {
     @Test
     void aSimulationJobRefusesABufferSizeOnResume() {
         Path dir = tmp.resolve("sim");
-        Outcome o = cli("run", "--mode", "aligned", "--runtime", "simulation", "--records", "50", "--interval-ms", "1",
+        MainTest.Outcome o = cli("run", "--mode", "aligned", "--runtime", "simulation", "--records", "50", "--interval-ms", "1",
                 "--capacity", "4", "--checkpoint-dir", dir.toString());
         assertEquals(0, o.code(), o.out() + o.err());
         assertFalse(o.err().contains("network buffers"), o.err());
-        Outcome resumed = cli("resume", dir.toString(), "--buffer-size", "2");
+        MainTest.Outcome resumed = cli("resume", dir.toString(), "--buffer-size", "2");
         assertEquals(2, resumed.code(), resumed.err());
         assertTrue(resumed.err().startsWith("error: --buffer-size applies to --runtime threads only: job "), resumed.err());
         assertTrue(resumed.err().contains("runs in the simulation"), resumed.err());
@@ -232,7 +224,7 @@ class BufferSizeCliTest {
     @ParameterizedTest
     @CsvSource({"1, aligned", "8, unaligned", "1, unaligned", "8, aligned"})
     void aThreadedRunWithSmallOrLargeBuffersReportsEveryInvariantHolding(int bufferSize, String mode) {
-        Outcome o = cli("run", "--mode", mode, "--records", "400", "--interval-ms", "1", "--sink-delay-us", "20",
+        MainTest.Outcome o = cli("run", "--mode", mode, "--records", "400", "--interval-ms", "1", "--sink-delay-us", "20",
                 "--capacity", "16", "--buffer-size", Integer.toString(bufferSize), "--fail-after-checkpoint", "2");
         assertEquals(0, o.code(), o.out() + o.err());
         assertTrue(o.err().contains(", runtime threads, 400 records per source, network buffers of " + bufferSize
