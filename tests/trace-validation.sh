@@ -212,6 +212,13 @@ awk -F'\t' 'BEGIN { OFS = "\t" } NR > 1 && !done && $1 == "aligned" && $4 > 0 { 
 python3 tests/trace-coverage.py --branches "$OUT/twins/coverage-one-branch-untaken.tsv" >"$OUT/twins/branches.out" 2>&1
 [ $? -eq 1 ] && grep -q "MISSING: aligned: " "$OUT/twins/branches.out"
 check $? "branch coverage with a required branch untaken must fail naming it ($OUT/twins/branches.out)"
+# The empty file a failed recording used to leave: an I/O problem named by file (exit 3), not a
+# traceback and not a verdict on the other traces.
+mkdir -p "$OUT/twins/empty-trace" && cp "$OUT"/good/sim-join-aligned-subsumption.ndjson "$OUT/twins/empty-trace/"
+: >"$OUT/twins/empty-trace/interrupted.ndjson"
+python3 tests/trace-coverage.py "$OUT/twins/empty-trace" >"$OUT/twins/empty.out" 2>&1
+[ $? -eq 3 ] && grep -q "cannot read trace .*interrupted.ndjson" "$OUT/twins/empty.out"
+check $? "an empty trace file must be reported by name with exit 3 ($OUT/twins/empty.out)"
 TRACE_MUTANTS_JUDGE="$ROOT/tests/trace-mutants-fixtures/accept-every-trace.sh" \
   python3 tests/trace-mutants.py --seed 13 --per-operator 1 --out "$OUT/twins/mutants" \
   "$OUT"/good/sim-join-aligned-subsumption.ndjson >"$OUT/twins/mutants.out" 2>&1
