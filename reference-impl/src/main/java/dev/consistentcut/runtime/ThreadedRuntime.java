@@ -706,6 +706,14 @@ public final class ThreadedRuntime implements JobRuntime {
     }
 
     /** One task's thread: performs its enabled steps, waits when there are none. */
+    /**
+     * The most steps a worker performs per choice (issue 16): a chosen {@code ProcessRecord} or
+     * {@code EmitRecord} is repeated while it stays enabled ({@link Task#performAgain}), so other
+     * enabled steps wait at most this many records (tens of microseconds). A barrier at an
+     * input's head, also an overtaking one, ends the run at once.
+     */
+    static final int RECORDS_PER_CHOICE = 128;
+
     private final class Worker implements Runnable {
         final Task task;
         final Wakeup wakeup = new Wakeup();
@@ -721,6 +729,12 @@ public final class ThreadedRuntime implements JobRuntime {
         private int sinceTimeCheck;
         private long lastFlush = System.nanoTime();
         private final long bufferTimeout = options.bufferTimeout();
+        /**
+         * Records a step may take in a row once chosen (issue 16: the step choice per record was a
+         * quarter of the hot path's CPU and half its allocation; docs/benchmarks.md). 1 for an
+         * operator that costs time per record: its pause follows each record, as before.
+         */
+        private final int recordsPerChoice;
 
         /**
          * Causal trace: every channel this task sends or receives on, in {@link Channel#STEP_ORDER};
@@ -740,6 +754,8 @@ public final class ThreadedRuntime implements JobRuntime {
             }
             this.sink = task instanceof OperatorTask o && o.isSink();
             this.source = task instanceof SourceTask;
+            this.recordsPerChoice = task instanceof OperatorTask o && o.operator().delayNanosPerRecord() > 0
+                    ? 1 : RECORDS_PER_CHOICE;
             this.thread = new Thread(this, "task-" + task.id());
             this.thread.setDaemon(true);
         }
@@ -755,6 +771,7 @@ public final class ThreadedRuntime implements JobRuntime {
                 while (!stop) {
                     wakeup.clear();
                     Step s = performStep(steps);
+                    int performed = this.performed;
                     if (s == null) {
                         flush(); // nothing else to do: hand the part-full buffers over before waiting
                         if (endgame) {
@@ -774,7 +791,7 @@ public final class ThreadedRuntime implements JobRuntime {
                     }
                     if (s.action() == Action.PROCESS_RECORD) {
                         if (sink) {
-                            sinkRecords.incrementAndGet();
+                            sinkRecords.addAndGet(performed);
                         }
                         pause(((OperatorTask) task).operator().delayNanosPerRecord());
                     } else if (source && ((SourceTask) task).exhausted()) {
@@ -799,6 +816,9 @@ public final class ThreadedRuntime implements JobRuntime {
          * said it came after what came after it: a cycle (and a run that no sequence of the
          * spec's atomic steps explains). docs/trace-validation.md, "Causal traces".
          */
+        /** Steps the last {@link #performStep} performed: the one chosen and its repetitions. */
+        private int performed;
+
         private Step performStep(List<Step> steps) {
             boolean locked = tracing && clocks == null;
             if (locked) {
@@ -822,10 +842,18 @@ public final class ThreadedRuntime implements JobRuntime {
                 Step s = source || first == Action.TIMEOUT_ALIGNMENT || first == Action.PRIORITIZE_BARRIER
                         ? steps.get(0) : steps.get(Math.floorMod(next++, steps.size()));
                 started = started + 1; // volatile, own cache line per worker: no shared counter per step
+                int n = 1;
                 try {
                     task.perform(s);
+                    if (recordsPerChoice > 1) {
+                        n += task.performAgain(s, recordsPerChoice - 1);
+                    }
                 } finally {
-                    finished = finished + 1;
+                    // Both counts grow by the steps performed, started first (terminated() reads
+                    // finished, then started: equal means between steps).
+                    started = started + (n - 1);
+                    finished = finished + n;
+                    performed = n;
                 }
                 return s;
             } finally {

@@ -216,14 +216,47 @@ public final class OperatorTask implements Task {
         if (!enabled) {
             throw notEnabled("ProcessRecord", input);
         }
+        take(input);
+    }
+
+    /**
+     * {@code ProcessRecord(t, input)} again and again, at most {@code max} times, while it stays
+     * enabled with a record at the input's head: it stops at anything else there (a barrier, also
+     * one that overtakes meanwhile in the priority lane, a cancellation, end of partition, nothing),
+     * at a blocked input and at a full channel on the route. What it stops at is then the
+     * runtime's next choice. The threaded runtime's hot path (issue 16; {@link Task#performAgain}).
+     *
+     * @return how many steps were performed; the last may be a {@code ReceiveBarrier} (or
+     *     {@code ReceiveCancelBarrier}) when a barrier overtook between the look at the head and
+     *     the take, as in {@link #processRecord}
+     */
+    public int processRecords(int input, int max) {
+        Channel in = inputs.get(input);
+        int n = 0;
+        while (n < max && in.peek() instanceof Record r && !handler.isBlocked(input) && routeHasRoom(r.key())) {
+            n++;
+            if (!take(input)) {
+                break;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Takes the element at the head of {@code input}, where {@code ProcessRecord} is enabled, and
+     * performs the step: a record is processed, a barrier that overtook it is received.
+     *
+     * @return whether it was a record
+     */
+    private boolean take(int input) {
         ChannelElement element = inputs.get(input).poll();
         if (element instanceof Barrier b) {
             handleBarrier(input, b);
-            return;
+            return false;
         }
         if (element instanceof CancelBarrier cb) {
             handleCancelBarrier(input, cb);
-            return;
+            return false;
         }
         stepPersisted = false;
         Record record = (Record) element;
@@ -248,6 +281,7 @@ public final class OperatorTask implements Task {
             listener.onAction(Action.PROCESS_RECORD.specName(), Map.of("task", id, "input", input,
                     "channel", inputs.get(input).id(), "record", record.id(), "persisted", stepPersisted));
         }
+        return true;
     }
 
     /**
@@ -670,6 +704,11 @@ public final class OperatorTask implements Task {
             case NOTIFY_CHECKPOINT_COMPLETE -> notifyCheckpointComplete(step.checkpointId());
             default -> throw new IllegalStateException("task " + id + ": an operator has no step " + step);
         }
+    }
+
+    @Override
+    public int performAgain(Step step, int max) {
+        return step.action() == Action.PROCESS_RECORD ? processRecords(step.input(), max) : 0;
     }
 
     @Override

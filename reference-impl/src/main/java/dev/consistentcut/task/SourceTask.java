@@ -145,6 +145,28 @@ public final class SourceTask implements Task {
             throw new IllegalStateException("task " + id + ": EmitRecord is not enabled at offset " + offset
                     + (exhausted() ? " (log exhausted)" : " (a channel on the route is full)"));
         }
+        emit();
+    }
+
+    /**
+     * {@code EmitRecord} again and again, at most {@code max} times, while it stays enabled and
+     * no barrier is due: a due barrier is injected before the next record, as
+     * the threaded runtime's choice would (it takes {@code InjectBarrier} first), and a
+     * throttled log's wait gives up for it ({@code benchmarks}' source log).
+     *
+     * @return how many {@code EmitRecord} steps were performed
+     */
+    public int emitRecords(int max) {
+        int n = 0;
+        while (n < max && !ended && barrierToInject().isEmpty() && canEmitRecord()) {
+            emit();
+            n++;
+        }
+        return n;
+    }
+
+    /** {@code EmitRecord}, known to be enabled. */
+    private void emit() {
         Record r = log.read(id, offset);
         for (int o : router.route(r.key())) {
             if (!outputs.get(o).offerRecord(r)) {
@@ -259,6 +281,11 @@ public final class SourceTask implements Task {
             case SEND_END_OF_PARTITION -> sendEndOfPartition();
             default -> throw new IllegalStateException("task " + id + ": a source has no step " + step);
         }
+    }
+
+    @Override
+    public int performAgain(Step step, int max) {
+        return step.action() == Action.EMIT_RECORD ? emitRecords(max) : 0;
     }
 
     @Override
