@@ -67,9 +67,10 @@ Options:
   --coverage FILE   with --trace: also write the coverage report (how often each spec action
                     fired over the traces, by branch, and the branches none reached; always
                     printed) as TSV: mode, action, branch, count
-  --jobs N          N TLCs at once, one worker each (default 1): N models at a time (their
-                    counts stay deterministic; results are reported in the manifest's order),
-                    or with --trace N traces at a time. Not with --fail-fast or --distributed.
+  --jobs N          N TLCs at once, one worker each (default 1; with --quick the number of
+                    cores, at most 4): N models at a time (their counts stay deterministic;
+                    results are reported in the manifest's order), or with --trace N traces at
+                    a time. Not with --fail-fast or --distributed.
   --pictures        draw every violation as a picture (target/model-check/pictures/NAME.svg;
                     a rejected trace next to its TLC log), with the numbers that violate the
                     invariant (one more short TLC run each); builds reference-impl if needed.
@@ -196,6 +197,13 @@ given --model && given --long && die "--model and --long exclude each other (--m
 given --model && given --simulate && die "--model and --simulate exclude each other (--model picks models of any tier)"
 if [ "$TIER_SET" = quick ]; then
   for f in --depth --traces; do given "$f" && die "$f does not apply to --quick (no simulated model among the quick ones)"; done
+  # The quick models are small (a few hundred MB of heap at most): one TLC per core, at most 4,
+  # unless --jobs or --fail-fast says otherwise. Each keeps one worker, so the counts still hold.
+  if ! given --jobs && ! given --fail-fast && [ ${#TRACE_FILES[@]} -eq 0 ]; then
+    cores=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+    [[ "$cores" =~ ^[0-9]+$ ]] && [ "$cores" -ge 1 ] || cores=1
+    TRACE_JOBS=$(( cores < 4 ? cores : 4 ))
+  fi
 fi
 [ $DISTRIBUTED -eq 0 ] || [ ${#MODELS[@]} -eq 1 ] || die "--distributed runs one model: give exactly one --model NAME"
 # --json: fd 3 keeps stdout for the one JSON document; everything else goes to stderr.
@@ -522,10 +530,10 @@ fi
 PICTURE_NUMBERS=0; [ "$PICTURES" = 1 ] && PICTURE_NUMBERS=1
 if [ "$PICTURES" = auto ]; then if [ -f "$PICTURE_JAR" ]; then PICTURES=1; else PICTURES=0; fi; fi
 [ "$PICTURES" = 1 ] && [ ! -f "$PICTURE_JAR" ] && PICTURES=0
-R_PICTURE=
-draw_picture() { # NAME: after run_model; sets R_PICTURE to the picture's path, or empty
+R_PICTURE=; R_PICTURE_NOTE=
+draw_picture() { # NAME: after run_model; sets R_PICTURE to the picture's path, or empty, and R_PICTURE_NOTE to why not
   local name=$1 svg="$OUT_DIR/pictures/$1.svg"
-  R_PICTURE=
+  R_PICTURE=; R_PICTURE_NOTE=
   [ "$PICTURES" = 1 ] || return 0
   case "$R_RESULT" in inv:*|prop:*|deadlock) ;; *) return 0 ;; esac
   mkdir -p "$OUT_DIR/pictures"
@@ -537,7 +545,7 @@ draw_picture() { # NAME: after run_model; sets R_PICTURE to the picture's path, 
        "${numbers[@]}" >/dev/null 2>"$OUT_DIR/pictures/$name.err"; then
     R_PICTURE=$svg; rm -f "$OUT_DIR/pictures/$name.err"
   else
-    echo "      (no picture of $name: $(head -1 "$OUT_DIR/pictures/$name.err"))"
+    R_PICTURE_NOTE="no picture of $name: $(head -1 "$OUT_DIR/pictures/$name.err")"
   fi
 }
 
@@ -593,7 +601,10 @@ if [ "$TRACE_JOBS" -gt 1 ] && [ $DISTRIBUTED -eq 0 ] && [ ${#SELECTED[@]} -gt 1 
     (
       trap 'for p in "${CHILDREN[@]}"; do kill -TERM "$p" 2>/dev/null; done; exit 143' TERM INT
       run_model "$name"
-      declare -p R_EXIT R_RESULT R_STATES R_DEPTH R_SECONDS R_OK >"$PARALLEL_DIR/$name.r.tmp" \
+      # The picture too (a JVM each, about 1.5 s of CPU): drawn one after another in the
+      # report below they took a minute of the quick run's ten.
+      draw_picture "$name"
+      declare -p R_EXIT R_RESULT R_STATES R_DEPTH R_SECONDS R_OK R_PICTURE R_PICTURE_NOTE >"$PARALLEL_DIR/$name.r.tmp" \
         && mv "$PARALLEL_DIR/$name.r.tmp" "$PARALLEL_DIR/$name.r"
       echo "  [$i/${#SELECTED[@]}] $name: $R_RESULT, ${R_SECONDS}s"
     ) &
@@ -613,13 +624,15 @@ for name in "${SELECTED[@]}"; do
       # shellcheck disable=SC1090
       source "$PARALLEL_DIR/$name.r"
     else
-      R_EXIT=3; R_RESULT="error:no-result"; R_STATES=-; R_DEPTH=-; R_SECONDS=0; R_OK=0
+      R_EXIT=3; R_RESULT="error:no-result"; R_STATES=-; R_DEPTH=-; R_SECONDS=0; R_OK=0; R_PICTURE=; R_PICTURE_NOTE=
     fi
+    check_counts "$name"
   else
     run_model "$name"
+    check_counts "$name"
+    draw_picture "$name"
   fi
-  check_counts "$name"
-  draw_picture "$name"
+  [ -z "$R_PICTURE_NOTE" ] || echo "      ($R_PICTURE_NOTE)"
   [ $JSON -eq 0 ] || json_row "$name"
   verdict=ok; [ $R_OK -eq 1 ] || { verdict=FAILED; FAILED+=("$name"); }
   echo "      -> $R_RESULT, $R_STATES states, depth $R_DEPTH, ${R_SECONDS}s: $verdict${R_COUNTS:+ ($R_COUNTS)}"

@@ -13,7 +13,7 @@ Usage: ./run-tests.sh
 Runs, in order (quick modes, 34 minutes on 2 cores in a fresh clone, 2026-12-02):
   1. mvn -B verify            build; JUnit, lincheck and QuickTheories tests of every module
   2. model-check self-test    model-check.sh's verdicts on a toy spec, right and wrong expectations
-  3. ./model-check.sh --quick TLC on the quick models of spec/models.tsv (with their pinned
+  3. ./model-check.sh --quick TLC on the quick models of spec/models.tsv, one per core (with their pinned
                               state counts and the refinement to the atomic snapshot)
   3b. distributed TLC         a TLCServer and two TLCWorkers on 127.0.0.1 give the
                               single-process verdict (tests/distributed-tlc.sh, about a minute)
@@ -52,7 +52,7 @@ step() {
 
 step "maven verify" mvn -B -ntp verify
 step "model-check self-test" tests/model-check-selftest.sh
-step "TLC quick models" ./model-check.sh --quick --jobs 2
+step "TLC quick models" ./model-check.sh --quick
 step "distributed TLC on 127.0.0.1" tests/distributed-tlc.sh
 step "trace validation" tests/trace-validation.sh
 step "spec-to-engine replay (+ broken twins)" tests/spec-replay.sh --quick

@@ -75,6 +75,13 @@ quick_rows=$(awk -F'\t' '!/^#/ && $5 == "quick"' "$FIX/models.tsv" | wc -l)
 if [ $rc -eq 0 ] && json_check "$OUT/quick.json" true "$quick_rows" >"$OUT/quick-json.check" 2>&1; then
   echo "selftest: --quick --json -> one valid JSON document, $quick_rows models as expected: ok"
 else echo "selftest: --quick --json (exit $rc) not a valid result"; cat "$OUT/quick.json" "$OUT/quick-json.check"; fail=1; fi
+# --quick runs one TLC per core (at most 4) unless --jobs says otherwise (the quick step's budget).
+cores=$(nproc 2>/dev/null || echo 1); want_jobs=$(( cores < 4 ? cores : 4 ))
+if [ "$quick_rows" -gt 1 ] && [ "$want_jobs" -gt 1 ]; then
+  if grep -q "Running the models $want_jobs at a time" "$OUT/quick-json.log"; then
+    echo "selftest: --quick runs $want_jobs models at a time on $cores cores: ok"
+  else echo "selftest: --quick did not run $want_jobs models at a time on $cores cores:"; head -5 "$OUT/quick-json.log"; fail=1; fi
+fi
 if json_check "$OUT/wrong.json" false "$wrong_rows" >"$OUT/wrong-json.check" 2>&1; then
   echo "selftest: --json on wrong expectations -> every row not as expected: ok"
 else echo "selftest: --json on wrong expectations not reported"; cat "$OUT/wrong.json" "$OUT/wrong-json.check"; fail=1; fi
