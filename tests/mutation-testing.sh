@@ -20,7 +20,10 @@ cd "$ROOT"
 # triage's tests (docs/mutation-testing.md); the long form runs those tests and the runtime's, so it
 # kills at least as many. The threshold sits 1.6 points below. runtime: no threshold yet (its
 # long-form run did not finish on the shared machine).
-THRESHOLDS="${MUTATION_THRESHOLDS:-barrier=96 checkpoint=95 task=95}"
+# channel (--package channel, the long form's tests): 98.5% (267/271) at 14df98e on 2026-12-02,
+# after the triage's tests; the 4 survivors are argued equivalent in docs/mutation-testing.md.
+# The threshold sits 1.5 points below: a margin of four new survivors (one is 0.37 points).
+THRESHOLDS="${MUTATION_THRESHOLDS:-barrier=96 channel=97 checkpoint=95 task=95}"
 
 usage() {
   cat <<'USAGE'

@@ -20,8 +20,8 @@ import java.util.function.Consumer;
  * publishes the node with a release store of its predecessor's {@code next}; the consumer reads
  * {@code next} with an acquire load before it reads the element. So actions of the producer
  * before {@code offer(e)} happen-before actions of the consumer after the {@code peek}/{@code poll}
- * that returns {@code e}. (The {@code Broken} twin of its jcstress test publishes first and writes
- * the element after: the consumer then sees an empty node.)
+ * that returns {@code e}. It has no jcstress test of its own: the channel's jcstress tests
+ * (docs/stress-tests.md) hand buffers and in-band barriers over through it between two threads.
  */
 public final class SpscQueue<E> {
 
