@@ -18,9 +18,11 @@ cd "$ROOT"
 # handler state or store feature (a survivor or two), not for lost coverage.
 # task (long form only): 96.6% (311/322) with the task package's own tests at f57c565, after the
 # triage's tests (docs/mutation-testing.md); the long form runs those tests and the runtime's, so it
-# kills at least as many. The threshold sits 1.6 points below. runtime: no threshold yet (its
-# long-form run did not finish on the shared machine).
-THRESHOLDS="${MUTATION_THRESHOLDS:-barrier=96 checkpoint=95 task=95}"
+# kills at least as many. The threshold sits 1.6 points below.
+# runtime: 68.8% (493/717) with the runtime selection (RUNTIME_MANY_RUNS left out) at 3ef068f,
+# 2026-12-02, before its 224 survivors were triaged (docs/mutation-testing.md). The threshold sits
+# 1.8 points below: a gate against lost coverage, to be raised as the survivors are dealt with.
+THRESHOLDS="${MUTATION_THRESHOLDS:-barrier=96 checkpoint=95 task=95 runtime=67}"
 
 usage() {
   cat <<'USAGE'
@@ -36,14 +38,15 @@ Runs PIT on reference-impl and checks each package's mutation score against its 
                  task, runtime; comma-separated or repeated) with the long form's tests: the same
                  scores as --long, one package at a time (docs/mutation-testing.md gives the time
                  of each). With --report-only: check only those packages in the last report
-Tests of the runtime package in --long and --package: every test class of
-dev.consistentcut.runtime except those that run hundreds or thousands of seeded simulation runs
-(RUNTIME_MANY_RUNS in this script: every mutant of the step loop would run them, and the run did
-not finish in 107 minutes); BoundedSeededRunsTest runs each of their features in a few seeds
-instead. A mutant only the many runs would kill is a gap in the unit tests.
   --threads N    PIT's worker threads (default 2); on a shared machine use 1
   --report-only  do not run PIT: read the last report (reference-impl/target/pit-reports)
   -h, --help     this text
+The runtime package's tests in --long and --package: its test classes except those that run
+hundreds or thousands of seeded simulation runs (RUNTIME_MANY_RUNS in this script): every
+surviving mutant of the step loop would run them all, and with them the run was still going after
+88 minutes. BoundedSeededRunsTest runs each of their features in a few seeds instead; a mutant only
+the many runs would kill is a gap in the unit tests. --package runtime alone runs no other
+package's tests (none uses the runtime package; checked).
 Report: reference-impl/target/pit-reports/index.html (and mutations.xml, mutations.csv).
 Exit codes: 0 every threshold met, 1 a package below its threshold (its survivors are listed),
 2 bad usage, 3 PIT or the build failed (an environment problem, or a test failing unmutated).
