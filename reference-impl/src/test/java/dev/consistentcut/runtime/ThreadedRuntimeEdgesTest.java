@@ -88,11 +88,20 @@ class ThreadedRuntimeEdgesTest {
         assertFalse(saving.savepoints().isEmpty(), "savepoints every other checkpoint: " + saving.checkpoints().size());
         assertTrue(saving.savepoints().stream().allMatch(id -> id % 2 == 0), "the 2nd, 4th, ... trigger: " + saving.savepoints());
 
-        // A 1 ns timeout aborts checkpoints whose barriers are still travelling.
+        // A 1 ns timeout aborts checkpoints whose barriers are still travelling. A finished run has
+        // nothing in flight: every triggered checkpoint was completed or aborted, never both.
+        java.util.concurrent.atomic.AtomicInteger triggered = new java.util.concurrent.atomic.AtomicInteger();
         RunResult aborting = new ThreadedRuntime(ThreadedRuntimeTest.demo(300, 10_000, 4), BarrierHandlers.aligned(),
-                RunOptions.builder().checkpointInterval(TimeUnit.MICROSECONDS.toNanos(100)).checkpointTimeout(1).build()).run();
+                RunOptions.builder().checkpointInterval(TimeUnit.MICROSECONDS.toNanos(100)).checkpointTimeout(1)
+                        .listener((a, p) -> {
+                            if (a.equals("TriggerCheckpoint")) {
+                                triggered.incrementAndGet();
+                            }
+                        }).build()).run();
         assertTrue(aborting.holds(), aborting.violations().toString());
         assertTrue(aborting.abortedCheckpoints() > 0, "a 1 ns timeout aborted nothing");
+        assertEquals(triggered.get() - aborting.checkpoints().size(), aborting.abortedCheckpoints(),
+                "aborted = triggered - completed");
     }
 
     @Test
