@@ -705,7 +705,6 @@ public final class ThreadedRuntime implements JobRuntime {
         return deployment.channels.get(id);
     }
 
-    /** One task's thread: performs its enabled steps, waits when there are none. */
     /**
      * The most steps a worker performs per choice (issue 16): a chosen {@code ProcessRecord} or
      * {@code EmitRecord} is repeated while it stays enabled ({@link Task#performAgain}), so other
@@ -714,6 +713,27 @@ public final class ThreadedRuntime implements JobRuntime {
      */
     static final int RECORDS_PER_CHOICE = 128;
 
+    /**
+     * The records a step of {@code task} may take in a row once chosen: 1 for an operator that
+     * costs time per record (its pause follows each record), else {@link #RECORDS_PER_CHOICE}.
+     */
+    static int recordsPerChoice(Task task) {
+        return task instanceof OperatorTask o && o.operator().delayNanosPerRecord() > 0 ? 1 : RECORDS_PER_CHOICE;
+    }
+
+    /**
+     * Performs the chosen step {@code s}, then, for {@code recordsPerChoice > 1}, repeats it while it
+     * stays enabled ({@link Task#performAgain}), up to {@code recordsPerChoice} steps in all.
+     * Package-private and static so that the bound can be tested without threads.
+     *
+     * @return the steps performed (1 to {@code recordsPerChoice})
+     */
+    static int performChosen(Task task, Step s, int recordsPerChoice) {
+        task.perform(s);
+        return recordsPerChoice > 1 ? 1 + task.performAgain(s, recordsPerChoice - 1) : 1;
+    }
+
+    /** One task's thread: performs its enabled steps, waits when there are none. */
     private final class Worker implements Runnable {
         final Task task;
         final Wakeup wakeup = new Wakeup();
@@ -754,8 +774,7 @@ public final class ThreadedRuntime implements JobRuntime {
             }
             this.sink = task instanceof OperatorTask o && o.isSink();
             this.source = task instanceof SourceTask;
-            this.recordsPerChoice = task instanceof OperatorTask o && o.operator().delayNanosPerRecord() > 0
-                    ? 1 : RECORDS_PER_CHOICE;
+            this.recordsPerChoice = recordsPerChoice(task);
             this.thread = new Thread(this, "task-" + task.id());
             this.thread.setDaemon(true);
         }
@@ -842,12 +861,9 @@ public final class ThreadedRuntime implements JobRuntime {
                 Step s = source || first == Action.TIMEOUT_ALIGNMENT || first == Action.PRIORITIZE_BARRIER
                         ? steps.get(0) : steps.get(Math.floorMod(next++, steps.size()));
                 started = started + 1; // volatile, own cache line per worker: no shared counter per step
-                int n = 1;
+                int n = 1; // if the step throws, the run ends anyway (taskFailure)
                 try {
-                    task.perform(s);
-                    if (recordsPerChoice > 1) {
-                        n += task.performAgain(s, recordsPerChoice - 1);
-                    }
+                    n = performChosen(task, s, recordsPerChoice);
                 } finally {
                     // Both counts grow by the steps performed, started first (terminated() reads
                     // finished, then started: equal means between steps).

@@ -123,6 +123,8 @@ class RuntimePartsTest {
                 new Bad("failAfterCheckpoint must be >= 0, got -1", b -> b.failAfterCheckpoint(-1)),
                 new Bad("tolerableFailedCheckpoints must be >= 0, got -1", b -> b.tolerableFailedCheckpoints(-1)),
                 new Bad("savepointEvery must be >= 0, got -1", b -> b.savepointEvery(-1)),
+                new Bad("bufferSize must be >= 0, got -1", b -> b.bufferSize(-1)),
+                new Bad("bufferTimeout must be >= 0, got -1", b -> b.bufferTimeout(-1)),
                 new Bad("triggerProbability must be within [0, 1], got -0.1", b -> b.triggerProbability(-0.1)),
                 new Bad("abortProbability must be within [0, 1], got 1.1", b -> b.abortProbability(1.1)),
                 new Bad("failureProbability must be within [0, 1], got NaN", b -> b.failureProbability(Double.NaN)),
@@ -139,7 +141,7 @@ class RuntimePartsTest {
         RunOptions edge = RunOptions.builder().maxSteps(1).checkpointInterval(0).maxCheckpoints(0).checkpointTimeout(0)
                 .maxConcurrentAligned(1).maxFailures(0).failAfterCheckpoint(0).tolerableFailedCheckpoints(0)
                 .savepointEvery(0).triggerProbability(0).abortProbability(1).failureProbability(0)
-                .failureAfterCompletionProbability(1).build();
+                .failureAfterCompletionProbability(1).bufferSize(0).bufferTimeout(0).build();
         assertEquals(1, edge.maxSteps());
         assertEquals(1.0, edge.abortProbability());
     }
