@@ -192,6 +192,29 @@ final class JobDirectory {
         writeAtomically(FINISHED, text);
     }
 
+    /**
+     * Deletes the {@code chk-<id>.tmp} files of checkpoint writes a killed process left behind.
+     * Called by the lock holder once its run has finished: no write of its own is under way and no
+     * other process may write here, so every such file is dead. The store removes those at or below
+     * its newest checkpoint as it goes; one with a higher id (a kill while writing a checkpoint whose
+     * id the resumed run never reached before the job ended) is removed only here.
+     *
+     * @return the files removed
+     */
+    int removeLeftoverCheckpointTemps() {
+        int removed = 0;
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                if (p.getFileName().toString().matches("chk-\\d{1,18}\\.tmp") && Files.deleteIfExists(p)) {
+                    removed++;
+                }
+            }
+        } catch (IOException e) {
+            // Harmless: a leftover is reported when the directory is next opened, never read.
+        }
+        return removed;
+    }
+
     /** Temp file, fsync, rename, fsync of the directory: a crash leaves the old file or the new one. */
     private void writeAtomically(String name, String text) {
         Path target = dir.resolve(name);

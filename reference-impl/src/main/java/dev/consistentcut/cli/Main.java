@@ -244,6 +244,7 @@ public final class Main {
         Report report = new Report(o, result, jobId, resumed ? from.map(CompletedCheckpoint::id).orElse(0L) : null,
                 store.failures(), output);
         if (dir != null && result.finished()) {
+            dir.removeLeftoverCheckpointTemps();
             dir.writeFinished("verdict=" + report.verdictLine() + "\njob-id=" + jobId + "\n");
         }
         out.println(o.json() ? report.json() : report.text());

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.record.Record;
 import dev.consistentcut.record.RecordId;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,27 +58,12 @@ class ChannelEdgesTest {
     @Test
     void withAClockAFullChannelRefusesARecordAndReportsNoPut() {
         Channel c = new Channel("e", 2);
-        List<String> events = new ArrayList<>();
-        c.setClock(new ChannelClock() {
-            @Override
-            public void put(boolean record, boolean overtaking) {
-                events.add("put");
-            }
-
-            @Override
-            public void take(boolean record) {
-                events.add("take");
-            }
-
-            @Override
-            public void restored(int records) {
-                events.add("restored");
-            }
-        });
+        RecordingClock clock = new RecordingClock();
+        c.setClock(clock);
         assertTrue(c.offerRecord(rec(0)));
         assertTrue(c.offerRecord(rec(1)));
         assertFalse(c.offerRecord(rec(2)), "full: refused");
-        assertEquals(List.of("put", "put"), events, "a refused record is no put");
+        assertEquals(List.of("put", "put"), clock.events, "a refused record is no put");
         assertEquals(List.of(rec(0), rec(1)), c.contents());
     }
 

@@ -57,25 +57,6 @@ class ChannelLockTest {
         }
     }
 
-    private static final class CountingClock implements ChannelClock {
-        final List<String> events = new ArrayList<>();
-
-        @Override
-        public void put(boolean record, boolean overtaking) {
-            events.add("put");
-        }
-
-        @Override
-        public void take(boolean record) {
-            events.add("take");
-        }
-
-        @Override
-        public void restored(int records) {
-            events.add("restored");
-        }
-    }
-
     @Test
     void withoutAClockNoPerRecordOperationWaitsForTheChannelsLock() throws Exception {
         Channel c = new Channel("e", 4, 2);
@@ -119,7 +100,7 @@ class ChannelLockTest {
     @Test
     void withAClockEveryOperationWaitsForAStepHoldingTheChannel() throws Exception {
         Channel c = new Channel("e", 4, 2);
-        CountingClock clock = new CountingClock();
+        RecordingClock clock = new RecordingClock();
         c.setClock(clock);
         Map<String, Callable<?>> ops = new LinkedHashMap<>();
         ops.put("hasRoom", c::hasRoom);
