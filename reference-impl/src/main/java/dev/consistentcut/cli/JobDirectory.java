@@ -27,6 +27,8 @@ import java.util.stream.Stream;
 final class JobDirectory {
 
     static final String FINISHED = "FINISHED";
+    /** A checkpoint write's temporary file ({@code DirectoryCheckpointStore}'s naming). */
+    private static final Pattern CHECKPOINT_TEMP = Pattern.compile("chk-\\d{1,18}\\.tmp");
     static final String LOCK = "LOCK";
     /** Every file a job writes: {@code --force} deletes these and nothing else. */
     private static final Pattern JOB_FILE = Pattern.compile(
@@ -203,9 +205,9 @@ final class JobDirectory {
      */
     int removeLeftoverCheckpointTemps() {
         int removed = 0;
-        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+        try (Stream<Path> files = Files.list(dir)) {
             for (Path p : (Iterable<Path>) files::iterator) {
-                if (p.getFileName().toString().matches("chk-\\d{1,18}\\.tmp") && Files.deleteIfExists(p)) {
+                if (CHECKPOINT_TEMP.matcher(p.getFileName().toString()).matches() && Files.deleteIfExists(p)) {
                     removed++;
                 }
             }

@@ -749,11 +749,7 @@ public final class ThreadedRuntime implements JobRuntime {
         private int sinceTimeCheck;
         private long lastFlush = System.nanoTime();
         private final long bufferTimeout = options.bufferTimeout();
-        /**
-         * Records a step may take in a row once chosen (issue 16: the step choice per record was a
-         * quarter of the hot path's CPU and half its allocation; docs/benchmarks.md). 1 for an
-         * operator that costs time per record: its pause follows each record, as before.
-         */
+        /** {@link #recordsPerChoice(Task)} of this worker's task. */
         private final int recordsPerChoice;
 
         /**
@@ -823,6 +819,9 @@ public final class ThreadedRuntime implements JobRuntime {
             }
         }
 
+        /** Steps the last {@link #performStep} performed: the one chosen and its repetitions. */
+        private int performed;
+
         /**
          * Chooses one enabled step and performs it; null, doing nothing, when none is enabled. While
          * tracing, choice and step are one unit under {@link #traceLock}; while tracing causally,
@@ -835,9 +834,6 @@ public final class ThreadedRuntime implements JobRuntime {
          * said it came after what came after it: a cycle (and a run that no sequence of the
          * spec's atomic steps explains). docs/trace-validation.md, "Causal traces".
          */
-        /** Steps the last {@link #performStep} performed: the one chosen and its repetitions. */
-        private int performed;
-
         private Step performStep(List<Step> steps) {
             boolean locked = tracing && clocks == null;
             if (locked) {
