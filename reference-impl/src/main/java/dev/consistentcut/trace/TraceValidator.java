@@ -203,7 +203,10 @@ public final class TraceValidator {
         // reads them back: TLCs running at once (--jobs) sharing /tmp read each other's half-written
         // files ("File does not exist: /tmp/Bags.tla", seen with two at once). Each gets its own.
         Path tmp = Files.createDirectories(work.resolve("tmp"));
-        List<String> cmd = List.of(java, "-XX:+UseParallelGC", "-Djava.io.tmpdir=" + tmp, "-cp", tlcJar.toAbsolutePath().toString(), "tlc2.TLC",
+        // C1 alone (-XX:TieredStopAtLevel=1): a trace's TLC run is seconds of parsing and a few
+        // hundred states, too short for C2 to repay its compiling, which would take a second core
+        // from the other TLC of --jobs (model-check.sh's tlc_jit_flags has the measurements).
+        List<String> cmd = List.of(java, "-XX:+UseParallelGC", "-XX:TieredStopAtLevel=1", "-Djava.io.tmpdir=" + tmp, "-cp", tlcJar.toAbsolutePath().toString(), "tlc2.TLC",
                 "-workers", "1", "-metadir", work.resolve("meta").toString(), "-config", spec + ".cfg", spec + ".tla");
         Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
