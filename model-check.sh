@@ -227,7 +227,8 @@ validate_traces() {
   [ "$PICTURES" = 0 ] || args+=(--pictures)  # the validator is the renderer's jar: always there
   [ $JSON -eq 0 ] || { mkdir -p "$OUT_DIR"; args+=(--json "$OUT_DIR/traces.json"); rm -f "$OUT_DIR/traces.json"; }
   # In the background, so that the trap can end it (and, through its shutdown hook, its TLC).
-  "$JAVA" -cp "$impl" dev.consistentcut.trace.TraceTool "${args[@]}" "${TRACE_FILES[@]}" &
+  # C1 alone for the validator's JVM (it parses traces and waits for its TLCs, also C1 alone).
+  "$JAVA" -XX:TieredStopAtLevel=1 -cp "$impl" dev.consistentcut.trace.TraceTool "${args[@]}" "${TRACE_FILES[@]}" &
   CHILDREN+=($!)
   wait $!
   local rc=$?
