@@ -195,4 +195,64 @@ class ThreadedRuntimeBookkeepingTest {
         assertEquals(false, r.invariantsChecked());
         assertEquals(List.of(), r.violations());
     }
+
+    @Test
+    void whileTracingNoTwoStepsAreToldAtOnce() {
+        // The trace lock (held around each step and its listener call, task and coordinator steps
+        // alike) makes the calls' order an order in which the steps happened one at a time: so
+        // no call overlaps another, though every task thread and the coordinator call.
+        java.util.concurrent.atomic.AtomicInteger inside = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger overlaps = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicLong calls = new java.util.concurrent.atomic.AtomicLong();
+        RunResult r = new ThreadedRuntime(ThreadedRuntimeTest.demo(300, 0, 4), BarrierHandlers.unaligned(),
+                RunOptions.builder().checkpointInterval(MS).failAfterCheckpoint(1).listener((a, p) -> {
+                    if (inside.incrementAndGet() != 1) {
+                        overlaps.incrementAndGet();
+                    }
+                    calls.incrementAndGet();
+                    for (int k = 0; k < 200; k++) {
+                        Thread.onSpinWait(); // a window wide enough for a second thread to enter
+                    }
+                    inside.decrementAndGet();
+                }).build()).run();
+        assertTrue(r.holds(), r.violations().toString());
+        assertTrue(calls.get() > 1000, "calls: " + calls.get());
+        assertEquals(0, overlaps.get(), "listener calls that overlapped another");
+    }
+
+    @Test
+    void theCoordinatorIsSetUpForTheMode() {
+        // Unaligned: one checkpoint in flight whatever maxConcurrentAligned says; aligned: that many.
+        RunOptions three = RunOptions.builder().maxConcurrentAligned(3).build();
+        assertEquals(3, new ThreadedRuntime(ThreadedRuntimeTest.demo(5, 0, 2), BarrierHandlers.aligned(), three)
+                .coordinator().maxConcurrent());
+        assertEquals(1, new ThreadedRuntime(ThreadedRuntimeTest.demo(5, 0, 2), BarrierHandlers.unaligned(), three)
+                .coordinator().maxConcurrent());
+    }
+
+    @Test
+    void withoutAbortsReachingTheTasksNoTaskIsToldOfOne() {
+        // The spec's older model option (AbortsReachTasks = FALSE): an aborted checkpoint stays in
+        // flight until every task acknowledged it, and no task takes a NotifyCheckpointAborted.
+        Map<String, Integer> events = new java.util.concurrent.ConcurrentHashMap<>();
+        // A sink costing 10 us per record keeps barriers travelling long enough to be timed out.
+        RunResult r = new ThreadedRuntime(ThreadedRuntimeTest.demo(300, 10_000, 4), BarrierHandlers.aligned(),
+                RunOptions.builder().checkpointInterval(TimeUnit.MICROSECONDS.toNanos(100)).checkpointTimeout(1)
+                        .abortsReachTasks(false).listener((a, p) -> events.merge(a, 1, Integer::sum)).build()).run();
+        assertTrue(r.holds(), r.violations().toString());
+        assertTrue(r.abortedCheckpoints() > 0, "a 1 ns timeout aborted nothing");
+        assertEquals(null, events.get("NotifyCheckpointAborted"), events.toString());
+    }
+
+    @Test
+    void aCompletionResetsTheCountOfConsecutiveFailedStoreWrites() {
+        // Checkpoints 2 and 4 fail to be stored, 1, 3 and 5 complete (one in flight at a time; the
+        // failure due after the third completion keeps the coordinator triggering until then). A
+        // tolerance of one consecutive failure is never exceeded: 3 completed in between.
+        RunResult r = new ThreadedRuntime(ThreadedRuntimeTest.demo(200, 0, 4), BarrierHandlers.unaligned(),
+                RunOptions.builder().checkpointInterval(MS).store(() -> new FailingStore(Set.of(2L, 4L)))
+                        .tolerableFailedCheckpoints(1).failAfterCheckpoint(3).build()).run();
+        assertTrue(r.holds(), r.violations().toString());
+        assertEquals(List.of(1L, 3L, 5L), r.checkpoints().stream().map(CompletedCheckpoint::id).limit(3).toList());
+    }
 }

@@ -24,6 +24,8 @@ import org.junit.jupiter.api.Timeout;
  * records/s)"), its figures checked against each other and against what the sink did, never
  * against a clock: the sink stops at known records until the test has seen a line, so the count
  * a line reports is known exactly. A run of about three seconds (three lines).
+ *
+ * <p>Checkpoints run alongside (the sink's barriers pass between its stops); they add no record.
  */
 @Timeout(30)
 class ThreadedRuntimeProgressTest {
@@ -95,7 +97,11 @@ class ThreadedRuntimeProgressTest {
         // coordinator until the sink has reached its next stop, so line i + 1 (a second later at
         // the earliest) reports exactly STOPS[i + 1] - 1 records.
         RunOptions options = RunOptions.builder()
-                .checkpointInterval(TimeUnit.HOURS.toNanos(1)) // no checkpoint: the sink's records are the only steps counted
+                // A checkpoint at most once a second, the progress line's own period: a trigger is
+                // due no earlier than a line is (both at the start plus 1 s, then each 1 s after
+                // the last), so there is a line in every period between two triggers and
+                // checkpoints never outnumber lines, however the coordinator was held.
+                .checkpointInterval(TimeUnit.SECONDS.toNanos(1))
                 .progress(line -> {
                     int i = lines.size();
                     lines.add(line);
@@ -115,6 +121,7 @@ class ThreadedRuntimeProgressTest {
         assertEquals(RECORDS, sink.processed);
 
         assertTrue(lines.size() >= STOPS.length, "a line a second while the sink is held: " + lines);
+        assertTrue(r.checkpoints().size() <= lines.size(), r.checkpoints().size() + " checkpoints, lines " + lines);
         List<Line> parsed = new ArrayList<>();
         for (String l : lines) {
             Matcher m = LINE.matcher(l);
