@@ -271,6 +271,20 @@ class SimulationFinalChecksTest {
         assertTrue(names.contains(CutInvariants.FIFO_CHANNEL), rt.result().violations().toString());
     }
 
+    /** A runtime resumed from a store whose checkpoint's channel state comes back reversed: caught as it is built. */
+    @Test
+    void channelStateResumedReversedIsCaughtAtConstruction() {
+        CheckpointStore shared = BrokenOrderAndRestoreTwins.restoringChannelStateReversed(2);
+        SimulationRuntime first = join(RunOptions.builder().store(() -> shared), BarrierHandlers.unaligned());
+        take(first, Action.EMIT_RECORD, "s1#0", -1, 0);
+        take(first, Action.EMIT_RECORD, "s1#0", -1, 0);
+        checkpoint(first, 1);
+        assertEquals(2, first.completedCheckpoints().get(0).persistedRecordCount());
+        SimulationRuntime resumed = join(RunOptions.builder().store(() -> shared), BarrierHandlers.unaligned());
+        assertEquals(Set.of(CutInvariants.FIFO_CHANNEL, SimulationRuntime.TERMINATION), names(resumed.result()),
+                resumed.result().violations().toString());
+    }
+
     // ------------------------------------------------------------------ lost notifications, failAfterCheckpoint
 
     @Test
