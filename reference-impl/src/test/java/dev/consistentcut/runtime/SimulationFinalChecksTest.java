@@ -121,6 +121,21 @@ class SimulationFinalChecksTest {
         assertTrue(duplicates > 0, "no at-least-once run committed a duplicate: the test shows nothing");
     }
 
+    /** {@code BugNoFinalCheckpoint}: the last transaction is never committed; only the end's output check sees it. */
+    @Test
+    void aSinkThatNeverCommitsItsLastTransactionIsCaughtByTheEndsOutputCheck() {
+        for (long seed = 0; seed < 3; seed++) {
+            RunResult r = new SimulationRuntime(SinkSimulationTest.job(seed, new MemorySinkDirectory(), 1,
+                    dev.consistentcut.sink.BrokenSinks.ALL.get("BugNoFinalCheckpoint")), BarrierHandlers.aligned(),
+                    RunOptions.builder().seed(seed).triggerProbability(0.05).endOfInput(true).build()).run();
+            if (names(r).contains(CutInvariants.OUTPUT_EXACTLY_ONCE)) {
+                assertTrue(r.finished(), r.violations().toString());
+                return;
+            }
+        }
+        org.junit.jupiter.api.Assertions.fail("BugNoFinalCheckpoint was not caught as OutputExactlyOnceInv");
+    }
+
     // ------------------------------------------------------------------ the Termination report
 
     /** s1 -> m, one record, end of input on: scheduled from outside up to the point before the end. */
