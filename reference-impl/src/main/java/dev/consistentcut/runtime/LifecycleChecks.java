@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -36,7 +37,18 @@ import java.util.TreeMap;
  */
 final class LifecycleChecks {
 
-    private final CheckpointCoordinator coordinator;
+    /**
+     * What the checks read of the coordinator: the two queries, so that a test can hand them a
+     * broken coordinator (a decided checkpoint whose status changes), which the final
+     * {@link CheckpointCoordinator} cannot be.
+     */
+    interface Coordinator {
+        CheckpointStatus status(long id);
+
+        Optional<CompletedCheckpoint> latestCompleted();
+    }
+
+    private final Coordinator coordinator;
     private final CheckpointStore store;
     private final CutInvariants invariants;
     private final boolean overtaking;
@@ -58,6 +70,21 @@ final class LifecycleChecks {
     private long discardedUpTo;
 
     LifecycleChecks(CheckpointCoordinator coordinator, CheckpointStore store, CutInvariants invariants,
+                    boolean overtaking, List<Violation> sink) {
+        this(new Coordinator() {
+            @Override
+            public CheckpointStatus status(long id) {
+                return coordinator.status(id);
+            }
+
+            @Override
+            public Optional<CompletedCheckpoint> latestCompleted() {
+                return coordinator.latestCompleted();
+            }
+        }, store, invariants, overtaking, sink);
+    }
+
+    LifecycleChecks(Coordinator coordinator, CheckpointStore store, CutInvariants invariants,
                     boolean overtaking, List<Violation> sink) {
         this.coordinator = coordinator;
         this.store = store;

@@ -291,7 +291,9 @@ public record RunOptions(
         /**
          * Default 0. The chance that a completed checkpoint is followed at once by a failure,
          * before its completion notification reached any task (simulation; counts against
-         * {@link #maxFailures}): the lost notifications a transactional sink must survive.
+         * {@link #maxFailures}): the lost notifications a transactional sink must survive. A job
+         * without a transactional sink has no notification to lose: it draws nothing and no such
+         * failure strikes.
          */
         public Builder failureAfterCompletionProbability(double v) {
             failureAfterCompletionProbability = v;
