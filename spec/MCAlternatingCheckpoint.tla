@@ -99,7 +99,7 @@ re-measured after issue 11's prioritization (load average 15 to 45); CPU from be
 
 model                            cfg (MCAlternatingCheckpoint_...)    result                               distinct depth    s  CPU tier
 AlternatingJoin                  Join.cfg                             pass                                  109,580    32  295   22 quick
-AlternatingDiamond               Diamond.cfg                          pass                                   80,658    29  127   17 quick
+AlternatingDiamond               Diamond.cfg                          pass                                   80,658    29  127   17 full (quick until 2026-12-02)
 AlternatingLivenessDiamond       LivenessDiamond.cfg                  pass                                   18,002    27  153   19 quick
 BugSwitchPersistsArrivedInputs   BugSwitchPersistsArrivedInputs.cfg   inv:NoDoubleCountInv                    2,944    11   11    - quick
 BugSwitchForgetsPendingInputs    BugSwitchForgetsPendingInputs.cfg    inv:NoSkipInv                           1,780    10    9    - quick
