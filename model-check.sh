@@ -69,8 +69,10 @@ Options:
                     printed) as TSV: mode, action, branch, count
   --jobs N          N TLCs at once, one worker each (default 1; with --quick the number of
                     cores, at most 4): N models at a time (their counts stay deterministic;
-                    results are reported in the manifest's order), or with --trace N traces at
-                    a time. Not with --fail-fast or --distributed.
+                    results are reported in the manifest's order; the longest start first), or
+                    with --trace N traces at a time. Not with --fail-fast or --distributed.
+                    TLC's JVM runs small safety models and traces with C1 alone (C2's compiling
+                    costs them more CPU than it saves; see tlc_jit_flags in this script).
   --pictures        draw every violation as a picture (target/model-check/pictures/NAME.svg;
                     a rejected trace next to its TLC log), with the numbers that violate the
                     invariant (one more short TLC run each); builds reference-impl if needed.
