@@ -6,7 +6,6 @@ import dev.consistentcut.checkpoint.CheckpointStats;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CheckpointStore;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
-import dev.consistentcut.checkpoint.InMemoryCheckpointStore;
 import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.invariants.CutInvariants;
 import dev.consistentcut.invariants.Violation;
@@ -49,23 +48,7 @@ class LifecycleChecksStepByStepTest {
 
     /** A store that reports {@code damaged} as damaged (the rest of it is never read by the checks). */
     private static CheckpointStore damaging(Set<Long> damaged) {
-        InMemoryCheckpointStore inner = new InMemoryCheckpointStore(2);
-        return new CheckpointStore() {
-            @Override
-            public void store(CompletedCheckpoint c) {
-                inner.store(c);
-            }
-
-            @Override
-            public Optional<CompletedCheckpoint> latest() {
-                return inner.latest();
-            }
-
-            @Override
-            public List<Long> retainedIds() {
-                return inner.retainedIds();
-            }
-
+        return new ForwardingStore(2) {
             @Override
             public Set<Long> damagedIds() {
                 return damaged;

@@ -43,21 +43,10 @@ class SimulationFinalChecksTest {
 
     /** A store whose restore (latest) is {@code change} of what it stored; the checkpoint the coordinator completes is intact. */
     private static CheckpointStore restoring(UnaryOperator<CompletedCheckpoint> change, Set<Long> damaged) {
-        InMemoryCheckpointStore inner = new InMemoryCheckpointStore(2);
-        return new CheckpointStore() {
-            @Override
-            public void store(CompletedCheckpoint c) {
-                inner.store(c);
-            }
-
+        return new ForwardingStore(2) {
             @Override
             public Optional<CompletedCheckpoint> latest() {
                 return inner.latest().map(change);
-            }
-
-            @Override
-            public List<Long> retainedIds() {
-                return inner.retainedIds();
             }
 
             @Override
