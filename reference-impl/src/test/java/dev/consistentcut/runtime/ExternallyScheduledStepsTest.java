@@ -1,5 +1,8 @@
 package dev.consistentcut.runtime;
 
+import static dev.consistentcut.runtime.JoinSteps.checkpointAllAcknowledged;
+import static dev.consistentcut.runtime.JoinSteps.take;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -34,18 +37,7 @@ class ExternallyScheduledStepsTest {
                 RunOptions.builder().abortsReachTasks(false).triggerProbability(0).build());
     }
 
-    private static void take(SimulationRuntime rt, Action a, String task, int input, long c) {
-        rt.takeStep(new Step(a, task, input, c));
-    }
 
-    private static void checkpointAllAcknowledged(SimulationRuntime rt, long c) {
-        take(rt, Action.TRIGGER_CHECKPOINT, null, -1, 0);
-        take(rt, Action.INJECT_BARRIER, "s1#0", -1, c);
-        take(rt, Action.INJECT_BARRIER, "s2#0", -1, c);
-        take(rt, Action.RECEIVE_BARRIER, "join#0", 0, c);
-        take(rt, Action.RECEIVE_BARRIER, "join#0", 1, c);
-        take(rt, Action.RECEIVE_BARRIER, "sink#0", 0, c);
-    }
 
     /**
      * Found by the spec replay (AlignedJoin's state graph): with aborts staying in flight, a

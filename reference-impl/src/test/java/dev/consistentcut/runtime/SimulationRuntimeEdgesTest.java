@@ -1,5 +1,8 @@
 package dev.consistentcut.runtime;
 
+import static dev.consistentcut.runtime.JoinSteps.checkpointAllAcknowledged;
+import static dev.consistentcut.runtime.JoinSteps.take;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -51,19 +54,7 @@ class SimulationRuntimeEdgesTest {
         return new SimulationRuntime(job, BarrierHandlers.aligned(), o.abortsReachTasks(false).triggerProbability(0).build());
     }
 
-    private static void take(SimulationRuntime rt, Action a, String task, int input, long c) {
-        rt.takeStep(new Step(a, task, input, c));
-    }
 
-    /** Triggers checkpoint {@code c} and lets every task of {@link #join} acknowledge it (6 steps). */
-    private static void checkpointAllAcknowledged(SimulationRuntime rt, long c) {
-        take(rt, Action.TRIGGER_CHECKPOINT, null, -1, 0);
-        take(rt, Action.INJECT_BARRIER, "s1#0", -1, c);
-        take(rt, Action.INJECT_BARRIER, "s2#0", -1, c);
-        take(rt, Action.RECEIVE_BARRIER, "join#0", 0, c);
-        take(rt, Action.RECEIVE_BARRIER, "join#0", 1, c);
-        take(rt, Action.RECEIVE_BARRIER, "sink#0", 0, c);
-    }
 
     private static Step complete(long c) {
         return new Step(Action.COMPLETE_CHECKPOINT, null, -1, c);
