@@ -428,6 +428,15 @@ tlc_jit_flags() { # NAME: the JIT flags for its TLC
   [ "$s" -lt "$below" ] && echo "-XX:TieredStopAtLevel=1"
   return 0
 }
+# The garbage collector of one TLC run, by its number of workers.  With one worker the serial
+# collector: the parallel one's GC threads took CPU from the other model's core for nothing
+# (measured 2026-12-02, one worker, CPU seconds user + system, parallel against serial:
+# UnalignedJoin 75.8 against 58.8, AlternatingLivenessDiamond 37.2 against 34.2, AlignedJoin
+# 7.7 and 10.2 against 6.5 and 5.9; the system time fell most).  With several workers the
+# parallel collector, which does not stop them all while one thread collects.
+tlc_gc_flag() { # WORKERS: the GC flag for a TLC with that many workers
+  if [ "$1" = 1 ]; then echo "-XX:+UseSerialGC"; else echo "-XX:+UseParallelGC"; fi
+}
 
 # Sets: R_EXIT R_RESULT R_STATES R_DEPTH R_SECONDS R_OK
 run_model() {
@@ -444,8 +453,10 @@ run_model() {
   # A private java.io.tmpdir: TLC unpacks its standard modules (TLC.tla, ...) there, and two
   # TLC processes sharing /tmp can read each other's half-written copy (a spurious parse error).
   local jit; jit=$(tlc_jit_flags "$name")
+  local gc; gc=$(tlc_gc_flag "$(exhaustive_workers)")
+  [ "${M_TIER[$name]}" = simulate ] && gc=$(tlc_gc_flag "$WORKERS")
   # shellcheck disable=SC2086
-  (cd "$SPEC_DIR" && exec "$JAVA" -XX:+UseParallelGC $jit -Djava.io.tmpdir="$meta" -cp "$JAR" tlc2.TLC "${args[@]}" "$module.tla") >"$log" 2>&1 &
+  (cd "$SPEC_DIR" && exec "$JAVA" $gc $jit -Djava.io.tmpdir="$meta" -cp "$JAR" tlc2.TLC "${args[@]}" "$module.tla") >"$log" 2>&1 &
   local pid=$!
   CHILDREN=("$pid")
   tail -n +1 -F --pid=$pid "$log" 2>/dev/null | grep --line-buffered -E '^Progress\(' | sed -u "s/^/    [$name] /" &

@@ -123,7 +123,8 @@ dump() { # NAME MODULE CONFIG: TLC's state graph into $OUT/NAME.dot; 0 ok, 1 TLC
   else
     cfg="$ROOT/spec/$config"
   fi
-  (cd spec && nice -n 5 java -XX:+UseParallelGC -Xmx2g -cp "$JAR" tlc2.TLC -workers 1 -metadir "$OUT/meta-$name" \
+  # One worker: the serial collector (model-check.sh's tlc_gc_flag has the measurements).
+  (cd spec && nice -n 5 java -XX:+UseSerialGC -Xmx2g -cp "$JAR" tlc2.TLC -workers 1 -metadir "$OUT/meta-$name" \
       -config "$cfg" -dump dot,actionlabels "$OUT/$name" "$module.tla") >"$OUT/$name.tlc.log" 2>&1
   local rc=$?
   if [ $rc -ne 0 ]; then

@@ -206,7 +206,9 @@ public final class TraceValidator {
         // C1 alone (-XX:TieredStopAtLevel=1): a trace's TLC run is seconds of parsing and a few
         // hundred states, too short for C2 to repay its compiling, which would take a second core
         // from the other TLC of --jobs (model-check.sh's tlc_jit_flags has the measurements).
-        List<String> cmd = List.of(java, "-XX:+UseParallelGC", "-XX:TieredStopAtLevel=1", "-Djava.io.tmpdir=" + tmp, "-cp", tlcJar.toAbsolutePath().toString(), "tlc2.TLC",
+        // The serial collector: one TLC worker, and the parallel collector's threads would take
+        // CPU from the other TLC for nothing (model-check.sh's tlc_gc_flag has the measurements).
+        List<String> cmd = List.of(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.io.tmpdir=" + tmp, "-cp", tlcJar.toAbsolutePath().toString(), "tlc2.TLC",
                 "-workers", "1", "-metadir", work.resolve("meta").toString(), "-config", spec + ".cfg", spec + ".tla");
         Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
