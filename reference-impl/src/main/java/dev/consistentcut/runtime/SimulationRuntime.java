@@ -496,16 +496,6 @@ public final class SimulationRuntime implements JobRuntime {
 
     // ------------------------------------------------------------------ for tests and the CLI
 
-    // This constructor is here, not at the top, so that the line numbers of the PIT triage
-    // (docs/pit-runtime-simulation.md) stay valid. The package-private one it calls is a test seam:
-    // lifecycleView wraps what the step-by-step checks (LifecycleChecks) read of the coordinator,
-    // so that a test can hand them a broken coordinator's answers, which the real (final)
-    // CheckpointCoordinator never gives; the run itself always uses the real one. Identity: no change.
-    /** A run of {@code job} in {@code mode} with {@code options}; see the class comment. */
-    public SimulationRuntime(JobGraph job, BarrierMode mode, RunOptions options) {
-        this(job, mode, options, java.util.function.UnaryOperator.identity());
-    }
-
     public CheckpointCoordinator coordinator() {
         return coordinator;
     }
@@ -624,5 +614,15 @@ public final class SimulationRuntime implements JobRuntime {
         public void taskEnded(Acknowledgement finalState) {
             completable.addAll(coordinator.taskEnded(finalState));
         }
+    }
+
+    // This constructor is here, at the end, not at the top, so that the line numbers of the PIT triage
+    // (docs/pit-runtime-simulation.md) stay valid. The package-private one it calls is a test seam:
+    // lifecycleView wraps what the step-by-step checks (LifecycleChecks) read of the coordinator,
+    // so that a test can hand them a broken coordinator's answers, which the real (final)
+    // CheckpointCoordinator never gives; the run itself always uses the real one. Identity: no change.
+    /** A run of {@code job} in {@code mode} with {@code options}; see the class comment. */
+    public SimulationRuntime(JobGraph job, BarrierMode mode, RunOptions options) {
+        this(job, mode, options, java.util.function.UnaryOperator.identity());
     }
 }
