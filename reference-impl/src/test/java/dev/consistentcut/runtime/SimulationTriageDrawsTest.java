@@ -94,9 +94,10 @@ class SimulationTriageDrawsTest {
     @Test
     void aFailureAfterCompletionDrawEqualToItsProbabilityIsNoFailure() {
         long seed = 9;
+        MemorySinkDirectory dir = new MemorySinkDirectory(); // outlives a restore, as a real sink's files
         JobGraph job = JobGraph.builder().defaultCapacity(1)
                 .source("s1", InMemorySourceLog.ofKeys(0))
-                .operator("sink", 1, () -> new TransactionalFileSink(new MemorySinkDirectory()))
+                .operator("sink", 1, () -> new TransactionalFileSink(dir))
                 .edge("s1", "sink", Partitioning.BROADCAST)
                 .build();
         SimulationRuntime rt = new SimulationRuntime(job, BarrierHandlers.aligned(), RunOptions.builder().seed(seed)
