@@ -46,6 +46,21 @@ final class LifecycleChecks {
         CheckpointStatus status(long id);
 
         Optional<CompletedCheckpoint> latestCompleted();
+
+        /** The real coordinator's answers. */
+        static Coordinator of(CheckpointCoordinator coordinator) {
+            return new Coordinator() {
+                @Override
+                public CheckpointStatus status(long id) {
+                    return coordinator.status(id);
+                }
+
+                @Override
+                public Optional<CompletedCheckpoint> latestCompleted() {
+                    return coordinator.latestCompleted();
+                }
+            };
+        }
     }
 
     private final Coordinator coordinator;
@@ -71,17 +86,7 @@ final class LifecycleChecks {
 
     LifecycleChecks(CheckpointCoordinator coordinator, CheckpointStore store, CutInvariants invariants,
                     boolean overtaking, List<Violation> sink) {
-        this(new Coordinator() {
-            @Override
-            public CheckpointStatus status(long id) {
-                return coordinator.status(id);
-            }
-
-            @Override
-            public Optional<CompletedCheckpoint> latestCompleted() {
-                return coordinator.latestCompleted();
-            }
-        }, store, invariants, overtaking, sink);
+        this(Coordinator.of(coordinator), store, invariants, overtaking, sink);
     }
 
     LifecycleChecks(Coordinator coordinator, CheckpointStore store, CutInvariants invariants,
