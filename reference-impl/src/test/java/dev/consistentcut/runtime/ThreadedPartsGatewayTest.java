@@ -170,4 +170,92 @@ class ThreadedPartsGatewayTest {
         assertEquals(0, r.abortedCheckpoints());
         assertEquals(8, runtime[0].operatorTask("sink#0").committedOutput().size(), "every record committed");
     }
+
+    /**
+     * Passes records on; after its first record on its task thread (in the worker's pause, outside
+     * any step and so outside the trace lock) it waits until {@code release}.
+     */
+    private static final class HoldAfterFirst implements dev.consistentcut.operator.Operator {
+        private final BooleanSupplier release;
+        private final String what;
+        private final java.util.concurrent.atomic.AtomicBoolean held = new java.util.concurrent.atomic.AtomicBoolean();
+
+        HoldAfterFirst(BooleanSupplier release, String what) {
+            this.release = release;
+            this.what = what;
+        }
+
+        @Override
+        public Record process(int input, Record record) {
+            return record;
+        }
+
+        @Override
+        public long delayNanosPerRecord() {
+            if (Thread.currentThread().getName().startsWith("task-") && held.compareAndSet(false, true)) {
+                await(release, what);
+            }
+            return 0;
+        }
+
+        @Override
+        public byte[] snapshotState() {
+            return new byte[0];
+        }
+
+        @Override
+        public void restoreState(byte[] state) {
+        }
+    }
+
+    @Test
+    void aDeclineThatAbortsAPendingCheckpointIsToldOnce() {
+        // At least once, two checkpoints in flight (Flink's CheckpointBarrierTracker): sink d has
+        // barriers 1 and 2 from source a when its other input (m, fed by source b, which ended
+        // before checkpoint 1) ends; both are then complete there, d acknowledges the newer, 2,
+        // and declines 1, still pending at the coordinator: the decline aborts it, and the trace
+        // tells that AbortCheckpoint once, with who declined it. The order is forced: the first
+        // progress line (1 s) holds the coordinator until b has ended, so the triggers (1.2 s,
+        // 2.4 s) come after; d waits after its first record until a has injected barrier 2 (a's
+        // channel of 4 records is full meanwhile, so a is still reading); m waits after b's only
+        // record until d has received barriers 1 and 2 (both waits are outside the trace lock).
+        ThreadedRuntime[] runtime = new ThreadedRuntime[1];
+        List<Map<String, Object>> aborts = Collections.synchronizedList(new ArrayList<>());
+        List<Long> dBarriers = Collections.synchronizedList(new ArrayList<>());
+        List<String> progress = Collections.synchronizedList(new ArrayList<>());
+        JobGraph job = JobGraph.builder().defaultCapacity(4)
+                .source("a", InMemorySourceLog.randomKeys(40, 3, 7))
+                .source("b", InMemorySourceLog.randomKeys(1, 3, 8))
+                .operator("m", 1, () -> new HoldAfterFirst(() -> dBarriers.containsAll(List.of(1L, 2L)),
+                        "d has received barriers 1 and 2"))
+                .operator("d", 1, () -> new HoldAfterFirst(() -> runtime[0].coordinator().status(2) != CheckpointStatus.NONE
+                        && runtime[0].coordinator().nextBarrierFor("a#0").isEmpty(), "a has injected barrier 2"))
+                .edge("a", "d", Partitioning.FORWARD)
+                .edge("b", "m", Partitioning.FORWARD)
+                .edge("m", "d", Partitioning.FORWARD)
+                .build();
+        runtime[0] = new ThreadedRuntime(job, BarrierHandlers.atLeastOnce(), RunOptions.builder()
+                .checkpointInterval(TimeUnit.MILLISECONDS.toNanos(1200))
+                .maxConcurrentAligned(2)
+                .endOfInput(true)
+                .listener((action, params) -> {
+                    if (action.equals("AbortCheckpoint")) {
+                        aborts.add(params);
+                    } else if (action.equals("ReceiveBarrier") && params.get("task").equals("d#0")) {
+                        dBarriers.add(((Number) params.get("checkpoint")).longValue());
+                    }
+                })
+                .progress(line -> {
+                    if (progress.isEmpty()) {
+                        await(() -> runtime[0].coordinator().hasEnded("b#0"), "source b has ended");
+                    }
+                    progress.add(line);
+                })
+                .build());
+        RunResult r = runtime[0].run();
+        assertTrue(r.holds(), r.violations().toString());
+        assertEquals(List.of(Map.of("checkpoint", 1L, "declinedBy", "d#0")), aborts);
+        assertEquals(CheckpointStatus.ABORTED, runtime[0].coordinator().status(1));
+        assertTrue(r.checkpoints().stream().map(CompletedCheckpoint::id).toList().contains(2L), r.checkpoints().toString());
+    }
 }
