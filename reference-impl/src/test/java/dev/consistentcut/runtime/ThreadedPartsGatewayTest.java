@@ -258,4 +258,22 @@ class ThreadedPartsGatewayTest {
         assertEquals(CheckpointStatus.ABORTED, runtime[0].coordinator().status(1));
         assertTrue(r.checkpoints().stream().map(CompletedCheckpoint::id).toList().contains(2L), r.checkpoints().toString());
     }
+
+    @Test
+    void startDelaysAndAlignmentsAreMeasuredOnTheRuntimesClock() {
+        // The gateway's clock (now) is the runtime's System.nanoTime, the clock of the trigger
+        // times: a task's start delay (its first barrier after the trigger, Flink's
+        // checkpointStartDelayNanos) and its alignment are differences of two readings of it and
+        // never negative. Traced (a listener that records nothing), so that the trigger and its
+        // trigger time are one step that no task step can come between.
+        RunResult r = new ThreadedRuntime(ThreadedRuntimeTest.demo(100, 0, 4), BarrierHandlers.aligned(),
+                RunOptions.builder().checkpointInterval(MS).failAfterCheckpoint(2).listener((a, p) -> { }).build()).run();
+        assertTrue(r.holds(), r.violations().toString());
+        assertTrue(r.checkpoints().size() >= 2, r.checkpoints().toString());
+        for (CompletedCheckpoint c : r.checkpoints()) {
+            assertFalse(c.stats().startDelay().isEmpty());
+            c.stats().startDelay().forEach((t, d) -> assertTrue(d >= 0, "checkpoint " + c.id() + ", " + t + ": start delay " + d));
+            c.stats().alignmentDuration().forEach((t, d) -> assertTrue(d >= 0, "checkpoint " + c.id() + ", " + t + ": alignment " + d));
+        }
+    }
 }
