@@ -8,12 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.checkpoint.CheckpointStatus;
-import dev.consistentcut.graph.JobGraph;
-import dev.consistentcut.graph.Partitioning;
-import dev.consistentcut.operator.MapOperator;
-import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.task.Action;
 import dev.consistentcut.task.Step;
 import org.junit.jupiter.api.Test;
@@ -24,17 +19,9 @@ import org.junit.jupiter.api.Test;
  */
 class ExternallyScheduledStepsTest {
 
-    /** The spec's Join: s1, s2 -> join -> sink, broadcast, capacity 1, one record each. */
+    /** The spec's Join as {@link JoinSteps#join} builds it, otherwise with the default options. */
     private static SimulationRuntime join() {
-        JobGraph job = JobGraph.builder().defaultCapacity(1)
-                .source("s1", InMemorySourceLog.ofKeys(0)).source("s2", InMemorySourceLog.ofKeys(0))
-                .operator("join", 1, () -> new MapOperator(v -> v))
-                .operator("sink", 1, () -> new MapOperator(v -> v))
-                .edge("s1", "join", Partitioning.BROADCAST).edge("s2", "join", Partitioning.BROADCAST)
-                .edge("join", "sink", Partitioning.BROADCAST)
-                .build();
-        return new SimulationRuntime(job, BarrierHandlers.aligned(),
-                RunOptions.builder().abortsReachTasks(false).triggerProbability(0).build());
+        return JoinSteps.join(RunOptions.builder());
     }
 
 

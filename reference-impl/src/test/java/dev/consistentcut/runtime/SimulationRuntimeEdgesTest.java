@@ -16,7 +16,6 @@ import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.invariants.CutInvariants;
 import dev.consistentcut.invariants.Violation;
-import dev.consistentcut.operator.MapOperator;
 import dev.consistentcut.sink.BrokenSinks;
 import dev.consistentcut.sink.MemorySinkDirectory;
 import dev.consistentcut.source.InMemorySourceLog;
@@ -42,17 +41,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(20)
 class SimulationRuntimeEdgesTest {
 
-    /** The spec's Join: s1, s2 -> join -> sink, broadcast, capacity 1, one record each; aborts stay in flight. */
-    private static SimulationRuntime join(RunOptions.Builder o) {
-        JobGraph job = JobGraph.builder().defaultCapacity(1)
-                .source("s1", InMemorySourceLog.ofKeys(0)).source("s2", InMemorySourceLog.ofKeys(0))
-                .operator("join", 1, () -> new MapOperator(v -> v))
-                .operator("sink", 1, () -> new MapOperator(v -> v))
-                .edge("s1", "join", Partitioning.BROADCAST).edge("s2", "join", Partitioning.BROADCAST)
-                .edge("join", "sink", Partitioning.BROADCAST)
-                .build();
-        return new SimulationRuntime(job, BarrierHandlers.aligned(), o.abortsReachTasks(false).triggerProbability(0).build());
-    }
 
 
 
@@ -78,7 +66,7 @@ class SimulationRuntimeEdgesTest {
     /** The aligned coordinator reads the step counter: trigger and completion times are the steps they happened at. */
     @Test
     void anAlignedCheckpointsTimesAreTheStepsOfItsTriggerAndCompletion() {
-        SimulationRuntime rt = join(RunOptions.builder());
+        SimulationRuntime rt = JoinSteps.join(RunOptions.builder());
         take(rt, Action.EMIT_RECORD, "s1#0", -1, 0);
         take(rt, Action.PROCESS_RECORD, "join#0", 0, 0);
         take(rt, Action.PROCESS_RECORD, "sink#0", 0, 0);
@@ -101,7 +89,7 @@ class SimulationRuntimeEdgesTest {
      */
     @Test
     void completingTheOlderCheckpointLeavesTheNewerCompletable() {
-        SimulationRuntime rt = join(RunOptions.builder());
+        SimulationRuntime rt = JoinSteps.join(RunOptions.builder());
         checkpointAllAcknowledged(rt, 1);
         checkpointAllAcknowledged(rt, 2);
         assertEquals(List.of(1L, 2L), completableIds(rt));
@@ -116,7 +104,7 @@ class SimulationRuntimeEdgesTest {
     /** A failure aborts the acknowledged checkpoint: its CompleteCheckpoint is no longer offered; the next one completes. */
     @Test
     void aFailureLeavesNoCheckpointCompletable() {
-        SimulationRuntime rt = join(RunOptions.builder());
+        SimulationRuntime rt = JoinSteps.join(RunOptions.builder());
         checkpointAllAcknowledged(rt, 1);
         assertEquals(List.of(1L), completableIds(rt));
         take(rt, Action.FAIL_AND_RESTORE, null, -1, 0);
@@ -138,7 +126,7 @@ class SimulationRuntimeEdgesTest {
     @Test
     void aCompletionEndsTheRunOfConsecutiveStoreFailures() {
         List<String> progress = new ArrayList<>();
-        SimulationRuntime rt = join(RunOptions.builder().tolerableFailedCheckpoints(1)
+        SimulationRuntime rt = JoinSteps.join(RunOptions.builder().tolerableFailedCheckpoints(1)
                 .store(() -> new FailingStore(Set.of(1L, 3L))).progress(progress::add));
         for (long c = 1; c <= 3; c++) {
             checkpointAllAcknowledged(rt, c);
@@ -151,7 +139,7 @@ class SimulationRuntimeEdgesTest {
         assertTrue(progress.get(1).startsWith("checkpoint 3 declined (aborted; the job goes on): "), progress.get(1));
         assertTrue(progress.get(1).endsWith(" [1 consecutive failure(s), 1 tolerated]"), progress.get(1));
 
-        SimulationRuntime consecutive = join(RunOptions.builder().tolerableFailedCheckpoints(1)
+        SimulationRuntime consecutive = JoinSteps.join(RunOptions.builder().tolerableFailedCheckpoints(1)
                 .store(() -> new FailingStore(Set.of(1L, 2L))));
         checkpointAllAcknowledged(consecutive, 1);
         consecutive.takeStep(complete(1));
@@ -225,7 +213,7 @@ class SimulationRuntimeEdgesTest {
     @Test
     void eachFailureWritesOneProgressLineNamingWhatItRestored() {
         List<String> progress = new ArrayList<>();
-        SimulationRuntime rt = join(RunOptions.builder().progress(progress::add));
+        SimulationRuntime rt = JoinSteps.join(RunOptions.builder().progress(progress::add));
         take(rt, Action.FAIL_AND_RESTORE, null, -1, 0);
         checkpointAllAcknowledged(rt, 1);
         rt.takeStep(complete(1));

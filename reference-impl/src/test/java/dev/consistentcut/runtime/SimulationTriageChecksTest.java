@@ -238,7 +238,7 @@ class SimulationTriageChecksTest {
     /** Every third trigger is a savepoint: of checkpoints 1 to 4, only 3. */
     @Test
     void everyThirdTriggerIsASavepoint() {
-        SimulationRuntime rt = join(RunOptions.builder().savepointEvery(3));
+        SimulationRuntime rt = JoinSteps.join(RunOptions.builder().savepointEvery(3));
         for (long c = 1; c <= 4; c++) {
             JoinSteps.checkpointAllAcknowledged(rt, c);
             complete(rt, c);
@@ -248,15 +248,4 @@ class SimulationTriageChecksTest {
         assertEquals(Set.of(3L), r.savepoints());
     }
 
-    /** The spec's Join: s1, s2 -> join -> sink, broadcast, capacity 1, one record each; aborts stay in flight. */
-    private static SimulationRuntime join(RunOptions.Builder o) {
-        JobGraph job = JobGraph.builder().defaultCapacity(1)
-                .source("s1", InMemorySourceLog.ofKeys(0)).source("s2", InMemorySourceLog.ofKeys(0))
-                .operator("join", 1, () -> new MapOperator(v -> v))
-                .operator("sink", 1, () -> new MapOperator(v -> v))
-                .edge("s1", "join", Partitioning.BROADCAST).edge("s2", "join", Partitioning.BROADCAST)
-                .edge("join", "sink", Partitioning.BROADCAST)
-                .build();
-        return new SimulationRuntime(job, BarrierHandlers.aligned(), o.abortsReachTasks(false).triggerProbability(0).build());
-    }
 }

@@ -1,5 +1,7 @@
 package dev.consistentcut.runtime;
 
+import static dev.consistentcut.runtime.ThreadedHolds.await;
+import static dev.consistentcut.runtime.ThreadedHolds.awaitWaitingForTheFailure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,29 +28,6 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(60)
 class ThreadedLifecycleCausalTest {
-
-    /** Until {@code t} waits inside {@code failAndRestore} for its failure to be done. */
-    private static void awaitWaitingForTheFailure(Thread t) {
-        while (true) {
-            for (StackTraceElement e : t.getStackTrace()) {
-                if (e.getMethodName().equals("awaitUninterruptibly")) {
-                    return;
-                }
-            }
-            Thread.onSpinWait();
-        }
-    }
-
-    private static void await(CountDownLatch latch) {
-        while (true) {
-            try {
-                latch.await();
-                return;
-            } catch (InterruptedException e) {
-                // a task thread is never interrupted by the runtime; keep waiting
-            }
-        }
-    }
 
     @Test
     void theRuntimesOwnCausalEdgesAreInTheClocks() throws Exception {

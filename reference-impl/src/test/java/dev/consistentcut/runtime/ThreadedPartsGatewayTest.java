@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.function.LongConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -52,27 +51,6 @@ class ThreadedPartsGatewayTest {
         }
     }
 
-    /** A source log whose read of each offset on a task thread first calls {@code beforeRead} (inside the source's step). */
-    private record HookedLog(SourceLog inner, LongConsumer beforeRead) implements SourceLog {
-        @Override
-        public long length() {
-            return inner.length();
-        }
-
-        @Override
-        public Entry entryAt(long offset) {
-            return inner.entryAt(offset);
-        }
-
-        @Override
-        public Record read(String source, long offset) {
-            if (Thread.currentThread().getName().startsWith("task-")) { // not the runtime's set-up (the invariants read the logs)
-                beforeRead.accept(offset);
-            }
-            return inner.read(source, offset);
-        }
-    }
-
     /** A transactional sink that counts the completion notifications it takes, per checkpoint. */
     private static final class CountingSink extends TransactionalFileSink {
         private final Map<Long, Integer> notified;
@@ -99,7 +77,7 @@ class ThreadedPartsGatewayTest {
         // one twice (it was not): a deterministic point in both cases.
         ThreadedRuntime[] runtime = new ThreadedRuntime[1];
         Map<Long, Integer> notified = new ConcurrentHashMap<>();
-        SourceLog log = new HookedLog(InMemorySourceLog.randomKeys(8, 3, 5), offset -> {
+        SourceLog log = new HookedSourceLog(InMemorySourceLog.randomKeys(8, 3, 5), offset -> {
             if (offset == 0) {
                 // Checkpoint 1's barrier goes before record 1 at the latest: injected first.
                 await(() -> runtime[0].coordinator().status(1) != CheckpointStatus.NONE, "checkpoint 1 is triggered");

@@ -8,7 +8,6 @@ import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.operator.RecordingSink;
-import dev.consistentcut.record.Record;
 import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.source.SourceLog;
 import java.util.ArrayList;
@@ -55,31 +54,17 @@ class ThreadedPartsWorkerTest {
         AtomicBoolean reached = new AtomicBoolean();
         List<String> progress = Collections.synchronizedList(new ArrayList<>());
         InMemorySourceLog records = InMemorySourceLog.randomKeys(10, 3, 5);
-        SourceLog log = new SourceLog() {
-            @Override
-            public long length() {
-                return records.length();
+        SourceLog log = new HookedSourceLog(records, offset -> {
+            if (offset == 3) {
+                reached.set(true);
+                // Triggered, and the coordinator thread out of triggerCheckpoint: the generation
+                // the gateway's cache compares with has moved (it is bumped after the trigger).
+                await(() -> runtime[0].coordinator().status(1) != CheckpointStatus.NONE
+                        && java.util.Arrays.stream(coordinatorThread.getStackTrace())
+                                .noneMatch(f -> f.getMethodName().equals("triggerCheckpoint")),
+                        "checkpoint 1 is triggered");
             }
-
-            @Override
-            public Entry entryAt(long offset) {
-                return records.entryAt(offset);
-            }
-
-            @Override
-            public Record read(String source, long offset) {
-                if (offset == 3 && Thread.currentThread().getName().startsWith("task-")) {
-                    reached.set(true);
-                    // Triggered, and the coordinator thread out of triggerCheckpoint: the generation
-                    // the gateway's cache compares with has moved (it is bumped after the trigger).
-                    await(() -> runtime[0].coordinator().status(1) != CheckpointStatus.NONE
-                            && java.util.Arrays.stream(coordinatorThread.getStackTrace())
-                                    .noneMatch(f -> f.getMethodName().equals("triggerCheckpoint")),
-                            "checkpoint 1 is triggered");
-                }
-                return records.read(source, offset);
-            }
-        };
+        });
         JobGraph job = JobGraph.builder().defaultCapacity(16)
                 .source("s", log)
                 .operator("sink", 1, RecordingSink::new)

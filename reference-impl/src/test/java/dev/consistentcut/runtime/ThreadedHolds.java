@@ -1,0 +1,36 @@
+package dev.consistentcut.runtime;
+
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Waits that hold a threaded run at a known point, for the tests that drive a
+ * {@link ThreadedRuntime} from outside. Any thread; each returns only once its condition holds
+ * (the calling test's {@code @Timeout} ends a wait that never does).
+ */
+final class ThreadedHolds {
+    private ThreadedHolds() {}
+
+    /** Until {@code t} waits inside {@code failAndRestore} for its failure to be done. */
+    static void awaitWaitingForTheFailure(Thread t) {
+        while (true) {
+            for (StackTraceElement e : t.getStackTrace()) {
+                if (e.getMethodName().equals("awaitUninterruptibly")) {
+                    return;
+                }
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Until {@code latch} is open, on a task thread too (the runtime never interrupts one). */
+    static void await(CountDownLatch latch) {
+        while (true) {
+            try {
+                latch.await();
+                return;
+            } catch (InterruptedException e) {
+                // a task thread is never interrupted by the runtime; keep waiting
+            }
+        }
+    }
+}
