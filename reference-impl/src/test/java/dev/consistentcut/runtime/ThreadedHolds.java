@@ -1,6 +1,8 @@
 package dev.consistentcut.runtime;
 
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Waits that hold a threaded run at a known point, for the tests that drive a
@@ -30,6 +32,21 @@ final class ThreadedHolds {
                 return;
             } catch (InterruptedException e) {
                 // a task thread is never interrupted by the runtime; keep waiting
+            }
+        }
+    }
+
+    /** Waits (polling) until {@code done}; fails the calling task, and so the run, after 20 s. */
+    static void await(BooleanSupplier done, String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("gave up waiting until " + what);
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.consistentcut.runtime;
 
+import static dev.consistentcut.runtime.ThreadedHolds.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,21 +36,6 @@ import org.junit.jupiter.api.Timeout;
 class ThreadedPartsGatewayTest {
 
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
-
-    /** Waits (polling) until {@code done}; fails the calling task, and so the run, after 20 s. */
-    private static void await(BooleanSupplier done, String what) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("gave up waiting until " + what);
-            }
-            try {
-                Thread.sleep(1);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-    }
 
     /** A transactional sink that counts the completion notifications it takes, per checkpoint. */
     private static final class CountingSink extends TransactionalFileSink {

@@ -1,5 +1,6 @@
 package dev.consistentcut.runtime;
 
+import static dev.consistentcut.runtime.ThreadedHolds.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,7 +16,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,20 +25,6 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(30)
 class ThreadedPartsWorkerTest {
-
-    private static void await(BooleanSupplier done, String what) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("gave up waiting until " + what);
-            }
-            try {
-                Thread.sleep(1);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-    }
 
     @Test
     void aSourceInjectsADueBarrierBeforeItsNextRecord() {
