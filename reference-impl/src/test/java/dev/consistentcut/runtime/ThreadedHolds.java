@@ -12,9 +12,16 @@ import java.util.function.BooleanSupplier;
 final class ThreadedHolds {
     private ThreadedHolds() {}
 
-    /** Until {@code t} waits inside {@code failAndRestore} for its failure to be done. */
+    /**
+     * Until {@code t} waits inside {@code failAndRestore} for its failure to be done. Fails at once
+     * if {@code t} ends instead (refused, for example because {@code run()} was not running yet):
+     * it would never be seen waiting, and the test would hang until its timeout.
+     */
     static void awaitWaitingForTheFailure(Thread t) {
         while (true) {
+            if (t.getState() == Thread.State.TERMINATED) {
+                throw new AssertionError(t.getName() + " ended without waiting for its failure: was run() running?");
+            }
             for (StackTraceElement e : t.getStackTrace()) {
                 if (e.getMethodName().equals("awaitUninterruptibly")) {
                     return;

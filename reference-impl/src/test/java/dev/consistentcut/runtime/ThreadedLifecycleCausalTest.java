@@ -40,6 +40,7 @@ class ThreadedLifecycleCausalTest {
         VectorClocks clocks = new VectorClocks(processes);
         int coordinator = processes.indexOf(VectorClocks.COORDINATOR);
         AtomicReference<long[]> failure = new AtomicReference<>();
+        CountDownLatch running = new CountDownLatch(1);
         CountDownLatch requested = new CountDownLatch(1);
         Map<String, long[]> first = new ConcurrentHashMap<>(); // per task: its first event's clock
         Map<String, Long> lastBefore = new ConcurrentHashMap<>(); // per task: its events before the failure
@@ -63,6 +64,7 @@ class ThreadedLifecycleCausalTest {
                             long[] f = failure.get(); // set before the tasks are restarted, read after
                             if (f == null) {
                                 lastBefore.put(me, vc[own]);
+                                running.countDown();
                                 await(requested);
                             } else if (vc[coordinator] < f[coordinator]) {
                                 notAfterTheFailure.add(me + " " + a + " " + Arrays.toString(vc) + ", failure " + Arrays.toString(f));
@@ -76,6 +78,7 @@ class ThreadedLifecycleCausalTest {
             ended[0] = clocks.current().event("RunEnded"); // on the thread that was the coordinator's
             return run;
         });
+        await(running); // run() is running: a caller started before it would be refused
         Thread caller = new Thread(rt::failAndRestore);
         caller.start();
         awaitWaitingForTheFailure(caller);

@@ -35,6 +35,7 @@ class ThreadedLifecycleFailAndRestoreTest {
         // failure, so the run cannot end before the failure; after the restore every step waits
         // until the caller has returned, so the run cannot end before it either: a caller that
         // waited for more than its own failure (a second one, or the end of the run) never returns.
+        CountDownLatch running = new CountDownLatch(1);
         CountDownLatch requested = new CountDownLatch(1);
         CountDownLatch returned = new CountDownLatch(1);
         AtomicBoolean restored = new AtomicBoolean();
@@ -44,9 +45,14 @@ class ThreadedLifecycleFailAndRestoreTest {
                         restored.set(true);
                         return;
                     }
+                    running.countDown();
                     await(restored.get() ? returned : requested);
                 }).build());
         CompletableFuture<RunResult> result = CompletableFuture.supplyAsync(runtime::run);
+        // The caller starts once a task has stepped, so run() is running: started earlier, it
+        // would be refused ("failAndRestore needs a running run()"). On a loaded machine the
+        // pool thread that calls run() can start after the caller (CI, 2026-12-02).
+        await(running);
         AtomicReference<Throwable> callerFailed = new AtomicReference<>();
         Thread caller = new Thread(() -> {
             try {
