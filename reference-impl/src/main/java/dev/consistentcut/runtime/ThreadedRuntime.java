@@ -71,7 +71,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * the first read and none started until the last, what it inspected was a quiescent state. It then
  * stops the task threads and checks {@code ExactlyOnceInv} on their final ledgers.
  *
- * <p><b>Stopping threads</b> (termination, {@code FailAndRestore}): a stop flag and a wake-up,
+ * <p><b>Stopping threads</b> (termination, {@code FailAndRestore}): {@link Wakeup#stop()}, the
+ * request and its wake-up in one step (a flag beside the wake-up lost stops: see {@link Wakeup}),
  * then {@code join}. Threads are not interrupted, because an interrupt closes any
  * {@code FileChannel} the thread is using (a trace-writing {@link ActionListener}, say), and
  * every step is short anyway.
@@ -634,8 +635,7 @@ public final class ThreadedRuntime implements JobRuntime {
 
     private void stopWorkers() {
         for (Worker w : workers.values()) {
-            w.stop = true;
-            w.wakeup.signal();
+            w.wakeup.stop();
             LockSupport.unpark(w.thread);
         }
         for (Worker w : workers.values()) {
@@ -740,7 +740,6 @@ public final class ThreadedRuntime implements JobRuntime {
         final Thread thread;
         final boolean sink;
         final boolean source;
-        volatile boolean stop;
         /** Steps started and finished by this worker (written by its thread only; read by the coordinator thread). */
         volatile long started;
         volatile long finished;
@@ -783,8 +782,7 @@ public final class ThreadedRuntime implements JobRuntime {
             }
             List<Step> steps = new ArrayList<>();
             try {
-                while (!stop) {
-                    wakeup.clear();
+                while (wakeup.clearUnlessStopped()) { // one step: a stop between a look and a clear was lost
                     Step s = performStep(steps);
                     int performed = this.performed;
                     if (s == null) {
@@ -898,7 +896,7 @@ public final class ThreadedRuntime implements JobRuntime {
                 return; // no clock read per record for operators without a cost
             }
             long deadline = System.nanoTime() + nanos;
-            for (long left = nanos; left > 0 && !stop; left = deadline - System.nanoTime()) {
+            for (long left = nanos; left > 0 && !wakeup.stopped(); left = deadline - System.nanoTime()) {
                 LockSupport.parkNanos(this, left);
             }
         }

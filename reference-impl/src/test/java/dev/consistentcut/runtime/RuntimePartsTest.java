@@ -220,7 +220,7 @@ class RuntimePartsTest {
         Wakeup w = new Wakeup();
         w.signal();
         w.await(); // returns at once: the signal came first
-        w.clear();
+        assertTrue(w.clearUnlessStopped(), "not stopped: go on");
         Thread waiter = new Thread(w::await);
         waiter.setDaemon(true);
         waiter.start();
@@ -229,5 +229,26 @@ class RuntimePartsTest {
         w.signal();
         waiter.join(5_000);
         assertFalse(waiter.isAlive(), "the signal ends the wait");
+    }
+
+    @Test
+    void aStopEndsTheWaitAndNoClearForgetsIt() throws InterruptedException {
+        Wakeup w = new Wakeup();
+        assertTrue(w.clearUnlessStopped());
+        Thread waiter = new Thread(w::await);
+        waiter.setDaemon(true);
+        waiter.start();
+        waiter.join(200);
+        assertTrue(waiter.isAlive(), "cleared: the waiter waits");
+        w.stop();
+        waiter.join(5_000);
+        assertFalse(waiter.isAlive(), "the stop ends the wait");
+        assertTrue(w.stopped());
+        // The old loop's hang: a stop between the waiter's look and its clear. Here the clear
+        // itself reports the stop, however many clears come after it, and a wait after it ends.
+        assertFalse(w.clearUnlessStopped(), "stopped: leave the loop");
+        assertFalse(w.clearUnlessStopped(), "a stop is not forgotten by a clear");
+        w.signal();
+        w.await();
     }
 }
