@@ -71,9 +71,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * the first read and none started until the last, what it inspected was a quiescent state. It then
  * stops the task threads and checks {@code ExactlyOnceInv} on their final ledgers.
  *
- * <p><b>Stopping threads</b> (termination, {@code FailAndRestore}): {@link Wakeup#stop()}, the
- * request and its wake-up in one step (a flag beside the wake-up lost stops: see {@link Wakeup}),
- * then {@code join}. Threads are not interrupted, because an interrupt closes any
+ * <p><b>Stopping threads</b> (termination, {@code FailAndRestore}): {@link Wakeup#stop()}, then
+ * {@code join}. Threads are not interrupted, because an interrupt closes any
  * {@code FileChannel} the thread is using (a trace-writing {@link ActionListener}, say), and
  * every step is short anyway.
  *
@@ -635,6 +634,7 @@ public final class ThreadedRuntime implements JobRuntime {
 
     private void stopWorkers() {
         for (Worker w : workers.values()) {
+            // The request and its wake-up in one step: a flag beside the wake-up lost stops (Wakeup).
             w.wakeup.stop();
             LockSupport.unpark(w.thread);
         }
@@ -740,6 +740,7 @@ public final class ThreadedRuntime implements JobRuntime {
         final Thread thread;
         final boolean sink;
         final boolean source;
+        // Stopped by wakeup.stop(), not by a flag of its own: see Wakeup for the stop a flag lost.
         /** Steps started and finished by this worker (written by its thread only; read by the coordinator thread). */
         volatile long started;
         volatile long finished;
@@ -782,7 +783,8 @@ public final class ThreadedRuntime implements JobRuntime {
             }
             List<Step> steps = new ArrayList<>();
             try {
-                while (wakeup.clearUnlessStopped()) { // one step: a stop between a look and a clear was lost
+                // Look at the stop and clear the wake-up in one step: apart, a stop between them was lost.
+                while (wakeup.clearUnlessStopped()) {
                     Step s = performStep(steps);
                     int performed = this.performed;
                     if (s == null) {
