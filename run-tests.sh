@@ -10,7 +10,7 @@ if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
   cat <<'USAGE'
 Usage: ./run-tests.sh
 
-Runs, in order (quick modes, 21 to 37 minutes on 2 cores in fresh clones, 2026-12-02):
+Runs, in order (quick modes, 20 to 37 minutes on 2 cores in fresh clones, 2026-12-02 and 03):
   1. mvn -B verify            build; JUnit, lincheck and QuickTheories tests of every module
   2. model-check self-test    model-check.sh's verdicts on a toy spec, right and wrong expectations
   3. ./model-check.sh --quick TLC on the quick models of spec/models.tsv, one per core (with their pinned
