@@ -16,8 +16,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * stopped"), then cleared, erased a {@code stop()} that fell between the two (its signal), found
  * no work and waited for good, and the thread stopping it waited in {@code join} for good: a
  * threaded run hung at its end or at a failure. Seen once in three runs of the engine's tests on
- * one busy core (2026-12-03); with a pause between the look and the clear, five tests hung. The
- * lincheck {@code WakeupStopTest} finds the interleaving in that old loop (its broken twin).
+ * one busy core (2026-12-03); with a pause between the look and the clear, at least five tests
+ * hung. The lincheck {@code WakeupStopTest} finds the interleaving in that old loop (its broken
+ * twin).
  * Under one lock, look and clear are one step.
  *
  * <p>Public for the stress tests' lincheck harness only; the engine's task threads use it.
