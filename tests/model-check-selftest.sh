@@ -34,13 +34,13 @@ for r in rows:
 PY
 }
 
-MODEL_CHECK_SPEC_DIR="$FIX" MODEL_CHECK_OUT_DIR="$OUT/good" "$ROOT/model-check.sh" --workers 1 >"$OUT/good.log" 2>&1
+MODEL_CHECK_SPEC_DIR="$FIX" MODEL_CHECK_OUT_DIR="$OUT/good" "$ROOT/model-check.sh" --workers 1 --jobs 1 >"$OUT/good.log" 2>&1
 rc=$?
 if [ $rc -eq 0 ]; then echo "selftest: right expectations -> exit 0: ok"
 else echo "selftest: right expectations -> exit $rc, expected 0"; cat "$OUT/good.log"; fail=1; fi
 
 MODEL_CHECK_SPEC_DIR="$FIX" MODEL_CHECK_MANIFEST="$FIX/models-wrong.tsv" MODEL_CHECK_OUT_DIR="$OUT/wrong" \
-  "$ROOT/model-check.sh" --workers 1 --json >"$OUT/wrong.json" 2>"$OUT/wrong.log"
+  "$ROOT/model-check.sh" --workers 1 --jobs 1 --json >"$OUT/wrong.json" 2>"$OUT/wrong.log"
 rc=$?
 wrong_rows=$(grep -cvE '^\s*(#|$)' "$FIX/models-wrong.tsv")
 failed_rows=$(grep -c ',FAILED,' "$OUT/wrong/results.csv" 2>/dev/null || echo 0)
@@ -81,6 +81,15 @@ if [ "$quick_rows" -gt 1 ] && [ "$want_jobs" -gt 1 ]; then
   if grep -q "Running the models $want_jobs at a time" "$OUT/quick-json.log"; then
     echo "selftest: --quick runs $want_jobs models at a time on $cores cores: ok"
   else echo "selftest: --quick did not run $want_jobs models at a time on $cores cores:"; head -5 "$OUT/quick-json.log"; fail=1; fi
+fi
+# The default run (every tier, no --model) runs one TLC per core too, as --quick does: it is what
+# the test command runs, and it must fit CI's budget.
+if [ "$want_jobs" -gt 1 ]; then
+  MODEL_CHECK_SPEC_DIR="$FIX" MODEL_CHECK_OUT_DIR="$OUT/default" "$ROOT/model-check.sh" >"$OUT/default.log" 2>&1
+  rc=$?
+  if [ $rc -eq 0 ] && grep -q "Running the models $want_jobs at a time" "$OUT/default.log"; then
+    echo "selftest: the default run runs $want_jobs models at a time on $cores cores: ok"
+  else echo "selftest: the default run (exit $rc) did not run $want_jobs models at a time on $cores cores:"; head -5 "$OUT/default.log"; fail=1; fi
 fi
 if json_check "$OUT/wrong.json" false "$wrong_rows" >"$OUT/wrong-json.check" 2>&1; then
   echo "selftest: --json on wrong expectations -> every row not as expected: ok"
@@ -163,5 +172,35 @@ if [ $rc -eq 0 ] && grep -q "counts as pinned" "$OUT/counts-0.log"; then
 else echo "selftest: after --update-counts -> exit $rc, expected 0"; cat "$OUT/counts-0.log"; fail=1; fi
 cmp -s <(cut -f1-6 "$OUT/counts.tsv") <(cut -f1-6 "$FIX/models.tsv") \
   || { echo "selftest: --update-counts changed more than the counts"; fail=1; }
+
+# Shared pins: a model that explores another's state space (it differs only in its INVARIANTS or
+# PROPERTIES) says '=BASE' in column 7 and is held to BASE's pin, so the two cannot drift apart.
+# CounterPassTwin shares CounterPass's pin in the fixtures' manifest (the good run above passed).
+twin_case() { # LABEL CODE TEXT AWK-EDIT [ARGS...]: the manifest edited by AWK-EDIT; exit CODE saying TEXT
+  local label=$1 code=$2 text=$3 edit=$4; shift 4
+  awk -F'\t' -v OFS='\t' "$edit" "$FIX/models.tsv" >"$OUT/twin.tsv"
+  MODEL_CHECK_SPEC_DIR="$FIX" MODEL_CHECK_MANIFEST="$OUT/twin.tsv" MODEL_CHECK_OUT_DIR="$OUT/twin" \
+    "$ROOT/model-check.sh" "$@" >"$OUT/twin.log" 2>&1
+  local rc=$?
+  if [ $rc -eq "$code" ] && grep -qF -- "$text" "$OUT/twin.log"; then echo "selftest: $label -> exit $code: ok"
+  else echo "selftest: $label -> exit $rc, expected $code saying '$text'"; cat "$OUT/twin.log"; fail=1; fi
+}
+twin_case "a twin with a pin of its own" 3 "models 'CounterPass' and 'CounterPassTwin' explore one state space" \
+  '$1 == "CounterPassTwin" { $7 = 4; $8 = 4 } { print }' --list
+twin_case "a twin sharing a failing model's pin" 3 "only models that must pass" \
+  '$1 == "CounterPassTwin" { $7 = "=CounterInv" } { print }' --list
+twin_case "a twin sharing the pin of another state space" 3 "do not explore one state space" \
+  '$1 == "CounterPassTwin" { $3 = "Counter_Deadlock.cfg"; $4 = "pass" } $1 == "CounterDeadlock" { $4 = "pass" } { print }' --list
+twin_case "a twin sharing an unknown model's pin" 3 "which the manifest does not list" \
+  '$1 == "CounterPassTwin" { $7 = "=NoSuchModel" } { print }' --list
+# The base re-pinned (here: made stale) moves the twin's pin with it: the twin fails as well,
+# naming the base; --update-counts on both writes the base's row only and passes.
+twin_case "a stale shared pin" 1 "pinned with CounterPass: 5, depth 4" \
+  '$1 == "CounterPass" { $7 = 5 } { print }' --model CounterPassTwin
+twin_case "--update-counts of a base and its twin" 0 "wrote the counts of 1 model(s)" \
+  '$1 == "CounterPass" { $7 = 5 } { print }' --model CounterPass --model CounterPassTwin --update-counts
+if awk -F'\t' '$1 == "CounterPass" && $7 == 4 { b = 1 } $1 == "CounterPassTwin" && $7 == "=CounterPass" && $8 == "" { t = 1 } END { exit !(b && t) }' "$OUT/twin.tsv"; then
+  echo "selftest: --update-counts rewrote the base's pin and kept the twin's '=CounterPass': ok"
+else echo "selftest: --update-counts did not keep the shared pin:"; grep CounterPass "$OUT/twin.tsv"; fail=1; fi
 
 exit $fail
