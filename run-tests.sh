@@ -10,13 +10,16 @@ if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
   cat <<'USAGE'
 Usage: ./run-tests.sh
 
-Runs, in order (quick modes, 20 to 37 minutes on 2 cores in fresh clones, 2026-12-02 and 03):
+Runs, in order (quick modes of every step except the model check, which is the README's
+./model-check.sh itself):
   1. mvn -B verify            build; JUnit, lincheck and QuickTheories tests of every module
   2. model-check self-test    model-check.sh's verdicts on a toy spec, right and wrong expectations
-  3. ./model-check.sh --quick TLC on the quick models of spec/models.tsv, one per core (with their pinned
-                              state counts and the refinement to the atomic snapshot)
+  3. ./model-check.sh         TLC on every model that ./model-check.sh checks by default (tiers
+                              quick, full and simulate of spec/models.tsv), one TLC per core,
+                              each exhaustive model with its pinned state count
+                              (--strict-counts: an unpinned one fails too)
   3b. distributed TLC         a TLCServer and two TLCWorkers on 127.0.0.1 give the
-                              single-process verdict (tests/distributed-tlc.sh, about a minute)
+                              single-process verdict (tests/distributed-tlc.sh)
   4. trace validation         engine runs (both runtimes, both modes, with failures) checked
                               against the spec by TLC; broken engines' traces must be rejected
   4b. spec-to-engine replay    TLC's state graphs of Join and Diamond, both protocols, replayed
@@ -52,7 +55,7 @@ step() {
 
 step "maven verify" mvn -B -ntp verify
 step "model-check self-test" tests/model-check-selftest.sh
-step "TLC quick models" ./model-check.sh --quick
+step "model check (every default model)" ./model-check.sh --strict-counts
 step "distributed TLC on 127.0.0.1" tests/distributed-tlc.sh
 step "trace validation" tests/trace-validation.sh
 step "spec-to-engine replay (+ broken twins)" tests/spec-replay.sh --quick
