@@ -9,23 +9,19 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 
 # Minimum mutation score (killed / generated, in %) per package, set a point or two below the score
-# measured once the survivors were dealt with (docs/mutation-testing.md). A package not listed is
-# reported only.
+# measured once the survivors were dealt with. A package not listed is reported only.
 # MUTATION_THRESHOLDS="pkg=N ..." in the environment replaces them (e.g. to show the gate failing).
-# Measured on main at 19:45 UTC (lifecycle, durable job, transactional sink, alternating mode):
-# barrier 98.9% (361/365), checkpoint 97.6% (367/376); every survivor is argued equivalent in
-# docs/mutation-testing.md. The thresholds sit 2.9 and 2.6 points below: a margin for the next
-# handler state or store feature (a survivor or two), not for lost coverage.
-# task (long form only): 96.6% (311/322) with the task package's own tests at f57c565, after the
-# triage's tests (docs/mutation-testing.md); the long form runs those tests and the runtime's, so it
-# kills at least as many. The threshold sits 1.6 points below.
-# channel (--package channel, the long form's tests): 98.5% (267/271) at 14df98e on 2026-12-02,
-# after the triage's tests; the 4 survivors are argued equivalent in docs/mutation-testing.md.
-# The threshold sits 1.5 points below: a margin of four new survivors (one is 0.37 points).
-# runtime: 84.3% (606/719) with the runtime selection (RUNTIME_MANY_RUNS left out) at b85b8a0,
-# 2026-12-02 20:14 UTC, after the afternoon's triage tests (68.8% at 3ef068f before them); every
-# survivor of that run has a verdict in docs/pit-runtime-*.md. The threshold sits 2.3 points below:
-# threaded mutants that race may land either side of PIT's time-out from one run to the next.
+# The measured scores, and a verdict for every survivor keyed by class, method and mutator, are in
+# docs/mutation-testing.md ("Scores and thresholds" and a section per package); the runs behind them
+# (commit, machine, time) in notebook/2026-12-04-pit-runtime.md.
+# barrier 98.9% (361/365), checkpoint 97.6% (367/376), channel 98.5% (267/271): every survivor is
+# argued equivalent; the thresholds sit 2.9, 2.6 and 1.5 points below, a margin for the next handler
+# state or store feature (a survivor or two), not for lost coverage.
+# task 96.6% (311/322) with the task package's own tests; the long form runs those and the runtime's,
+# so it kills at least as many. The threshold sits 1.6 points below.
+# runtime 84.3% (606/719) with the runtime selection (RUNTIME_MANY_RUNS left out); every survivor has
+# a verdict. The threshold sits 2.3 points below: threaded mutants that race may land either side of
+# PIT's time-out from one run to the next.
 THRESHOLDS="${MUTATION_THRESHOLDS:-barrier=96 channel=97 checkpoint=95 task=95 runtime=82}"
 
 usage() {
