@@ -1,7 +1,7 @@
 package dev.consistentcut.cli;
 
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import dev.consistentcut.sink.FileSinkDirectory;
 import dev.consistentcut.sink.SinkFiles;
 import dev.consistentcut.sink.SinkIoException;

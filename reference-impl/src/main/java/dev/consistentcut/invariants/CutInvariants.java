@@ -1,12 +1,12 @@
 package dev.consistentcut.invariants;
 
-import dev.consistentcut.channel.Barrier;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.TaskSnapshot;
 import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import dev.consistentcut.source.SourceLog;
 import java.util.ArrayList;
 import java.util.Collection;

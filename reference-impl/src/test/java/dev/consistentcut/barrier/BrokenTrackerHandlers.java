@@ -1,7 +1,7 @@
 package dev.consistentcut.barrier;
 
-import dev.consistentcut.channel.Barrier;
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.Record;
 
 /**
  * A deliberately broken at-least-once tracker (issue 9's last gap), the twin of the spec's failing
