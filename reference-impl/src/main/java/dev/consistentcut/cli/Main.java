@@ -15,6 +15,7 @@ import dev.consistentcut.runtime.RunResult;
 import dev.consistentcut.runtime.SimulationRuntime;
 import dev.consistentcut.runtime.ThreadedRuntime;
 import dev.consistentcut.runtime.TooManyFailedCheckpointsException;
+import dev.consistentcut.trace.TraceTool;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
@@ -110,7 +111,7 @@ public final class Main {
         switch (a[0]) {
             case "trace" -> {
                 // Trace validation (issue 5) has its own command line: record, to-tla, validate.
-                return dev.consistentcut.trace.TraceTool.run(rest, out, err, debug);
+                return TraceTool.run(rest, out, err, debug);
             }
             case "run" -> {
                 if (help) {

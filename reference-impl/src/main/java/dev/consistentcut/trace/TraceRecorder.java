@@ -13,6 +13,7 @@ import dev.consistentcut.message.Message;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
 import dev.consistentcut.task.ActionListener;
+import dev.consistentcut.text.Json;
 import java.io.BufferedWriter;
 import java.io.Closeable;
 import java.io.IOException;
