@@ -1,0 +1,115 @@
+package dev.consistentcut;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layers of reference-impl's main code (docs/architecture.md), checked on its byte code with
+ * ArchUnit: no package depends, even through others, on itself, and each layer depends only on
+ * the layers below it. Plain JUnit tests (not ArchUnit's own engine), so the per-test timeout of
+ * junit-platform.properties covers them too.
+ */
+class ArchitectureTest {
+
+    private static final String ENGINE = "dev.consistentcut..";
+
+    /** The engine's core: what a job is and how its tasks, channels and checkpoints work. */
+    private static final String[] CORE = {
+        "dev.consistentcut.message..", "dev.consistentcut.channel..", "dev.consistentcut.barrier..",
+        "dev.consistentcut.graph..", "dev.consistentcut.operator..", "dev.consistentcut.source..",
+        "dev.consistentcut.sink..", "dev.consistentcut.checkpoint..", "dev.consistentcut.task..",
+    };
+
+    /** The tools around the engine: command line, spec replay, pictures, trace recording and validation. */
+    private static final String[] TOOLS = {
+        "dev.consistentcut.cli..", "dev.consistentcut.replay..", "dev.consistentcut.picture..",
+        "dev.consistentcut.trace..",
+    };
+
+    /** The main classes only: test twins and harnesses may reach anywhere. */
+    private static final JavaClasses MAIN = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+            .importPackages("dev.consistentcut");
+
+    @Test
+    void noCyclesBetweenPackages() {
+        slices().matching("dev.consistentcut.(*)..").should().beFreeOfCycles()
+                .because("a package cycle makes two packages one: neither can be understood, tested or moved alone")
+                .check(MAIN);
+    }
+
+    @Test
+    void messagesDependOnNothingOfTheEngine() {
+        noClasses().that().resideInAPackage("dev.consistentcut.message..")
+                .should().dependOnClassesThat(resideInAPackage(ENGINE)
+                        .and(not(resideInAnyPackage("dev.consistentcut.message..", "dev.consistentcut.annotation.."))))
+                .because("the messages are the spec's Messages, the vocabulary every layer above shares")
+                .check(MAIN);
+    }
+
+    @Test
+    void textNotationsDependOnNothingOfTheEngine() {
+        noClasses().that().resideInAPackage("dev.consistentcut.text..")
+                .should().dependOnClassesThat(resideInAPackage(ENGINE)
+                        .and(not(resideInAnyPackage("dev.consistentcut.text.."))))
+                .because("JSON and TLA+ values are read and written alike by pictures, traces and replay")
+                .check(MAIN);
+    }
+
+    @Test
+    void theCoreDependsOnNoRuntimeCheckOrTool() {
+        noClasses().that().resideInAnyPackage(CORE)
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "dev.consistentcut.runtime..", "dev.consistentcut.invariants..", "dev.consistentcut.causal..",
+                        "dev.consistentcut.text..", "dev.consistentcut.cli..", "dev.consistentcut.replay..",
+                        "dev.consistentcut.picture..", "dev.consistentcut.trace..")
+                .because("the core is what the runtimes run and the tools look at, never the other way round")
+                .check(MAIN);
+    }
+
+    @Test
+    void theRuntimesAndTheInvariantsDependOnNoTool() {
+        noClasses().that().resideInAnyPackage("dev.consistentcut.runtime..", "dev.consistentcut.invariants..",
+                        "dev.consistentcut.causal..")
+                .should().dependOnClassesThat().resideInAnyPackage(TOOLS)
+                .because("the tools drive and record runs; a run needs none of them")
+                .check(MAIN);
+        noClasses().that().resideInAPackage("dev.consistentcut.invariants..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.consistentcut.runtime..", "dev.consistentcut.task..")
+                .because("the invariants are formulas over checkpoints, ledgers and channels, whoever runs the job")
+                .check(MAIN);
+        // Not yet: runtime must not depend on invariants. The runtimes still call CutInvariants
+        // themselves; it holds once those checks are observers of a run (the runtime rewrite).
+    }
+
+    @Test
+    void picturesReadOnlyTheTextNotations() {
+        noClasses().that().resideInAPackage("dev.consistentcut.picture..")
+                .should().dependOnClassesThat(resideInAPackage(ENGINE)
+                        .and(not(resideInAnyPackage("dev.consistentcut.picture..", "dev.consistentcut.text..",
+                                "dev.consistentcut.annotation.."))))
+                .because("a picture is drawn from a TLC trace or an engine trace, not from the engine")
+                .check(MAIN);
+    }
+
+    @Test
+    void onlyTheCommandLineDependsOnTheCommandLine() {
+        noClasses().that().resideOutsideOfPackage("dev.consistentcut.cli..")
+                .should().dependOnClassesThat().resideInAPackage("dev.consistentcut.cli..")
+                .because("cli is the top layer: Main dispatches to the tools, no tool reaches back")
+                .check(MAIN);
+        noClasses().that().resideInAnyPackage("dev.consistentcut.trace..", "dev.consistentcut.picture..")
+                .should().dependOnClassesThat().resideInAPackage("dev.consistentcut.replay..")
+                .because("the spec replay sits beside the trace tooling, neither needs the other")
+                .check(MAIN);
+    }
+}
