@@ -249,7 +249,7 @@ public final class Main {
             dir.writeFinished("verdict=" + report.verdictLine() + "\njob-id=" + jobId + "\n");
         }
         out.println(o.json() ? report.json() : report.text());
-        return result.holds() && (output == null || output.holds(o.mode().name())) ? OK : VIOLATED;
+        return result.holds() && (output == null || output.holds(o.mode().deliveryGuarantee())) ? OK : VIOLATED;
     }
 
     /**

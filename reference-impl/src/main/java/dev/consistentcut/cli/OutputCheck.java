@@ -1,5 +1,6 @@
 package dev.consistentcut.cli;
 
+import dev.consistentcut.barrier.DeliveryGuarantee;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
 import dev.consistentcut.sink.FileSinkDirectory;
@@ -45,9 +46,9 @@ record OutputCheck(Map<String, Long> files, long expected, long committed, long 
                 && problems.stream().noneMatch(p -> p.startsWith("malformed part file"));
     }
 
-    /** The promise of {@code mode}: at-least-once for at-least-once mode, else exactly-once. */
-    boolean holds(String mode) {
-        return "at-least-once".equals(mode) ? atLeastOnce() : exactlyOnce();
+    /** The promise of a mode that gives {@code guarantee}. */
+    boolean holds(DeliveryGuarantee guarantee) {
+        return guarantee == DeliveryGuarantee.AT_LEAST_ONCE ? atLeastOnce() : exactlyOnce();
     }
 
     /**

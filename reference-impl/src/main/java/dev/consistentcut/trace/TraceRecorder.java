@@ -1,6 +1,7 @@
 package dev.consistentcut.trace;
 
 import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.barrier.DeliveryGuarantee;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.graph.JobGraph;
@@ -561,7 +562,7 @@ public final class TraceRecorder implements ActionListener, Closeable {
         // The spec the trace must follow: AtLeastOnceCheckpoint for the shipped at-least-once mode,
         // else UnalignedCheckpoint if barriers overtake, AlignedCheckpoint otherwise (broken twins too).
         Json.quote(b, mode.alignedTimeoutMillis() >= 0 ? "alternating" : mode.overtaking() ? "unaligned"
-                : mode.name().equals("at-least-once") ? "at-least-once" : "aligned");
+                : mode.deliveryGuarantee() == DeliveryGuarantee.AT_LEAST_ONCE ? "at-least-once" : "aligned");
         b.append(",\"modeName\":");
         Json.quote(b, mode.name());
         b.append(",\"runtime\":");

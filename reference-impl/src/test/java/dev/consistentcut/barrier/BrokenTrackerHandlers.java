@@ -16,6 +16,11 @@ public final class BrokenTrackerHandlers {
     }
 
     private record Mode(String name, BarrierHandlerState initialState, boolean overtaking) implements BarrierMode {
+
+        @Override
+        public DeliveryGuarantee deliveryGuarantee() {
+            return DeliveryGuarantee.AT_LEAST_ONCE; // it breaks the at-least-once mode, whose promise is checked
+        }
     }
 
     /**
