@@ -66,6 +66,15 @@ class ArchitectureTest {
     }
 
     @Test
+    void theTestSeamAnnotationDependsOnNothingOfTheEngine() {
+        noClasses().that().resideInAPackage("dev.consistentcut.annotation..")
+                .should().dependOnClassesThat(resideInAPackage(ENGINE)
+                        .and(not(resideInAnyPackage("dev.consistentcut.annotation.."))))
+                .because("any package, the lowest included, may mark its test seams")
+                .check(MAIN);
+    }
+
+    @Test
     void theCoreDependsOnNoRuntimeCheckOrTool() {
         noClasses().that().resideInAnyPackage(CORE)
                 .should().dependOnClassesThat().resideInAnyPackage(

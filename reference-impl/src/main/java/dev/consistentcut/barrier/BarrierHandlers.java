@@ -1,5 +1,7 @@
 package dev.consistentcut.barrier;
 
+import dev.consistentcut.annotation.TestSeam;
+
 /**
  * The shipped checkpointing modes, one factory each. Semantics as in {@code docs/vocabulary.md},
  * action {@code ReceiveBarrier}.
@@ -91,6 +93,7 @@ public final class BarrierHandlers {
     }
 
     /** Alternating mode with the given dials: the shipped one has {@link AlternatingDials#CORRECT}, broken twins others. */
+    @TestSeam
     static BarrierMode alternating(String name, long alignedTimeoutMillis, AlternatingDials dials) {
         return new Alternating(name, alignedTimeoutMillis, new AlternatingWaitingForFirstBarrier(0, dials));
     }

@@ -593,6 +593,7 @@ public final class CheckpointCoordinator {
      * acknowledgements and channel claims held by all checkpoints. A decided checkpoint drops its
      * acknowledgements, and one also out of flight drops its place, so a long job stays bounded.
      */
+    @dev.consistentcut.annotation.TestSeam
     int[] heldForTests() {
         synchronized (lock) {
             int acks = 0;

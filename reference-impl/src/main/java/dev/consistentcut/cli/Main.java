@@ -1,5 +1,6 @@
 package dev.consistentcut.cli;
 
+import dev.consistentcut.annotation.TestSeam;
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.channel.Channel;
@@ -57,6 +58,7 @@ public final class Main {
      * given by {@code modes} (which throws {@link IllegalArgumentException} for an unknown name):
      * the seam through which a test runs the demo with a deliberately broken handler.
      */
+    @TestSeam
     static int run(String[] args, PrintStream out, PrintStream err, Function<String, BarrierMode> modes) {
         boolean debug = Arrays.asList(args).contains("--debug");
         String[] a = Arrays.stream(args).filter(x -> !x.equals("--debug")).toArray(String[]::new);
