@@ -49,29 +49,20 @@ class ArchitectureTest {
 
     @Test
     void messagesDependOnNothingOfTheEngine() {
-        noClasses().that().resideInAPackage("dev.consistentcut.message..")
-                .should().dependOnClassesThat(resideInAPackage(ENGINE)
-                        .and(not(resideInAnyPackage("dev.consistentcut.message..", "dev.consistentcut.annotation.."))))
-                .because("the messages are the spec's Messages, the vocabulary every layer above shares")
-                .check(MAIN);
+        onlyOnItselfAnd("dev.consistentcut.message..",
+                "the messages are the spec's Messages, the vocabulary every layer above shares",
+                "dev.consistentcut.annotation..");
     }
 
     @Test
     void textNotationsDependOnNothingOfTheEngine() {
-        noClasses().that().resideInAPackage("dev.consistentcut.text..")
-                .should().dependOnClassesThat(resideInAPackage(ENGINE)
-                        .and(not(resideInAnyPackage("dev.consistentcut.text.."))))
-                .because("JSON and TLA+ values are read and written alike by pictures, traces and replay")
-                .check(MAIN);
+        onlyOnItselfAnd("dev.consistentcut.text..",
+                "JSON and TLA+ values are read and written alike by pictures, traces, replay and the command line");
     }
 
     @Test
     void theTestSeamAnnotationDependsOnNothingOfTheEngine() {
-        noClasses().that().resideInAPackage("dev.consistentcut.annotation..")
-                .should().dependOnClassesThat(resideInAPackage(ENGINE)
-                        .and(not(resideInAnyPackage("dev.consistentcut.annotation.."))))
-                .because("any package, the lowest included, may mark its test seams")
-                .check(MAIN);
+        onlyOnItselfAnd("dev.consistentcut.annotation..", "any package, the lowest included, may mark its test seams");
     }
 
     @Test
@@ -102,12 +93,9 @@ class ArchitectureTest {
 
     @Test
     void picturesReadOnlyTheTextNotations() {
-        noClasses().that().resideInAPackage("dev.consistentcut.picture..")
-                .should().dependOnClassesThat(resideInAPackage(ENGINE)
-                        .and(not(resideInAnyPackage("dev.consistentcut.picture..", "dev.consistentcut.text..",
-                                "dev.consistentcut.annotation.."))))
-                .because("a picture is drawn from a TLC trace or an engine trace, not from the engine")
-                .check(MAIN);
+        onlyOnItselfAnd("dev.consistentcut.picture..",
+                "a picture is drawn from a TLC trace or an engine trace, not from the engine",
+                "dev.consistentcut.text..", "dev.consistentcut.annotation..");
     }
 
     @Test
@@ -119,6 +107,17 @@ class ArchitectureTest {
         noClasses().that().resideInAnyPackage("dev.consistentcut.trace..", "dev.consistentcut.picture..")
                 .should().dependOnClassesThat().resideInAPackage("dev.consistentcut.replay..")
                 .because("the spec replay sits beside the trace tooling, neither needs the other")
+                .check(MAIN);
+    }
+
+    /** Classes of {@code pkg} depend on no engine class outside {@code pkg} and {@code allowed}. */
+    private static void onlyOnItselfAnd(String pkg, String because, String... allowed) {
+        String[] own = new String[allowed.length + 1];
+        own[0] = pkg;
+        System.arraycopy(allowed, 0, own, 1, allowed.length);
+        noClasses().that().resideInAPackage(pkg)
+                .should().dependOnClassesThat(resideInAPackage(ENGINE).and(not(resideInAnyPackage(own))))
+                .because(because)
                 .check(MAIN);
     }
 }

@@ -8,6 +8,7 @@ import dev.consistentcut.sink.SinkFiles;
 import dev.consistentcut.sink.SinkIoException;
 import dev.consistentcut.source.FileSourceLog;
 import dev.consistentcut.source.SourceLog;
+import dev.consistentcut.text.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

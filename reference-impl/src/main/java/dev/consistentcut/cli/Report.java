@@ -6,6 +6,7 @@ import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.invariants.CutInvariants;
 import dev.consistentcut.invariants.Violation;
 import dev.consistentcut.runtime.RunResult;
+import dev.consistentcut.text.Json;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
