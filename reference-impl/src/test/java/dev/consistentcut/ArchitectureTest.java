@@ -4,6 +4,7 @@ import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -44,6 +45,30 @@ class ArchitectureTest {
     void noCyclesBetweenPackages() {
         slices().matching("dev.consistentcut.(*)..").should().beFreeOfCycles()
                 .because("a package cycle makes two packages one: neither can be understood, tested or moved alone")
+                .check(MAIN);
+    }
+
+    /** The layers of docs/architecture.md, bottom to top: each is used only by the layers above it. */
+    @Test
+    void eachLayerIsUsedOnlyByTheLayersAboveIt() {
+        layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("foundations").definedBy("dev.consistentcut.annotation..", "dev.consistentcut.message..",
+                        "dev.consistentcut.text..")
+                .layer("core parts").definedBy("dev.consistentcut.channel..", "dev.consistentcut.source..",
+                        "dev.consistentcut.operator..", "dev.consistentcut.sink..", "dev.consistentcut.graph..",
+                        "dev.consistentcut.barrier..", "dev.consistentcut.checkpoint..")
+                .layer("core tasks").definedBy("dev.consistentcut.task..")
+                .layer("checks").definedBy("dev.consistentcut.invariants..", "dev.consistentcut.causal..")
+                .layer("runtimes").definedBy("dev.consistentcut.runtime..")
+                .layer("tools").definedBy("dev.consistentcut.picture..", "dev.consistentcut.trace..", "dev.consistentcut.replay..")
+                .layer("command line").definedBy("dev.consistentcut.cli..")
+                .whereLayer("command line").mayNotBeAccessedByAnyLayer()
+                .whereLayer("tools").mayOnlyBeAccessedByLayers("command line")
+                .whereLayer("runtimes").mayOnlyBeAccessedByLayers("tools", "command line")
+                .whereLayer("checks").mayOnlyBeAccessedByLayers("runtimes", "tools", "command line")
+                .whereLayer("core tasks").mayOnlyBeAccessedByLayers("checks", "runtimes", "tools", "command line")
+                .whereLayer("core parts").mayOnlyBeAccessedByLayers("core tasks", "checks", "runtimes", "tools", "command line")
+                .because("a layer that reached up would make the layers below it depend on what they serve")
                 .check(MAIN);
     }
 
