@@ -33,7 +33,7 @@ record AlternatingDials(boolean persistArrived, boolean persistPending, boolean 
     }
 
     /** Whether the receiver handles {@code barrier} unaligned. */
-    boolean unaligned(dev.consistentcut.channel.Barrier barrier) {
+    boolean unaligned(dev.consistentcut.message.Barrier barrier) {
         return honourOvertaking && !barrier.aligned();
     }
 }

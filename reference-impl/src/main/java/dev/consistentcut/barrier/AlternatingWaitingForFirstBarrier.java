@@ -1,7 +1,7 @@
 package dev.consistentcut.barrier;
 
-import dev.consistentcut.channel.Barrier;
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.Record;
 
 /**
  * Alternating mode (aligned checkpoints with an alignment timeout), no checkpoint in progress

@@ -1,7 +1,7 @@
 package dev.consistentcut.barrier;
 
-import dev.consistentcut.channel.Barrier;
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.Record;
 import java.util.BitSet;
 import java.util.Map;
 import java.util.TreeMap;

@@ -1,6 +1,6 @@
 package dev.consistentcut.barrier;
 
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Record;
 
 /**
  * What a barrier handler state may ask of the operator task it runs in. The task implements it;
@@ -36,7 +36,7 @@ public interface BarrierHandlerContext {
      * (keeping its savepoint flag), else overtaking, with the overtaken records kept as that
      * output's channel state. Default: by the flag, through the two methods above.
      */
-    default void forward(dev.consistentcut.channel.Barrier barrier) {
+    default void forward(dev.consistentcut.message.Barrier barrier) {
         if (barrier.aligned()) {
             forwardBarrier(barrier.checkpointId());
         } else {
@@ -54,7 +54,7 @@ public interface BarrierHandlerContext {
      * Alternating mode: the first in-band barrier queued on {@code input} (possibly behind
      * records), or null. Default: none.
      */
-    default dev.consistentcut.channel.Barrier queuedBarrier(int input) {
+    default dev.consistentcut.message.Barrier queuedBarrier(int input) {
         return null;
     }
 

@@ -1,5 +1,7 @@
 package dev.consistentcut.barrier;
 
+import dev.consistentcut.annotation.TestSeam;
+
 /**
  * The shipped checkpointing modes, one factory each. Semantics as in {@code docs/vocabulary.md},
  * action {@code ReceiveBarrier}.
@@ -9,12 +11,16 @@ public final class BarrierHandlers {
     private BarrierHandlers() {
     }
 
-    private record Mode(String name, BarrierHandlerState initialState, boolean overtaking) implements BarrierMode {
+    private record Mode(String name, BarrierHandlerState initialState, boolean overtaking,
+                        DeliveryGuarantee deliveryGuarantee) implements BarrierMode {
     }
 
-    private static final BarrierMode ALIGNED = new Mode("aligned", AlignedWaitingForFirstBarrier.INITIAL, false);
-    private static final BarrierMode UNALIGNED = new Mode("unaligned", UnalignedWaitingForFirstBarrier.INITIAL, true);
-    private static final BarrierMode AT_LEAST_ONCE = new Mode("at-least-once", AtLeastOnceIdle.INITIAL, false);
+    private static final BarrierMode ALIGNED = new Mode("aligned", AlignedWaitingForFirstBarrier.INITIAL, false,
+            DeliveryGuarantee.EXACTLY_ONCE);
+    private static final BarrierMode UNALIGNED = new Mode("unaligned", UnalignedWaitingForFirstBarrier.INITIAL, true,
+            DeliveryGuarantee.EXACTLY_ONCE);
+    private static final BarrierMode AT_LEAST_ONCE = new Mode("at-least-once", AtLeastOnceIdle.INITIAL, false,
+            DeliveryGuarantee.AT_LEAST_ONCE);
 
     /**
      * Aligned barriers: a barrier blocks its input; on the last input's barrier the task snapshots,
@@ -87,6 +93,7 @@ public final class BarrierHandlers {
     }
 
     /** Alternating mode with the given dials: the shipped one has {@link AlternatingDials#CORRECT}, broken twins others. */
+    @TestSeam
     static BarrierMode alternating(String name, long alignedTimeoutMillis, AlternatingDials dials) {
         return new Alternating(name, alignedTimeoutMillis, new AlternatingWaitingForFirstBarrier(0, dials));
     }

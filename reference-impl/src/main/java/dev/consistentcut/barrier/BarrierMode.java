@@ -34,4 +34,9 @@ public interface BarrierMode {
     default boolean oneInFlight() {
         return overtaking();
     }
+
+    /** What the mode promises: exactly once unless it says otherwise (at-least-once). */
+    default DeliveryGuarantee deliveryGuarantee() {
+        return DeliveryGuarantee.EXACTLY_ONCE;
+    }
 }

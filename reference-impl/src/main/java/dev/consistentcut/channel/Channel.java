@@ -1,6 +1,10 @@
 package dev.consistentcut.channel;
 
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.CancelBarrier;
+import dev.consistentcut.message.EndOfPartition;
+import dev.consistentcut.message.Message;
+import dev.consistentcut.message.Record;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
@@ -89,7 +93,7 @@ public final class Channel {
     private final int bufferSize;
     private final int bufferCapacity;
 
-    /** Buffers ({@link RecordBuffer}) and in-band events ({@link ChannelElement}), FIFO. */
+    /** Buffers ({@link RecordBuffer}) and in-band events ({@link Message}), FIFO. */
     private final SpscQueue<Object> lane = new SpscQueue<>();
 
     // ------------------------------------------------ sender's own
@@ -128,7 +132,7 @@ public final class Channel {
     /** Signalled when a buffer is released, or on restore. */
     private final Condition roomAvailable = lock.newCondition();
     /** Guarded by {@link #lock}. Overtaking barriers and priority cancellation barriers, FIFO among themselves. */
-    private final ArrayDeque<ChannelElement> priorityLane = new ArrayDeque<>();
+    private final ArrayDeque<Message> priorityLane = new ArrayDeque<>();
 
     private volatile Runnable onElementAvailable = NO_OP;
     private volatile Runnable onRoomAvailable = NO_OP;
@@ -341,7 +345,7 @@ public final class Channel {
     }
 
     /** The next element to be delivered (priority lane first, then the FIFO head); null if empty. */
-    public ChannelElement peek() {
+    public Message peek() {
         return locked ? underLock(this::peek0) : peek0();
     }
 
@@ -350,12 +354,12 @@ public final class Channel {
      * frees its credit: that wakes a sender waiting in {@link #putRecord} and runs the
      * room-available listener.
      */
-    public ChannelElement poll() {
+    public Message poll() {
         if (!locked) {
             return poll0();
         }
         return underLock(() -> {
-            ChannelElement e = poll0();
+            Message e = poll0();
             if (e != null) {
                 clock.take(e instanceof Record);
             }
@@ -463,7 +467,7 @@ public final class Channel {
     }
 
     /** An event after everything sent: the open buffer goes first. */
-    private void putInBand(ChannelElement e) {
+    private void putInBand(Message e) {
         if (openSize > 0) {
             RecordBuffer b = new RecordBuffer(open, openSize, openFirstSeq, handedOver++);
             open = null;
@@ -545,11 +549,11 @@ public final class Channel {
     // ---------------------------------------------------------------- receiver side
 
     /** The next element to be delivered (priority lane first, then the FIFO head); null if empty. */
-    private ChannelElement peek0() {
+    private Message peek0() {
         if (((long) STATE.getVolatile(this) & PRIORITY) != 0) {
             lock.lock();
             try {
-                ChannelElement p = priorityLane.peekFirst();
+                Message p = priorityLane.peekFirst();
                 if (p != null) {
                     return p;
                 }
@@ -567,7 +571,7 @@ public final class Channel {
      * Receiver: with no buffer being read, the next element of the queue: a buffer becomes the one
      * being read (its first record is returned, nothing taken); an event is returned and stays.
      */
-    private ChannelElement advance() {
+    private Message advance() {
         while (true) {
             Object head = lane.peek();
             if (head == null) {
@@ -583,7 +587,7 @@ public final class Channel {
                 index = 0;
                 return b.records[0];
             }
-            return (ChannelElement) head;
+            return (Message) head;
         }
     }
 
@@ -592,18 +596,18 @@ public final class Channel {
      * releases its credit: that wakes a sender waiting in {@link #putRecord} and runs the
      * room-available listener.
      */
-    private ChannelElement poll0() {
+    private Message poll0() {
         while (true) {
             long v = (long) STATE.getVolatile(this);
             if ((v & PRIORITY) != 0) {
-                ChannelElement p = pollPriority();
+                Message p = pollPriority();
                 if (p != null) {
                     return p;
                 }
                 continue;
             }
             if (current == null) {
-                ChannelElement head = advance();
+                Message head = advance();
                 if (head == null) {
                     return null;
                 }
@@ -641,10 +645,10 @@ public final class Channel {
         onRoomAvailable.run();
     }
 
-    private ChannelElement pollPriority() {
+    private Message pollPriority() {
         lock.lock();
         try {
-            ChannelElement p = priorityLane.pollFirst();
+            Message p = priorityLane.pollFirst();
             if (priorityLane.isEmpty()) {
                 STATE.getAndBitwiseAnd(this, ~PRIORITY);
             }
@@ -738,10 +742,10 @@ public final class Channel {
      * being read, the queue, the open buffer): for tests, tracing and invariant checks. Exact while
      * neither side runs or when the caller is ordered with both by a common lock.
      */
-    public List<ChannelElement> contents() {
+    public List<Message> contents() {
         lock.lock();
         try {
-            List<ChannelElement> all = new ArrayList<>(priorityLane);
+            List<Message> all = new ArrayList<>(priorityLane);
             if (current != null) {
                 for (int i = index; i < current.size; i++) {
                     all.add(current.records[i]);
@@ -753,7 +757,7 @@ public final class Channel {
                         all.add(b.records[i]);
                     }
                 } else if (e != MOVED) {
-                    all.add((ChannelElement) e);
+                    all.add((Message) e);
                 }
             });
             for (int i = 0; i < openSize; i++) {

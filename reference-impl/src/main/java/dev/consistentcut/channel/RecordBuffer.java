@@ -1,6 +1,6 @@
 package dev.consistentcut.channel;
 
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Record;
 
 /**
  * A network buffer: up to a channel's buffer size of records, handed from the sender to the

@@ -1,6 +1,6 @@
 package dev.consistentcut.checkpoint;
 
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Record;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -593,6 +593,7 @@ public final class CheckpointCoordinator {
      * acknowledgements and channel claims held by all checkpoints. A decided checkpoint drops its
      * acknowledgements, and one also out of flight drops its place, so a long job stays bounded.
      */
+    @dev.consistentcut.annotation.TestSeam
     int[] heldForTests() {
         synchronized (lock) {
             int acks = 0;

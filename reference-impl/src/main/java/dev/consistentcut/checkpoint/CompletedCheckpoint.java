@@ -1,6 +1,6 @@
 package dev.consistentcut.checkpoint;
 
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Record;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

@@ -1,5 +1,6 @@
 package dev.consistentcut.checkpoint;
 
+import dev.consistentcut.annotation.TestSeam;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -22,6 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </ul>
  * Threading: {@link #reach} may be called from any thread; the count is atomic.
  */
+@TestSeam
 public final class CrashPoints {
 
     /** The system property naming the kill point, {@code WINDOW:N}. */

@@ -84,7 +84,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     }
 
     /** As {@link #DirectoryCheckpointStore(Path, int, Consumer)}, with the file operations done by {@code files}. */
-    DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings, StoreFiles files) {
+    @dev.consistentcut.annotation.TestSeam DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings, StoreFiles files) {
         this(dir, retain, warnings, null, files);
     }
 
@@ -93,7 +93,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
      * {@link #store} performed by {@code files}: tests stop a write at each of its operations to
      * check the crash ordering ({@code DirectoryCheckpointStoreCrashTest}).
      */
-    DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings, String jobId, StoreFiles files) {
+    @dev.consistentcut.annotation.TestSeam DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings, String jobId, StoreFiles files) {
         this.jobId = jobId;
         this.files = Objects.requireNonNull(files, "files");
         this.dir = Objects.requireNonNull(dir, "dir");

@@ -1,6 +1,6 @@
 package dev.consistentcut.checkpoint;
 
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.RecordId;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;

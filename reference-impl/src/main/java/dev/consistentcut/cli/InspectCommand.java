@@ -3,6 +3,7 @@ package dev.consistentcut.cli;
 import dev.consistentcut.checkpoint.CheckpointCodec;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.DirectoryCheckpointStore;
+import dev.consistentcut.text.Json;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package dev.consistentcut.cli;
 
+import dev.consistentcut.annotation.TestSeam;
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.channel.Channel;
@@ -15,6 +16,7 @@ import dev.consistentcut.runtime.RunResult;
 import dev.consistentcut.runtime.SimulationRuntime;
 import dev.consistentcut.runtime.ThreadedRuntime;
 import dev.consistentcut.runtime.TooManyFailedCheckpointsException;
+import dev.consistentcut.trace.TraceTool;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
@@ -56,6 +58,7 @@ public final class Main {
      * given by {@code modes} (which throws {@link IllegalArgumentException} for an unknown name):
      * the seam through which a test runs the demo with a deliberately broken handler.
      */
+    @TestSeam
     static int run(String[] args, PrintStream out, PrintStream err, Function<String, BarrierMode> modes) {
         boolean debug = Arrays.asList(args).contains("--debug");
         String[] a = Arrays.stream(args).filter(x -> !x.equals("--debug")).toArray(String[]::new);
@@ -110,7 +113,7 @@ public final class Main {
         switch (a[0]) {
             case "trace" -> {
                 // Trace validation (issue 5) has its own command line: record, to-tla, validate.
-                return dev.consistentcut.trace.TraceTool.run(rest, out, err, debug);
+                return TraceTool.run(rest, out, err, debug);
             }
             case "run" -> {
                 if (help) {
@@ -248,7 +251,7 @@ public final class Main {
             dir.writeFinished("verdict=" + report.verdictLine() + "\njob-id=" + jobId + "\n");
         }
         out.println(o.json() ? report.json() : report.text());
-        return result.holds() && (output == null || output.holds(o.mode().name())) ? OK : VIOLATED;
+        return result.holds() && (output == null || output.holds(o.mode().deliveryGuarantee())) ? OK : VIOLATED;
     }
 
     /**

@@ -1,12 +1,14 @@
 package dev.consistentcut.cli;
 
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.barrier.DeliveryGuarantee;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import dev.consistentcut.sink.FileSinkDirectory;
 import dev.consistentcut.sink.SinkFiles;
 import dev.consistentcut.sink.SinkIoException;
 import dev.consistentcut.source.FileSourceLog;
 import dev.consistentcut.source.SourceLog;
+import dev.consistentcut.text.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,9 +47,9 @@ record OutputCheck(Map<String, Long> files, long expected, long committed, long 
                 && problems.stream().noneMatch(p -> p.startsWith("malformed part file"));
     }
 
-    /** The promise of {@code mode}: at-least-once for at-least-once mode, else exactly-once. */
-    boolean holds(String mode) {
-        return "at-least-once".equals(mode) ? atLeastOnce() : exactlyOnce();
+    /** The promise of a mode that gives {@code guarantee}. */
+    boolean holds(DeliveryGuarantee guarantee) {
+        return guarantee == DeliveryGuarantee.AT_LEAST_ONCE ? atLeastOnce() : exactlyOnce();
     }
 
     /**

@@ -1,10 +1,12 @@
 package dev.consistentcut.cli;
 
+import dev.consistentcut.barrier.DeliveryGuarantee;
 import dev.consistentcut.checkpoint.CheckpointStats;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.invariants.CutInvariants;
 import dev.consistentcut.invariants.Violation;
 import dev.consistentcut.runtime.RunResult;
+import dev.consistentcut.text.Json;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -48,7 +50,7 @@ record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<St
     }
 
     private boolean atLeastOnce() {
-        return "at-least-once".equals(o.mode().name());
+        return o.mode().deliveryGuarantee() == DeliveryGuarantee.AT_LEAST_ONCE;
     }
 
     /**
@@ -138,7 +140,7 @@ record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<St
     }
 
     String verdictLine() {
-        if (output != null && !output.holds(o.mode().name())) {
+        if (output != null && !output.holds(o.mode().deliveryGuarantee())) {
             return "verdict: VIOLATED";
         }
         return r.holds() ? "verdict: " + (atLeastOnce() ? "at-least-once" : "exactly-once") + " holds" : r.finished() ? "verdict: VIOLATED" : "verdict: NOT FINISHED";
@@ -202,6 +204,6 @@ record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<St
         if (output != null) {
             b.append(",\"outputCheck\":").append(output.json(o.output()));
         }
-        return b.append(",\"holds\":").append(r.holds() && (output == null || output.holds(o.mode().name()))).append('}').toString();
+        return b.append(",\"holds\":").append(r.holds() && (output == null || output.holds(o.mode().deliveryGuarantee()))).append('}').toString();
     }
 }

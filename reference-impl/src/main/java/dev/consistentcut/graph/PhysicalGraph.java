@@ -2,7 +2,7 @@ package dev.consistentcut.graph;
 
 import dev.consistentcut.graph.JobGraph.Edge;
 import dev.consistentcut.graph.JobGraph.Node;
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Record;
 import dev.consistentcut.source.SourceLog;
 import java.util.ArrayList;
 import java.util.Collections;

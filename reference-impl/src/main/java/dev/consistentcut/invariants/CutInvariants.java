@@ -1,12 +1,13 @@
 package dev.consistentcut.invariants;
 
-import dev.consistentcut.channel.Barrier;
+import dev.consistentcut.barrier.DeliveryGuarantee;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.TaskSnapshot;
 import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import dev.consistentcut.source.SourceLog;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -359,9 +360,24 @@ public final class CutInvariants {
         return List.copyOf(names);
     }
 
-    /** The final-state invariant of {@code mode}: {@code AtLeastOnceInv} for at-least-once, else {@code ExactlyOnceInv}. */
+    /** The final-state invariant of a mode that gives {@code guarantee}: {@code AtLeastOnceInv} or {@code ExactlyOnceInv}. */
+    public List<Violation> finalState(DeliveryGuarantee guarantee, Map<String, ? extends Map<RecordId, Integer>> processed) {
+        return guarantee == DeliveryGuarantee.AT_LEAST_ONCE ? atLeastOnce(processed) : exactlyOnce(processed);
+    }
+
+    /** {@link #finalState(DeliveryGuarantee, Map)} for a caller that holds the mode's name only (see {@code guaranteeOf}). */
     public List<Violation> finalState(String mode, Map<String, ? extends Map<RecordId, Integer>> processed) {
-        return "at-least-once".equals(mode) ? atLeastOnce(processed) : exactlyOnce(processed);
+        return finalState(guaranteeOf(mode), processed);
+    }
+
+    /**
+     * The guarantee of the mode called {@code mode}: at least once for {@code at-least-once} (the
+     * shipped mode and its broken twins, which carry its name), else exactly once. Only for the
+     * callers that pass a mode's name; a {@code BarrierMode} says it itself
+     * ({@code deliveryGuarantee()}).
+     */
+    private static DeliveryGuarantee guaranteeOf(String mode) {
+        return "at-least-once".equals(mode) ? DeliveryGuarantee.AT_LEAST_ONCE : DeliveryGuarantee.EXACTLY_ONCE;
     }
 
     /**
@@ -369,7 +385,16 @@ public final class CutInvariants {
      * than at-least-once (e.g. the broken twins of the tests) by their overtaking flag.
      */
     public List<Violation> completedCheckpoint(CompletedCheckpoint c, String mode, boolean overtaking, boolean ledgers) {
-        if (!"at-least-once".equals(mode)) {
+        return completedCheckpoint(c, guaranteeOf(mode), overtaking, ledgers);
+    }
+
+    /**
+     * Per completed checkpoint of a job whose mode gives {@code guarantee}: at least once as
+     * {@link #applicable} lists for at-least-once, exactly once by the overtaking flag.
+     */
+    public List<Violation> completedCheckpoint(CompletedCheckpoint c, DeliveryGuarantee guarantee, boolean overtaking,
+                                               boolean ledgers) {
+        if (guarantee != DeliveryGuarantee.AT_LEAST_ONCE) {
             return completedCheckpoint(c, overtaking, ledgers);
         }
         List<Violation> out = new ArrayList<>();

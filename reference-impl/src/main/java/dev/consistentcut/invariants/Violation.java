@@ -1,6 +1,6 @@
 package dev.consistentcut.invariants;
 
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.RecordId;
 
 /**
  * One way in which a checkpoint or a finished run breaks an invariant.

@@ -1,6 +1,6 @@
 package dev.consistentcut.operator;
 
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Record;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.LongBinaryOperator;

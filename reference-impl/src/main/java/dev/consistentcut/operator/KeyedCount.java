@@ -1,6 +1,6 @@
 package dev.consistentcut.operator;
 
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Record;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;

@@ -1,6 +1,6 @@
 package dev.consistentcut.operator;
 
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Record;
 
 /**
  * A user function run by an operator task, with state that can be snapshotted as bytes.

@@ -1,7 +1,7 @@
 package dev.consistentcut.operator;
 
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.consistentcut.operator;
 
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Record;
 
 /** Adds up the values of all records it receives and emits each record with the running sum as value. */
 public final class Sum implements Operator {

@@ -1,11 +1,12 @@
 package dev.consistentcut.picture;
 
 import dev.consistentcut.picture.Diagram.Token;
-import dev.consistentcut.picture.TlaValue.Atom;
-import dev.consistentcut.picture.TlaValue.Fn;
-import dev.consistentcut.picture.TlaValue.Num;
-import dev.consistentcut.picture.TlaValue.SetOf;
-import dev.consistentcut.picture.TlaValue.Tuple;
+import dev.consistentcut.text.TlaValue;
+import dev.consistentcut.text.TlaValue.Atom;
+import dev.consistentcut.text.TlaValue.Fn;
+import dev.consistentcut.text.TlaValue.Num;
+import dev.consistentcut.text.TlaValue.SetOf;
+import dev.consistentcut.text.TlaValue.Tuple;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -3,7 +3,7 @@ package dev.consistentcut.picture;
 import dev.consistentcut.picture.Diagram.Kind;
 import dev.consistentcut.picture.Diagram.Row;
 import dev.consistentcut.picture.Diagram.Token;
-import dev.consistentcut.trace.Json;
+import dev.consistentcut.text.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

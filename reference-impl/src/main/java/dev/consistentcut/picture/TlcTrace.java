@@ -1,5 +1,6 @@
 package dev.consistentcut.picture;
 
+import dev.consistentcut.text.TlaValue;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,6 +1,7 @@
 package dev.consistentcut.picture;
 
-import dev.consistentcut.picture.TlaValue.Num;
+import dev.consistentcut.text.TlaValue;
+import dev.consistentcut.text.TlaValue.Num;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

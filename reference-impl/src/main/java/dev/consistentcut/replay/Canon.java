@@ -1,6 +1,6 @@
 package dev.consistentcut.replay;
 
-import dev.consistentcut.picture.TlaValue;
+import dev.consistentcut.text.TlaValue;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,14 +1,14 @@
 package dev.consistentcut.replay;
 
-import dev.consistentcut.channel.Barrier;
-import dev.consistentcut.channel.CancelBarrier;
-import dev.consistentcut.channel.ChannelElement;
-import dev.consistentcut.channel.EndOfPartition;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.TaskSnapshot;
 import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.CancelBarrier;
+import dev.consistentcut.message.EndOfPartition;
+import dev.consistentcut.message.Message;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import dev.consistentcut.runtime.SimulationRuntime;
 import dev.consistentcut.task.OperatorTask;
 import dev.consistentcut.task.Step;
@@ -160,9 +160,9 @@ final class EngineView {
         return Canon.bag(counts);
     }
 
-    static String messages(List<ChannelElement> contents) {
+    static String messages(List<Message> contents) {
         List<String> out = new ArrayList<>();
-        for (ChannelElement m : contents) {
+        for (Message m : contents) {
             if (m instanceof Record r) {
                 out.add(record(r.id()));
             } else if (m instanceof Barrier b) {

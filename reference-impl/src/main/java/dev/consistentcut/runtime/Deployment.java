@@ -6,7 +6,7 @@ import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.TaskSnapshot;
 import dev.consistentcut.graph.NodeKind;
 import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.RecordId;
 import dev.consistentcut.task.ActionListener;
 import dev.consistentcut.task.CoordinatorGateway;
 import dev.consistentcut.task.OperatorTask;

@@ -2,7 +2,7 @@ package dev.consistentcut.runtime;
 
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.invariants.Violation;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.RecordId;
 import java.util.List;
 import java.util.Map;
 

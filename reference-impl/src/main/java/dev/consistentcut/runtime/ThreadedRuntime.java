@@ -294,7 +294,7 @@ public final class ThreadedRuntime implements JobRuntime {
         }
         if (!sinks.isEmpty() && !"at-least-once".equals(mode.name())) {
             // Committed output only grows, so no duplicate now means none at any moment.
-            Map<String, Map<dev.consistentcut.record.RecordId, Integer>> output = deployment.committedOutput();
+            Map<String, Map<dev.consistentcut.message.RecordId, Integer>> output = deployment.committedOutput();
             violations.addAll(invariants.noDuplicateOutput(output));
             violations.addAll(invariants.outputExactlyOnce(output));
         }

@@ -1,7 +1,8 @@
 package dev.consistentcut.sink;
 
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.annotation.TestSeam;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -50,6 +51,7 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public class TransactionalFileSink implements TransactionalSink {
 
+    @TestSeam
     protected final SinkDirectory dir;
     private final long delayNanosPerRecord;
 
@@ -57,6 +59,7 @@ public class TransactionalFileSink implements TransactionalSink {
     /** The checkpoint of the last pre-commit (restored with the state); the end-of-input transaction takes the next id. */
     private long lastCheckpoint;
     /** Pre-committed, not yet committed: checkpoint id to transaction id. Part of the state. */
+    @TestSeam
     protected final TreeMap<Long, String> pending = new TreeMap<>();
     private boolean restored;
 
@@ -108,6 +111,7 @@ public class TransactionalFileSink implements TransactionalSink {
     }
 
     /** Re-commits every restored pending transaction (idempotent commits). */
+    @TestSeam
     protected List<Long> recommitRestored() {
         List<Long> keys = new ArrayList<>(pending.keySet());
         for (Map.Entry<Long, String> e : pending.entrySet()) {
@@ -145,6 +149,7 @@ public class TransactionalFileSink implements TransactionalSink {
     }
 
     /** A pre-committed transaction becomes pending for {@code checkpointId}. */
+    @TestSeam
     protected void onPreCommitted(long checkpointId, String txn) {
         pending.put(checkpointId, txn);
     }
@@ -167,6 +172,7 @@ public class TransactionalFileSink implements TransactionalSink {
      *
      * @throws IllegalStateException if neither file exists: the transaction is lost
      */
+    @TestSeam
     protected void commit(long checkpointId, String txn) {
         String temp = SinkFiles.tempName(task, txn);
         String part = SinkFiles.partName(task, checkpointId, txn);
@@ -208,6 +214,7 @@ public class TransactionalFileSink implements TransactionalSink {
     }
 
     /** The task instance this sink runs in (null before {@link #initializeState}). */
+    @TestSeam
     protected final String taskId() {
         return task;
     }

@@ -1,7 +1,7 @@
 package dev.consistentcut.sink;
 
+import dev.consistentcut.message.RecordId;
 import dev.consistentcut.operator.Operator;
-import dev.consistentcut.record.RecordId;
 import java.util.List;
 import java.util.Map;
 

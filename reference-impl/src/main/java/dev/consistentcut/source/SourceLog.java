@@ -1,7 +1,7 @@
 package dev.consistentcut.source;
 
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 
 /**
  * A replayable, finite log of records: offset {@code n} always holds the same key and value, so a

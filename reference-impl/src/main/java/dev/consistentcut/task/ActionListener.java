@@ -6,7 +6,7 @@ import java.util.Map;
  * Observes every action right after it happened: the hook for trace recording (issue 5). Each
  * action method calls it in exactly one place. Parameters use the keys {@code task},
  * {@code channel} (a channel id), {@code input} (a physical input number), {@code record} (a
- * {@link dev.consistentcut.record.RecordId}), {@code checkpoint} and {@code offset}, where they apply;
+ * {@link dev.consistentcut.message.RecordId}), {@code checkpoint} and {@code offset}, where they apply;
  * and what the step did to the checkpoint, which the trace checks against the spec:
  * {@code persisted} ({@code ProcessRecord}: whether the record was persisted as channel state),
  * {@code overtaken} ({@code InjectBarrier} always, {@code ReceiveBarrier} when it forwarded an

@@ -3,18 +3,18 @@ package dev.consistentcut.task;
 import dev.consistentcut.barrier.BarrierHandlerContext;
 import dev.consistentcut.barrier.BarrierHandlerState;
 import dev.consistentcut.barrier.BarrierMode;
-import dev.consistentcut.channel.Barrier;
-import dev.consistentcut.channel.CancelBarrier;
 import dev.consistentcut.channel.Channel;
-import dev.consistentcut.channel.ChannelElement;
-import dev.consistentcut.channel.EndOfPartition;
 import dev.consistentcut.checkpoint.Acknowledgement;
 import dev.consistentcut.checkpoint.TaskSnapshot;
 import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.graph.PhysicalGraph.ChannelSpec;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.CancelBarrier;
+import dev.consistentcut.message.EndOfPartition;
+import dev.consistentcut.message.Message;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import dev.consistentcut.operator.Operator;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
 import dev.consistentcut.sink.TransactionalSink;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -209,7 +209,7 @@ public final class OperatorTask implements Task {
     public void processRecord(int input) {
         // Decide from one look at the head: it can change from a record to an overtaking barrier
         // (the sender's priority lane), never the other way, and a barrier at the head stays there.
-        ChannelElement head = input >= 0 && input < inputs.size() ? inputs.get(input).peek() : null;
+        Message head = input >= 0 && input < inputs.size() ? inputs.get(input).peek() : null;
         boolean enabled = !(head == null || handler.isBlocked(input))
                 && (head instanceof Barrier || head instanceof CancelBarrier
                     || (head instanceof Record r && routeHasRoom(r.key())));
@@ -249,7 +249,7 @@ public final class OperatorTask implements Task {
      * @return whether it was a record
      */
     private boolean take(int input) {
-        ChannelElement element = inputs.get(input).poll();
+        Message element = inputs.get(input).poll();
         if (element instanceof Barrier b) {
             handleBarrier(input, b);
             return false;
@@ -666,7 +666,7 @@ public final class OperatorTask implements Task {
             out.add(new Step(Action.NOTIFY_CHECKPOINT_ABORTED, id, -1, news.getAsLong()));
         }
         for (int i = 0; i < inputs.size(); i++) {
-            ChannelElement head = inputs.get(i).peek();
+            Message head = inputs.get(i).peek();
             if (head == null || handler.isBlocked(i)) {
                 continue;
             }

@@ -1,12 +1,12 @@
 package dev.consistentcut.task;
 
 import dev.consistentcut.barrier.BarrierMode;
-import dev.consistentcut.channel.Barrier;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.checkpoint.Acknowledgement;
 import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.graph.PhysicalGraph.ChannelSpec;
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.Record;
 import dev.consistentcut.source.SourceLog;
 import java.util.LinkedHashMap;
 import java.util.List;

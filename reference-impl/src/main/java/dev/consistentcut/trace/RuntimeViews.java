@@ -1,7 +1,7 @@
 package dev.consistentcut.trace;
 
 import dev.consistentcut.channel.Channel;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.RecordId;
 import dev.consistentcut.runtime.SimulationRuntime;
 import dev.consistentcut.runtime.ThreadedRuntime;
 import java.util.Map;

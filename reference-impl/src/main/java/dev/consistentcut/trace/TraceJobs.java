@@ -1,19 +1,20 @@
 package dev.consistentcut.trace;
 
+import dev.consistentcut.annotation.TestSeam;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.operator.Join;
 import dev.consistentcut.operator.KeyedCount;
 import dev.consistentcut.operator.MapOperator;
-import dev.consistentcut.operator.RecordingSink;
-import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.operator.Operator;
+import dev.consistentcut.operator.RecordingSink;
 import dev.consistentcut.sink.MemorySinkDirectory;
 import dev.consistentcut.sink.SinkDirectory;
 import dev.consistentcut.sink.TransactionalFileSink;
+import dev.consistentcut.source.InMemorySourceLog;
 import java.util.List;
-import java.util.function.Function;
 import java.util.SplittableRandom;
+import java.util.function.Function;
 
 /**
  * The jobs traces are recorded from: small, so that a trace has a few hundred events and TLC
@@ -94,6 +95,7 @@ public final class TraceJobs {
      * The {@code sink} job with the sink {@code sink} makes from its directory (a fresh
      * {@link MemorySinkDirectory}): the seam through which a test records a broken sink's trace.
      */
+    @TestSeam
     public static JobGraph withSink(int records, int capacity, long seed,
                                     Function<SinkDirectory, ? extends Operator> sink) {
         SplittableRandom r = new SplittableRandom(seed);

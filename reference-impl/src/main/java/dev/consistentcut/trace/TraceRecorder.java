@@ -1,18 +1,20 @@
 package dev.consistentcut.trace;
 
 import dev.consistentcut.barrier.BarrierMode;
-import dev.consistentcut.channel.Barrier;
-import dev.consistentcut.channel.CancelBarrier;
-import dev.consistentcut.channel.EndOfPartition;
+import dev.consistentcut.barrier.DeliveryGuarantee;
 import dev.consistentcut.channel.Channel;
-import dev.consistentcut.channel.ChannelElement;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.graph.PhysicalGraph.ChannelSpec;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.CancelBarrier;
+import dev.consistentcut.message.EndOfPartition;
+import dev.consistentcut.message.Message;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import dev.consistentcut.task.ActionListener;
+import dev.consistentcut.text.Json;
 import java.io.BufferedWriter;
 import java.io.Closeable;
 import java.io.IOException;
@@ -560,7 +562,7 @@ public final class TraceRecorder implements ActionListener, Closeable {
         // The spec the trace must follow: AtLeastOnceCheckpoint for the shipped at-least-once mode,
         // else UnalignedCheckpoint if barriers overtake, AlignedCheckpoint otherwise (broken twins too).
         Json.quote(b, mode.alignedTimeoutMillis() >= 0 ? "alternating" : mode.overtaking() ? "unaligned"
-                : mode.name().equals("at-least-once") ? "at-least-once" : "aligned");
+                : mode.deliveryGuarantee() == DeliveryGuarantee.AT_LEAST_ONCE ? "at-least-once" : "aligned");
         b.append(",\"modeName\":");
         Json.quote(b, mode.name());
         b.append(",\"runtime\":");
@@ -643,10 +645,10 @@ public final class TraceRecorder implements ActionListener, Closeable {
         Json.quote(b, r.source()).append(",\"off\":").append(r.offset()).append('}');
     }
 
-    private void elements(StringBuilder b, List<? extends ChannelElement> elements) {
+    private void elements(StringBuilder b, List<? extends Message> elements) {
         b.append('[');
         String sep = "";
-        for (ChannelElement e : elements) {
+        for (Message e : elements) {
             b.append(sep);
             if (e instanceof Record r) {
                 record(b, r.id());
@@ -746,7 +748,7 @@ public final class TraceRecorder implements ActionListener, Closeable {
             throw missing(action, params, "overtaken", "a map keyed by channel ids of the job");
         }
         channelPairs(b, ids, c -> {
-            List<ChannelElement> records = new ArrayList<>();
+            List<Message> records = new ArrayList<>();
             for (Object r : (List<?>) overtaken.get(c)) {
                 records.add((Record) r);
             }

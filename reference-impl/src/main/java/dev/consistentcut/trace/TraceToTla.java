@@ -1,5 +1,6 @@
 package dev.consistentcut.trace;
 
+import dev.consistentcut.text.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -4,10 +4,14 @@ import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.invariants.Violation;
+import dev.consistentcut.picture.EngineTraceDiagrams;
+import dev.consistentcut.picture.PictureTool;
+import dev.consistentcut.picture.SvgDiagram;
 import dev.consistentcut.runtime.RunOptions;
 import dev.consistentcut.runtime.RunResult;
 import dev.consistentcut.runtime.SimulationRuntime;
 import dev.consistentcut.runtime.ThreadedRuntime;
+import dev.consistentcut.text.Json;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -155,7 +159,7 @@ public final class TraceTool {
                 case "record" -> record(rest, out);
                 case "to-tla" -> toTla(rest, out);
                 case "validate" -> validate(rest, out);
-                case "render" -> dev.consistentcut.picture.PictureTool.run(
+                case "render" -> PictureTool.run(
                         java.util.stream.Stream.concat(java.util.stream.Stream.of("trace"), rest.stream()).toArray(String[]::new),
                         out, err);
                 default -> throw new IllegalArgumentException("unknown command '" + args[0] + "'");
@@ -453,7 +457,7 @@ public final class TraceTool {
         String name = v.log().getFileName().toString().replaceFirst("\\.[^.]*$", "") + ".svg";
         Path svg = v.log().resolveSibling(name);
         try {
-            dev.consistentcut.picture.SvgDiagram.write(dev.consistentcut.picture.EngineTraceDiagrams.of(v.trace(),
+            SvgDiagram.write(EngineTraceDiagrams.of(v.trace(),
                     v.unexplainedEvent(), why(v.report())), svg);
             return svg;
         } catch (RuntimeException e) {

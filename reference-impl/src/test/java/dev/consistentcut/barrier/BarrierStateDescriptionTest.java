@@ -2,7 +2,7 @@ package dev.consistentcut.barrier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.consistentcut.channel.Barrier;
+import dev.consistentcut.message.Barrier;
 import org.junit.jupiter.api.Test;
 
 /**

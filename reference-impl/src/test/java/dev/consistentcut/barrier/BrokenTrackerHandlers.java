@@ -1,7 +1,7 @@
 package dev.consistentcut.barrier;
 
-import dev.consistentcut.channel.Barrier;
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.Record;
 
 /**
  * A deliberately broken at-least-once tracker (issue 9's last gap), the twin of the spec's failing
@@ -16,6 +16,11 @@ public final class BrokenTrackerHandlers {
     }
 
     private record Mode(String name, BarrierHandlerState initialState, boolean overtaking) implements BarrierMode {
+
+        @Override
+        public DeliveryGuarantee deliveryGuarantee() {
+            return DeliveryGuarantee.AT_LEAST_ONCE; // it breaks the at-least-once mode, whose promise is checked
+        }
     }
 
     /**

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.consistentcut.channel.Barrier;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Nested;

@@ -1,6 +1,6 @@
 package dev.consistentcut.barrier;
 
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Record;
 import java.util.ArrayList;
 import java.util.List;
 

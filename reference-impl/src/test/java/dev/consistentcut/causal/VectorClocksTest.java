@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.channel.Channel;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

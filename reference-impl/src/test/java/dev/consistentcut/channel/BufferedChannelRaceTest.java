@@ -1,12 +1,15 @@
 package dev.consistentcut.channel;
 
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.EndOfPartition;
+import dev.consistentcut.message.Message;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -56,10 +59,10 @@ class BufferedChannelRaceTest {
                 failure.set(e);
             }
         });
-        List<ChannelElement> delivered = new ArrayList<>();
+        List<Message> delivered = new ArrayList<>();
         sender.start();
         while (true) {
-            ChannelElement e = c.poll();
+            Message e = c.poll();
             if (e == null) {
                 Thread.onSpinWait();
                 continue;
@@ -74,7 +77,7 @@ class BufferedChannelRaceTest {
         List<Record> records = new ArrayList<>();
         int barriers = 0;
         for (int p = 0; p < delivered.size(); p++) {
-            ChannelElement e = delivered.get(p);
+            Message e = delivered.get(p);
             if (e instanceof Record r) {
                 records.add(r);
                 continue;

@@ -1,5 +1,9 @@
 package dev.consistentcut.channel;
 
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.CancelBarrier;
+import dev.consistentcut.message.EndOfPartition;
+import dev.consistentcut.message.Message;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -7,8 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -24,7 +28,7 @@ class BufferedChannelTest {
 
     private static List<Record> drainRecords(Channel c) {
         List<Record> out = new ArrayList<>();
-        for (ChannelElement e; (e = c.poll()) != null; ) {
+        for (Message e; (e = c.poll()) != null; ) {
             out.add((Record) e);
         }
         return out;
@@ -251,8 +255,8 @@ class BufferedChannelTest {
         c.putEndOfPartition();
         assertEquals(List.of(new Barrier(1).asUnaligned(), new Barrier(2), new CancelBarrier(2), rec(1), rec(2),
                 new CancelBarrier(3), EndOfPartition.INSTANCE), c.contents());
-        List<ChannelElement> rest = new ArrayList<>();
-        for (ChannelElement e; (e = c.poll()) != null; ) {
+        List<Message> rest = new ArrayList<>();
+        for (Message e; (e = c.poll()) != null; ) {
             rest.add(e);
         }
         assertEquals(c.contents(), List.of());

@@ -1,5 +1,7 @@
 package dev.consistentcut.channel;
 
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.Message;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -7,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -230,7 +232,7 @@ class ChannelTest {
     @Test
     void listenersMayCallBackIntoTheChannel() {
         Channel c = new Channel("e", 2);
-        List<ChannelElement> seen = new ArrayList<>();
+        List<Message> seen = new ArrayList<>();
         c.setListeners(() -> seen.add(c.peek()), () -> seen.add(null));
         c.offerRecord(rec(0)); // would deadlock or fail if the listener ran under a non-reentrant lock
         assertEquals(rec(0), seen.get(0));
@@ -257,9 +259,9 @@ class ChannelTest {
         });
         sender.start();
         start.countDown();
-        List<ChannelElement> received = new ArrayList<>();
+        List<Message> received = new ArrayList<>();
         while (received.size() < n + n / 1000) {
-            ChannelElement e = c.poll();
+            Message e = c.poll();
             if (e != null) {
                 assertTrue(c.recordCount() <= 2);
                 received.add(e);
@@ -269,7 +271,7 @@ class ChannelTest {
         }
         sender.join();
         assertNull(failure.get());
-        List<ChannelElement> expected = new ArrayList<>();
+        List<Message> expected = new ArrayList<>();
         for (long i = 0; i < n; i++) {
             expected.add(rec(i));
             if (i % 1000 == 999) {
@@ -284,7 +286,7 @@ class ChannelTest {
     void contentsIsACopy() {
         Channel c = new Channel("e", 2);
         c.offerRecord(rec(0));
-        List<ChannelElement> snapshot = c.contents();
+        List<Message> snapshot = c.contents();
         c.poll();
         assertEquals(List.of(rec(0)), snapshot);
         assertSame(null, c.peek());

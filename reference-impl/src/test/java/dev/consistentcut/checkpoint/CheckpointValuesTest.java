@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.RecordId;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package dev.consistentcut.checkpoint;
 
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

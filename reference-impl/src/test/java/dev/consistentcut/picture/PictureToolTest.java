@@ -1,5 +1,6 @@
 package dev.consistentcut.picture;
 
+import dev.consistentcut.text.TlaValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

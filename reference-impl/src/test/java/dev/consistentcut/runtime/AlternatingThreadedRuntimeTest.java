@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import dev.consistentcut.operator.RecordingSink;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;

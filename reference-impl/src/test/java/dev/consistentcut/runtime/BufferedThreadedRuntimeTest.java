@@ -5,9 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.barrier.DeliveryGuarantee;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import dev.consistentcut.operator.RecordingSink;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,7 +43,7 @@ class BufferedThreadedRuntimeTest {
         assertTrue(r.checkpoints().size() >= 2, "checkpoints: " + r.checkpoints().size());
         List<RecordId> received = ((RecordingSink) runtime.operatorTask("sink#0").operator()).received()
                 .stream().map(Record::id).toList();
-        if (!modeName.equals("at-least-once")) {
+        if (mode.deliveryGuarantee() == DeliveryGuarantee.EXACTLY_ONCE) {
             assertEquals(2 * records, received.size(), "every record exactly once at the sink");
             assertEquals(2 * records, received.stream().distinct().count());
         } else {

@@ -1,6 +1,6 @@
 package dev.consistentcut.runtime;
 
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Record;
 import dev.consistentcut.source.SourceLog;
 import java.util.function.LongConsumer;
 

@@ -7,14 +7,14 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
-import dev.consistentcut.channel.ChannelElement;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.invariants.CutInvariants;
 import dev.consistentcut.invariants.Violation;
+import dev.consistentcut.message.Message;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import dev.consistentcut.operator.RecordingSink;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -112,7 +112,7 @@ class SimulationRuntimeTest {
                 assertTrue(Arrays.equals(snap.operatorState(), sim.operatorTask(t).operator().snapshotState()), t);
             });
             cp.channelState().forEach((ch, records) -> {
-                List<ChannelElement> expected = new ArrayList<>(records);
+                List<Message> expected = new ArrayList<>(records);
                 assertEquals(expected, sim.channel(ch).contents(), ch);
             });
             RunResult r = sim.run();

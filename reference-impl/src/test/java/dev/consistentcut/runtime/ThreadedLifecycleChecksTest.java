@@ -12,7 +12,7 @@ import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.invariants.CutInvariants;
 import dev.consistentcut.invariants.Violation;
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Record;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

@@ -10,7 +10,7 @@ import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Record;
 import dev.consistentcut.sink.MemorySinkDirectory;
 import dev.consistentcut.sink.SinkDirectory;
 import dev.consistentcut.sink.TransactionalFileSink;

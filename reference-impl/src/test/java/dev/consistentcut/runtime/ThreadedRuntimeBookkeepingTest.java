@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.message.Record;
 import dev.consistentcut.operator.RecordingSink;
-import dev.consistentcut.record.Record;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -6,14 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
-import dev.consistentcut.channel.Barrier;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.checkpoint.Acknowledgement;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import dev.consistentcut.sink.MemorySinkDirectory;
 import dev.consistentcut.sink.TransactionalFileSink;
 import dev.consistentcut.source.InMemorySourceLog;

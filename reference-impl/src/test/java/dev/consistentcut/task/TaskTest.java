@@ -8,15 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
-import dev.consistentcut.channel.Barrier;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.checkpoint.Acknowledgement;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import dev.consistentcut.operator.KeyedCount;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
 import dev.consistentcut.source.InMemorySourceLog;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -208,7 +208,7 @@ class TaskTest {
         count.receiveBarrier(1);
         assertEquals(List.of(1L), gateway.declined, "checkpoint 1 can no longer complete here");
         assertEquals(2, count.handlerState().checkpointId());
-        assertEquals(List.of(new Barrier(1), new dev.consistentcut.channel.CancelBarrier(1), new Barrier(2)),
+        assertEquals(List.of(new Barrier(1), new dev.consistentcut.message.CancelBarrier(1), new Barrier(2)),
                 channels.get("count#0->sink#0").contents(), "barrier 1, its cancellation, then barrier 2, all overtaking");
     }
 

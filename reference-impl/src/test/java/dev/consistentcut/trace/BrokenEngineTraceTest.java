@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
+import dev.consistentcut.barrier.DeliveryGuarantee;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -45,7 +46,7 @@ class BrokenEngineTraceTest {
     @FieldSource("CASES")
     void theSameRunWithTheCorrectHandlerIsAccepted(BrokenTraces.Case c) {
         BrokenTraces.Case correct = c.with(c.name() + "-fixed", c.mode().overtaking() ? BarrierHandlers.unaligned()
-                : c.mode().name().equals("at-least-once") ? BarrierHandlers.atLeastOnce() : BarrierHandlers.aligned());
+                : c.mode().deliveryGuarantee() == DeliveryGuarantee.AT_LEAST_ONCE ? BarrierHandlers.atLeastOnce() : BarrierHandlers.aligned());
         Path trace = BrokenTraces.record(correct, dir, quiet);
         TraceValidator.Verdict v = Tlc.validator(dir.resolve("logs")).validate(trace);
 

@@ -9,7 +9,7 @@ import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.causal.VectorClocks;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.channel.ChannelClock;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.RecordId;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

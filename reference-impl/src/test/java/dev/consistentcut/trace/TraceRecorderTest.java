@@ -1,5 +1,6 @@
 package dev.consistentcut.trace;
 
+import dev.consistentcut.text.Json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,9 +10,9 @@ import dev.consistentcut.channel.Channel;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import dev.consistentcut.operator.KeyedCount;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
 import dev.consistentcut.source.InMemorySourceLog;
 import java.io.StringWriter;
 import java.util.List;
@@ -119,7 +120,7 @@ class TraceRecorderTest {
         assertEquals(true, h.get("abortsReachTasks"));
         assertEquals(true, h.get("endOfInput"));
         Channel c0 = channels.get("s#0->count#0");
-        c0.putCancelBarrier(new dev.consistentcut.channel.CancelBarrier(2), false);
+        c0.putCancelBarrier(new dev.consistentcut.message.CancelBarrier(2), false);
         c0.putEndOfPartition();
         r.onAction("SendEndOfPartition", Map.of("task", "s#0", "offset", 4L));
         r.onAction("NotifyCheckpointAborted", Map.of("task", "count#0", "checkpoint", 3L, "abandoned", List.of(),

@@ -2,11 +2,11 @@ package dev.consistentcut.bench.engine;
 
 import dev.consistentcut.bench.Pacer;
 import dev.consistentcut.bench.Stats;
-import dev.consistentcut.channel.Barrier;
 import dev.consistentcut.channel.Channel;
-import dev.consistentcut.channel.ChannelElement;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.Message;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -112,7 +112,7 @@ public final class BarrierHopCalibration {
         public void run() {
             while (!stop) {
                 signal.clear();
-                ChannelElement e = channel.poll();
+                Message e = channel.poll();
                 if (e == null) {
                     signal.awaitNanos(TimeUnit.MILLISECONDS.toNanos(100));
                 } else if (e instanceof Barrier b) {

@@ -1,8 +1,8 @@
 package dev.consistentcut.bench.engine;
 
 import dev.consistentcut.bench.Pacer;
+import dev.consistentcut.message.Record;
 import dev.consistentcut.operator.Operator;
-import dev.consistentcut.record.Record;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**

@@ -2,15 +2,15 @@ package dev.consistentcut.bench.micro;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
-import dev.consistentcut.channel.Barrier;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.checkpoint.Acknowledgement;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import dev.consistentcut.operator.KeyedCount;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
 import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.task.ActionListener;
 import dev.consistentcut.task.CoordinatorGateway;

@@ -1,9 +1,9 @@
 package dev.consistentcut.bench.micro;
 
 import dev.consistentcut.channel.Channel;
-import dev.consistentcut.channel.ChannelElement;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Message;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -69,8 +69,8 @@ public class ChannelHandOffBenchmark {
     @Benchmark
     @Group("handOff")
     @GroupThreads(1)
-    public ChannelElement poll(Control control) {
-        ChannelElement e;
+    public Message poll(Control control) {
+        Message e;
         while ((e = channel.poll()) == null) {
             if (control.stopMeasurement) {
                 return null;

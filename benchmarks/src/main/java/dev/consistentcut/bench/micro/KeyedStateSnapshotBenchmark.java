@@ -1,8 +1,8 @@
 package dev.consistentcut.bench.micro;
 
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import dev.consistentcut.operator.KeyedCount;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

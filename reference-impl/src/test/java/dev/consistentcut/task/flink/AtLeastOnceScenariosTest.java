@@ -163,7 +163,7 @@ class AtLeastOnceScenariosTest {
     void recordsAfterAnEarlyBarrierAreInTheSnapshot() {
         OneTask t = task(2).run("b1@0 r0 b1@1");
         assertEquals(1, t.coordinator.acks.get(0).snapshot().timesProcessed(
-                new dev.consistentcut.record.RecordId("s0#0", 0)), "the record after input 0's barrier");
+                new dev.consistentcut.message.RecordId("s0#0", 0)), "the record after input 0's barrier");
         assertTrue(t.blocked().isEmpty());
     }
 }

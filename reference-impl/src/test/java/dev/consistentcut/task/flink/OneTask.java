@@ -3,18 +3,18 @@ package dev.consistentcut.task.flink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.consistentcut.barrier.BarrierMode;
-import dev.consistentcut.channel.Barrier;
-import dev.consistentcut.channel.CancelBarrier;
 import dev.consistentcut.channel.Channel;
-import dev.consistentcut.channel.ChannelElement;
-import dev.consistentcut.channel.EndOfPartition;
 import dev.consistentcut.checkpoint.Acknowledgement;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.CancelBarrier;
+import dev.consistentcut.message.EndOfPartition;
+import dev.consistentcut.message.Message;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import dev.consistentcut.operator.MapOperator;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
 import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.task.ActionListener;
 import dev.consistentcut.task.FakeGateway;
@@ -56,7 +56,7 @@ final class OneTask {
     private final List<Channel> inputs = new ArrayList<>();
     private final Channel output;
     private final long[] offsets;
-    private final List<ChannelElement> forwarded = new ArrayList<>();
+    private final List<Message> forwarded = new ArrayList<>();
 
     OneTask(int n, BarrierMode mode) {
         JobGraph.Builder job = JobGraph.builder();
@@ -140,7 +140,7 @@ final class OneTask {
     }
 
     private void drainOutput() {
-        for (ChannelElement e; (e = output.poll()) != null; ) {
+        for (Message e; (e = output.poll()) != null; ) {
             forwarded.add(e);
         }
     }
@@ -176,7 +176,7 @@ final class OneTask {
 
     /** The element at the head of input {@code i} as "rec", "C"/"Cu" for a barrier, or null. */
     String head(int i) {
-        ChannelElement e = inputs.get(i).peek();
+        Message e = inputs.get(i).peek();
         return e == null ? null : e instanceof Barrier b ? b.checkpointId() + (b.aligned() ? "" : "u") : e instanceof Record ? "rec" : e.toString();
     }
 

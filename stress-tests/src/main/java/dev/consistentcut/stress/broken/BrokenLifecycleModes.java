@@ -4,8 +4,8 @@ import dev.consistentcut.barrier.BarrierHandlerContext;
 import dev.consistentcut.barrier.BarrierHandlerState;
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
-import dev.consistentcut.channel.Barrier;
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.Record;
 import java.util.BitSet;
 
 /**

@@ -1,8 +1,8 @@
 package dev.consistentcut.stress.broken;
 
-import dev.consistentcut.channel.Barrier;
-import dev.consistentcut.channel.ChannelElement;
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.Message;
+import dev.consistentcut.message.Record;
 import dev.consistentcut.stress.harness.ChannelUnderTest;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -65,7 +65,7 @@ public final class BrokenOvertakingChannel implements ChannelUnderTest {
     }
 
     @Override
-    public ChannelElement poll() {
+    public Message poll() {
         lock.lock();
         try {
             Barrier b = priorityLane.pollFirst();

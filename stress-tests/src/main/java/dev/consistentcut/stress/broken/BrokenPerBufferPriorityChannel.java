@@ -1,9 +1,9 @@
 package dev.consistentcut.stress.broken;
 
-import dev.consistentcut.channel.Barrier;
-import dev.consistentcut.channel.ChannelElement;
 import dev.consistentcut.channel.SpscQueue;
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.Message;
+import dev.consistentcut.message.Record;
 import dev.consistentcut.stress.harness.MidBufferOvertakeScenario;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -32,7 +32,7 @@ public final class BrokenPerBufferPriorityChannel implements MidBufferOvertakeSc
     private int index;
     // shared
     private volatile long consumed;
-    private final ArrayDeque<ChannelElement> priorityLane = new ArrayDeque<>();
+    private final ArrayDeque<Message> priorityLane = new ArrayDeque<>();
     private volatile int priorityCount;
 
     public BrokenPerBufferPriorityChannel(int bufferSize) {
@@ -86,12 +86,12 @@ public final class BrokenPerBufferPriorityChannel implements MidBufferOvertakeSc
     }
 
     @Override
-    public ChannelElement poll() {
+    public Message poll() {
         if (current == null) {
             // THE BUG: the priority lane is looked at here only, between buffers.
             if (priorityCount != 0) {
                 synchronized (priorityLane) {
-                    ChannelElement p = priorityLane.pollFirst();
+                    Message p = priorityLane.pollFirst();
                     if (p != null) {
                         priorityCount--;
                         return p;

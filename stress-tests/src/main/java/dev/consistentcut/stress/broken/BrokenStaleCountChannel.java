@@ -1,7 +1,7 @@
 package dev.consistentcut.stress.broken;
 
-import dev.consistentcut.channel.ChannelElement;
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Message;
+import dev.consistentcut.message.Record;
 import dev.consistentcut.stress.harness.CapacityScenario;
 import java.util.ArrayDeque;
 
@@ -36,7 +36,7 @@ public final class BrokenStaleCountChannel implements CapacityScenario.CountingC
     }
 
     @Override
-    public ChannelElement poll() {
+    public Message poll() {
         int n = count;
         Record r;
         synchronized (queue) {

@@ -1,9 +1,9 @@
 package dev.consistentcut.stress.harness;
 
 import dev.consistentcut.channel.Channel;
-import dev.consistentcut.channel.ChannelElement;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Message;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import java.util.ArrayList;
 import java.util.List;
 import org.openjdk.jcstress.infra.results.IIII_Result;
@@ -29,7 +29,7 @@ public final class CapacityScenario {
     public interface CountingChannel {
         boolean offerRecord(Record r);
 
-        ChannelElement poll();
+        Message poll();
 
         int recordCount();
 
@@ -46,7 +46,7 @@ public final class CapacityScenario {
                 }
 
                 @Override
-                public ChannelElement poll() {
+                public Message poll() {
                     return c.poll();
                 }
 
@@ -108,7 +108,7 @@ public final class CapacityScenario {
             defect = 2;
         }
         List<Record> delivered = new ArrayList<>(received);
-        for (ChannelElement e; (e = channel.poll()) != null; ) {
+        for (Message e; (e = channel.poll()) != null; ) {
             if (e instanceof Record rec) {
                 delivered.add(rec);
             }

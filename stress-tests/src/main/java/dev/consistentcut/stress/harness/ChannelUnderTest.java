@@ -1,9 +1,9 @@
 package dev.consistentcut.stress.harness;
 
-import dev.consistentcut.channel.Barrier;
 import dev.consistentcut.channel.Channel;
-import dev.consistentcut.channel.ChannelElement;
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.Message;
+import dev.consistentcut.message.Record;
 import java.util.List;
 
 /**
@@ -20,7 +20,7 @@ public interface ChannelUnderTest {
     List<Record> putBarrierOvertaking(Barrier b);
 
     /** Receiver: the next element (priority lane first), or null if empty. */
-    ChannelElement poll();
+    Message poll();
 
     /** The engine's channel. */
     static ChannelUnderTest of(Channel c) {
@@ -36,7 +36,7 @@ public interface ChannelUnderTest {
             }
 
             @Override
-            public ChannelElement poll() {
+            public Message poll() {
                 return c.poll();
             }
         };

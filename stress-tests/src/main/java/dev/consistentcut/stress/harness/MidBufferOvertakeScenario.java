@@ -1,10 +1,10 @@
 package dev.consistentcut.stress.harness;
 
-import dev.consistentcut.channel.Barrier;
 import dev.consistentcut.channel.Channel;
-import dev.consistentcut.channel.ChannelElement;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.Message;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import java.util.ArrayList;
 import java.util.List;
 import org.openjdk.jcstress.infra.results.III_Result;
@@ -35,7 +35,7 @@ public final class MidBufferOvertakeScenario {
 
         List<Record> putBarrierOvertaking(Barrier b);
 
-        ChannelElement poll();
+        Message poll();
 
         static BufferedChannel of(Channel c) {
             return new BufferedChannel() {
@@ -55,7 +55,7 @@ public final class MidBufferOvertakeScenario {
                 }
 
                 @Override
-                public ChannelElement poll() {
+                public Message poll() {
                     return c.poll();
                 }
             };
@@ -71,7 +71,7 @@ public final class MidBufferOvertakeScenario {
     private final Record[] sent = {record(0), record(1), record(2), record(3)};
     private final Barrier barrier = new Barrier(1);
     private List<Record> overtaken = List.of();
-    private final List<ChannelElement> delivered = new ArrayList<>();
+    private final List<Message> delivered = new ArrayList<>();
 
     /** Sends {@code r0 r1 r2}, which fill one buffer and hand it over (before the actors start). */
     public MidBufferOvertakeScenario(BufferedChannel channel) {
@@ -97,7 +97,7 @@ public final class MidBufferOvertakeScenario {
     /** Receiver actor: a few non-blocking polls, racing the sender. */
     public void receive() {
         for (int i = 0; i < RECEIVER_POLLS; i++) {
-            ChannelElement e = channel.poll();
+            Message e = channel.poll();
             if (e != null) {
                 delivered.add(e);
             }
@@ -106,7 +106,7 @@ public final class MidBufferOvertakeScenario {
 
     /** Arbiter: drains what is left, then judges the whole run. */
     public void judge(III_Result r) {
-        for (ChannelElement e = channel.poll(); e != null; e = channel.poll()) {
+        for (Message e = channel.poll(); e != null; e = channel.poll()) {
             delivered.add(e);
         }
         int barrierAt = delivered.indexOf(barrier);

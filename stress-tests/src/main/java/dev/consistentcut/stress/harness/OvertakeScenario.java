@@ -1,9 +1,9 @@
 package dev.consistentcut.stress.harness;
 
-import dev.consistentcut.channel.Barrier;
-import dev.consistentcut.channel.ChannelElement;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.Message;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import java.util.ArrayList;
 import java.util.List;
 import org.openjdk.jcstress.infra.results.III_Result;
@@ -43,7 +43,7 @@ public final class OvertakeScenario {
     private final Record[] sent = {record(0), record(1), record(2)};
     private final Barrier barrier = new Barrier(1);
     private List<Record> overtaken = List.of();
-    private final List<ChannelElement> delivered = new ArrayList<>();
+    private final List<Message> delivered = new ArrayList<>();
 
     public OvertakeScenario(ChannelUnderTest channel) {
         this.channel = channel;
@@ -64,7 +64,7 @@ public final class OvertakeScenario {
     /** Receiver actor: a few non-blocking polls, racing the sender. */
     public void receive() {
         for (int i = 0; i < RECEIVER_POLLS; i++) {
-            ChannelElement e = channel.poll();
+            Message e = channel.poll();
             if (e != null) {
                 delivered.add(e);
             }
@@ -73,7 +73,7 @@ public final class OvertakeScenario {
 
     /** Arbiter: drains what is left, then judges the whole run. */
     public void judge(III_Result r) {
-        for (ChannelElement e = channel.poll(); e != null; e = channel.poll()) {
+        for (Message e = channel.poll(); e != null; e = channel.poll()) {
             delivered.add(e);
         }
         int barrierAt = delivered.indexOf(barrier);

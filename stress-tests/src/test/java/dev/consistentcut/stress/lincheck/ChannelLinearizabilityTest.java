@@ -5,18 +5,18 @@ import static dev.consistentcut.stress.lincheck.ChannelModel.record;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.consistentcut.channel.Channel;
-import dev.consistentcut.channel.ChannelElement;
-import dev.consistentcut.record.Record;
+import dev.consistentcut.message.Message;
+import dev.consistentcut.message.Record;
 import dev.consistentcut.stress.StressMode;
 import dev.consistentcut.stress.broken.BrokenOvertakingChannel;
 import java.util.List;
+import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.LincheckAssertionError;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.StressOptions;
-import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -58,12 +58,12 @@ class ChannelLinearizabilityTest {
         }
 
         @Operation(nonParallelGroup = "receiver")
-        public ChannelElement poll() {
+        public Message poll() {
             return channel.poll();
         }
 
         @Operation(nonParallelGroup = "receiver")
-        public ChannelElement peek() {
+        public Message peek() {
             return channel.peek();
         }
 
@@ -95,7 +95,7 @@ class ChannelLinearizabilityTest {
         }
 
         @Operation(nonParallelGroup = "receiver")
-        public ChannelElement poll() {
+        public Message poll() {
             return channel.poll();
         }
     }

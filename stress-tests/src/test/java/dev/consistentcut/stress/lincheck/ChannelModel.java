@@ -1,9 +1,9 @@
 package dev.consistentcut.stress.lincheck;
 
-import dev.consistentcut.channel.Barrier;
-import dev.consistentcut.channel.ChannelElement;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.Message;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +19,7 @@ public class ChannelModel {
 
     static final int CAPACITY = 2;
 
-    private final ArrayDeque<ChannelElement> recordsLane = new ArrayDeque<>();
+    private final ArrayDeque<Message> recordsLane = new ArrayDeque<>();
     private final ArrayDeque<Barrier> priorityLane = new ArrayDeque<>();
 
     // Made once: built inside an operation they would make the model checker trace their constructors.
@@ -62,7 +62,7 @@ public class ChannelModel {
 
     public List<Record> putBarrierOvertaking(int id) {
         List<Record> overtaken = new ArrayList<>();
-        for (ChannelElement e : recordsLane) {
+        for (Message e : recordsLane) {
             if (e instanceof Record r) {
                 overtaken.add(r);
             }
@@ -71,12 +71,12 @@ public class ChannelModel {
         return overtaken;
     }
 
-    public ChannelElement poll() {
+    public Message poll() {
         Barrier b = priorityLane.pollFirst();
         return b != null ? b : recordsLane.pollFirst();
     }
 
-    public ChannelElement peek() {
+    public Message peek() {
         Barrier b = priorityLane.peekFirst();
         return b != null ? b : recordsLane.peekFirst();
     }
@@ -89,8 +89,8 @@ public class ChannelModel {
         return priorityLane.isEmpty() && recordsLane.isEmpty();
     }
 
-    public List<ChannelElement> contents() {
-        List<ChannelElement> all = new ArrayList<>(priorityLane);
+    public List<Message> contents() {
+        List<Message> all = new ArrayList<>(priorityLane);
         all.addAll(recordsLane);
         return all;
     }

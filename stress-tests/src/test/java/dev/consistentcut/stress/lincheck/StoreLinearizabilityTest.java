@@ -8,21 +8,21 @@ import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.DirectoryCheckpointStore;
 import dev.consistentcut.checkpoint.InMemoryCheckpointStore;
 import dev.consistentcut.checkpoint.TaskSnapshot;
-import dev.consistentcut.record.Record;
-import dev.consistentcut.record.RecordId;
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
 import dev.consistentcut.stress.StressMode;
 import dev.consistentcut.stress.broken.BrokenPointerFirstMemoryStore;
 import dev.consistentcut.stress.harness.ScratchDirectories;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.LincheckAssertionError;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.StressOptions;
-import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -109,7 +109,7 @@ class CutPropertiesTest {
             for (CompletedCheckpoint checkpoint : r.checkpoints()) {
                 violations.addAll(atLeastOnce ? invariants.noSkip(checkpoint) : invariants.consistentCut(checkpoint));
             }
-            violations.addAll(invariants.finalState(mode.name(), r.finalLedgers()));
+            violations.addAll(invariants.finalState(mode.deliveryGuarantee(), r.finalLedgers()));
             assertNone(mode.name() + " run to the end of input, " + r.checkpoints().size() + " checkpoint(s), "
                     + r.failures() + " failure(s)", violations);
             assertNone(mode.name() + " run to the end of input, the runtime's own checks", r.violations());

@@ -48,7 +48,7 @@ class SinkPropertiesTest {
                         .failAtStep(c.failAtStep()).failAfterCheckpoint(c.failAfterCheckpoint())
                         .failureAfterCompletionProbability(0.4).endOfInput(true).build());
         RunResult r = runtime.run();
-        Map<String, Map<dev.consistentcut.record.RecordId, Integer>> committed = new LinkedHashMap<>();
+        Map<String, Map<dev.consistentcut.message.RecordId, Integer>> committed = new LinkedHashMap<>();
         for (String t : runtime.graph().operatorTasks()) {
             if (t.startsWith("sink#")) {
                 committed.put(t, runtime.operatorTask(t).committedOutput());

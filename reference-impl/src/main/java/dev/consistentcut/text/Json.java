@@ -1,4 +1,4 @@
-package dev.consistentcut.trace;
+package dev.consistentcut.text;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -6,14 +6,23 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The little JSON a trace needs, by hand (the engine has no dependencies): writing strings, and
- * parsing one line into {@code Map<String, Object>} (key order kept), {@code List<Object>},
- * {@code String}, {@code Long}, {@code Boolean} or {@code null}. Numbers must be integers: a trace
- * holds ids, offsets and counts only. Stateless and thread-safe.
+ * The little JSON that traces and the command line's results need, by hand (the engine has no
+ * dependencies): writing strings, and parsing one line into {@code Map<String, Object>} (key order
+ * kept), {@code List<Object>}, {@code String}, {@code Long}, {@code Boolean} or {@code null}.
+ * Numbers must be integers: a trace holds ids, offsets and counts only. Stateless and thread-safe.
  */
 public final class Json {
 
     private Json() {
+    }
+
+    /** {@code s}'s text as a JSON string literal, or {@code null}. */
+    public static String str(Object s) {
+        if (s == null) {
+            return "null";
+        }
+        String text = s.toString();
+        return quote(new StringBuilder(text.length() + 2), text).toString();
     }
 
     /** Appends {@code s} as a JSON string literal. */

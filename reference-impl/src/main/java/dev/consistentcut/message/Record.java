@@ -1,6 +1,5 @@
-package dev.consistentcut.record;
+package dev.consistentcut.message;
 
-import dev.consistentcut.channel.ChannelElement;
 import java.util.Objects;
 
 /**
@@ -8,7 +7,7 @@ import java.util.Objects;
  * routes by, and a value that operators may transform. Operators never change {@code id} or
  * {@code key}; they may change {@code value}. Immutable and thread-safe.
  */
-public record Record(RecordId id, long key, long value) implements ChannelElement {
+public record Record(RecordId id, long key, long value) implements Message {
 
     public Record {
         Objects.requireNonNull(id, "id");

@@ -1,4 +1,4 @@
-package dev.consistentcut.record;
+package dev.consistentcut.message;
 
 import java.util.Objects;
 

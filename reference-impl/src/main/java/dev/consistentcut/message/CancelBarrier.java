@@ -1,4 +1,4 @@
-package dev.consistentcut.channel;
+package dev.consistentcut.message;
 
 /**
  * A cancellation barrier of checkpoint {@code checkpointId} (Flink's {@code CancelCheckpointMarker}):
@@ -6,7 +6,7 @@ package dev.consistentcut.channel;
  * barrier of the job's mode: in-band for aligned and at-least-once jobs, in the priority lane for
  * unaligned ones (Flink sends the marker as a priority event). Immutable and thread-safe.
  */
-public record CancelBarrier(long checkpointId) implements ChannelElement {
+public record CancelBarrier(long checkpointId) implements Message {
 
     public CancelBarrier {
         if (checkpointId < 1) {

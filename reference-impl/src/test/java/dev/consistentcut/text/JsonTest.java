@@ -1,4 +1,4 @@
-package dev.consistentcut.trace;
+package dev.consistentcut.text;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

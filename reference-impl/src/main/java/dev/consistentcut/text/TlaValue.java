@@ -1,4 +1,4 @@
-package dev.consistentcut.picture;
+package dev.consistentcut.text;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

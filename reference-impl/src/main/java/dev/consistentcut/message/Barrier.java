@@ -1,4 +1,4 @@
-package dev.consistentcut.channel;
+package dev.consistentcut.message;
 
 /**
  * A checkpoint barrier travelling through a channel. {@code checkpointId} starts at 1.
@@ -11,7 +11,7 @@ package dev.consistentcut.channel;
  * {@code FORCED_ALIGNED}), which never switches to unaligned. Only alternating mode reads the
  * flags; the other modes handle every barrier by their own rule.
  */
-public record Barrier(long checkpointId, boolean aligned, boolean savepoint) implements ChannelElement {
+public record Barrier(long checkpointId, boolean aligned, boolean savepoint) implements Message {
 
     public Barrier {
         if (checkpointId < 1) {
