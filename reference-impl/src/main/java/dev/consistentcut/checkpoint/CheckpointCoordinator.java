@@ -1,5 +1,6 @@
 package dev.consistentcut.checkpoint;
 
+import dev.consistentcut.annotation.TestSeam;
 import dev.consistentcut.message.Record;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -593,7 +594,7 @@ public final class CheckpointCoordinator {
      * acknowledgements and channel claims held by all checkpoints. A decided checkpoint drops its
      * acknowledgements, and one also out of flight drops its place, so a long job stays bounded.
      */
-    @dev.consistentcut.annotation.TestSeam
+    @TestSeam
     int[] heldForTests() {
         synchronized (lock) {
             int acks = 0;

@@ -1,5 +1,6 @@
 package dev.consistentcut.checkpoint;
 
+import dev.consistentcut.annotation.TestSeam;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -84,7 +85,8 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     }
 
     /** As {@link #DirectoryCheckpointStore(Path, int, Consumer)}, with the file operations done by {@code files}. */
-    @dev.consistentcut.annotation.TestSeam DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings, StoreFiles files) {
+    @TestSeam
+    DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings, StoreFiles files) {
         this(dir, retain, warnings, null, files);
     }
 
@@ -93,7 +95,8 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
      * {@link #store} performed by {@code files}: tests stop a write at each of its operations to
      * check the crash ordering ({@code DirectoryCheckpointStoreCrashTest}).
      */
-    @dev.consistentcut.annotation.TestSeam DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings, String jobId, StoreFiles files) {
+    @TestSeam
+    DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings, String jobId, StoreFiles files) {
         this.jobId = jobId;
         this.files = Objects.requireNonNull(files, "files");
         this.dir = Objects.requireNonNull(dir, "dir");
