@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,7 +24,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.DoubleSupplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -118,10 +118,11 @@ public final class ThreadedRuntime implements JobRuntime {
     public ThreadedRuntime(JobGraph job, BarrierMode mode, RunOptions options) {
         this.options = options;
         this.tracing = options.listener() != ActionListener.NONE;
-        DoubleSupplier declineDraws = () -> 1.0; // this runtime's copy never declined (decided in the next commit)
+        // Declines are drawn by the task threads, in no fixed order: the seed does not reproduce them.
+        Random declineDraws = new Random(options.seed());
         this.driver = new CheckpointDriver(job, mode, options, System::nanoTime, options.bufferSize(),
                 UnaryOperator.identity(), true, new DriverGateway.Choices(TimeUnit.MILLISECONDS.toNanos(1),
-                        declineDraws, this::wakeCoordinator, onTaskThread::get));
+                        declineDraws::nextDouble, this::wakeCoordinator, onTaskThread::get));
     }
 
     /**
@@ -502,6 +503,11 @@ public final class ThreadedRuntime implements JobRuntime {
     }
 
     // ------------------------------------------------------------------ for tests
+
+    /** The coordinator side, for a test that steps it by hand (before {@link #run()}, on one thread). */
+    CheckpointDriver driver() {
+        return driver;
+    }
 
     public CheckpointCoordinator coordinator() {
         return driver.coordinator;
