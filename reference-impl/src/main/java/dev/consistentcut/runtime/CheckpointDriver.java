@@ -76,8 +76,8 @@ final class CheckpointDriver {
     /** ThreadedRuntime: {@code lifecycle.check(c)} as each completion attempt ends (the simulation checks all after each step). */
     private final boolean checkEachCompletion;
     /**
-     * The threaded runtime's rules as its own copy had them, until they are decided: subsumed
-     * checkpoints stay complete-able, and only withheld notifications count as lost.
+     * The threaded runtime's rule as its own copy had it, until it is decided: subsumed
+     * checkpoints stay complete-able.
      */
     private final boolean threadedCopyRules;
 
@@ -283,7 +283,7 @@ final class CheckpointDriver {
      */
     Optional<CompletedCheckpoint> failAndRestore(String at) {
         for (String t : sinks) {
-            if (notificationWithheld || !threadedCopyRules && coordinator.nextCompleteNotificationFor(t).isPresent()) {
+            if (notificationWithheld || coordinator.nextCompleteNotificationFor(t).isPresent()) {
                 lostNotifications++;
             }
         }
