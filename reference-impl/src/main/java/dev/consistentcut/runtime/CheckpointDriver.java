@@ -75,11 +75,6 @@ final class CheckpointDriver {
     private final DeclinedCheckpoints declined;
     /** ThreadedRuntime: {@code lifecycle.check(c)} as each completion attempt ends (the simulation checks all after each step). */
     private final boolean checkEachCompletion;
-    /**
-     * The threaded runtime's rule as its own copy had it, until it is decided: subsumed
-     * checkpoints stay complete-able.
-     */
-    private final boolean threadedCopyRules;
 
     /** Trigger time per checkpoint, on the runtime's clock; written by the coordinator thread, read by task threads. */
     final Map<Long, Long> triggerTimes = new ConcurrentHashMap<>();
@@ -118,7 +113,6 @@ final class CheckpointDriver {
         this.graph = PhysicalGraph.of(job);
         this.listener = options.listener();
         this.checkEachCompletion = checkEachCompletion;
-        this.threadedCopyRules = checkEachCompletion;
         Set<String> tasks = new LinkedHashSet<>();
         graph.tasks().forEach(t -> tasks.add(t.id()));
         Set<String> channels = new LinkedHashSet<>();
@@ -203,9 +197,7 @@ final class CheckpointDriver {
         completed.add(cp);
         // The completion subsumed (aborted) every older pending checkpoint: those are no longer
         // completable, even if every task acknowledged them (found by the spec replay).
-        if (!threadedCopyRules) {
-            completable.removeIf(id -> coordinator.status(id) != CheckpointStatus.PENDING);
-        }
+        completable.removeIf(id -> coordinator.status(id) != CheckpointStatus.PENDING);
         if (lifecycle != null) {
             lifecycle.completed(cp.id());
         }

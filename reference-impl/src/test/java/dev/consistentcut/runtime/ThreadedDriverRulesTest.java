@@ -18,6 +18,7 @@ import dev.consistentcut.task.Task;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The rules the threaded runtime now shares with the simulation through {@link CheckpointDriver}
  * and {@link DriverGateway} (each copy had its own before): a failure loses the notification a
- * sink had waiting, whatever failure it is; and the threaded runtime declines checkpoints when
+ * sink had waiting, whatever failure it is; a completion drops the checkpoints it subsumed from the
+ * complete-able set; and the threaded runtime declines checkpoints when
  * {@link RunOptions#declineProbability()} asks for it. A run is held at known points (a source's
  * read), never timed; the driver is stepped by hand on the test's thread. Outcomes only.
  */
@@ -109,5 +111,23 @@ class ThreadedDriverRulesTest {
         assertEquals(CheckpointStatus.ABORTED, runtime[0].coordinator().status(1));
         assertTrue(r.checkpoints().isEmpty(), "completed: " + r.checkpoints());
         assertTrue(r.abortedCheckpoints() >= 1, "aborted: " + r.abortedCheckpoints());
+    }
+
+    @Test
+    void completingANewerCheckpointDropsTheOlderCompleteAbleOne() {
+        // A completion subsumes every older pending checkpoint; the threaded runtime's driver
+        // drops those from its complete-able set at once, as the simulation's does (the spec
+        // replay found the simulation offering CompleteCheckpoint for them; the threaded copy
+        // kept them). Stepped by hand on the test's thread, before any run().
+        ThreadedRuntime runtime = new ThreadedRuntime(ThreadedRuntimeTest.demo(20, 0, 4), BarrierHandlers.aligned(),
+                RunOptions.builder().maxConcurrentAligned(2).build());
+        CheckpointDriver driver = runtime.driver();
+        assertEquals(1L, driver.trigger().getAsLong());
+        assertEquals(2L, driver.trigger().getAsLong());
+        stepTasksUntil(driver, () -> driver.completable().containsAll(Set.of(1L, 2L)));
+
+        assertTrue(driver.complete(2).isPresent());
+        assertEquals(CheckpointStatus.ABORTED, runtime.coordinator().status(1), "subsumed by 2");
+        assertTrue(driver.completable().isEmpty(), "still complete-able: " + driver.completable());
     }
 }
