@@ -21,7 +21,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
@@ -67,46 +66,44 @@ import java.util.function.UnaryOperator;
  *
  * <p><b>Threading contract.</b> {@link #run()} is called once, by one thread, which becomes the
  * coordinator thread. {@link #failAndRestore()} may be called from any other thread while
- * {@code run()} runs: it asks the coordinator thread to do it and waits until it is done.
+ * {@code run()} runs: it asks the coordinator thread to do it and waits until it is done
+ * ({@link CoordinatorControl}). The coordinator side ({@link CheckpointDriver}) is called by the
+ * coordinator thread only, each step inside {@code coordinatorStep} (under the trace lock while
+ * tracing; {@code FailAndRestore} with every task thread stopped); the task threads
+ * ({@link Worker}) reach the coordinator through the driver's {@link DriverGateway} only.
  */
 public final class ThreadedRuntime implements JobRuntime {
 
     private static final long PROGRESS_INTERVAL = TimeUnit.SECONDS.toNanos(1);
 
-    private final CheckpointDriver driver;
-    private final RunOptions options;
+    final CheckpointDriver driver;
+    final RunOptions options;
     /**
      * While a listener is installed (a trace is recorded), held around every step together with its
      * listener call, task steps and coordinator steps alike, so that the order of the calls is an
      * order in which the steps happened one at a time (issue 5). Tracing serializes the run; it is
      * never taken without a listener.
      */
-    private final ReentrantLock traceLock = new ReentrantLock();
-    private final boolean tracing;
+    final ReentrantLock traceLock = new ReentrantLock();
+    final boolean tracing;
     /**
      * A causal trace (issue 13): every task and the coordinator log their own events, stamped with
      * vector clocks that the channels and the coordinator carry ({@link VectorClocks}); no trace
      * lock then, so the traced run races as an untraced one. Null: none (the trace lock, if tracing).
      */
-    private VectorClocks clocks;
+    VectorClocks clocks;
 
     /** Steps of workers that have been stopped (a failure restarts them); the live ones count in {@link Worker}. Coordinator thread only. */
     private long stepsOfStoppedWorkers;
-    private final AtomicLong sinkRecords = new AtomicLong();
-    private final AtomicReference<Throwable> taskFailure = new AtomicReference<>();
+    final AtomicLong sinkRecords = new AtomicLong();
+    final AtomicReference<Throwable> taskFailure = new AtomicReference<>();
     /** True on this runtime's task threads. */
-    private final ThreadLocal<Boolean> onTaskThread = ThreadLocal.withInitial(() -> false);
+    final ThreadLocal<Boolean> onTaskThread = ThreadLocal.withInitial(() -> false);
     /** Set by the coordinator thread once every source is exhausted: idle tasks then wake it up. */
-    private volatile boolean endgame;
+    volatile boolean endgame;
 
-    private final ReentrantLock control = new ReentrantLock();
-    private final Condition coordinatorWake = control.newCondition();
-    private final Condition failureDone = control.newCondition();
-    // Guarded by control.
-    private boolean wakeRequested;
-    private int failuresRequested;
-    private int failuresPerformed;
-    private Thread coordinatorThread;
+    /** Wake-ups of the coordinator thread and failures asked for from other threads. */
+    private final CoordinatorControl control = new CoordinatorControl();
 
     // Coordinator thread only.
     private final Map<String, Worker> workers = new LinkedHashMap<>();
@@ -150,15 +147,7 @@ public final class ThreadedRuntime implements JobRuntime {
     /** Runs the job until it terminates; the calling thread is the coordinator thread. Call once. */
     @Override
     public RunResult run() {
-        control.lock();
-        try {
-            if (coordinatorThread != null) {
-                throw new IllegalStateException("ThreadedRuntime.run() may be called once");
-            }
-            coordinatorThread = Thread.currentThread();
-        } finally {
-            control.unlock();
-        }
+        control.begin();
         if (clocks != null) {
             clocks.bind(VectorClocks.COORDINATOR);
         }
@@ -212,20 +201,14 @@ public final class ThreadedRuntime implements JobRuntime {
                 }
                 long until = canTrigger ? Math.min(nextTrigger, nextProgress) : nextProgress;
                 until = Math.min(until, wakeForAlignmentTimeouts(now));
-                awaitWork(until - System.nanoTime());
+                control.awaitWork(until - System.nanoTime());
             }
         } finally {
             stopWorkers();
             if (clocks != null) {
                 clocks.joinAll(); // what the coordinator records now (RunEnded) comes after everything
             }
-            control.lock();
-            try {
-                coordinatorThread = null;
-                failureDone.signalAll();
-            } finally {
-                control.unlock();
-            }
+            control.end();
         }
         driver.violations.addAll(driver.finalChecks(true));
         return driver.result("threads", true, stepsFinished() + driver.triggeredCount() + driver.completed().size(),
@@ -320,22 +303,6 @@ public final class ThreadedRuntime implements JobRuntime {
         return true;
     }
 
-    private void awaitWork(long nanos) {
-        control.lock();
-        try {
-            long left = nanos;
-            while (!wakeRequested && left > 0) {
-                left = coordinatorWake.awaitNanos(left);
-            }
-            wakeRequested = false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("coordinator thread interrupted", e);
-        } finally {
-            control.unlock();
-        }
-    }
-
     /** A coordinator step; while tracing, under {@link #traceLock}. */
     private void coordinatorStep(Runnable step) {
         if (clocks != null) {
@@ -356,14 +323,9 @@ public final class ThreadedRuntime implements JobRuntime {
         }
     }
 
-    private void wakeCoordinator() {
-        control.lock();
-        try {
-            wakeRequested = true;
-            coordinatorWake.signal();
-        } finally {
-            control.unlock();
-        }
+    /** Any thread: the coordinator thread looks again at once. */
+    void wakeCoordinator() {
+        control.wake();
     }
 
     /** Action {@code TriggerCheckpoint} ({@link CheckpointDriver#trigger}); wakes the sources to inject the barrier. */
@@ -406,45 +368,14 @@ public final class ThreadedRuntime implements JobRuntime {
      */
     @Override
     public void failAndRestore() {
-        control.lock();
-        try {
-            if (coordinatorThread == null) {
-                throw new IllegalStateException("failAndRestore needs a running run()");
-            }
-            if (Thread.currentThread() == coordinatorThread) {
-                throw new IllegalStateException("the coordinator thread fails the job itself; do not call failAndRestore from it");
-            }
-            if (onTaskThread.get()) {
-                throw new IllegalStateException("a task thread cannot fail the job: it would wait for itself to stop");
-            }
-            int target = ++failuresRequested;
-            wakeRequested = true;
-            coordinatorWake.signal();
-            while (failuresPerformed < target && coordinatorThread != null) {
-                failureDone.awaitUninterruptibly();
-            }
-        } finally {
-            control.unlock();
-        }
+        control.requestFailureAndWait(onTaskThread.get());
     }
 
+    /** Coordinator thread: performs the failures other threads asked for, and lets each caller go. */
     private void performRequestedFailures() {
-        int requested;
-        control.lock();
-        try {
-            requested = failuresRequested - failuresPerformed;
-        } finally {
-            control.unlock();
-        }
-        for (int i = 0; i < requested; i++) {
+        for (int i = control.requestedFailures(); i > 0; i--) {
             failAndRestoreNow();
-            control.lock();
-            try {
-                failuresPerformed++;
-                failureDone.signalAll();
-            } finally {
-                control.unlock();
-            }
+            control.failurePerformed();
         }
     }
 
@@ -468,7 +399,7 @@ public final class ThreadedRuntime implements JobRuntime {
         }
         workers.clear();
         for (Task t : driver.deployment.tasks.values()) {
-            workers.put(t.id(), new Worker(t));
+            workers.put(t.id(), new Worker(this, t));
         }
         // Channels are idle here: setting their listeners is allowed.
         for (PhysicalGraph.ChannelSpec c : driver.graph.channels()) {
@@ -553,174 +484,5 @@ public final class ThreadedRuntime implements JobRuntime {
     static int performChosen(Task task, Step s, int recordsPerChoice) {
         task.perform(s);
         return recordsPerChoice > 1 ? 1 + task.performAgain(s, recordsPerChoice - 1) : 1;
-    }
-
-    /** One task's thread: performs its enabled steps, waits when there are none. */
-    private final class Worker implements Runnable {
-        final Task task;
-        final Wakeup wakeup = new Wakeup();
-        final Thread thread;
-        final boolean sink;
-        final boolean source;
-        /** Steps started and finished by this worker (written by its thread only; read by the coordinator thread). */
-        volatile long started;
-        volatile long finished;
-        private int next;
-        /** Steps since the buffer timeout was last looked at; the time of the last flush. */
-        private int sinceTimeCheck;
-        private long lastFlush = System.nanoTime();
-        private final long bufferTimeout = options.bufferTimeout();
-        /** {@link #recordsPerChoice(Task)} of this worker's task. */
-        private final int recordsPerChoice;
-
-        /**
-         * Causal trace: every channel this task sends or receives on, in {@link Channel#STEP_ORDER};
-         * each step holds their locks (see {@link #performStep}). Empty otherwise.
-         */
-        private final List<Channel> stepChannels = new ArrayList<>();
-
-        Worker(Task task) {
-            this.task = task;
-            if (clocks != null) {
-                for (PhysicalGraph.ChannelSpec c : driver.graph.channels()) {
-                    if (c.sender().equals(task.id()) || c.receiver().equals(task.id())) {
-                        stepChannels.add(driver.deployment.channels.get(c.id()));
-                    }
-                }
-                stepChannels.sort(Channel.STEP_ORDER);
-            }
-            this.sink = task instanceof OperatorTask o && o.isSink();
-            this.source = task instanceof SourceTask;
-            this.recordsPerChoice = recordsPerChoice(task);
-            this.thread = new Thread(this, "task-" + task.id());
-            this.thread.setDaemon(true);
-        }
-
-        @Override
-        public void run() {
-            onTaskThread.set(true);
-            if (clocks != null) {
-                clocks.bind(task.id());
-            }
-            List<Step> steps = new ArrayList<>();
-            try {
-                while (wakeup.clearUnlessStopped()) { // one step: a stop between a look and a clear was lost
-                    Step s = performStep(steps);
-                    int performed = this.performed;
-                    if (s == null) {
-                        flush(); // nothing else to do: hand the part-full buffers over before waiting
-                        if (endgame) {
-                            wakeCoordinator();
-                        }
-                        wakeup.await();
-                        continue;
-                    }
-                    if (bufferTimeout == 0) {
-                        flush();
-                    } else if (++sinceTimeCheck >= 16) {
-                        sinceTimeCheck = 0;
-                        long now = System.nanoTime();
-                        if (now - lastFlush >= bufferTimeout) {
-                            flush();
-                        }
-                    }
-                    if (s.action() == Action.PROCESS_RECORD) {
-                        if (sink) {
-                            sinkRecords.addAndGet(performed);
-                        }
-                        pause(((OperatorTask) task).operator().delayNanosPerRecord());
-                    } else if (source && ((SourceTask) task).exhausted()) {
-                        wakeCoordinator(); // the endgame may have begun
-                    }
-                }
-            } catch (Throwable t) {
-                taskFailure.compareAndSet(null, new IllegalStateException("thread " + thread.getName() + " failed: " + t, t));
-                wakeCoordinator();
-            }
-        }
-
-        /** Steps the last {@link #performStep} performed: the one chosen and its repetitions. */
-        private int performed;
-
-        /**
-         * Chooses one enabled step and performs it; null, doing nothing, when none is enabled. While
-         * tracing, choice and step are one unit under {@link #traceLock}; while tracing causally,
-         * under the locks of this task's channels ({@link #stepChannels}): the other ends see
-         * the step's operations on them as one, as the spec's step is. Otherwise a step that
-         * operates on several channels (a barrier injected on three outputs, a record taken and
-         * its result put, a cancellation and then a barrier on one output) publishes its event's
-         * number with its first operation and merges clocks at later ones, and when the other end
-         * of the first acted on it meanwhile and that came back to a later one, the event's clock
-         * said it came after what came after it: a cycle (and a run that no sequence of the
-         * spec's atomic steps explains). docs/trace-validation.md, "Causal traces".
-         */
-        private Step performStep(List<Step> steps) {
-            boolean locked = tracing && clocks == null;
-            if (locked) {
-                traceLock.lock();
-            }
-            for (Channel c : stepChannels) {
-                c.lockForStep();
-            }
-            try {
-                steps.clear();
-                task.enabledSteps(steps);
-                if (steps.isEmpty()) {
-                    return null;
-                }
-                // Sources list InjectBarrier first and take it at once; operators rotate over
-                // their inputs so that no input starves (an aligned task waits for all).
-                // An operator takes an enabled TimeoutAlignment (listed first) at once, as Flink's timer
-                // fires, and an enabled PrioritizeBarrier (listed next) at once, as Flink's task takes a
-                // priority event (the barrier announcement) before any buffer.
-                Action first = steps.get(0).action();
-                Step s = source || first == Action.TIMEOUT_ALIGNMENT || first == Action.PRIORITIZE_BARRIER
-                        ? steps.get(0) : steps.get(Math.floorMod(next++, steps.size()));
-                started = started + 1; // volatile, own cache line per worker: no shared counter per step
-                int n = 1; // if the step throws, the run ends anyway (taskFailure)
-                try {
-                    n = performChosen(task, s, recordsPerChoice);
-                } finally {
-                    // Both counts grow by the steps performed, started first (terminated() reads
-                    // finished, then started: equal means between steps).
-                    started = started + (n - 1);
-                    finished = finished + n;
-                    performed = n;
-                }
-                return s;
-            } finally {
-                for (int k = stepChannels.size() - 1; k >= 0; k--) {
-                    stepChannels.get(k).unlockAfterStep();
-                }
-                if (locked) {
-                    traceLock.unlock();
-                }
-            }
-        }
-
-        /** Hands this task's open output buffers over (under the trace lock while tracing). */
-        private void flush() {
-            lastFlush = System.nanoTime();
-            if (tracing) {
-                traceLock.lock();
-            }
-            try {
-                task.flushOutputs();
-            } finally {
-                if (tracing) {
-                    traceLock.unlock();
-                }
-            }
-        }
-
-        private void pause(long nanos) {
-            if (nanos <= 0) {
-                return; // no clock read per record for operators without a cost
-            }
-            long deadline = System.nanoTime() + nanos;
-            for (long left = nanos; left > 0 && !wakeup.stopped(); left = deadline - System.nanoTime()) {
-                LockSupport.parkNanos(this, left);
-            }
-        }
     }
 }
