@@ -51,7 +51,7 @@ import java.util.function.UnaryOperator;
  *
  * <p>Not thread-safe: one thread creates, runs and inspects it (the driver's coordinator thread).
  */
-public final class SimulationRuntime implements JobRuntime {
+public final class SimulationRuntime extends DrivenRuntime {
 
     /** Violation name for a run that cannot go on before it has finished. */
     public static final String TERMINATION = "Termination";
@@ -207,11 +207,6 @@ public final class SimulationRuntime implements JobRuntime {
         return driver.result("simulation", finished, step, all, step);
     }
 
-    /** Completion notifications lost to failures so far (see {@link CheckpointDriver}'s rules). */
-    public int lostNotifications() {
-        return driver.lostNotifications();
-    }
-
     /** Checkpoints completed so far. */
     public List<CompletedCheckpoint> completedCheckpoints() {
         return List.copyOf(driver.completed());
@@ -313,23 +308,12 @@ public final class SimulationRuntime implements JobRuntime {
 
     // ------------------------------------------------------------------ for tests and the CLI
 
-    public CheckpointCoordinator coordinator() {
-        return driver.coordinator;
+    @Override
+    CheckpointDriver driver() {
+        return driver;
     }
 
     public PhysicalGraph graph() {
         return driver.graph;
-    }
-
-    public OperatorTask operatorTask(String id) {
-        return driver.operatorTask(id);
-    }
-
-    public SourceTask sourceTask(String id) {
-        return driver.sourceTask(id);
-    }
-
-    public Channel channel(String id) {
-        return driver.channel(id);
     }
 }

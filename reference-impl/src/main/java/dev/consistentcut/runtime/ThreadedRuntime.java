@@ -72,7 +72,7 @@ import java.util.function.UnaryOperator;
  * tracing; {@code FailAndRestore} with every task thread stopped); the task threads
  * ({@link Worker}) reach the coordinator through the driver's {@link DriverGateway} only.
  */
-public final class ThreadedRuntime implements JobRuntime {
+public final class ThreadedRuntime extends DrivenRuntime {
 
     private static final long PROGRESS_INTERVAL = TimeUnit.SECONDS.toNanos(1);
 
@@ -354,11 +354,6 @@ public final class ThreadedRuntime implements JobRuntime {
         }
     }
 
-    /** Completion notifications lost to failures (see {@link CheckpointDriver}'s rules). */
-    public int lostNotifications() {
-        return driver.lostNotifications();
-    }
-
     /**
      * {@inheritDoc}
      *
@@ -435,27 +430,10 @@ public final class ThreadedRuntime implements JobRuntime {
 
     // ------------------------------------------------------------------ for tests
 
-    /** The coordinator side, for a test that steps it by hand (before {@link #run()}, on one thread). */
+    /** The coordinator side; a test may step it by hand (before {@link #run()}, on one thread). */
+    @Override
     CheckpointDriver driver() {
         return driver;
-    }
-
-    public CheckpointCoordinator coordinator() {
-        return driver.coordinator;
-    }
-
-    /** A source task, for inspection after {@link #run()} returned (or by a trace recorder, inside a step). */
-    public SourceTask sourceTask(String id) {
-        return driver.sourceTask(id);
-    }
-
-    /** A task, for inspection after {@link #run()} returned. */
-    public OperatorTask operatorTask(String id) {
-        return driver.operatorTask(id);
-    }
-
-    public Channel channel(String id) {
-        return driver.channel(id);
     }
 
     /**
