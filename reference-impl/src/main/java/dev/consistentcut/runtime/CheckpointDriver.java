@@ -346,7 +346,7 @@ final class CheckpointDriver {
             out.addAll(invariants.finalState(mode.name(), deployment.ledgers()));
         }
         if (checksOutput()) {
-            Map<String, Map<dev.consistentcut.record.RecordId, Integer>> output = deployment.committedOutput();
+            var output = deployment.committedOutput(); // per sink, each committed record id with its count
             if (duplicates) {
                 out.addAll(invariants.noDuplicateOutput(output));
             }
