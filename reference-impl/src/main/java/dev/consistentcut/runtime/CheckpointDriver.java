@@ -69,9 +69,9 @@ final class CheckpointDriver {
     final DriverGateway gateway;
     /** The transactional sinks' task ids (empty for a job without one). */
     final Set<String> sinks;
-    /** Issue 10's step-by-step checks (with the ledgers only: off in benchmarks); null when off. */
+    /** The step-by-step lifecycle checks (restore point, statuses, channel order; with the ledgers only: off in benchmarks); null when off. */
     final LifecycleChecks lifecycle;
-    /** Checkpoints whose store write failed (issue 17). */
+    /** Checkpoints whose store write failed, against the tolerable count of consecutive ones. */
     private final DeclinedCheckpoints declined;
     /** ThreadedRuntime: {@code lifecycle.check(c)} as each completion attempt ends (the simulation checks all after each step). */
     private final boolean checkEachCompletion;

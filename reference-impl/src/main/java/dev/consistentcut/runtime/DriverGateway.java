@@ -57,7 +57,7 @@ final class DriverGateway implements CoordinatorGateway {
      * to inject or news to take (trigger, acknowledgement, abort, decline, completion, restore),
      * before the tasks are woken. The gateway answers "nothing for you" without the coordinator's
      * lock while this has not moved since the task last got that answer from the coordinator
-     * (issue 16: one lock per record and task was the hot path's bottleneck).
+     * (one lock per record and task was the hot path's bottleneck).
      */
     private volatile long coordinatorGeneration;
     private final Object generationLock = new Object();
