@@ -39,7 +39,7 @@ import java.util.function.Supplier;
  * @param failureAfterCompletionProbability simulation: chance that a completed checkpoint is
  *     followed at once by a failure, before any task took its {@code NotifyCheckpointComplete}
  *     (the notification is lost; within the failure budget)
- * @param declineProbability simulation: chance that an operator task declines a checkpoint when
+ * @param declineProbability both: chance that an operator task declines a checkpoint when
  *     its first barrier of it arrives ({@code DeclineCheckpoint}: the task cannot take part, the
  *     coordinator aborts it; see the builder)
  * @param bufferSize threads: records per network buffer (issue 16); 0: a quarter of each channel's
@@ -302,7 +302,8 @@ public record RunOptions(
 
         /**
          * Default 0. The chance that an operator task cannot take part in a checkpoint whose
-         * first barrier just reached it (simulation, a seeded choice per task and checkpoint): it
+         * first barrier just reached it (a choice per task and checkpoint; seeded in the
+         * simulation, drawn by the task threads in no fixed order in the threaded runtime): it
          * declines it ({@code DeclineCheckpoint}: the coordinator aborts it at once, every task is
          * notified) and abandons it on that barrier, forwarding its cancellation. Flink's task
          * that cannot snapshot declines the same way (StreamTask's checkpoint failing on the

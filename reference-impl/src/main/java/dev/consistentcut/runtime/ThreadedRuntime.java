@@ -3,40 +3,27 @@ package dev.consistentcut.runtime;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.causal.VectorClocks;
 import dev.consistentcut.channel.Channel;
-import dev.consistentcut.checkpoint.AckResult;
-import dev.consistentcut.checkpoint.Acknowledgement;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
-import dev.consistentcut.checkpoint.CheckpointStatus;
-import dev.consistentcut.checkpoint.CheckpointStore;
-import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
 import dev.consistentcut.task.Action;
 import dev.consistentcut.task.ActionListener;
-import dev.consistentcut.task.CoordinatorGateway;
 import dev.consistentcut.task.OperatorTask;
 import dev.consistentcut.task.SourceTask;
 import dev.consistentcut.task.Step;
 import dev.consistentcut.task.Task;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalLong;
+import java.util.Random;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 
 /**
  * The threaded runtime: one thread per task instance, running the same task classes as the
@@ -71,120 +58,68 @@ import java.util.concurrent.locks.ReentrantLock;
  * the first read and none started until the last, what it inspected was a quiescent state. It then
  * stops the task threads and checks {@code ExactlyOnceInv} on their final ledgers.
  *
- * <p><b>Stopping threads</b> (termination, {@code FailAndRestore}): {@link Wakeup#stop()}, then
- * {@code join}. Threads are not interrupted, because an interrupt closes any
+ * <p><b>Stopping threads</b> (termination, {@code FailAndRestore}): {@link Wakeup#stop()}, the
+ * request and its wake-up in one step (a flag beside the wake-up lost stops: see {@link Wakeup}),
+ * then {@code join}. Threads are not interrupted, because an interrupt closes any
  * {@code FileChannel} the thread is using (a trace-writing {@link ActionListener}, say), and
  * every step is short anyway.
  *
  * <p><b>Threading contract.</b> {@link #run()} is called once, by one thread, which becomes the
  * coordinator thread. {@link #failAndRestore()} may be called from any other thread while
- * {@code run()} runs: it asks the coordinator thread to do it and waits until it is done.
+ * {@code run()} runs: it asks the coordinator thread to do it and waits until it is done
+ * ({@link CoordinatorControl}). The coordinator side ({@link CheckpointDriver}) is called by the
+ * coordinator thread only, each step inside {@code coordinatorStep} (under the trace lock while
+ * tracing; {@code FailAndRestore} with every task thread stopped); the task threads
+ * ({@link Worker}) reach the coordinator through the driver's {@link DriverGateway} only.
  */
-public final class ThreadedRuntime implements JobRuntime {
+public final class ThreadedRuntime extends DrivenRuntime {
 
     private static final long PROGRESS_INTERVAL = TimeUnit.SECONDS.toNanos(1);
 
-    private final BarrierMode mode;
-    private final RunOptions options;
-    private final PhysicalGraph graph;
-    private final CheckpointCoordinator coordinator;
-    private final Deployment deployment;
-    private final CutInvariants invariants;
-    /** Checkpoints whose store write failed (issue 17); coordinator thread only. */
-    private final DeclinedCheckpoints declined;
-    private final ActionListener listener;
+    final CheckpointDriver driver;
+    final RunOptions options;
     /**
      * While a listener is installed (a trace is recorded), held around every step together with its
      * listener call, task steps and coordinator steps alike, so that the order of the calls is an
      * order in which the steps happened one at a time (issue 5). Tracing serializes the run; it is
      * never taken without a listener.
      */
-    private final ReentrantLock traceLock = new ReentrantLock();
-    private final boolean tracing;
+    final ReentrantLock traceLock = new ReentrantLock();
+    final boolean tracing;
     /**
      * A causal trace (issue 13): every task and the coordinator log their own events, stamped with
      * vector clocks that the channels and the coordinator carry ({@link VectorClocks}); no trace
      * lock then, so the traced run races as an untraced one. Null: none (the trace lock, if tracing).
      */
-    private VectorClocks clocks;
+    VectorClocks clocks;
 
-    private final Map<Long, Long> triggerTimes = new ConcurrentHashMap<>();
-    private final ConcurrentLinkedQueue<Long> completions = new ConcurrentLinkedQueue<>();
     /** Steps of workers that have been stopped (a failure restarts them); the live ones count in {@link Worker}. Coordinator thread only. */
     private long stepsOfStoppedWorkers;
-    /**
-     * Bumped right after every change of the coordinator's state that can give a task a barrier
-     * to inject or news to take (trigger, acknowledgement, abort, decline, completion, restore),
-     * before the tasks are woken. The gateway answers "nothing for you" without the
-     * coordinator's lock while this has not moved since the task last got that answer from the
-     * coordinator (issue 16: one lock per record and task was the hot path's bottleneck).
-     */
-    private volatile long coordinatorGeneration;
-    private final AtomicLong sinkRecords = new AtomicLong();
-    private final AtomicReference<Throwable> taskFailure = new AtomicReference<>();
+    final AtomicLong sinkRecords = new AtomicLong();
+    final AtomicReference<Throwable> taskFailure = new AtomicReference<>();
     /** True on this runtime's task threads. */
-    private final ThreadLocal<Boolean> onTaskThread = ThreadLocal.withInitial(() -> false);
+    final ThreadLocal<Boolean> onTaskThread = ThreadLocal.withInitial(() -> false);
     /** Set by the coordinator thread once every source is exhausted: idle tasks then wake it up. */
-    private volatile boolean endgame;
+    volatile boolean endgame;
 
-    private final ReentrantLock control = new ReentrantLock();
-    private final Condition coordinatorWake = control.newCondition();
-    private final Condition failureDone = control.newCondition();
-    // Guarded by control.
-    private boolean wakeRequested;
-    private int failuresRequested;
-    private int failuresPerformed;
-    private Thread coordinatorThread;
+    /** Wake-ups of the coordinator thread and failures asked for from other threads. */
+    private final CoordinatorControl control = new CoordinatorControl();
 
     // Coordinator thread only.
     private final Map<String, Worker> workers = new LinkedHashMap<>();
-    private final List<CompletedCheckpoint> completed = new ArrayList<>();
-    private final List<Violation> violations = new ArrayList<>();
-    /** Issue 10's step-by-step checks (with the ledgers only); null when off. Coordinator thread only. */
-    private LifecycleChecks lifecycle;
-    private int failures;
-    private boolean failAfterCheckpointDone;
-    private long triggeredCount;
     /** Coordinator thread only: checkpoints whose alignment timeout has woken the tasks. */
     private final Set<Long> timeoutsWoken = new java.util.HashSet<>();
     /** Coordinator thread only: the abort count when the tasks were last woken for news. */
     private long abortsSeen;
-    /** The transactional sinks' task ids (empty for a job without one). */
-    private final Set<String> sinks;
-    /** Coordinator thread only: completion notifications lost to a failure. */
-    private int lostNotifications;
 
     public ThreadedRuntime(JobGraph job, BarrierMode mode, RunOptions options) {
-        this.mode = mode;
         this.options = options;
-        this.graph = PhysicalGraph.of(job);
-        this.listener = options.listener();
-        this.tracing = listener != ActionListener.NONE;
-        Set<String> tasks = new LinkedHashSet<>();
-        graph.tasks().forEach(t -> tasks.add(t.id()));
-        Set<String> channels = new LinkedHashSet<>();
-        graph.channels().forEach(c -> channels.add(c.id()));
-        CheckpointStore store = options.storeFactory().get();
-        this.coordinator = mode.oneInFlight()
-                ? CheckpointCoordinator.forUnaligned(tasks, channels, store, System::nanoTime)
-                : CheckpointCoordinator.forAligned(tasks, channels, options.maxConcurrentAligned(),
-                        store, System::nanoTime);
-        coordinator.setAbortsReachTasks(options.abortsReachTasks());
-        this.deployment = new Deployment(graph, mode, new Gateway(), listener, options.trackProcessed(),
-                options.endOfInput(), options.bufferSize());
-        this.invariants = new CutInvariants(graph);
-        this.declined = new DeclinedCheckpoints(options.tolerableFailedCheckpoints(), options.progress(), options.listener());
-        this.lifecycle = options.trackProcessed()
-                ? new LifecycleChecks(coordinator, store, invariants, mode.overtaking(), violations) : null;
-        // A store that already holds a checkpoint (a durable one, reopened) means: resume from it.
-        // Either way every task is restored once before the run (a transactional sink then
-        // re-commits the resumed checkpoint's transactions and aborts what a dead process left).
-        deployment.restore(coordinator.latestCompleted());
-        this.sinks = deployment.transactionalSinks();
-        coordinator.setCompletionListeners(sinks);
-        if (lifecycle != null) {
-            lifecycle.channels(deployment.channels.values()); // as restored (a resume's channel state)
-        }
+        this.tracing = options.listener() != ActionListener.NONE;
+        // Declines are drawn by the task threads, in no fixed order: the seed does not reproduce them.
+        Random declineDraws = new Random(options.seed());
+        this.driver = new CheckpointDriver(job, mode, options, System::nanoTime, options.bufferSize(),
+                UnaryOperator.identity(), true, new DriverGateway.Choices(TimeUnit.MILLISECONDS.toNanos(1),
+                        declineDraws::nextDouble, this::wakeCoordinator, onTaskThread::get));
     }
 
     /**
@@ -194,8 +129,9 @@ public final class ThreadedRuntime implements JobRuntime {
      */
     public void recordCausally(VectorClocks c) {
         this.clocks = java.util.Objects.requireNonNull(c, "clocks");
-        for (PhysicalGraph.ChannelSpec ch : graph.channels()) {
-            Channel channel = deployment.channels.get(ch.id());
+        driver.gateway.recordCausally(c);
+        for (PhysicalGraph.ChannelSpec ch : driver.graph.channels()) {
+            Channel channel = driver.deployment.channels.get(ch.id());
             channel.setClock(c.channel(channel.capacity()));
         }
     }
@@ -203,7 +139,7 @@ public final class ThreadedRuntime implements JobRuntime {
     /** The processes of a causal trace of this runtime's job: every task, then the coordinator. */
     public List<String> processes() {
         List<String> p = new ArrayList<>();
-        graph.tasks().forEach(t -> p.add(t.id()));
+        driver.graph.tasks().forEach(t -> p.add(t.id()));
         p.add(VectorClocks.COORDINATOR);
         return p;
     }
@@ -211,15 +147,7 @@ public final class ThreadedRuntime implements JobRuntime {
     /** Runs the job until it terminates; the calling thread is the coordinator thread. Call once. */
     @Override
     public RunResult run() {
-        control.lock();
-        try {
-            if (coordinatorThread != null) {
-                throw new IllegalStateException("ThreadedRuntime.run() may be called once");
-            }
-            coordinatorThread = Thread.currentThread();
-        } finally {
-            control.unlock();
-        }
+        control.begin();
         if (clocks != null) {
             clocks.bind(VectorClocks.COORDINATOR);
         }
@@ -235,17 +163,16 @@ public final class ThreadedRuntime implements JobRuntime {
                 if (f != null) {
                     throw new IllegalStateException(f.getMessage(), f);
                 }
-                for (Long c; (c = completions.poll()) != null; ) {
+                for (Long c; (c = driver.completable().pollFirst()) != null; ) {
                     long id = c;
                     coordinatorStep(() -> completeCheckpoint(id));
                 }
-                if (failureDue()) {
+                if (driver.failAfterCheckpointDue()) {
                     failAndRestoreNow();
                 }
                 performRequestedFailures();
                 if (options.checkpointTimeout() > 0) {
-                    coordinatorStep(() -> ExpiredAborts.abort(coordinator, options.checkpointTimeout(),
-                            triggerTimes.keySet(), listener));
+                    coordinatorStep(driver::abortExpired);
                 }
                 long now = System.nanoTime();
                 boolean canTrigger = shouldTrigger();
@@ -263,48 +190,29 @@ public final class ThreadedRuntime implements JobRuntime {
                     lastProgress = now;
                     nextProgress = now + PROGRESS_INTERVAL; // no catch-up lines after a stall
                 }
-                long aborts = coordinator.abortCount();
+                long aborts = driver.coordinator.abortCount();
                 if (aborts != abortsSeen) {
                     abortsSeen = aborts; // tasks have news (NotifyCheckpointAborted): wake them
                     workers.values().forEach(w -> w.wakeup.signal());
                 }
-                endgame = deployment.sourcesExhausted();
-                if (!failurePending() && terminated()) {
+                endgame = driver.deployment.sourcesExhausted();
+                if (!driver.failAfterCheckpointPending() && terminated()) {
                     break;
                 }
                 long until = canTrigger ? Math.min(nextTrigger, nextProgress) : nextProgress;
                 until = Math.min(until, wakeForAlignmentTimeouts(now));
-                awaitWork(until - System.nanoTime());
+                control.awaitWork(until - System.nanoTime());
             }
         } finally {
             stopWorkers();
             if (clocks != null) {
                 clocks.joinAll(); // what the coordinator records now (RunEnded) comes after everything
             }
-            control.lock();
-            try {
-                coordinatorThread = null;
-                failureDone.signalAll();
-            } finally {
-                control.unlock();
-            }
+            control.end();
         }
-        if (options.trackProcessed()) {
-            violations.addAll(invariants.finalState(mode.name(), deployment.ledgers()));
-        }
-        if (!sinks.isEmpty() && !"at-least-once".equals(mode.name())) {
-            // Committed output only grows, so no duplicate now means none at any moment.
-            Map<String, Map<dev.consistentcut.message.RecordId, Integer>> output = deployment.committedOutput();
-            violations.addAll(invariants.noDuplicateOutput(output));
-            violations.addAll(invariants.outputExactlyOnce(output));
-        }
-        return new RunResult(mode.name(), "threads", true, completed, abortedCount(), failures,
-                stepsFinished() + triggeredCount + completed.size(), violations, options.trackProcessed(),
-                deployment.ledgers(), System.nanoTime() - start, switchedIds(), savepointIds());
-    }
-
-    private long triggeredSoFar() {
-        return triggeredCount;
+        driver.violations.addAll(driver.finalChecks(true));
+        return driver.result("threads", true, stepsFinished() + driver.triggeredCount() + driver.completed().size(),
+                driver.violations, System.nanoTime() - start);
     }
 
     /**
@@ -316,20 +224,20 @@ public final class ThreadedRuntime implements JobRuntime {
      * @return the next such deadline still to come (Long.MAX_VALUE if none)
      */
     private long wakeForAlignmentTimeouts(long now) {
-        long timeout = mode.alignedTimeoutMillis();
+        long timeout = driver.mode.alignedTimeoutMillis();
         if (timeout < 0) {
             return Long.MAX_VALUE;
         }
         long next = Long.MAX_VALUE;
-        for (long c : coordinator.inFlight()) {
-            Long t = triggerTimes.get(c);
+        for (long c : driver.coordinator.inFlight()) {
+            Long t = driver.triggerTimes.get(c);
             if (t == null || timeoutsWoken.contains(c)) {
                 continue;
             }
             long deadline = t + TimeUnit.MILLISECONDS.toNanos(timeout);
             if (now >= deadline) {
                 timeoutsWoken.add(c);
-                for (OperatorTask o : deployment.operators) {
+                for (OperatorTask o : driver.deployment.operators) {
                     Worker w = workers.get(o.id());
                     if (w != null) {
                         w.wakeup.signal();
@@ -342,18 +250,11 @@ public final class ThreadedRuntime implements JobRuntime {
         return next;
     }
 
-    private boolean failurePending() {
-        return options.failAfterCheckpoint() > 0 && !failAfterCheckpointDone;
-    }
-
-    private boolean failureDue() {
-        return failurePending() && completed.size() >= options.failAfterCheckpoint();
-    }
-
     /** Triggers while the coordinator allows it, and the job still reads input or a failure is still to come. */
     private boolean shouldTrigger() {
-        return coordinator.canTrigger()
-                && (!deployment.sourcesExhausted() || failurePending() || !deployment.sinksSettled());
+        Deployment d = driver.deployment;
+        return driver.coordinator.canTrigger()
+                && (!d.sourcesExhausted() || driver.failAfterCheckpointPending() || !d.sinksSettled());
     }
 
     private long stepsFinished() {
@@ -378,9 +279,10 @@ public final class ThreadedRuntime implements JobRuntime {
             }
             started += s;
         }
-        boolean quiet = completions.isEmpty() && coordinator.inFlight().isEmpty()
-                && deployment.sourcesExhausted() && deployment.channelsEmpty() && deployment.allEnded()
-                && coordinator.abortCount() == abortsSeen && noAbortNews() && deployment.sinksSettled();
+        Deployment d = driver.deployment;
+        boolean quiet = driver.completable().isEmpty() && driver.coordinator.inFlight().isEmpty()
+                && d.sourcesExhausted() && d.channelsEmpty() && d.allEnded()
+                && driver.coordinator.abortCount() == abortsSeen && noAbortNews() && d.sinksSettled();
         if (!quiet) {
             return false;
         }
@@ -393,28 +295,12 @@ public final class ThreadedRuntime implements JobRuntime {
 
     /** No task has an abort notification still to take (else the run is not over). */
     private boolean noAbortNews() {
-        for (OperatorTask o : deployment.operators) {
-            if (!o.ended() && coordinator.nextAbortNotificationFor(o.id()).isPresent()) {
+        for (OperatorTask o : driver.deployment.operators) {
+            if (!o.ended() && driver.coordinator.nextAbortNotificationFor(o.id()).isPresent()) {
                 return false;
             }
         }
         return true;
-    }
-
-    private void awaitWork(long nanos) {
-        control.lock();
-        try {
-            long left = nanos;
-            while (!wakeRequested && left > 0) {
-                left = coordinatorWake.awaitNanos(left);
-            }
-            wakeRequested = false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("coordinator thread interrupted", e);
-        } finally {
-            control.unlock();
-        }
     }
 
     /** A coordinator step; while tracing, under {@link #traceLock}. */
@@ -431,104 +317,41 @@ public final class ThreadedRuntime implements JobRuntime {
                 traceLock.unlock();
             }
         }
-        bumpGeneration(); // aborts, completions: before the loop wakes the tasks with the news
-        if (lifecycle != null) {
-            lifecycle.check(0); // the pending checkpoints' statuses (completions name theirs), the restore point
+        driver.gateway.coordinatorChanged(); // aborts, completions: before the loop wakes the tasks with the news
+        if (driver.lifecycle != null) {
+            driver.lifecycle.check(0); // the pending checkpoints' statuses (completions name theirs), the restore point
         }
     }
 
-    /** See {@link #coordinatorGeneration}; any thread. */
-    private void bumpGeneration() {
-        synchronized (generationLock) {
-            coordinatorGeneration = coordinatorGeneration + 1;
-        }
+    /** Any thread: the coordinator thread looks again at once. */
+    void wakeCoordinator() {
+        control.wake();
     }
 
-    private final Object generationLock = new Object();
-
-    private void wakeCoordinator() {
-        control.lock();
-        try {
-            wakeRequested = true;
-            coordinatorWake.signal();
-        } finally {
-            control.unlock();
-        }
-    }
-
-    /** Action {@code TriggerCheckpoint}, through the coordinator; wakes the sources to inject the barrier. */
+    /** Action {@code TriggerCheckpoint} ({@link CheckpointDriver#trigger}); wakes the sources to inject the barrier. */
     private void triggerCheckpoint() {
-        long now = System.nanoTime();
-        boolean savepoint = options.isSavepoint(triggeredSoFar() + 1);
-        OptionalLong c = coordinator.triggerCheckpoint(savepoint);
-        if (c.isEmpty()) {
-            return;
-        }
-        bumpGeneration(); // before the sources are woken
-        triggeredCount++;
-        if (lifecycle != null) {
-            lifecycle.triggered(c.getAsLong());
-        }
-        triggerTimes.put(c.getAsLong(), now);
-        if (coordinator.allAcknowledged(c.getAsLong())) {
-            completions.add(c.getAsLong()); // every task had ended: their final states make it
-        }
-        if (listener != ActionListener.NONE) {
-            listener.onAction(Action.TRIGGER_CHECKPOINT.specName(), savepoint
-                    ? Map.of("checkpoint", c.getAsLong(), "savepoint", true) : Map.of("checkpoint", c.getAsLong()));
-        }
-        for (SourceTask s : deployment.sources) {
-            workers.get(s.id()).wakeup.signal();
+        if (driver.trigger().isPresent()) {
+            for (SourceTask s : driver.deployment.sources) {
+                workers.get(s.id()).wakeup.signal();
+            }
         }
     }
 
-    /** Action {@code CompleteCheckpoint}, through the coordinator; the checkpoint is checked at once. */
+    /** Action {@code CompleteCheckpoint} ({@link CheckpointDriver#complete}), then the sinks' notifications. */
     private void completeCheckpoint(long c) {
-        Optional<CompletedCheckpoint> done;
-        try {
-            done = coordinator.completeCheckpoint(c);
-        } catch (java.io.UncheckedIOException e) {
-            declined.declined(c, e); // the coordinator aborted it: AbortCheckpoint(c)
-            if (lifecycle != null) {
-                lifecycle.check(c);
-            }
+        if (driver.complete(c).isEmpty()) {
             return;
         }
-        if (done.isEmpty()) {
-            if (lifecycle != null) {
-                lifecycle.check(c);
-            }
-            return;
-        }
-        CompletedCheckpoint cp = done.get();
-        declined.completed();
-        completed.add(cp);
-        if (lifecycle != null) {
-            lifecycle.completed(cp.id());
-            lifecycle.check(c);
-        }
-        violations.addAll(mode.alignedTimeoutMillis() >= 0
-                ? invariants.completedAlternating(cp, coordinator.switched(c), coordinator.isSavepoint(c), options.trackProcessed())
-                : invariants.completedCheckpoint(cp, mode.name(), mode.overtaking(), options.trackProcessed()));
-        options.onCheckpoint().accept(cp);
-        if (listener != ActionListener.NONE) {
-            listener.onAction(Action.COMPLETE_CHECKPOINT.specName(), Map.of("checkpoint", c));
-        }
-        if (failureDue()) {
+        if (driver.failAfterCheckpointDue()) {
             // "--fail-after-checkpoint N" strikes between CompleteCheckpoint(N) and the sinks'
             // NotifyCheckpointComplete: the notification is lost and recovery must re-commit.
-            lostNotifications += sinks.size();
+            driver.withholdNotification();
             return;
         }
-        coordinator.notifyTasksOfCompletion(c);
-        for (String t : sinks) {
+        driver.notifyCompletion(c);
+        for (String t : driver.sinks) {
             workers.get(t).wakeup.signal(); // an ended sink waits for exactly this
         }
-    }
-
-    /** Completion notifications lost to failures (the injected failure after checkpoint N strikes before them). */
-    public int lostNotifications() {
-        return lostNotifications;
     }
 
     /**
@@ -540,45 +363,14 @@ public final class ThreadedRuntime implements JobRuntime {
      */
     @Override
     public void failAndRestore() {
-        control.lock();
-        try {
-            if (coordinatorThread == null) {
-                throw new IllegalStateException("failAndRestore needs a running run()");
-            }
-            if (Thread.currentThread() == coordinatorThread) {
-                throw new IllegalStateException("the coordinator thread fails the job itself; do not call failAndRestore from it");
-            }
-            if (onTaskThread.get()) {
-                throw new IllegalStateException("a task thread cannot fail the job: it would wait for itself to stop");
-            }
-            int target = ++failuresRequested;
-            wakeRequested = true;
-            coordinatorWake.signal();
-            while (failuresPerformed < target && coordinatorThread != null) {
-                failureDone.awaitUninterruptibly();
-            }
-        } finally {
-            control.unlock();
-        }
+        control.requestFailureAndWait(onTaskThread.get());
     }
 
+    /** Coordinator thread: performs the failures other threads asked for, and lets each caller go. */
     private void performRequestedFailures() {
-        int requested;
-        control.lock();
-        try {
-            requested = failuresRequested - failuresPerformed;
-        } finally {
-            control.unlock();
-        }
-        for (int i = 0; i < requested; i++) {
+        for (int i = control.requestedFailures(); i > 0; i--) {
             failAndRestoreNow();
-            control.lock();
-            try {
-                failuresPerformed++;
-                failureDone.signalAll();
-            } finally {
-                control.unlock();
-            }
+            control.failurePerformed();
         }
     }
 
@@ -588,25 +380,8 @@ public final class ThreadedRuntime implements JobRuntime {
         if (clocks != null) {
             clocks.joinAll(); // every task has stopped: the failure comes after all they did
         }
-        Optional<CompletedCheckpoint> latest = coordinator.failAndRestore();
-        bumpGeneration();
-        completions.clear();
-        deployment.restore(latest); // sinks re-commit the restored checkpoint's transactions
-        if (lifecycle != null) {
-            lifecycle.failed();
-            lifecycle.checkAll();
-            lifecycle.channels(deployment.channels.values());
-        }
-        failures++;
-        if (failureDue()) {
-            failAfterCheckpointDone = true;
-        }
+        driver.failAndRestore("");
         endgame = false;
-        options.progress().accept("failure " + failures + ": restored "
-                + latest.map(c -> "checkpoint " + c.id()).orElse("the initial state"));
-        if (listener != ActionListener.NONE) {
-            listener.onAction(Action.FAIL_AND_RESTORE.specName(), SimulationRuntime.restoreEvent(latest, deployment));
-        }
         if (clocks != null) {
             clocks.inheritAll(); // and everything the restarted tasks do comes after it
         }
@@ -618,14 +393,14 @@ public final class ThreadedRuntime implements JobRuntime {
             stepsOfStoppedWorkers += w.finished;
         }
         workers.clear();
-        for (Task t : deployment.tasks.values()) {
-            workers.put(t.id(), new Worker(t));
+        for (Task t : driver.deployment.tasks.values()) {
+            workers.put(t.id(), new Worker(this, t));
         }
         // Channels are idle here: setting their listeners is allowed.
-        for (PhysicalGraph.ChannelSpec c : graph.channels()) {
+        for (PhysicalGraph.ChannelSpec c : driver.graph.channels()) {
             Wakeup receiver = workers.get(c.receiver()).wakeup;
             Wakeup sender = workers.get(c.sender()).wakeup;
-            deployment.channels.get(c.id()).setListeners(receiver::signal, sender::signal);
+            driver.deployment.channels.get(c.id()).setListeners(receiver::signal, sender::signal);
         }
         for (Worker w : workers.values()) {
             w.thread.start();
@@ -634,7 +409,6 @@ public final class ThreadedRuntime implements JobRuntime {
 
     private void stopWorkers() {
         for (Worker w : workers.values()) {
-            // The request and its wake-up in one step: a flag beside the wake-up lost stops (Wakeup).
             w.wakeup.stop();
             LockSupport.unpark(w.thread);
         }
@@ -654,55 +428,12 @@ public final class ThreadedRuntime implements JobRuntime {
         }
     }
 
-    /**
-     * Checkpoints that ended ABORTED, whatever the reason (timeout, random abort, failure, or
-     * subsumed by a newer completed one), as the coordinator records them.
-     */
-    private int abortedCount() {
-        return (int) triggerTimes.keySet().stream()
-                .filter(id -> coordinator.status(id) == CheckpointStatus.ABORTED).count();
-    }
-
-    /** The completed checkpoints some task switched to unaligned (alternating mode). */
-    private Set<Long> switchedIds() {
-        Set<Long> out = new TreeSet<>();
-        completed.forEach(cp -> {
-            if (coordinator.switched(cp.id())) {
-                out.add(cp.id());
-            }
-        });
-        return out;
-    }
-
-    /** The completed checkpoints that were savepoints. */
-    private Set<Long> savepointIds() {
-        Set<Long> out = new TreeSet<>();
-        completed.forEach(cp -> {
-            if (coordinator.isSavepoint(cp.id())) {
-                out.add(cp.id());
-            }
-        });
-        return out;
-    }
-
     // ------------------------------------------------------------------ for tests
 
-    public CheckpointCoordinator coordinator() {
-        return coordinator;
-    }
-
-    /** A source task, for inspection after {@link #run()} returned (or by a trace recorder, inside a step). */
-    public SourceTask sourceTask(String id) {
-        return (SourceTask) deployment.tasks.get(id);
-    }
-
-    /** A task, for inspection after {@link #run()} returned. */
-    public OperatorTask operatorTask(String id) {
-        return (OperatorTask) deployment.tasks.get(id);
-    }
-
-    public Channel channel(String id) {
-        return deployment.channels.get(id);
+    /** The coordinator side; a test may step it by hand (before {@link #run()}, on one thread). */
+    @Override
+    CheckpointDriver driver() {
+        return driver;
     }
 
     /**
@@ -731,316 +462,5 @@ public final class ThreadedRuntime implements JobRuntime {
     static int performChosen(Task task, Step s, int recordsPerChoice) {
         task.perform(s);
         return recordsPerChoice > 1 ? 1 + task.performAgain(s, recordsPerChoice - 1) : 1;
-    }
-
-    /** One task's thread: performs its enabled steps, waits when there are none. */
-    private final class Worker implements Runnable {
-        final Task task;
-        final Wakeup wakeup = new Wakeup();
-        final Thread thread;
-        final boolean sink;
-        final boolean source;
-        // Stopped by wakeup.stop(), not by a flag of its own: see Wakeup for the stop a flag lost.
-        /** Steps started and finished by this worker (written by its thread only; read by the coordinator thread). */
-        volatile long started;
-        volatile long finished;
-        private int next;
-        /** Steps since the buffer timeout was last looked at; the time of the last flush. */
-        private int sinceTimeCheck;
-        private long lastFlush = System.nanoTime();
-        private final long bufferTimeout = options.bufferTimeout();
-        /** {@link #recordsPerChoice(Task)} of this worker's task. */
-        private final int recordsPerChoice;
-
-        /**
-         * Causal trace: every channel this task sends or receives on, in {@link Channel#STEP_ORDER};
-         * each step holds their locks (see {@link #performStep}). Empty otherwise.
-         */
-        private final List<Channel> stepChannels = new ArrayList<>();
-
-        Worker(Task task) {
-            this.task = task;
-            if (clocks != null) {
-                for (PhysicalGraph.ChannelSpec c : graph.channels()) {
-                    if (c.sender().equals(task.id()) || c.receiver().equals(task.id())) {
-                        stepChannels.add(deployment.channels.get(c.id()));
-                    }
-                }
-                stepChannels.sort(Channel.STEP_ORDER);
-            }
-            this.sink = task instanceof OperatorTask o && o.isSink();
-            this.source = task instanceof SourceTask;
-            this.recordsPerChoice = recordsPerChoice(task);
-            this.thread = new Thread(this, "task-" + task.id());
-            this.thread.setDaemon(true);
-        }
-
-        @Override
-        public void run() {
-            onTaskThread.set(true);
-            if (clocks != null) {
-                clocks.bind(task.id());
-            }
-            List<Step> steps = new ArrayList<>();
-            try {
-                // Look at the stop and clear the wake-up in one step: apart, a stop between them was lost.
-                while (wakeup.clearUnlessStopped()) {
-                    Step s = performStep(steps);
-                    int performed = this.performed;
-                    if (s == null) {
-                        flush(); // nothing else to do: hand the part-full buffers over before waiting
-                        if (endgame) {
-                            wakeCoordinator();
-                        }
-                        wakeup.await();
-                        continue;
-                    }
-                    if (bufferTimeout == 0) {
-                        flush();
-                    } else if (++sinceTimeCheck >= 16) {
-                        sinceTimeCheck = 0;
-                        long now = System.nanoTime();
-                        if (now - lastFlush >= bufferTimeout) {
-                            flush();
-                        }
-                    }
-                    if (s.action() == Action.PROCESS_RECORD) {
-                        if (sink) {
-                            sinkRecords.addAndGet(performed);
-                        }
-                        pause(((OperatorTask) task).operator().delayNanosPerRecord());
-                    } else if (source && ((SourceTask) task).exhausted()) {
-                        wakeCoordinator(); // the endgame may have begun
-                    }
-                }
-            } catch (Throwable t) {
-                taskFailure.compareAndSet(null, new IllegalStateException("thread " + thread.getName() + " failed: " + t, t));
-                wakeCoordinator();
-            }
-        }
-
-        /** Steps the last {@link #performStep} performed: the one chosen and its repetitions. */
-        private int performed;
-
-        /**
-         * Chooses one enabled step and performs it; null, doing nothing, when none is enabled. While
-         * tracing, choice and step are one unit under {@link #traceLock}; while tracing causally,
-         * under the locks of this task's channels ({@link #stepChannels}): the other ends see
-         * the step's operations on them as one, as the spec's step is. Otherwise a step that
-         * operates on several channels (a barrier injected on three outputs, a record taken and
-         * its result put, a cancellation and then a barrier on one output) publishes its event's
-         * number with its first operation and merges clocks at later ones, and when the other end
-         * of the first acted on it meanwhile and that came back to a later one, the event's clock
-         * said it came after what came after it: a cycle (and a run that no sequence of the
-         * spec's atomic steps explains). docs/trace-validation.md, "Causal traces".
-         */
-        private Step performStep(List<Step> steps) {
-            boolean locked = tracing && clocks == null;
-            if (locked) {
-                traceLock.lock();
-            }
-            for (Channel c : stepChannels) {
-                c.lockForStep();
-            }
-            try {
-                steps.clear();
-                task.enabledSteps(steps);
-                if (steps.isEmpty()) {
-                    return null;
-                }
-                // Sources list InjectBarrier first and take it at once; operators rotate over
-                // their inputs so that no input starves (an aligned task waits for all).
-                // An operator takes an enabled TimeoutAlignment (listed first) at once, as Flink's timer
-                // fires, and an enabled PrioritizeBarrier (listed next) at once, as Flink's task takes a
-                // priority event (the barrier announcement) before any buffer.
-                Action first = steps.get(0).action();
-                Step s = source || first == Action.TIMEOUT_ALIGNMENT || first == Action.PRIORITIZE_BARRIER
-                        ? steps.get(0) : steps.get(Math.floorMod(next++, steps.size()));
-                started = started + 1; // volatile, own cache line per worker: no shared counter per step
-                int n = 1; // if the step throws, the run ends anyway (taskFailure)
-                try {
-                    n = performChosen(task, s, recordsPerChoice);
-                } finally {
-                    // Both counts grow by the steps performed, started first (terminated() reads
-                    // finished, then started: equal means between steps).
-                    started = started + (n - 1);
-                    finished = finished + n;
-                    performed = n;
-                }
-                return s;
-            } finally {
-                for (int k = stepChannels.size() - 1; k >= 0; k--) {
-                    stepChannels.get(k).unlockAfterStep();
-                }
-                if (locked) {
-                    traceLock.unlock();
-                }
-            }
-        }
-
-        /** Hands this task's open output buffers over (under the trace lock while tracing). */
-        private void flush() {
-            lastFlush = System.nanoTime();
-            if (tracing) {
-                traceLock.lock();
-            }
-            try {
-                task.flushOutputs();
-            } finally {
-                if (tracing) {
-                    traceLock.unlock();
-                }
-            }
-        }
-
-        private void pause(long nanos) {
-            if (nanos <= 0) {
-                return; // no clock read per record for operators without a cost
-            }
-            long deadline = System.nanoTime() + nanos;
-            for (long left = nanos; left > 0 && !wakeup.stopped(); left = deadline - System.nanoTime()) {
-                LockSupport.parkNanos(this, left);
-            }
-        }
-    }
-
-    /** Acknowledgements go to the coordinator; a complete-able checkpoint goes to the coordinator thread. */
-    private final class Gateway implements CoordinatorGateway {
-        /** Per task: the generation at which the coordinator last said "no barrier" / "no abort news" ({@code -1}: never). */
-        private final Map<String, long[]> noBarrierAt = new java.util.HashMap<>();
-        private final Map<String, long[]> noAbortNewsAt = new java.util.HashMap<>();
-
-        Gateway() {
-            // Filled before any task thread starts and never changed in structure: each task
-            // thread reads the map and writes only its own array.
-            graph.tasks().forEach(t -> {
-                noBarrierAt.put(t.id(), new long[] {-1});
-                noAbortNewsAt.put(t.id(), new long[] {-1});
-            });
-        }
-
-        /** A read or write of the coordinator's state; with a causal trace, carrying the clocks ({@link VectorClocks#atCoordinator}). */
-        private <T> T at(boolean writes, java.util.function.Predicate<T> isNews, java.util.function.Supplier<T> call) {
-            return clocks == null ? call.get() : clocks.atCoordinator(writes, isNews, call);
-        }
-
-        private void write(Runnable call) {
-            at(true, null, () -> {
-                call.run();
-                return null;
-            });
-        }
-
-        @Override
-        public OptionalLong nextBarrierFor(String sourceTask) {
-            long[] at = noBarrierAt.get(sourceTask);
-            long g = coordinatorGeneration;
-            if (at != null && at[0] == g) {
-                return OptionalLong.empty();
-            }
-            OptionalLong r = at(false, OptionalLong::isPresent, () -> coordinator.nextBarrierFor(sourceTask));
-            if (at != null && r.isEmpty() && onTaskThread.get()) {
-                at[0] = g;
-            }
-            return r;
-        }
-
-        @Override
-        public void acknowledge(Acknowledgement ack) {
-            AckResult result = at(true, null, () -> coordinator.acknowledge(ack));
-            bumpGeneration();
-            if (result == AckResult.ALL_ACKNOWLEDGED) {
-                completions.add(ack.checkpointId());
-                wakeCoordinator();
-            }
-        }
-
-        @Override
-        public long triggerTime(long checkpointId) {
-            Long t = triggerTimes.get(checkpointId);
-            return t == null ? System.nanoTime() : t;
-        }
-
-        @Override
-        public long now() {
-            return System.nanoTime();
-        }
-
-        @Override
-        public boolean isSavepoint(long checkpointId) {
-            return coordinator.isSavepoint(checkpointId);
-        }
-
-        @Override
-        public void alignmentSwitched(String task, long checkpointId) {
-            write(() -> coordinator.alignmentSwitched(task, checkpointId));
-        }
-
-        /**
-         * Due N ms after the trigger, also for a checkpoint aborted meanwhile that the task has not
-         * learnt of (the spec's TimeoutAlignment: the task's timer knows what the task knows).
-         */
-        @Override
-        public boolean alignmentTimedOut(long checkpointId, long timeoutMillis) {
-            return System.nanoTime() - triggerTime(checkpointId) >= TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        }
-
-        @Override
-        public OptionalLong nextAbortNotificationFor(String task) {
-            long[] at = noAbortNewsAt.get(task);
-            long g = coordinatorGeneration;
-            if (at != null && at[0] == g) {
-                return OptionalLong.empty();
-            }
-            OptionalLong r = at(false, OptionalLong::isPresent, () -> coordinator.nextAbortNotificationFor(task));
-            if (at != null && r.isEmpty() && onTaskThread.get()) {
-                at[0] = g;
-            }
-            return r;
-        }
-
-        @Override
-        public void abortNotified(String task, long checkpointId) {
-            write(() -> coordinator.abortNotified(task, checkpointId));
-        }
-
-        @Override
-        public OptionalLong nextCompleteNotificationFor(String task) {
-            return at(false, OptionalLong::isPresent, () -> coordinator.nextCompleteNotificationFor(task));
-        }
-
-        @Override
-        public void completeNotified(String task, long checkpointId) {
-            write(() -> coordinator.completeNotified(task, checkpointId));
-        }
-
-        @Override
-        public void declineCheckpoint(String task, long checkpointId) {
-            // The decline and its event (AbortCheckpoint, recorded on this task's thread) together,
-            // so that the coordinator's clock includes the event.
-            boolean declined = clocks == null ? declineNow(task, checkpointId)
-                    : clocks.atCoordinator(true, true, null, () -> declineNow(task, checkpointId));
-            bumpGeneration();
-            if (declined) {
-                wakeCoordinator(); // it wakes the tasks with the news
-            }
-        }
-
-        private boolean declineNow(String task, long checkpointId) {
-            boolean d = coordinator.declineCheckpoint(task, checkpointId);
-            if (d && listener != ActionListener.NONE) {
-                listener.onAction(Action.ABORT_CHECKPOINT.specName(), Map.of("checkpoint", checkpointId,
-                        "declinedBy", task));
-            }
-            return d;
-        }
-
-        @Override
-        public void taskEnded(Acknowledgement finalState) {
-            List<Long> all = at(true, null, () -> coordinator.taskEnded(finalState));
-            bumpGeneration();
-            completions.addAll(all);
-            wakeCoordinator(); // completions, or the end of the run
-        }
     }
 }

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class WakeupStopTest {
 
-    /** The engine's loop ({@code ThreadedRuntime.Worker.run}) with never an enabled step. */
+    /** The engine's loop ({@code dev.consistentcut.runtime.Worker.run}) with never an enabled step. */
     public static class EngineLoop {
         private final Wakeup wakeup = new Wakeup();
 

@@ -1,0 +1,211 @@
+package dev.consistentcut.runtime;
+
+import dev.consistentcut.causal.VectorClocks;
+import dev.consistentcut.checkpoint.AckResult;
+import dev.consistentcut.checkpoint.Acknowledgement;
+import dev.consistentcut.checkpoint.CheckpointCoordinator;
+import dev.consistentcut.task.CoordinatorGateway;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * The one task-to-coordinator gateway, over a {@link CheckpointDriver}'s coordinator, for both
+ * runtimes: acknowledgements and final states go to the coordinator, and a checkpoint they make
+ * complete-able joins the driver's complete-able set; declines go through the driver.
+ *
+ * <p>What differs between the runtimes is in {@link Choices}: the clock's unit, the draws of
+ * declines, how the coordinator thread is woken, and whether a task may be told "nothing new"
+ * without asking the coordinator (threads only).
+ *
+ * <p><b>Threading.</b> The task methods are called by task threads (the simulation's one thread,
+ * or each task's own thread); {@link #coordinatorChanged()} by any thread;
+ * {@link #recordCausally} before the run. With a causal trace every call reads or writes the
+ * coordinator's state through {@link VectorClocks#atCoordinator}, carrying the clocks.
+ */
+final class DriverGateway implements CoordinatorGateway {
+
+    /**
+     * A runtime's choices.
+     *
+     * @param ticksPerMilli clock ticks per millisecond (simulation: a step stands for one; threads: nanoseconds)
+     * @param declineDraws uniform draws in [0, 1) for {@link RunOptions#declineProbability()}; drawn only when declines are on
+     * @param wakeCoordinator called after a change the coordinator thread must act on (a complete-able
+     *     checkpoint, a decline, a task's end); any thread
+     * @param mayCacheNoNews whether the calling thread may keep a "nothing for you" answer until the
+     *     coordinator changes (threads: true on task threads)
+     */
+    record Choices(long ticksPerMilli, DoubleSupplier declineDraws, Runnable wakeCoordinator,
+                   BooleanSupplier mayCacheNoNews) {}
+
+    private final CheckpointDriver driver;
+    private final CheckpointCoordinator coordinator;
+    private final LongSupplier clock;
+    private final Choices choices;
+    private final double declineProbability;
+    /** A causal trace's clocks (null: none); set before the run. */
+    private VectorClocks clocks;
+
+    /**
+     * Bumped right after every change of the coordinator's state that can give a task a barrier
+     * to inject or news to take (trigger, acknowledgement, abort, decline, completion, restore),
+     * before the tasks are woken. The gateway answers "nothing for you" without the coordinator's
+     * lock while this has not moved since the task last got that answer from the coordinator
+     * (one lock per record and task was the hot path's bottleneck).
+     */
+    private volatile long coordinatorGeneration;
+    private final Object generationLock = new Object();
+    /** Per task: the generation at which the coordinator last said "no barrier" / "no abort news" ({@code -1}: never). */
+    private final Map<String, long[]> noBarrierAt = new HashMap<>();
+    private final Map<String, long[]> noAbortNewsAt = new HashMap<>();
+
+    DriverGateway(CheckpointDriver driver, LongSupplier clock, Choices choices) {
+        this.driver = driver;
+        this.coordinator = driver.coordinator;
+        this.clock = clock;
+        this.choices = choices;
+        this.declineProbability = driver.options.declineProbability();
+        // Filled before any task thread starts and never changed in structure: each task thread
+        // reads the map and writes only its own array.
+        driver.graph.tasks().forEach(t -> {
+            noBarrierAt.put(t.id(), new long[] {-1});
+            noAbortNewsAt.put(t.id(), new long[] {-1});
+        });
+    }
+
+    /** From now on every call carries the clocks of causal trace {@code c}. Before the run. */
+    void recordCausally(VectorClocks c) {
+        this.clocks = c;
+    }
+
+    /** See {@link #coordinatorGeneration}; any thread. */
+    void coordinatorChanged() {
+        synchronized (generationLock) {
+            coordinatorGeneration = coordinatorGeneration + 1;
+        }
+    }
+
+    /** A read or write of the coordinator's state; with a causal trace, carrying the clocks. */
+    private <T> T at(boolean writes, Predicate<T> isNews, Supplier<T> call) {
+        return clocks == null ? call.get() : clocks.atCoordinator(writes, isNews, call);
+    }
+
+    private void write(Runnable call) {
+        at(true, null, () -> {
+            call.run();
+            return null;
+        });
+    }
+
+    /** {@code ask}, unless this task was told "nothing" by it since the coordinator last changed. */
+    private OptionalLong news(Map<String, long[]> noNewsAt, String task, Supplier<OptionalLong> ask) {
+        long[] at = noNewsAt.get(task);
+        long g = coordinatorGeneration;
+        if (at != null && at[0] == g) {
+            return OptionalLong.empty();
+        }
+        OptionalLong r = at(false, OptionalLong::isPresent, ask);
+        if (at != null && r.isEmpty() && choices.mayCacheNoNews().getAsBoolean()) {
+            at[0] = g;
+        }
+        return r;
+    }
+
+    @Override
+    public OptionalLong nextBarrierFor(String sourceTask) {
+        return news(noBarrierAt, sourceTask, () -> coordinator.nextBarrierFor(sourceTask));
+    }
+
+    @Override
+    public void acknowledge(Acknowledgement ack) {
+        AckResult result = at(true, null, () -> coordinator.acknowledge(ack));
+        coordinatorChanged();
+        if (result == AckResult.ALL_ACKNOWLEDGED) {
+            driver.addCompletable(ack.checkpointId());
+            choices.wakeCoordinator().run();
+        }
+    }
+
+    @Override
+    public long triggerTime(long checkpointId) {
+        Long t = driver.triggerTimes.get(checkpointId);
+        return t == null ? now() : t;
+    }
+
+    @Override
+    public long now() {
+        return clock.getAsLong();
+    }
+
+    @Override
+    public boolean isSavepoint(long checkpointId) {
+        return coordinator.isSavepoint(checkpointId);
+    }
+
+    @Override
+    public void alignmentSwitched(String task, long checkpointId) {
+        write(() -> coordinator.alignmentSwitched(task, checkpointId));
+    }
+
+    /**
+     * Due {@code timeoutMillis} after the trigger, also for a checkpoint aborted meanwhile that the
+     * task has not learnt of (the spec's TimeoutAlignment: the task's timer knows no more than the
+     * task; so does Flink's). In the simulation it fires, as a seeded choice, once due.
+     */
+    @Override
+    public boolean alignmentTimedOut(long checkpointId, long timeoutMillis) {
+        return now() - triggerTime(checkpointId) >= timeoutMillis * choices.ticksPerMilli();
+    }
+
+    @Override
+    public OptionalLong nextAbortNotificationFor(String task) {
+        return news(noAbortNewsAt, task, () -> coordinator.nextAbortNotificationFor(task));
+    }
+
+    @Override
+    public void abortNotified(String task, long checkpointId) {
+        write(() -> coordinator.abortNotified(task, checkpointId));
+    }
+
+    @Override
+    public OptionalLong nextCompleteNotificationFor(String task) {
+        return at(false, OptionalLong::isPresent, () -> coordinator.nextCompleteNotificationFor(task));
+    }
+
+    @Override
+    public void completeNotified(String task, long checkpointId) {
+        write(() -> coordinator.completeNotified(task, checkpointId));
+    }
+
+    /** Drawn only when declines are on, so that the draws of every other run stay as they were. */
+    @Override
+    public boolean declinesOnFirstBarrier(String task, long checkpointId) {
+        return declineProbability > 0 && choices.declineDraws().getAsDouble() < declineProbability;
+    }
+
+    @Override
+    public void declineCheckpoint(String task, long checkpointId) {
+        // The decline and its event (AbortCheckpoint, recorded on this task's thread) together,
+        // so that the coordinator's clock includes the event.
+        boolean declined = clocks == null ? driver.decline(task, checkpointId)
+                : clocks.atCoordinator(true, true, null, () -> driver.decline(task, checkpointId));
+        coordinatorChanged();
+        if (declined) {
+            choices.wakeCoordinator().run(); // it wakes the tasks with the news
+        }
+    }
+
+    @Override
+    public void taskEnded(Acknowledgement finalState) {
+        List<Long> all = at(true, null, () -> coordinator.taskEnded(finalState));
+        coordinatorChanged();
+        all.forEach(driver::addCompletable);
+        choices.wakeCoordinator().run(); // completions, or the end of the run
+    }
+}

@@ -1,0 +1,188 @@
+package dev.consistentcut.runtime;
+
+import dev.consistentcut.channel.Channel;
+import dev.consistentcut.graph.PhysicalGraph;
+import dev.consistentcut.task.Action;
+import dev.consistentcut.task.OperatorTask;
+import dev.consistentcut.task.SourceTask;
+import dev.consistentcut.task.Step;
+import dev.consistentcut.task.Task;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One task's thread of a {@link ThreadedRuntime}: performs its enabled steps, waits on its
+ * {@link Wakeup} when there are none. The coordinator thread creates, starts, stops
+ * ({@link Wakeup#stop()}) and joins it; it reads {@link #started} and {@link #finished}.
+ */
+final class Worker implements Runnable {
+    private final ThreadedRuntime rt;
+    final Task task;
+    final Wakeup wakeup = new Wakeup();
+    final Thread thread;
+    final boolean sink;
+    final boolean source;
+    /** Steps started and finished by this worker (written by its thread only; read by the coordinator thread). */
+    volatile long started;
+    volatile long finished;
+    private int next;
+    /** Steps since the buffer timeout was last looked at; the time of the last flush. */
+    private int sinceTimeCheck;
+    private long lastFlush = System.nanoTime();
+    private final long bufferTimeout;
+    /** {@link ThreadedRuntime#recordsPerChoice(Task)} of this worker's task. */
+    private final int recordsPerChoice;
+
+    /**
+     * Causal trace: every channel this task sends or receives on, in {@link Channel#STEP_ORDER};
+     * each step holds their locks (see {@link #performStep}). Empty otherwise.
+     */
+    private final List<Channel> stepChannels = new ArrayList<>();
+
+    Worker(ThreadedRuntime rt, Task task) {
+        this.rt = rt;
+        this.task = task;
+        if (rt.clocks != null) {
+            for (PhysicalGraph.ChannelSpec c : rt.driver.graph.channels()) {
+                if (c.sender().equals(task.id()) || c.receiver().equals(task.id())) {
+                    stepChannels.add(rt.driver.deployment.channels.get(c.id()));
+                }
+            }
+            stepChannels.sort(Channel.STEP_ORDER);
+        }
+        this.sink = task instanceof OperatorTask o && o.isSink();
+        this.source = task instanceof SourceTask;
+        this.recordsPerChoice = ThreadedRuntime.recordsPerChoice(task);
+        this.bufferTimeout = rt.options.bufferTimeout();
+        this.thread = new Thread(this, "task-" + task.id());
+        this.thread.setDaemon(true);
+    }
+
+    @Override
+    public void run() {
+        rt.onTaskThread.set(true);
+        if (rt.clocks != null) {
+            rt.clocks.bind(task.id());
+        }
+        List<Step> steps = new ArrayList<>();
+        try {
+            while (wakeup.clearUnlessStopped()) { // one step: a stop between a look and a clear was lost
+                Step s = performStep(steps);
+                int performed = this.performed;
+                if (s == null) {
+                    flush(); // nothing else to do: hand the part-full buffers over before waiting
+                    if (rt.endgame) {
+                        rt.wakeCoordinator();
+                    }
+                    wakeup.await();
+                    continue;
+                }
+                if (bufferTimeout == 0) {
+                    flush();
+                } else if (++sinceTimeCheck >= 16) {
+                    sinceTimeCheck = 0;
+                    long now = System.nanoTime();
+                    if (now - lastFlush >= bufferTimeout) {
+                        flush();
+                    }
+                }
+                if (s.action() == Action.PROCESS_RECORD) {
+                    if (sink) {
+                        rt.sinkRecords.addAndGet(performed);
+                    }
+                    pause(((OperatorTask) task).operator().delayNanosPerRecord());
+                } else if (source && ((SourceTask) task).exhausted()) {
+                    rt.wakeCoordinator(); // the rt.endgame may have begun
+                }
+            }
+        } catch (Throwable t) {
+            rt.taskFailure.compareAndSet(null, new IllegalStateException("thread " + thread.getName() + " failed: " + t, t));
+            rt.wakeCoordinator();
+        }
+    }
+
+    /** Steps the last {@link #performStep} performed: the one chosen and its repetitions. */
+    private int performed;
+
+    /**
+     * Chooses one enabled step and performs it; null, doing nothing, when none is enabled. While
+     * rt.tracing, choice and step are one unit under {@link #rt.traceLock}; while rt.tracing causally,
+     * under the locks of this task's channels ({@link #stepChannels}): the other ends see
+     * the step's operations on them as one, as the spec's step is. Otherwise a step that
+     * operates on several channels (a barrier injected on three outputs, a record taken and
+     * its result put, a cancellation and then a barrier on one output) publishes its event's
+     * number with its first operation and merges rt.clocks at later ones, and when the other end
+     * of the first acted on it meanwhile and that came back to a later one, the event's clock
+     * said it came after what came after it: a cycle (and a run that no sequence of the
+     * spec's atomic steps explains). docs/trace-validation.md, "Causal traces".
+     */
+    private Step performStep(List<Step> steps) {
+        boolean locked = rt.tracing && rt.clocks == null;
+        if (locked) {
+            rt.traceLock.lock();
+        }
+        for (Channel c : stepChannels) {
+            c.lockForStep();
+        }
+        try {
+            steps.clear();
+            task.enabledSteps(steps);
+            if (steps.isEmpty()) {
+                return null;
+            }
+            // Sources list InjectBarrier first and take it at once; operators rotate over
+            // their inputs so that no input starves (an aligned task waits for all).
+            // An operator takes an enabled TimeoutAlignment (listed first) at once, as Flink's timer
+            // fires, and an enabled PrioritizeBarrier (listed next) at once, as Flink's task takes a
+            // priority event (the barrier announcement) before any buffer.
+            Action first = steps.get(0).action();
+            Step s = source || first == Action.TIMEOUT_ALIGNMENT || first == Action.PRIORITIZE_BARRIER
+                    ? steps.get(0) : steps.get(Math.floorMod(next++, steps.size()));
+            started = started + 1; // volatile, own cache line per worker: no shared counter per step
+            int n = 1; // if the step throws, the run ends anyway (rt.taskFailure)
+            try {
+                n = ThreadedRuntime.performChosen(task, s, recordsPerChoice);
+            } finally {
+                // Both counts grow by the steps performed, started first (terminated() reads
+                // finished, then started: equal means between steps).
+                started = started + (n - 1);
+                finished = finished + n;
+                performed = n;
+            }
+            return s;
+        } finally {
+            for (int k = stepChannels.size() - 1; k >= 0; k--) {
+                stepChannels.get(k).unlockAfterStep();
+            }
+            if (locked) {
+                rt.traceLock.unlock();
+            }
+        }
+    }
+
+    /** Hands this task's open output buffers over (under the trace lock while rt.tracing). */
+    private void flush() {
+        lastFlush = System.nanoTime();
+        if (rt.tracing) {
+            rt.traceLock.lock();
+        }
+        try {
+            task.flushOutputs();
+        } finally {
+            if (rt.tracing) {
+                rt.traceLock.unlock();
+            }
+        }
+    }
+
+    private void pause(long nanos) {
+        if (nanos <= 0) {
+            return; // no clock read per record for operators without a cost
+        }
+        long deadline = System.nanoTime() + nanos;
+        for (long left = nanos; left > 0 && !wakeup.stopped(); left = deadline - System.nanoTime()) {
+            LockSupport.parkNanos(this, left);
+        }
+    }
+}
