@@ -1,6 +1,7 @@
 package dev.consistentcut.runtime;
 
 import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.barrier.DeliveryGuarantee;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.checkpoint.CheckpointStatus;
@@ -330,7 +331,7 @@ final class CheckpointDriver {
     }
 
     private boolean checksOutput() {
-        return !sinks.isEmpty() && !"at-least-once".equals(mode.name());
+        return !sinks.isEmpty() && mode.deliveryGuarantee() == DeliveryGuarantee.EXACTLY_ONCE;
     }
 
     /**

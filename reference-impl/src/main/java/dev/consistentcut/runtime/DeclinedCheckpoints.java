@@ -1,5 +1,6 @@
 package dev.consistentcut.runtime;
 
+import dev.consistentcut.annotation.TestSeam;
 import dev.consistentcut.task.Action;
 import dev.consistentcut.task.ActionListener;
 import java.io.UncheckedIOException;
@@ -52,6 +53,7 @@ final class DeclinedCheckpoints {
                 + " [" + consecutive + " consecutive failure(s), " + tolerable + " tolerated]");
     }
 
+    @TestSeam
     int total() {
         return total;
     }

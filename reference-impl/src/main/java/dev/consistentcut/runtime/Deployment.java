@@ -1,5 +1,6 @@
 package dev.consistentcut.runtime;
 
+import dev.consistentcut.annotation.TestSeam;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
@@ -106,6 +107,7 @@ final class Deployment {
     }
 
     /** Hands every open buffer over (tests; the threaded runtime flushes per task). */
+    @TestSeam
     void flushAll() {
         for (Task t : tasks.values()) {
             t.flushOutputs();

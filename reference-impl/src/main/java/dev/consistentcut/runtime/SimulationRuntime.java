@@ -1,5 +1,6 @@
 package dev.consistentcut.runtime;
 
+import dev.consistentcut.annotation.TestSeam;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
@@ -81,6 +82,7 @@ public final class SimulationRuntime extends DrivenRuntime {
      * the real (final) {@link CheckpointCoordinator} never gives; the run itself always uses the
      * real one. Identity: no change.
      */
+    @TestSeam
     SimulationRuntime(JobGraph job, BarrierMode mode, RunOptions options, UnaryOperator<LifecycleChecks.Coordinator> lifecycleView) {
         this.mode = mode;
         this.options = options;

@@ -1,5 +1,6 @@
 package dev.consistentcut.runtime;
 
+import dev.consistentcut.annotation.TestSeam;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -23,6 +24,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Public for the stress tests' lincheck harness only; the engine's task threads use it.
  */
+@TestSeam
 public final class Wakeup {
 
     private final ReentrantLock lock = new ReentrantLock();
