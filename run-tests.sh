@@ -17,7 +17,8 @@ Runs, in order (quick modes of every step except the model check, which is the R
   3. ./model-check.sh         TLC on every model that ./model-check.sh checks by default (tiers
                               quick, full and simulate of spec/models.tsv), one TLC per core,
                               each exhaustive model with its pinned state count
-                              (--strict-counts: an unpinned one fails too)
+                              (--strict-counts: an unpinned one fails too; --no-pictures:
+                              a picture never changes a verdict, and step 2 draws some)
   3b. distributed TLC         a TLCServer and two TLCWorkers on 127.0.0.1 give the
                               single-process verdict (tests/distributed-tlc.sh)
   4. trace validation         engine runs (both runtimes, both modes, with failures) checked
@@ -55,7 +56,7 @@ step() {
 
 step "maven verify" mvn -B -ntp verify
 step "model-check self-test" tests/model-check-selftest.sh
-step "model check (every default model)" ./model-check.sh --strict-counts
+step "model check (every default model)" ./model-check.sh --strict-counts --no-pictures
 step "distributed TLC on 127.0.0.1" tests/distributed-tlc.sh
 step "trace validation" tests/trace-validation.sh
 step "spec-to-engine replay (+ broken twins)" tests/spec-replay.sh --quick
