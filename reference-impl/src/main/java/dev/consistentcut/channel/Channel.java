@@ -1,3 +1,4 @@
+// Longer than 500 lines: one queue with priority overtaking and buffer accounting under one threading contract.
 package dev.consistentcut.channel;
 
 import dev.consistentcut.message.Barrier;
