@@ -313,7 +313,7 @@ public final class ThreadedRuntime extends DrivenRuntime {
         return true;
     }
 
-    /** A coordinator step; while tracing, under {@link #traceLock}. */
+    /** A coordinator step: under {@link #traceStep} (the trace lock while tracing), or with a causal trace atomically with the coordinator's clock. */
     private void coordinatorStep(Runnable step) {
         causal.coordinatorStep(step, traceStep);
         driver.gateway.coordinatorChanged(); // aborts, completions: before the loop wakes the tasks with the news
