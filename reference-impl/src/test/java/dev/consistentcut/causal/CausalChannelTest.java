@@ -88,6 +88,17 @@ class CausalChannelTest {
         }
     }
 
+    /** a puts a record and records a1; b takes it and records b1: b1's clock. */
+    private static long[] putThenTake(VectorClocks clocks, Channel ch) {
+        clocks.bind("a");
+        assertTrue(ch.offerRecord(rec(0)));
+        assertTrue(ch.flush());
+        clocks.current().event("a1");
+        clocks.bind("b");
+        assertEquals(rec(0), ch.poll());
+        return clocks.current().event("b1");
+    }
+
     @Test
     void theDecoratorAttachesClocks() {
         VectorClocks clocks = new VectorClocks(List.of("a", "b"));
@@ -96,26 +107,13 @@ class CausalChannelTest {
         clocks.bind("b");
         long[] before = clocks.current().event("b0");
         assertArrayEquals(new long[] {0, 1}, before, "nothing taken yet: b knows nothing of a");
-        clocks.bind("a");
-        assertTrue(ch.offerRecord(rec(0)));
-        assertTrue(ch.flush());
-        clocks.current().event("a1");
-        clocks.bind("b");
-        assertEquals(rec(0), ch.poll());
-        long[] after = clocks.current().event("b1");
-        assertArrayEquals(new long[] {1, 2}, after, "the take carries the put's clock: b1 after a1");
+        assertArrayEquals(new long[] {1, 2}, putThenTake(clocks, ch), "the take carries the put's clock: b1 after a1");
     }
 
     @Test
     void aPlainChannelAttachesNoClocks() {
         VectorClocks clocks = new VectorClocks(List.of("a", "b"));
         Channel ch = new Channel("a->b", 4, 2);
-        clocks.bind("a");
-        assertTrue(ch.offerRecord(rec(0)));
-        assertTrue(ch.flush());
-        clocks.current().event("a1");
-        clocks.bind("b");
-        assertEquals(rec(0), ch.poll());
-        assertArrayEquals(new long[] {0, 1}, clocks.current().event("b1"), "no decorator, no edge");
+        assertArrayEquals(new long[] {0, 1}, putThenTake(clocks, ch), "no decorator, no edge");
     }
 }
