@@ -1,4 +1,3 @@
-// Longer than 500 lines: one queue with priority overtaking and buffer accounting under one threading contract.
 package dev.consistentcut.channel;
 
 import dev.consistentcut.annotation.TestSeam;

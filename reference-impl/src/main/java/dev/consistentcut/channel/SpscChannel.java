@@ -1,3 +1,4 @@
+// Longer than 500 lines: buffers, credits, the priority lane and an overtaking barrier's race with the receiver are one compare-and-set protocol on one word.
 package dev.consistentcut.channel;
 
 import dev.consistentcut.message.Barrier;
@@ -14,8 +15,6 @@ import java.util.Objects;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
-// Over 500 lines: buffers, credits, the priority lane and the race between an overtaking barrier
-// and the receiver's read are one compare-and-set protocol on one word; split, it could not be read.
 /**
  * The plain path of a {@link Channel}: its lock-free single-producer single-consumer protocol,
  * with nothing of tracing in it. {@link Channel} states what the channel does and the threading
