@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,6 +26,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
+import java.util.random.RandomGenerator;
 
 /**
  * The threaded runtime: one thread per task instance, running the same task classes as the
@@ -126,7 +126,7 @@ public final class ThreadedRuntime extends DrivenRuntime {
         this.tracing = options.listener() != ActionListener.NONE;
         this.traceStep = tracing ? StepLock.of(traceLock) : StepLock.NONE;
         // Declines are drawn by the task threads, in no fixed order: the seed does not reproduce them.
-        Random declineDraws = new Random(options.seed());
+        RandomGenerator declineDraws = options.newDraws();
         this.driver = new CheckpointDriver(job, mode, options, System::nanoTime, options.bufferSize(),
                 UnaryOperator.identity(), true, new DriverGateway.Choices(TimeUnit.MILLISECONDS.toNanos(1),
                         declineDraws::nextDouble, this::wakeCoordinator, onTaskThread::get));
