@@ -16,7 +16,7 @@ interface AlternatingPrioritizing extends BarrierHandlerState {
     default BarrierHandlerState prioritizeBarrier(int input, BarrierHandlerContext ctx) {
         long c = prioritizable(input, ctx);
         if (c == 0) {
-            return BarrierHandlerState.super.prioritizeBarrier(input, ctx);
+            throw Arrivals.prioritizeNotEnabled(ctx, input, this);
         }
         ctx.prioritizeBarrier(input, c, dials().persists(false));
         return this;

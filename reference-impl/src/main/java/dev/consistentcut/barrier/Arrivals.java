@@ -102,6 +102,11 @@ final class Arrivals {
                 + ": a second barrier of checkpoint " + checkpointId + " on the same input");
     }
 
+    static IllegalStateException prioritizeNotEnabled(BarrierHandlerContext ctx, int input, BarrierHandlerState state) {
+        return new IllegalStateException("task " + ctx.taskId() + ": PrioritizeBarrier(" + input
+                + ") is not enabled in " + state);
+    }
+
     static IllegalStateException timeoutNotEnabled(BarrierHandlerContext ctx, long checkpointId, BarrierHandlerState state) {
         return new IllegalStateException("task " + ctx.taskId() + ": TimeoutAlignment(" + checkpointId
                 + ") is not enabled in " + state);
