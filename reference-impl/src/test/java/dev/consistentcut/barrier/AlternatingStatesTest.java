@@ -93,6 +93,7 @@ class AlternatingStatesTest {
         assertEquals(10, m.alignedTimeoutMillis());
         assertFalse(m.overtaking());
         assertTrue(m.oneInFlight());
+        assertEquals(DeliveryGuarantee.EXACTLY_ONCE, m.deliveryGuarantee(), "a switch keeps the cut consistent");
         assertEquals(BarrierHandlers.DEFAULT_ALIGNED_TIMEOUT_MILLIS, BarrierHandlers.byName("alternating").alignedTimeoutMillis());
         assertEquals(-1, BarrierHandlers.aligned().alignedTimeoutMillis());
         assertFalse(BarrierHandlers.aligned().oneInFlight());
