@@ -24,7 +24,7 @@ abstract class AbstractWaitingForFirstBarrier implements BarrierHandlerState {
         this.latest = latest;
     }
 
-    /** {@code barrier}, of checkpoint {@code c} newer than anything handled here and not aborted, came on {@code input}. */
+    /** {@code barrier}, of a checkpoint newer than anything handled here and not known to be aborted, came on {@code input}. */
     abstract BarrierHandlerState start(int input, Barrier barrier, BarrierHandlerContext ctx);
 
     /** This mode's waiting state, gone past {@code latest}. */
