@@ -11,12 +11,12 @@ usage() {
   cat <<'USAGE'
 Usage: ./benchmark.sh [--quick] [--only LIST] [--engines LIST] [--help] | --chart-only [DIR] [--debug]
 
-  (no option)  the full run, about 20-27 minutes on 2 cores: JMH microbenchmarks, then the
+  (no option)  the full run: JMH microbenchmarks, then the
                macro benchmark over backpressure none/light/heavy x skew off/on x
                checkpoints none/aligned/unaligned/alternating (aligned with a 20 ms
                alignment timeout), on the reference engine and on Flink.
                Results: benchmarks/results/{results.csv,results.md,checkpoints.png,micro.csv}
-  --quick      about 6 minutes: short JMH runs and only the skewed scenarios, with short
+  --quick      short JMH runs and only the skewed scenarios, with short
                windows. Results: benchmarks/results/quick/ (not committed)
                Both forms end with the checkpoint-overhead A/B pairs (10 per cell:
                skewed cells in --quick, all four in the full run; median with a bootstrap 95%
@@ -25,7 +25,7 @@ Usage: ./benchmark.sh [--quick] [--only LIST] [--engines LIST] [--help] | --char
                contains one of the comma-separated texts, without the JMH microbenchmarks; with
                or without --quick. Results: benchmarks/results/only/ (not committed). E.g. the
                alternating checkpoints' targets (heavy backpressure, both skews, every mode;
-               no backpressure without skew), about 15 minutes on 2 cores:
+               no backpressure without skew):
                  ./benchmark.sh --only heavy/,none/even/
   --engines LIST  reference, flink or both (default: reference,flink)
   --chart-only [DIR]  no measuring: redraws DIR/checkpoints.png from DIR/results.csv (DIR default benchmarks/results)

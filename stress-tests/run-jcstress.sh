@@ -18,11 +18,11 @@ Runs the jcstress tests in stress-tests/target/jcstress.jar (build it first with
   --quick          CI setting (default): "-m sanity -time 300 -sc false": the interpreter,
                    C1, C2 and C2 with its stress flags (each with biased locking on and off on
                    JDK 17), every actor compiled alike, one fork each: 8 runs per test (4 on
-                   JDK 25), about 10 s per test on 2 cores. Split per-actor compilation (one
+                   JDK 25). Split per-actor compilation (one
                    actor interpreted while the other runs compiled code) is left to --long:
                    it more than triples the runs (28 per test).
   --long           night setting: jcstress's "-m default" (1 + 5 stress forks, 5 x 1 s per
-                   configuration): about 11 minutes per test on 2 cores.
+                   configuration), several minutes per test.
   -t REGEX         only tests whose fully qualified name matches REGEX (Java regex, find()).
   --expect-broken  run only the Broken... twins; exit 0 only if every one of them is caught
                    (jcstress observes a forbidden outcome). A twin not caught is retried alone

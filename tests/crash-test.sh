@@ -22,7 +22,7 @@ Usage: tests/crash-test.sh [--long] [--kills N] [--mode M]... [--seed N] [--expe
 
 Quick (default): 21 kills per mode (jobs of up to 7 kills each: each of the 6 windows of a
 checkpoint write once, plus one random SIGKILL; a new job starts when one ends before its kill
-point), about 1.5 minutes on 2 cores. Every job reads two input files and writes an output
+point). Every job reads two input files and writes an output
 directory through the two-phase-commit sink (run --input ... --output DIR): after each kill no
 record may be committed twice, and after the final resume verify-output must pass.
   --long            at least 500 kills across the modes (250 per mode with two modes)

@@ -43,8 +43,8 @@ Runs PIT on reference-impl and checks each package's mutation score against its 
   -h, --help     this text
 The runtime package's tests in --long and --package: its test classes except those that run
 hundreds or thousands of seeded simulation runs (RUNTIME_MANY_RUNS in this script): every
-surviving mutant of the step loop would run them all, and with them the run was still going after
-88 minutes. BoundedSeededRunsTest runs each of their features in a few seeds instead; a mutant only
+surviving mutant of the step loop would run them all, which takes hours (notebook/).
+BoundedSeededRunsTest runs each of their features in a few seeds instead; a mutant only
 the many runs would kill is a gap in the unit tests. --package runtime alone runs no other
 package's tests (none uses the runtime package; checked).
 Report: reference-impl/target/pit-reports/index.html (and mutations.xml, mutations.csv).
