@@ -36,6 +36,9 @@ Runs, in order (quick modes of every step except the model check, which is the R
                               quick TLC model (tests/spec-mutants.sh, docs/spec-mutants.md)
  11. mutation testing         PIT on the engine's barrier and checkpoint packages; each package's
                               score must reach its threshold (tests/mutation-testing.sh --quick)
+ 12. docs test                every `sh runnable` block of README.md and docs/ run as written in a
+                              fresh clone (the quick start: build, a model, the demo, a file job,
+                              kill -9 and resume); its self-test first: broken blocks are caught
 Each step's output goes to the terminal; a summary line per step closes the run.
 USAGE
   exit 0
@@ -68,6 +71,8 @@ step "crash test broken twin caught" tests/crash-test.sh --expect-broken --mode 
 step "spec-mutants self-test" tests/spec-mutants-selftest.sh
 step "spec mutants killed" tests/spec-mutants.sh --quick --jobs 2
 step "mutation testing (PIT)" tests/mutation-testing.sh --quick
+step "docs-test self-test" tests/docs-test.sh --self-test
+step "docs test (runnable blocks, fresh clone)" tests/docs-test.sh
 
 echo; echo "=== summary ==="
 printf '%s\n' "${summary[@]}"
