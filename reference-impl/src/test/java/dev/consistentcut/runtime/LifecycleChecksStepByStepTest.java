@@ -2,13 +2,14 @@ package dev.consistentcut.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.consistentcut.check.LifecycleChecks;
 import dev.consistentcut.checkpoint.CheckpointStats;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CheckpointStore;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.Violation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -66,7 +67,7 @@ class LifecycleChecksStepByStepTest {
 
     private LifecycleChecks checks() {
         return new LifecycleChecks(twin, damaging(damaged), new CutInvariants(PhysicalGraph.of(Topologies.demo(1))),
-                false, found);
+                false, found, List.of(), false);
     }
 
     private List<String> names() {

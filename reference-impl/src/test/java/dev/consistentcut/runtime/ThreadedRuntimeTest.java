@@ -8,7 +8,7 @@ import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
-import dev.consistentcut.invariants.CutInvariants;
+import dev.consistentcut.check.CutInvariants;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
 import dev.consistentcut.operator.KeyedCount;

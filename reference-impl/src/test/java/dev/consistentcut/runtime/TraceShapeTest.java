@@ -12,7 +12,8 @@ import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.operator.MapOperator;
 import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.task.Action;
-import dev.consistentcut.task.ActionListener;
+import dev.consistentcut.task.RunEvent;
+import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.task.Step;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The coordinator's events as a trace records them (the {@link ActionListener} of
+ * The coordinator's events as a trace records them (the {@link RunObserver} of
  * {@link RunOptions}), in both runtimes: every {@code TriggerCheckpoint} told once, with new ids in
  * increasing order and the savepoint flag on every n-th; every {@code CompleteCheckpoint} told once,
  * after its trigger, in increasing order, exactly for the checkpoints the result reports; an
@@ -36,14 +37,22 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class TraceShapeTest {
 
-    private record Event(String action, Map<String, Object> params) {
-        long checkpoint() {
-            return ((Number) params.get("checkpoint")).longValue();
+    /** A coordinator event's name, checkpoint and savepoint flag (other events: their name only). */
+    private record Event(String action, long checkpoint, boolean savepoint) {
+        static Event of(RunEvent e) {
+            if (e instanceof RunEvent.TriggerCheckpoint t) {
+                return new Event(e.name(), t.checkpoint(), t.savepoint());
+            } else if (e instanceof RunEvent.CompleteCheckpoint c) {
+                return new Event(e.name(), c.checkpoint(), false);
+            } else if (e instanceof RunEvent.AbortCheckpoint a) {
+                return new Event(e.name(), a.checkpoint(), false);
+            }
+            return new Event(e.name(), 0, false);
         }
     }
 
-    private static ActionListener recording(List<Event> events) {
-        return (action, params) -> events.add(new Event(action, Map.copyOf(params)));
+    private static RunObserver recording(List<Event> events) {
+        return e -> events.add(Event.of(e));
     }
 
     /** Asserts the trigger and completion events of one run against its result; returns the triggers told. */
@@ -58,7 +67,7 @@ class TraceShapeTest {
                     long c = e.checkpoint();
                     assertTrue(triggers.isEmpty() || c > triggers.get(triggers.size() - 1), "trigger " + c + " after " + triggers);
                     triggers.add(c);
-                    boolean savepoint = Boolean.TRUE.equals(e.params().get("savepoint"));
+                    boolean savepoint = e.savepoint();
                     assertEquals(savepointEvery > 0 && triggers.size() % savepointEvery == 0, savepoint,
                             "trigger number " + triggers.size() + " (checkpoint " + c + "): savepoint flag");
                     if (savepoint) {
@@ -97,7 +106,7 @@ class TraceShapeTest {
             List<Event> events = new ArrayList<>();
             BarrierMode mode = seed % 2 == 0 ? BarrierHandlers.aligned() : BarrierHandlers.unaligned();
             RunOptions o = SimulationRuntimeTest.withFailures(seed).abortProbability(0.02).savepointEvery(2)
-                    .listener(recording(events)).build();
+                    .observer(recording(events)).build();
             RunResult r = new SimulationRuntime(Topologies.demo(seed), mode, o).run();
             assertTrue(r.holds(), r.violations().toString());
             triggers += assertShape(events, r, 2);
@@ -113,7 +122,7 @@ class TraceShapeTest {
         List<Event> events = Collections.synchronizedList(new ArrayList<>());
         ThreadedRuntime runtime = new ThreadedRuntime(ThreadedRuntimeTest.demo(300, 20_000, 4), BarrierHandlers.aligned(),
                 RunOptions.builder().checkpointInterval(TimeUnit.MILLISECONDS.toNanos(2)).failAfterCheckpoint(2)
-                        .savepointEvery(2).listener(recording(events)).build());
+                        .savepointEvery(2).observer(recording(events)).build());
         RunResult r = runtime.run();
         assertTrue(r.holds(), r.violations().toString());
         List<Event> copy;
@@ -134,7 +143,7 @@ class TraceShapeTest {
                 .build();
         List<Event> events = new ArrayList<>();
         SimulationRuntime rt = new SimulationRuntime(job, BarrierHandlers.aligned(),
-                RunOptions.builder().abortsReachTasks(false).triggerProbability(0).listener(recording(events)).build());
+                RunOptions.builder().abortsReachTasks(false).triggerProbability(0).observer(recording(events)).build());
         rt.takeStep(new Step(Action.TRIGGER_CHECKPOINT, null, -1, 0));
         rt.takeStep(new Step(Action.INJECT_BARRIER, "s1#0", -1, 1));
         rt.takeStep(new Step(Action.INJECT_BARRIER, "s2#0", -1, 1));
@@ -144,8 +153,8 @@ class TraceShapeTest {
         assertTrue(rt.enabledSteps().contains(complete), rt.enabledSteps().toString());
         rt.takeStep(new Step(Action.ABORT_CHECKPOINT, null, -1, 1));
         assertFalse(rt.enabledSteps().contains(complete), "CompleteCheckpoint(1) offered after its abort");
-        assertEquals(List.of(new Event("TriggerCheckpoint", Map.of("checkpoint", 1L)),
-                new Event("AbortCheckpoint", Map.of("checkpoint", 1L))),
+        assertEquals(List.of(new Event("TriggerCheckpoint", 1, false),
+                new Event("AbortCheckpoint", 1, false)),
                 events.stream().filter(e -> e.action().endsWith("Checkpoint")).toList());
         assertEquals(5 + 1, rt.result().steps());
         assertEquals(1, rt.result().abortedCheckpoints());

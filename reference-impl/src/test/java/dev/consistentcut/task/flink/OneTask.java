@@ -16,7 +16,7 @@ import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
 import dev.consistentcut.operator.MapOperator;
 import dev.consistentcut.source.InMemorySourceLog;
-import dev.consistentcut.task.ActionListener;
+import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.task.FakeGateway;
 import dev.consistentcut.task.OperatorTask;
 import java.util.ArrayList;
@@ -72,7 +72,7 @@ final class OneTask {
         PhysicalGraph graph = PhysicalGraph.of(job.build());
         Map<String, Channel> channels = new LinkedHashMap<>();
         graph.channels().forEach(c -> channels.put(c.id(), new Channel(c.id(), c.capacity())));
-        task = new OperatorTask("op#0", graph, channels, mode, coordinator, ActionListener.NONE, true);
+        task = new OperatorTask("op#0", graph, channels, mode, coordinator, RunObserver.NONE, true);
         graph.inputs("op#0").forEach(c -> inputs.add(channels.get(c.id())));
         output = channels.get(graph.outputs("op#0").get(0).id());
         offsets = new long[n];
