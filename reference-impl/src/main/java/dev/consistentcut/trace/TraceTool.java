@@ -2,8 +2,8 @@ package dev.consistentcut.trace;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
-import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.check.Violation;
+import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.picture.EngineTraceDiagrams;
 import dev.consistentcut.picture.PictureTool;
 import dev.consistentcut.picture.SvgDiagram;

@@ -2,14 +2,14 @@ package dev.consistentcut.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.consistentcut.check.CutInvariants;
 import dev.consistentcut.check.LifecycleChecks;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.checkpoint.CheckpointStats;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CheckpointStore;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.check.CutInvariants;
-import dev.consistentcut.check.Violation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.check.CutInvariants;
 import dev.consistentcut.check.LifecycleChecks;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.checkpoint.CheckpointStore;
 import dev.consistentcut.checkpoint.InMemoryCheckpointStore;
 import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.check.CutInvariants;
-import dev.consistentcut.check.Violation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.InMemoryCheckpointStore;
-import dev.consistentcut.check.Violation;
 import dev.consistentcut.task.RunEvent;
 import dev.consistentcut.task.RunObserver;
 import java.io.IOException;
