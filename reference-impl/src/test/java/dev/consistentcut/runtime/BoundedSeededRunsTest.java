@@ -1,6 +1,5 @@
 package dev.consistentcut.runtime;
 
-import dev.consistentcut.task.RunEvent;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -15,6 +14,7 @@ import dev.consistentcut.sink.BrokenSinks;
 import dev.consistentcut.sink.MemorySinkDirectory;
 import dev.consistentcut.sink.SinkDirectory;
 import dev.consistentcut.sink.TransactionalFileSink;
+import dev.consistentcut.task.RunEvent;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

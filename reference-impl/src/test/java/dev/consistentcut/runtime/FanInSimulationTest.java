@@ -1,6 +1,5 @@
 package dev.consistentcut.runtime;
 
-import dev.consistentcut.task.RunEvent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -8,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.check.Violation;
+import dev.consistentcut.task.RunEvent;
 import dev.consistentcut.trace.TraceJobs;
 import java.util.HashMap;
 import java.util.HashSet;

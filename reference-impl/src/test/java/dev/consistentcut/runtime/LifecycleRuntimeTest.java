@@ -1,6 +1,5 @@
 package dev.consistentcut.runtime;
 
-import dev.consistentcut.task.RunEvent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -10,6 +9,7 @@ import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.check.CutInvariants;
 import dev.consistentcut.check.Violation;
+import dev.consistentcut.task.RunEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -1,6 +1,5 @@
 package dev.consistentcut.runtime;
 
-import dev.consistentcut.task.RunEvent;
 import static dev.consistentcut.runtime.JoinSteps.checkpointAllAcknowledged;
 import static dev.consistentcut.runtime.JoinSteps.take;
 
@@ -21,6 +20,7 @@ import dev.consistentcut.sink.BrokenSinks;
 import dev.consistentcut.sink.MemorySinkDirectory;
 import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.task.Action;
+import dev.consistentcut.task.RunEvent;
 import dev.consistentcut.task.Step;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,5 @@
 package dev.consistentcut.runtime;
 
-import dev.consistentcut.task.RunEvent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +12,7 @@ import dev.consistentcut.sink.MemorySinkDirectory;
 import dev.consistentcut.sink.TransactionalFileSink;
 import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.task.Action;
+import dev.consistentcut.task.RunEvent;
 import dev.consistentcut.task.Step;
 import java.util.ArrayList;
 import java.util.List;

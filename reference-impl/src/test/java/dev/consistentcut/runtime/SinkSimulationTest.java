@@ -1,6 +1,5 @@
 package dev.consistentcut.runtime;
 
-import dev.consistentcut.task.RunEvent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,6 +17,7 @@ import dev.consistentcut.sink.SinkDirectory;
 import dev.consistentcut.sink.SinkFiles;
 import dev.consistentcut.sink.TransactionalFileSink;
 import dev.consistentcut.source.InMemorySourceLog;
+import dev.consistentcut.task.RunEvent;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;

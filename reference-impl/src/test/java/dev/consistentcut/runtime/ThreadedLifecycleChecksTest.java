@@ -1,13 +1,12 @@
 package dev.consistentcut.runtime;
 
-import dev.consistentcut.check.LifecycleChecks;
-import dev.consistentcut.task.RunEvent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.consistentcut.barrier.BarrierHandlers;
+import dev.consistentcut.check.LifecycleChecks;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.graph.JobGraph;
@@ -15,6 +14,7 @@ import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.check.CutInvariants;
 import dev.consistentcut.check.Violation;
 import dev.consistentcut.message.Record;
+import dev.consistentcut.task.RunEvent;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

@@ -1,6 +1,5 @@
 package dev.consistentcut.runtime;
 
-import dev.consistentcut.task.RunEvent;
 import static dev.consistentcut.runtime.ThreadedHolds.await;
 import static dev.consistentcut.runtime.ThreadedHolds.awaitWaitingForTheFailure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.causal.VectorClocks;
+import dev.consistentcut.task.RunEvent;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

@@ -1,10 +1,10 @@
 package dev.consistentcut.runtime;
 
-import dev.consistentcut.task.RunEvent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
+import dev.consistentcut.task.RunEvent;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,6 +1,5 @@
 package dev.consistentcut.runtime;
 
-import dev.consistentcut.task.RunEvent;
 import static dev.consistentcut.runtime.ThreadedHolds.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -17,6 +16,7 @@ import dev.consistentcut.sink.SinkDirectory;
 import dev.consistentcut.sink.TransactionalFileSink;
 import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.source.SourceLog;
+import dev.consistentcut.task.RunEvent;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

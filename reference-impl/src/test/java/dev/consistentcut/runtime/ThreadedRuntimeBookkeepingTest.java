@@ -1,6 +1,5 @@
 package dev.consistentcut.runtime;
 
-import dev.consistentcut.task.RunEvent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +7,7 @@ import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.operator.RecordingSink;
+import dev.consistentcut.task.RunEvent;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -30,29 +30,15 @@ class ThreadedRuntimeBookkeepingTest {
 
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
 
-    /** A coordinator event's name, checkpoint and savepoint flag (other events: their name only). */
-    private record Event(String action, long checkpoint, boolean savepoint) {
-        static Event of(RunEvent e) {
-            if (e instanceof RunEvent.TriggerCheckpoint t) {
-                return new Event(e.name(), t.checkpoint(), t.savepoint());
-            } else if (e instanceof RunEvent.CompleteCheckpoint c) {
-                return new Event(e.name(), c.checkpoint(), false);
-            } else if (e instanceof RunEvent.FailAndRestore f) {
-                return new Event(e.name(), f.restored(), false);
-            }
-            return new Event(e.name(), 0, false);
-        }
-    }
-
     @Test
     void theTraceTellsEachTriggerAndCompletionOnceAndTheFailureComesRightAfterTheSecond() {
-        List<Event> events = Collections.synchronizedList(new ArrayList<>());
+        List<CoordinatorEvent> events = Collections.synchronizedList(new ArrayList<>());
         // Alternating with a timeout that never fires (so savepoints exist), one checkpoint in
         // flight at a time: the second completion is the only one queued when the failure is due.
         ThreadedRuntime runtime = new ThreadedRuntime(ThreadedRuntimeTest.demo(200, 0, 4),
                 BarrierHandlers.alternating(BarrierHandlers.MAX_ALIGNED_TIMEOUT_MILLIS),
                 RunOptions.builder().checkpointInterval(MS).savepointEvery(2).failAfterCheckpoint(2)
-                        .observer(e -> events.add(Event.of(e))).build());
+                        .observer(e -> events.add(CoordinatorEvent.of(e))).build());
         RunResult r = runtime.run();
         assertTrue(r.holds(), r.violations().toString());
         assertEquals(1, r.failures());
@@ -64,7 +50,7 @@ class ThreadedRuntimeBookkeepingTest {
         long restored = -1;
         int failuresTold = 0;
         long taskSteps = 0;
-        for (Event e : events) {
+        for (CoordinatorEvent e : events) {
             switch (e.action()) {
                 case "TriggerCheckpoint" -> {
                     triggered.add(e.checkpoint());

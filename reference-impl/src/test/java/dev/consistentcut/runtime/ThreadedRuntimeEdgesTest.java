@@ -1,6 +1,5 @@
 package dev.consistentcut.runtime;
 
-import dev.consistentcut.task.RunEvent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,6 +10,7 @@ import dev.consistentcut.causal.VectorClocks;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.sink.MemorySinkDirectory;
 import dev.consistentcut.sink.TransactionalFileSink;
+import dev.consistentcut.task.RunEvent;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -12,14 +12,12 @@ import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.operator.MapOperator;
 import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.task.Action;
-import dev.consistentcut.task.RunEvent;
 import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.task.Step;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -37,31 +35,17 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class TraceShapeTest {
 
-    /** A coordinator event's name, checkpoint and savepoint flag (other events: their name only). */
-    private record Event(String action, long checkpoint, boolean savepoint) {
-        static Event of(RunEvent e) {
-            if (e instanceof RunEvent.TriggerCheckpoint t) {
-                return new Event(e.name(), t.checkpoint(), t.savepoint());
-            } else if (e instanceof RunEvent.CompleteCheckpoint c) {
-                return new Event(e.name(), c.checkpoint(), false);
-            } else if (e instanceof RunEvent.AbortCheckpoint a) {
-                return new Event(e.name(), a.checkpoint(), false);
-            }
-            return new Event(e.name(), 0, false);
-        }
-    }
-
-    private static RunObserver recording(List<Event> events) {
-        return e -> events.add(Event.of(e));
+    private static RunObserver recording(List<CoordinatorEvent> events) {
+        return e -> events.add(CoordinatorEvent.of(e));
     }
 
     /** Asserts the trigger and completion events of one run against its result; returns the triggers told. */
-    private static int assertShape(List<Event> events, RunResult r, int savepointEvery) {
+    private static int assertShape(List<CoordinatorEvent> events, RunResult r, int savepointEvery) {
         List<Long> triggers = new ArrayList<>();
         List<Long> completions = new ArrayList<>();
         Set<Long> savepoints = new TreeSet<>();
         Set<Long> aborted = new HashSet<>();
-        for (Event e : events) {
+        for (CoordinatorEvent e : events) {
             switch (e.action()) {
                 case "TriggerCheckpoint" -> {
                     long c = e.checkpoint();
@@ -103,7 +87,7 @@ class TraceShapeTest {
         int triggers = 0;
         int aborts = 0;
         for (long seed = 0; seed < 6; seed++) {
-            List<Event> events = new ArrayList<>();
+            List<CoordinatorEvent> events = new ArrayList<>();
             BarrierMode mode = seed % 2 == 0 ? BarrierHandlers.aligned() : BarrierHandlers.unaligned();
             RunOptions o = SimulationRuntimeTest.withFailures(seed).abortProbability(0.02).savepointEvery(2)
                     .observer(recording(events)).build();
@@ -119,13 +103,13 @@ class TraceShapeTest {
 
     @Test
     void theThreadedRuntimeTellsEveryTriggerAndCompletionOnceInOrder() {
-        List<Event> events = Collections.synchronizedList(new ArrayList<>());
+        List<CoordinatorEvent> events = Collections.synchronizedList(new ArrayList<>());
         ThreadedRuntime runtime = new ThreadedRuntime(ThreadedRuntimeTest.demo(300, 20_000, 4), BarrierHandlers.aligned(),
                 RunOptions.builder().checkpointInterval(TimeUnit.MILLISECONDS.toNanos(2)).failAfterCheckpoint(2)
                         .savepointEvery(2).observer(recording(events)).build());
         RunResult r = runtime.run();
         assertTrue(r.holds(), r.violations().toString());
-        List<Event> copy;
+        List<CoordinatorEvent> copy;
         synchronized (events) {
             copy = new ArrayList<>(events);
         }
@@ -141,7 +125,7 @@ class TraceShapeTest {
                 .operator("join", 1, () -> new MapOperator(v -> v))
                 .edge("s1", "join", Partitioning.BROADCAST).edge("s2", "join", Partitioning.BROADCAST)
                 .build();
-        List<Event> events = new ArrayList<>();
+        List<CoordinatorEvent> events = new ArrayList<>();
         SimulationRuntime rt = new SimulationRuntime(job, BarrierHandlers.aligned(),
                 RunOptions.builder().abortsReachTasks(false).triggerProbability(0).observer(recording(events)).build());
         rt.takeStep(new Step(Action.TRIGGER_CHECKPOINT, null, -1, 0));
@@ -153,8 +137,8 @@ class TraceShapeTest {
         assertTrue(rt.enabledSteps().contains(complete), rt.enabledSteps().toString());
         rt.takeStep(new Step(Action.ABORT_CHECKPOINT, null, -1, 1));
         assertFalse(rt.enabledSteps().contains(complete), "CompleteCheckpoint(1) offered after its abort");
-        assertEquals(List.of(new Event("TriggerCheckpoint", 1, false),
-                new Event("AbortCheckpoint", 1, false)),
+        assertEquals(List.of(new CoordinatorEvent("TriggerCheckpoint", 1, false),
+                new CoordinatorEvent("AbortCheckpoint", 1, false)),
                 events.stream().filter(e -> e.action().endsWith("Checkpoint")).toList());
         assertEquals(5 + 1, rt.result().steps());
         assertEquals(1, rt.result().abortedCheckpoints());
