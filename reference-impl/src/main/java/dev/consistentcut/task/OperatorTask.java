@@ -306,7 +306,7 @@ public final class OperatorTask implements Task {
         handler = handler.barrierReceived(input, barrier, context);
         // prioritized non-empty: a switch, the pending inputs' barriers pulled ahead
         observer.on(new RunEvent.ReceiveBarrier(id, input, inputs.get(input).id(), c, barrier.aligned(),
-                fx.abandonedIds(), fx.ledger(), fx.overtaken, fx.prioritized));
+                fx.abandoned(), fx.ledger(), fx.overtaken, fx.prioritized()));
     }
 
     /**
@@ -353,7 +353,7 @@ public final class OperatorTask implements Task {
         }
         StepEffects fx = effects = new StepEffects();
         handler = handler.timeoutAlignment(checkpointId, context);
-        observer.on(new RunEvent.TimeoutAlignment(id, checkpointId, fx.ledger(), fx.overtaken, fx.prioritized));
+        observer.on(new RunEvent.TimeoutAlignment(id, checkpointId, fx.ledger(), fx.overtaken, fx.prioritized()));
     }
 
     /**
@@ -391,7 +391,7 @@ public final class OperatorTask implements Task {
         long c = handler.prioritizable(input, context);
         StepEffects fx = effects = new StepEffects();
         handler = handler.prioritizeBarrier(input, context);
-        observer.on(new RunEvent.PrioritizeBarrier(id, input, inputs.get(input).id(), c, fx.prioritized));
+        observer.on(new RunEvent.PrioritizeBarrier(id, input, inputs.get(input).id(), c, fx.prioritized()));
     }
 
     /** Whether {@code ReceiveCancelBarrier} is enabled on {@code input}: a cancellation barrier is at its head and the input is not blocked. */
@@ -422,7 +422,7 @@ public final class OperatorTask implements Task {
         StepEffects fx = effects = new StepEffects();
         handler = handler.cancelBarrierReceived(input, cb.checkpointId(), context);
         observer.on(new RunEvent.ReceiveCancelBarrier(id, input, inputs.get(input).id(), cb.checkpointId(),
-                fx.abandonedIds()));
+                fx.abandoned()));
     }
 
     /**
@@ -444,7 +444,7 @@ public final class OperatorTask implements Task {
         // What the notification did: abandoned the checkpoint (and the older one handled, if
         // any), remembered it for its first barrier (the engine's deferral, docs/vocabulary.md),
         // or nothing (the task had gone past it).
-        observer.on(new RunEvent.NotifyCheckpointAborted(id, checkpointId, fx.abandonedIds(), remembered));
+        observer.on(new RunEvent.NotifyCheckpointAborted(id, checkpointId, fx.abandoned(), remembered));
     }
 
     /**
@@ -671,7 +671,7 @@ public final class OperatorTask implements Task {
         @Override
         public void abandon(long checkpointId) {
             clearPending();
-            effects.abandoned.add(checkpointId);
+            effects.abandoned(checkpointId);
             CancelBarrier cb = new CancelBarrier(checkpointId);
             for (Channel out : outputs) {
                 out.putCancelBarrier(cb, mode.overtaking());
@@ -749,7 +749,7 @@ public final class OperatorTask implements Task {
             String channel = inputs.get(input).id();
             List<Record> persisted = persist ? List.copyOf(ahead) : List.of();
             inputChannelState.computeIfAbsent(channel, k -> new ArrayList<>()).addAll(persisted);
-            effects.prioritized.put(channel, persisted);
+            effects.prioritized(channel, persisted);
             return true;
         }
 

@@ -226,7 +226,10 @@ public final class TraceRecorder implements RunObserver, Closeable {
         this.view = Objects.requireNonNull(view, "view");
     }
 
-    /** The engine completed {@code cp}; its {@code CompleteCheckpoint} event records its contents. */
+    /**
+     * The engine completed {@code cp}: what a {@code CompleteCheckpoint} given to {@link #onAction}
+     * by its id records (the engine's own event carries the checkpoint).
+     */
     public synchronized void checkpointCompleted(CompletedCheckpoint cp) {
         completed.put(cp.id(), cp);
     }
