@@ -150,7 +150,10 @@ final class CheckpointDriver {
         lifecycle.channels(deployment.channels.values()); // as restored (a resume's channel state)
     }
 
-    /** The tasks' and the parts' events, to {@link #observer}: the tasks are made before the checks can be (they watch the tasks' channels). */
+    /**
+     * The tasks' and the parts' events, to {@link #observer}: the tasks are made before the checks
+     * can be (the checks watch the tasks' channels).
+     */
     private void tell(RunEvent event) {
         observer.on(event);
     }

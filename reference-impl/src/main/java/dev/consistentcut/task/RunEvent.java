@@ -148,7 +148,8 @@ public sealed interface RunEvent {
      * in {@link ReceiveBarrier}.
      */
     record TimeoutAlignment(String task, long checkpoint, Map<RecordId, Integer> snapshot,
-                            Map<String, List<Record>> overtaken, Map<String, List<Record>> prioritized) implements TaskEvent {
+                            Map<String, List<Record>> overtaken, Map<String, List<Record>> prioritized)
+            implements TaskEvent {
         /** Whether the switch came before the task took any barrier of the checkpoint. */
         public boolean passive() {
             return snapshot == null;
@@ -160,7 +161,10 @@ public sealed interface RunEvent {
         }
     }
 
-    /** {@code PrioritizeBarrier}: the barrier of {@code checkpoint} jumped ahead on {@code input}; {@code prioritized} as in {@link ReceiveBarrier}. */
+    /**
+     * {@code PrioritizeBarrier}: the barrier of {@code checkpoint} jumped ahead on {@code input};
+     * {@code prioritized} as in {@link ReceiveBarrier}.
+     */
     record PrioritizeBarrier(String task, int input, String channel, long checkpoint,
                              Map<String, List<Record>> prioritized) implements TaskEvent {
         @Override
@@ -169,7 +173,10 @@ public sealed interface RunEvent {
         }
     }
 
-    /** {@code ReceiveCancelBarrier}: {@code task} took the cancellation barrier of {@code checkpoint}; {@code abandoned} as in {@link ReceiveBarrier}. */
+    /**
+     * {@code ReceiveCancelBarrier}: {@code task} took the cancellation barrier of {@code checkpoint};
+     * {@code abandoned} as in {@link ReceiveBarrier}.
+     */
     record ReceiveCancelBarrier(String task, int input, String channel, long checkpoint, List<Long> abandoned)
             implements TaskEvent {
         @Override
@@ -191,7 +198,10 @@ public sealed interface RunEvent {
         }
     }
 
-    /** {@code NotifyCheckpointComplete}: sink {@code task} heard of {@code checkpoint} and committed the transactions of {@code committed}. */
+    /**
+     * {@code NotifyCheckpointComplete}: sink {@code task} heard of {@code checkpoint} and committed
+     * the transactions of the checkpoints {@code committed}.
+     */
     record NotifyCheckpointComplete(String task, long checkpoint, List<Long> committed) implements TaskEvent {
         @Override
         public Action action() {
