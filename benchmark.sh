@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# benchmark.sh: the benchmarks of issue 6. Builds the benchmarks module, runs the JMH
+# benchmark.sh: the benchmarks. Builds the benchmarks module, runs the JMH
 # microbenchmarks, then the macro benchmark (every scenario on the reference engine and on
 # Apache Flink 2.3.0 in one JVM, interleaved), and writes CSV, Markdown and a PNG chart.
 # Not part of the test command: timings are not tests.
@@ -18,13 +18,13 @@ Usage: ./benchmark.sh [--quick] [--only LIST] [--engines LIST] [--help] | --char
                Results: benchmarks/results/{results.csv,results.md,checkpoints.png,micro.csv}
   --quick      about 6 minutes: short JMH runs and only the skewed scenarios, with short
                windows. Results: benchmarks/results/quick/ (not committed)
-               Both forms end with the checkpoint-overhead A/B pairs of issue 16 (10 per cell:
+               Both forms end with the checkpoint-overhead A/B pairs (10 per cell:
                skewed cells in --quick, all four in the full run; median with a bootstrap 95%
                CI, verdict met / missed / undecided; overhead.csv). --only skips them.
   --only LIST  only the scenarios whose name (backpressure/skew/mode, e.g. heavy/skew/aligned)
                contains one of the comma-separated texts, without the JMH microbenchmarks; with
                or without --quick. Results: benchmarks/results/only/ (not committed). E.g. the
-               alternating targets of issue 11 (heavy backpressure, both skews, every mode;
+               alternating checkpoints' targets (heavy backpressure, both skews, every mode;
                no backpressure without skew), about 15 minutes on 2 cores:
                  ./benchmark.sh --only heavy/,none/even/
   --engines LIST  reference, flink or both (default: reference,flink)

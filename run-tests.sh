@@ -44,6 +44,7 @@ fi
 
 command -v java >/dev/null 2>&1 || { echo "run-tests.sh: java not found: install a JDK 17+" >&2; exit 3; }
 command -v mvn >/dev/null 2>&1 || { echo "run-tests.sh: mvn not found: install Maven 3.8+" >&2; exit 3; }
+command -v python3 >/dev/null 2>&1 || { echo "run-tests.sh: python3 not found: the trace-validation, model-check self-test and PIT steps need it" >&2; exit 3; }
 
 passed=0; failed=0; summary=()
 step() {

@@ -8,7 +8,7 @@
 (* forwards the barrier on every output and unblocks.  Nothing in flight   *)
 (* is stored: the cost of the cut is paid in latency (blocked inputs).     *)
 (*                                                                         *)
-(* The lifecycle (issue 9): an aborted checkpoint releases every blocked  *)
+(* The lifecycle: an aborted checkpoint releases every blocked            *)
 (* input at once (NotifyCheckpointAborted, ReceiveCancelBarrier), a newer  *)
 (* barrier subsumes an older alignment, obsolete barriers are dropped, and *)
 (* an ended input counts as arrived (ReceiveEndOfPartition).  Concurrent   *)

@@ -15,7 +15,7 @@
 (* processed, from every input, exactly what the sender had sent before    *)
 (* its snapshot (Flow), and that is what it snapshots (AckedSnapshot).     *)
 (* Unfolding these local equations along the DAG from the sources gives    *)
-(* ConsistentCutInv.  The lifecycle (issue 9) adds three facts: an ended   *)
+(* ConsistentCutInv.  The lifecycle adds three facts: an ended             *)
 (* sender's end of partition stands for its barrier, with its final state *)
 (* as its snapshot (FinalStateLemma); a task that went past a checkpoint   *)
 (* without a snapshot dooms it (Passed, Doomed in CutLemmas.tla), and the *)

@@ -42,7 +42,7 @@
 (*   handling[t] = c, unalignedAt[t] # c:  AlternatingCollectingBarriers   *)
 (*   handling[t] = c, unalignedAt[t] = c:  AlternatingCollectingBarriersUnaligned *)
 (*                                                                         *)
-(* The lifecycle (issue 9) as in the other two protocols: aborts reach the *)
+(* The lifecycle as in the other two protocols: aborts reach the           *)
 (* tasks (a switched checkpoint is abandoned like any other), subsumption, *)
 (* obsolete barriers dropped, ended inputs count as arrived.  At most one  *)
 (* checkpoint is in flight at a time, as in Flink (unaligned checkpoints   *)

@@ -35,7 +35,7 @@
 (* engine differs from Flink (it declines the dropped older checkpoints,  *)
 (* and forwards one cancellation per abort): docs/flink-scenarios.md.      *)
 (*                                                                         *)
-(* Before issue 9's last gap was closed this module instantiated           *)
+(* Before it tracked several checkpoints, this module instantiated        *)
 (* AlignedCheckpoint.tla without blocking: one checkpoint per task, a      *)
 (* newer barrier subsuming the older one.  The two agree while at most one *)
 (* checkpoint's barriers travel at a time (every model of                  *)

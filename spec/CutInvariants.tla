@@ -76,7 +76,7 @@ AtLeastOnceInv ==
                    CopiesIn(r, processed[t]) >= Paths(r.src, r, t)
 
 -----------------------------------------------------------------------------
-(* Issue 10: the blind spots of the counting invariants closed.  Each      *)
+(* The blind spots of the counting invariants closed.  Each                *)
 (* claim below fails on a named bad definition in an MC module (see        *)
 (* spec/models.tsv); docs/spec.md lists which model shows which.           *)
 
@@ -135,7 +135,7 @@ BarrierOvertakesInv ==
         IsBarrier(chan[e][i]) => \A j \in 1..(i - 1) : ~IsRecord(chan[e][j])
 
 -----------------------------------------------------------------------------
-(* Issue 12: end-to-end exactly-once, over what an external reader sees   *)
+(* End-to-end exactly-once, over what an external reader sees             *)
 (* (committed, the transactional sinks' committed output; models with     *)
 (* TransactionalSink).                                                    *)
 
@@ -155,5 +155,5 @@ OutputExactlyOnceInv ==
 =============================================================================
 Every model checks these invariants (or, for a model that must fail, names the one
 TLC must report): MCAlignedCheckpoint.tla and MCUnalignedCheckpoint.tla record the figures.
-NoDuplicateOutputInv and OutputExactlyOnceInv (issue 12) are checked by the models with the
+NoDuplicateOutputInv and OutputExactlyOnceInv are checked by the models with the
 transactional sink (Sink*, and the broken sinks that must violate them): same files.

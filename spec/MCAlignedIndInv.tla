@@ -102,7 +102,7 @@ IndPrefix ==
     /\ snapOffset \in [CheckpointIds -> [Sources -> 0..RecordsPerSource]]
     /\ SourceSnapshotLemma
 
-\* With the transactional sink (issue 12) off, its variables are bound to their initial
+\* With the transactional sink off, its variables are bound to their initial
 \* values, which SinkOffLemma says they keep.  (With it on, MCAlignedIndInvSink.tla binds
 \* them after the rest, as its lemmas read processed and the snapshots.)
 SinkInit ==

@@ -1,6 +1,6 @@
 ------------------------- MODULE MCAlignedIndInvSink -------------------------
 (***************************************************************************)
-(* AlignedIndInv with the transactional sink on (issue 12), checked the    *)
+(* AlignedIndInv with the transactional sink on, checked the               *)
 (* standard way as MCAlignedIndInv.tla does: the initial states are all    *)
 (* states of the bounded type that satisfy AlignedIndInv, whose sink       *)
 (* lemmas (SinkTxnLemma, SinkOutputLemma, SinkSnapshotLemma in             *)

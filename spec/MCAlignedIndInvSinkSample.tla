@@ -1,6 +1,6 @@
 ---------------------- MODULE MCAlignedIndInvSinkSample ----------------------
 (***************************************************************************)
-(* AlignedIndInv with the transactional sink on (issue 12), by random      *)
+(* AlignedIndInv with the transactional sink on, by random                 *)
 (* sampling: MCAlignedIndInvSample.tla's initial states (acked, current    *)
 (* and snapOffset drawn by RandomSubset, the snapshots and the state of    *)
 (* the operators fed by sources computed, the channels enumerated) with    *)

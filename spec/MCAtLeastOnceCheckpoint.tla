@@ -27,7 +27,7 @@ BugOlderBarrierCountsForNewest(m, c) == SetMax(DOMAIN m)
 
 =============================================================================
 
-Lifecycle models (issue 9).  "s/1w": this helper's runs with -workers 1; "s/2w": the
+Lifecycle models.  "s/1w": this helper's runs with -workers 1; "s/2w": the
 final `./model-check.sh --quick --workers 2` (quick models only).  Both on the 2-core
 machine shared with five other helpers (load 9 to 36), so seconds are wall-clock upper
 bounds, several times what an idle machine takes (the whole quick run: 20 min 25 s wall,
@@ -44,7 +44,7 @@ AtLeastOnceAbortJoin                      AbortJoin.cfg                         
 AtLeastOnceAbortDiamond                   AbortDiamond.cfg                          pass                             50,853    23   50    - full
 SimAtLeastOnceLifecycleDiamond            SimLifecycleDiamond.cfg                   pass                              (sim)    60   99    - simulate
 
-The tracker of several checkpoints (issue 9's last gap; AtLeastOnceCheckpoint.tla): the
+The tracker of several checkpoints (AtLeastOnceCheckpoint.tla): the
 models above where at most one checkpoint's barriers travel at a time kept their counts (699,
 10,386, 2,513, 1,142, re-checked); the abort models grew (AbortJoin 44,256 to 46,272 states,
 106 s; AbortDiamond 50,853 to 51,213, 169 s; depth 23; one worker at a load of 15 to 26).

@@ -30,7 +30,7 @@ DiamondSources == {"src"}
 DiamondOperators == {"left", "right", "join"}
 DiamondEdges == {<<"src", "left">>, <<"src", "right">>, <<"left", "join">>, <<"right", "join">>}
 
-(* Topology "Join3": three sources into one three-input operator (issue 10: with two inputs,
+(* Topology "Join3": three sources into one three-input operator (with two inputs,
    an alignment that forgets its earlier arrivals still completes; with three it does not). *)
 Join3Sources == {"a", "b", "c"}
 Join3Operators == {"join3"}
@@ -74,7 +74,7 @@ RestoreChannelState(q) == q
 \* Caught by ExactlyOnceInv (the cut itself was consistent; the restore loses it).
 DropChannelState(q) == <<>>
 
-\* Issue 10, order (1): recovery puts the persisted records back in reverse order.  Every
+\* Recovery puts the persisted records back in reverse order.  Every
 \* record is restored once, so every counting invariant holds; FifoChannelInv fails.
 ReverseChannelState(q) == [i \in 1..Len(q) |-> q[Len(q) - i + 1]]
 
@@ -105,7 +105,7 @@ EndedCountsAsArrived(barrierArrived, ended) == barrierArrived \cup ended
 BugEndedInputNotCountedAsArrived(barrierArrived, ended) == barrierArrived
 
 -----------------------------------------------------------------------------
-(* Bad coordinators (issue 10): whole actions of Dataflow.tla replaced by  *)
+(* Bad coordinators: whole actions of Dataflow.tla replaced by             *)
 (* a .cfg line such as `CompleteCheckpoint <- CompleteKeepsOlder`.  Each   *)
 (* differs from the action it replaces in one place, named in its comment. *)
 
@@ -186,7 +186,7 @@ TriggerStopsAfterAbort(c) ==
                    failures, lifecycleVars>>
 
 -----------------------------------------------------------------------------
-(* The transactional sink (issue 12): the option on, and the bad dials.    *)
+(* The transactional sink: the option on, and the bad dials.               *)
 (* A .cfg turns the sink on with `TransactionalSink <- SinkOn` and picks   *)
 (* a bad dial with e.g. `SinkCommitsOnSnapshot <- BugCommitOnSnapshot`;   *)
 (* the correct dials are the defaults in Dataflow.tla.                     *)
@@ -263,5 +263,5 @@ StateView ==
 =============================================================================
 No models of its own; the figures of the models that use it are in MCAlignedCheckpoint.tla
 and MCUnalignedCheckpoint.tla.
-The sink's bad dials (issue 12) are used by MCAlignedCheckpoint_Bug{CommitOnSnapshot,
+The sink's bad dials are used by MCAlignedCheckpoint_Bug{CommitOnSnapshot,
 NoRecommitOnRestore,CommitNotIdempotent,NoFinalCheckpoint}.cfg; figures in MCAlignedCheckpoint.tla.

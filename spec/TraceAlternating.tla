@@ -56,7 +56,7 @@ Act(ev) ==
       [] ev.event = "CompleteCheckpoint" -> CompleteCheckpoint(ev.checkpoint) /\ UNCHANGED alternatingVars
       [] ev.event = "AbortCheckpoint" -> AbortCheckpoint(ev.checkpoint) /\ UNCHANGED alternatingVars
       [] ev.event = "FailAndRestore" -> FailAndRestoreAlternating
-      \* The lifecycle (issue 9), as in TraceAligned.tla (TraceValidation: NotifiedWithoutStep,
+      \* The lifecycle, as in TraceAligned.tla (TraceValidation: NotifiedWithoutStep,
       \* PreludeStep, RunEnded).
       [] ev.event = "NotifyCheckpointAborted" ->
               IF Abandoned(ev) = <<>> THEN NotifiedWithoutStep(ev) /\ UNCHANGED alternatingVars

@@ -52,7 +52,7 @@ TraceAbortEnabled == TRUE
 \* The lifecycle options the run used (traces recorded before they were in the header: off).
 TraceAbortsReachTasks == "abortsReachTasks" \in DOMAIN TraceHeader /\ TraceHeader.abortsReachTasks
 TraceEndOfInput == "endOfInput" \in DOMAIN TraceHeader /\ TraceHeader.endOfInput
-\* Issue 12: the job's sinks are two-phase-commit sinks (TransactionalFileSink); traces recorded
+\* The job's sinks are two-phase-commit sinks (TransactionalFileSink); traces recorded
 \* before the field existed: off.
 TraceTransactionalSink == "transactionalSink" \in DOMAIN TraceHeader /\ TraceHeader.transactionalSink
 
@@ -92,7 +92,7 @@ WellFormed(ev) ==
               ev.task \in Operators /\ ev.channel \in InputsOf(ev.task)
               /\ Range(Abandoned(ev)) \subseteq CheckpointIds
               \* (a barrier of a checkpoint never triggered: rejected here, not an evaluation error;
-              \* found by the trace mutants, issue 13)
+              \* found by the trace mutants)
               /\ (ev.event = "ReceiveBarrier" => ev.checkpoint \in CheckpointIds)
       [] ev.event = "ReceiveCancelBarrier" ->
               ev.task \in Operators /\ ev.channel \in InputsOf(ev.task)
@@ -103,7 +103,7 @@ WellFormed(ev) ==
               /\ Range(Abandoned(ev)) \subseteq CheckpointIds
       [] ev.event = "SendEndOfPartition" -> ev.task \in Sources
       [] ev.event \in {"FailAndRestore", "RunEnded"} -> TRUE
-      \* Issue 12: a transactional sink, a checkpoint.
+      \* A transactional sink, a checkpoint.
       [] ev.event = "NotifyCheckpointComplete" -> ev.task \in SinkTasks /\ ev.checkpoint \in CheckpointIds
       \* Alternating mode only (TraceAlternating.tla): operator task, checkpoint.
       [] ev.event = "TimeoutAlignment" -> ev.task \in Operators /\ ev.checkpoint \in CheckpointIds
@@ -136,11 +136,11 @@ CheckNames(ev) ==
 
 \* Check k of event ev: the recorded value agrees with the spec's (before or after the step).
 \* An event without "channels" (a causal trace's task, which cannot see the other end of its
-\* channels race with it; issue 13) leaves them to the spec: the receiver's events check what
+\* channels race with it) leaves them to the spec: the receiver's events check what
 \* it takes (Head(chan[e]) is the record or barrier it names).
 Check(ev, k) ==
     CASE k = "channels" -> "channels" \in DOMAIN ev => \A p \in Range(ev.channels) : chan'[p[1]] = p[2]
-      \* Issue 12: what an external reader sees after the step is the spec's committed output (an
+      \* What an external reader sees after the step is the spec's committed output (an
       \* event without the field: a job without a transactional sink, or not a sink's step).
       [] k = "output" -> "output" \in DOMAIN ev => committed' = FunOf(ev.output)
       \* The engine's sink committed something iff the spec's has a transaction pending up to c.
@@ -215,7 +215,7 @@ NotifiedWithoutStep(ev) ==
     /\ handling[ev.task] # ev.checkpoint
     /\ UNCHANGED vars
 
-\* Issue 12: a sink has a transaction that a notification would commit now (a pending one of a
+\* A sink has a transaction that a notification would commit now (a pending one of a
 \* checkpoint completed since the last failure).  Part of each trace module's Moves: a run that
 \* ended must not have one left.  (SinkProgress is not: a notification that commits nothing is
 \* a step of the spec too.)
@@ -300,7 +300,7 @@ Unexplained(Act(_), Notify(_, _)) ==
     /\ FALSE
 
 -----------------------------------------------------------------------------
-(* Coverage (issue 13): which branch of its action each matched event      *)
+(* Coverage: which branch of its action each matched event                 *)
 (* took, named from the spec's state before the step.  The protocol        *)
 (* modules name the branches of their own actions (ProtocolBranch) and     *)
 (* list every branch there is (BranchTable), so that the validator can say *)

@@ -10,7 +10,7 @@
 (* every record it takes from an input whose barrier has not arrived yet.  *)
 (* No input is ever blocked: the cost of the cut is paid in storage.       *)
 (* At most one checkpoint is in flight at a time, as in Flink; with the   *)
-(* lifecycle (issue 9) the next one may start while the barriers of an     *)
+(* lifecycle the next one may start while the barriers of an               *)
 (* aborted one still travel: its barrier overtakes them and they are       *)
 (* dropped as obsolete; an abort stops the persisting for the abandoned    *)
 (* checkpoint; an ended input counts as arrived.                           *)

@@ -14,7 +14,7 @@
 (* operator, its snapshot plus the persisted state of its inputs equals    *)
 (* what its senders had sent before their snapshots (OperatorSnapshot):    *)
 (* the local form of a consistent cut, which unfolds along the DAG into    *)
-(* ConsistentCutInv.  The lifecycle (issue 9): an ended sender's final     *)
+(* ConsistentCutInv.  The lifecycle: an ended sender's final               *)
 (* state is its snapshot and its end of partition puts no barrier on the  *)
 (* channel (so the receiver keeps persisting until it takes the end:       *)
 (* BarrierPlaced decides which mark applies); a checkpoint some task went *)

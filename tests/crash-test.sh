@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/crash-test.sh: the durable job survives kill -9 (issue 17). Starts real job processes
+# tests/crash-test.sh: the durable job survives kill -9. Starts real job processes
 # (java -jar reference-impl.jar run --checkpoint-dir D), kills them with SIGKILL -- at random
 # moments, and at deterministic kill points inside a checkpoint write (the store's test-only
 # CrashPoints seam: the process SIGKILLs itself in the named window) -- then resumes the job
@@ -7,7 +7,7 @@
 # "verdict: exactly-once holds" (exit 0); after every kill the directory must be healthy (the
 # pointer names a complete, valid checkpoint, or there is no pointer and no checkpoint; resume
 # would start from the pointer's checkpoint; no corrupt file; temporary files do not accumulate).
-# The jobs are file jobs (issue 12): two input files into the two-phase-commit sink writing an
+# The jobs are file jobs: two input files into the two-phase-commit sink writing an
 # output directory, so the output is checked too: after every kill no input record may be
 # committed twice (committed output is never taken back), and after the final resume
 # verify-output must find every input record committed exactly once and no pending transaction.

@@ -101,7 +101,7 @@ elif [ $? -eq 2 ] && grep -q "unknown option '--no-such-flag'" "$OUT/usage.log";
   echo "selftest: unknown flag -> exit 2 naming it: ok"
 else echo "selftest: unknown flag not reported as such"; cat "$OUT/usage.log"; fail=1; fi
 
-# ---- issue 17: usage exits 2, setup exits 3, each naming what is wrong ----------------------
+# ---- Usage exits 2, setup exits 3, each naming what is wrong ----------------------
 expect_exit() { # CODE TEXT LABEL -- COMMAND...: the command exits CODE and says TEXT
   local code=$1 text=$2 label=$3; shift 4
   "$@" >"$OUT/case.log" 2>&1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# spec-mutants.sh: mutation testing of the TLA+ protocol modules (issue 10).
+# spec-mutants.sh: mutation testing of the TLA+ protocol modules.
 #
 # Each mutant of tests/spec-mutants.tsv is one small, plausible mistake in an action of
 # spec/Dataflow.tla, spec/AlignedCheckpoint.tla, spec/UnalignedCheckpoint.tla, ...: an exact

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/spec-replay.sh: spec to engine (issue 13). TLC dumps the state graph of small models of
+# tests/spec-replay.sh: spec to engine. TLC dumps the state graph of small models of
 # both protocols (Join and Diamond); the replay (dev.consistentcut.replay.SpecReplay) derives a
 # path cover of each graph and forces the engine's simulation runtime through every path, step by
 # step, comparing the engine's state with the spec's after each step. Then the broken twins: the

@@ -2,11 +2,11 @@
 """tests/trace-coverage.py GOOD_DIR: the lifecycle cases the correct engine's traces must contain.
 
 tests/trace-validation.sh records its traces with fixed seeds chosen so that each case of the
-checkpoint lifecycle (issue 9) shows in at least one of them; TLC accepting them says nothing about
+checkpoint lifecycle shows in at least one of them; TLC accepting them says nothing about
 a case no trace contains.  This names every case and the traces that have it, and exits 1 if one
 has none (a changed engine can make a seed stop showing a case: choose another seed).
 
-tests/trace-coverage.py --branches COVERAGE.tsv: the spec side of the same question (issue 13).
+tests/trace-coverage.py --branches COVERAGE.tsv: the spec side of the same question.
 COVERAGE.tsv is what `./model-check.sh --trace ... --coverage FILE` wrote: per trace module (mode),
 spec action and branch (spec/TraceAligned.tla and TraceUnaligned.tla, ProtocolBranch; shared ones
 in TraceValidation.tla), how often TLC took it while matching the traces.  Every branch of the
@@ -23,8 +23,8 @@ def tracks_two(tracked, ev):
     """At-least-once: updates tracked (task -> [the checkpoints whose barrier arrived there and that
     were neither snapshot nor dropped, the newest checkpoint the task finished or abandoned]) with
     event ev; true if ev is the first barrier of a checkpoint newer than one the task still tracks
-    (AtLeastOnceTracking with two pending, which the spec's tracker follows since issue 9's last
-    gap: AtLeastOnceCheckpoint.tla).  A barrier of a checkpoint the task neither tracks nor has
+    (AtLeastOnceTracking with two pending, which the spec's tracker follows:
+    AtLeastOnceCheckpoint.tla).  A barrier of a checkpoint the task neither tracks nor has
     seen anything newer than is the first of its checkpoint; any other untracked one is obsolete."""
     e, t, c, a = ev["event"], ev.get("task"), ev.get("checkpoint"), ev.get("abandoned", [])
     if e == "FailAndRestore":
@@ -81,7 +81,7 @@ def cases(path):
         found.add("threaded runtime with end of input")
     pending, last_injected, triggered, aborted = set(), {}, 0, set()
     tracked = {}  # at-least-once: per task, the checkpoints with a barrier arrived, not yet snapshot or dropped
-    output, completed_since_failure, notified = 0, set(), set()  # the two-phase-commit sink (issue 12)
+    output, completed_since_failure, notified = 0, set(), set()  # the two-phase-commit sink
     for ev in events:
         e, c, a = ev["event"], ev.get("checkpoint"), ev.get("abandoned", [])
         if header.get("mode") == "at-least-once" and tracks_two(tracked, ev):
@@ -165,7 +165,7 @@ NOT_BY_THE_ENGINE = {
         " rejected there)",
 }
 # Branches the CI set does not reach yet, though a run of the correct engine could: each a seed
-# still to find (issue 13). Listed so that the check fails for any other branch that stops being
+# still to find. Listed so that the check fails for any other branch that stops being
 # reached; remove an entry once a trace reaches it (the check then says so). Empty since the last
 # two got their seeds (sim-join-aligned-decline-abandons, sim-join-unaligned-last-input-ends).
 NOT_YET = set()

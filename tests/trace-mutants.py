@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tests/trace-mutants.py: does trace validation reject wrong traces?  (issue 13)
+"""tests/trace-mutants.py: does trace validation reject wrong traces? 
 
 Takes traces the validator accepts, applies systematic mutations to them, lets
 ./model-check.sh --trace --require-end judge every mutant, and reports the mutation score per

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/trace-validation.sh: trace validation (issue 5) as a test. Records runs of the reference
+# tests/trace-validation.sh: trace validation as a test. Records runs of the reference
 # engine -- simulation and threaded runtime, aligned, unaligned and at-least-once, the demo job, a join,
 # a fan-in and a diamond, with failures, aborted checkpoints that reach the tasks, subsumption,
 # concurrent checkpoints and sources that end their input -- and lets TLC check that each trace is a
@@ -57,7 +57,7 @@ record sim-demo-aligned-2inflight --runtime simulation --job demo --mode aligned
   --records 8 --checkpoints 6 --failures 2 --abort-probability 0.02
 record sim-diamond-unaligned-timeouts --runtime simulation --job diamond --mode unaligned --seed 7 \
   --records 6 --checkpoints 6 --failures 1 --checkpoint-timeout 12
-# The lifecycle (issue 9). Seeds chosen by recording runs until the case showed (measured when
+# The lifecycle. Seeds chosen by recording runs until the case showed (measured when
 # chosen; the runtime's choices depend on the seed only):
 # - join, seed 6: a barrier of checkpoint 3 subsumes the alignment of 2 (the right source skipped
 #   2, aborted before it injected it), two checkpoints in flight, every source ends;
@@ -91,7 +91,7 @@ record sim-join-aligned-declines --runtime simulation --job join --mode aligned 
   --checkpoints 6 --decline-probability 0.2 --end-of-input
 record sim-join-unaligned-declines --runtime simulation --job join --mode unaligned --seed 5 --records 6 \
   --checkpoints 6 --decline-probability 0.2 --end-of-input
-# Branch coverage (issue 13; tests/trace-coverage.py --branches): seeds chosen, by the branches TLC
+# Branch coverage (tests/trace-coverage.py --branches): seeds chosen, by the branches TLC
 # reported, for those the runs above miss: join aligned, seed 7: a cancellation barrier abandons an
 # alignment in progress; diamond unaligned, seed 1: a newer barrier subsumes the checkpoint a task
 # handles, a source skips an aborted checkpoint's barrier; seed 4: cancellation barriers abandon the
@@ -131,11 +131,11 @@ for mode in aligned unaligned; do
   record "sim-fanin-$mode" --runtime simulation --job fanin --mode "$mode" --seed "$seed" --records 5 \
     --checkpoints 5 --failures 2
 done
-# The threaded runtime records causally (issue 13): no trace lock, every task logs its own events
+# The threaded runtime records causally: no trace lock, every task logs its own events
 # with a vector clock, the trace is their merge; so these runs race as untraced ones do
 # (parallelism 2, channels of 2 records or 1, failures, timeouts that abort).
 record threads-fanin-unaligned --runtime threads --job fanin --mode unaligned --records 6 --failures 1
-# Network buffers (issue 16): two buffers of two records per channel; the overtaking barriers pass
+# Network buffers: two buffers of two records per channel; the overtaking barriers pass
 # part of a buffer being read, queued buffers and open ones (what they overtake is persisted).
 record threads-demo-unaligned-buffers --runtime threads --job demo --mode unaligned --records 10 --capacity 4 \
   --buffer-size 2 --failures 1
@@ -156,7 +156,7 @@ record threads-diamond-unaligned-capacity1 --runtime threads --job diamond --mod
   --failures 1 --checkpoint-timeout 1 --end-of-input
 record threads-join-aligned-tracelock --runtime threads --job join --mode aligned --records 6 --failures 1 --trace-lock
 
-# The two-phase-commit sink (issue 12; the job implies end of input): failures right after the
+# The two-phase-commit sink (the job implies end of input): failures right after the
 # first completion and at random right after completions, so notifications are lost and
 # restores re-commit (seeds 3 and 5 show both, checked by trace-coverage.py); a threaded run.
 record sim-sink-aligned --runtime simulation --job sink --mode aligned --seed 3 --records 5 --checkpoints 6 --failures 3
@@ -186,7 +186,7 @@ check $? "lifecycle cases in the correct engine's traces (a seed that no longer 
 echo "--- validating them: each must be a behaviour of the specification ---"
 validate good "$OUT"/good/*.ndjson
 
-echo "--- coverage: every branch of the aligned and unaligned actions taken by some trace (issue 13) ---"
+echo "--- coverage: every branch of the aligned and unaligned actions taken by some trace ---"
 python3 tests/trace-coverage.py --branches "$OUT/good-coverage.tsv"
 check $? "branch coverage of the correct engine's traces (the report above lists each branch with its count)"
 
@@ -230,7 +230,7 @@ echo "--- a deliberately broken engine: its traces must be rejected at the first
 # BrokenTraces (test sources) runs the engine with the broken barrier handlers of
 # dev.consistentcut.barrier.BrokenHandlers (an aligned one that does not block, an unaligned one
 # that forgets the records it must persist) and BrokenLifecycleHandlers (the four lifecycle bug
-# classes of issue 9: an abort that keeps inputs blocked, subsumption keeping the older
+# classes of An abort that keeps inputs blocked, subsumption keeping the older
 # checkpoint's arrived inputs, a late barrier of a cancelled checkpoint taken for the next one
 # (FLINK-20654), an ended input not counted as arrived) and BrokenTrackerHandlers (the at-least-once
 # tracker counting an older barrier for the newest checkpoint, BugOlderBarrierCountsForNewest).

@@ -39,8 +39,9 @@ import java.util.function.Supplier;
  *
  * <p><b>Threading contract.</b> A {@link Proc} belongs to the thread bound to it ({@link #bind});
  * another thread touches it only after a happens-before edge (a {@code join}, a
- * {@code Thread.start}). Channel clocks are called under their channel's lock; the coordinator's
- * clock is guarded by its own lock.
+ * {@code Thread.start}). Channel clocks are called under the lock of the
+ * {@link dev.consistentcut.channel.CausalChannel} that carries them; the coordinator's clock is
+ * guarded by its own lock.
  */
 public final class VectorClocks {
 
@@ -238,12 +239,12 @@ public final class VectorClocks {
 
     // ------------------------------------------------------------------ channels
 
-    /** A clock for one channel of capacity {@code capacity} records. */
+    /** A clock for one channel of capacity {@code capacity} records, for the {@code CausalChannel} installed around it. */
     public ChannelClock channel(int capacity) {
         return new Link(capacity);
     }
 
-    /** Called under the channel's lock (ChannelClock's contract). */
+    /** Called under its {@code CausalChannel}'s lock (ChannelClock's contract). */
     private final class Link implements ChannelClock {
         private final int capacity;
         private long[] lastPut = new long[names.size()];

@@ -1,26 +1,12 @@
 package dev.consistentcut.channel;
 
 /**
- * Causal tracing (issue 13): told of every element put into or taken from a {@link Channel}, on
- * the thread that does it and under the channel's lock, so that the clocks it keeps change
- * atomically with the channel ({@code dev.consistentcut.causal.VectorClocks}). Off
- * ({@link #NONE}) unless a causal trace is recorded.
+ * Causal tracing: told of every element put into or taken from a {@link Channel} by the
+ * {@link CausalChannel} around it, on the thread that does it and under that decorator's lock, so
+ * that the clocks it keeps change atomically with the channel
+ * ({@code dev.consistentcut.causal.VectorClocks}). A channel without the decorator tells no clock.
  */
 public interface ChannelClock {
-
-    ChannelClock NONE = new ChannelClock() {
-        @Override
-        public void put(boolean record, boolean overtaking) {
-        }
-
-        @Override
-        public void take(boolean record) {
-        }
-
-        @Override
-        public void restored(int records) {
-        }
-    };
 
     /** The sender put an element: a record, or an overtaking (priority-lane) element when {@code overtaking}. */
     void put(boolean record, boolean overtaking);

@@ -1,3 +1,4 @@
+// Longer than 500 lines: the catalogue of the spec's invariants, one method each beside its TLA+ formula.
 package dev.consistentcut.check;
 
 import dev.consistentcut.barrier.DeliveryGuarantee;

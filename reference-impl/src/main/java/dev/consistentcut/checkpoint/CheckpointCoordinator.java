@@ -1,3 +1,4 @@
+// Longer than 500 lines: one lock guards all of the coordinator's state, so its actions stay together as one class of critical sections.
 package dev.consistentcut.checkpoint;
 
 import dev.consistentcut.annotation.TestSeam;

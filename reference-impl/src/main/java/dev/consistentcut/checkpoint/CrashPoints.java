@@ -8,12 +8,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Test-only deterministic kill points inside a checkpoint write, so that the crash test (issue 17,
- * {@code tests/crash-test.sh}) hits the dangerous windows of {@link DirectoryCheckpointStore#store}
- * on purpose instead of by luck. Off unless the system property {@value #PROPERTY} is set to
- * {@code WINDOW:N}: the process then kills itself with SIGKILL the {@code N}-th time it reaches
- * {@code WINDOW}, after printing {@code crash point WINDOW reached: SIGKILL} on stderr (the
- * harness counts these lines). The windows, in the order a write passes them:
+ * The crash test's {@link WriteObserver} ({@code tests/crash-test.sh}): deterministic kill points
+ * inside a checkpoint write, so that the test hits the dangerous windows of
+ * {@link DirectoryCheckpointStore#store} on purpose instead of by luck. The command line installs
+ * it only when the system property {@value #PROPERTY} is set to {@code WINDOW:N}
+ * ({@link #fromSystemProperty}): the process then kills itself with SIGKILL the {@code N}-th time
+ * it reaches {@code WINDOW}, after printing {@code crash point WINDOW reached: SIGKILL} on stderr
+ * (the harness counts these lines). The windows, in the order a write passes them:
  * <ul>
  *   <li>{@code checkpoint-temp-partial}: half of {@code chk-<id>.tmp} written, not synced;
  *   <li>{@code checkpoint-temp-synced}: the temp file complete and fsynced, not yet renamed;
@@ -21,59 +22,76 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code pointer-temp-partial}, {@code pointer-temp-synced}: the same for {@code LATEST.tmp};
  *   <li>{@code pointer-renamed}: the new pointer committed, older checkpoints not yet pruned.
  * </ul>
- * Threading: {@link #reach} may be called from any thread; the count is atomic.
+ * Threading: may be shared by any threads; the count is atomic.
  */
 @TestSeam
-public final class CrashPoints {
+public final class CrashPoints implements WriteObserver {
 
     /** The system property naming the kill point, {@code WINDOW:N}. */
     public static final String PROPERTY = "consistentcut.crash-at";
 
-    private static final String WINDOW;
-    private static final int NTH;
-    private static final AtomicInteger REACHED = new AtomicInteger();
+    private final String window;
+    private final int nth;
+    private final AtomicInteger reached = new AtomicInteger();
 
-    static {
+    private CrashPoints(String window, int nth) {
+        this.window = window;
+        this.nth = nth;
+    }
+
+    /**
+     * The kill point {@value #PROPERTY} names, or {@link WriteObserver#NONE} when it is unset.
+     *
+     * @throws IllegalArgumentException when the property is set but not {@code WINDOW:N} with {@code N >= 1}
+     */
+    public static WriteObserver fromSystemProperty() {
         String v = System.getProperty(PROPERTY, "");
+        if (v.isEmpty()) {
+            return NONE;
+        }
         int colon = v.lastIndexOf(':');
-        String window = null;
         int nth = 0;
         if (colon > 0) {
             try {
                 nth = Integer.parseInt(v.substring(colon + 1));
-                window = v.substring(0, colon);
             } catch (NumberFormatException e) {
-                window = null;
+                nth = 0;
             }
         }
-        if (!v.isEmpty() && (window == null || nth < 1)) {
+        if (nth < 1) {
             throw new IllegalArgumentException(PROPERTY + " must be WINDOW:N with N >= 1, got '" + v + "'");
         }
-        WINDOW = window;
-        NTH = nth;
-    }
-
-    private CrashPoints() {
+        return new CrashPoints(v.substring(0, colon), nth);
     }
 
     /**
-     * The window "half the data written": when {@code window} is the configured kill point, writes
-     * the first half of {@code bytes} to {@code temp} (through the store's {@code files}) and
-     * {@linkplain #reach reaches} it, so that the window exists; otherwise does nothing.
+     * The window "half the data written": when it is the kill point, writes the first half of
+     * {@code bytes} to {@code temp} first, so that the window exists when the process dies.
      */
-    static void writeHalfIfArmed(String window, StoreFiles files, Path temp, byte[] bytes) throws IOException {
-        if (window.equals(WINDOW)) {
-            files.write(temp, Arrays.copyOf(bytes, bytes.length / 2));
-            reach(window);
+    @Override
+    public void beforeTempWrite(String write, Path temp, byte[] bytes) throws IOException {
+        if (window.equals(write + "-temp-partial")) {
+            StoreFiles.REAL.write(temp, Arrays.copyOf(bytes, bytes.length / 2));
+            reach(write + "-temp-partial");
         }
     }
 
-    /** Called by the store at each window; kills the process when it is the configured point. */
-    static void reach(String window) {
-        if (WINDOW == null || !WINDOW.equals(window) || REACHED.incrementAndGet() != NTH) {
+    @Override
+    public void tempSynced(String write) {
+        reach(write + "-temp-synced");
+    }
+
+    @Override
+    public void renamed(String write) {
+        reach(write + "-renamed");
+    }
+
+    /** Kills the process when {@code at} is the kill point, reached for the {@code N}-th time. */
+    private void reach(String at) {
+        if (!window.equals(at) || reached.incrementAndGet() != nth) {
             return;
         }
-        System.err.println("crash point " + window + " reached: SIGKILL");
+        System.err.println("crash point " + at + " reached: SIGKILL");
         System.err.flush();
         try {
             new ProcessBuilder("kill", "-KILL", Long.toString(ProcessHandle.current().pid()))

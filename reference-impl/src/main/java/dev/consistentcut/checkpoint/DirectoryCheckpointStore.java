@@ -59,6 +59,8 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     private final String jobId;
     /** Every file operation of a write goes through here: the seam of the crash-ordering test. */
     private final StoreFiles files;
+    /** Sees each window of a write: where the crash test injects its kills. */
+    private final WriteObserver observer;
     /** Ids whose files failed to decode when pruning: reported once, never deleted; guarded by this. */
     private final Set<Long> undecodable = new HashSet<>();
 
@@ -81,7 +83,16 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
      * another job (or of none) is never restored: {@link #latest} reports it and falls back.
      */
     public DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings, String jobId) {
-        this(dir, retain, warnings, jobId, StoreFiles.REAL);
+        this(dir, retain, warnings, jobId, WriteObserver.NONE);
+    }
+
+    /**
+     * As {@link #DirectoryCheckpointStore(Path, int, Consumer, String)}, with {@code observer}
+     * called in each window of every write (the crash test's kill points; {@link WriteObserver#NONE}
+     * in production).
+     */
+    public DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings, String jobId, WriteObserver observer) {
+        this(dir, retain, warnings, jobId, StoreFiles.REAL, observer);
     }
 
     /** As {@link #DirectoryCheckpointStore(Path, int, Consumer)}, with the file operations done by {@code files}. */
@@ -97,8 +108,14 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
      */
     @TestSeam
     DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings, String jobId, StoreFiles files) {
+        this(dir, retain, warnings, jobId, files, WriteObserver.NONE);
+    }
+
+    private DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings, String jobId, StoreFiles files,
+            WriteObserver observer) {
         this.jobId = jobId;
         this.files = Objects.requireNonNull(files, "files");
+        this.observer = Objects.requireNonNull(observer, "observer");
         this.dir = Objects.requireNonNull(dir, "dir");
         this.warnings = Objects.requireNonNull(warnings, "warnings");
         if (retain < 1) {
@@ -327,16 +344,16 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
 
     /**
      * Temp write, fsync, atomic rename, directory fsync: the order a crash at any point survives.
-     * {@code window} names the write for {@link CrashPoints}: {@code checkpoint} or {@code pointer}.
+     * {@code write} names the write for the {@link WriteObserver}: {@code checkpoint} or {@code pointer}.
      */
-    private void writeAtomically(byte[] bytes, Path temp, Path target, String window) throws IOException {
+    private void writeAtomically(byte[] bytes, Path temp, Path target, String write) throws IOException {
         try {
-            CrashPoints.writeHalfIfArmed(window + "-temp-partial", files, temp, bytes);
+            observer.beforeTempWrite(write, temp, bytes);
             files.write(temp, bytes);
             files.fsync(temp);
-            CrashPoints.reach(window + "-temp-synced");
+            observer.tempSynced(write);
             files.rename(temp, target);
-            CrashPoints.reach(window + "-renamed");
+            observer.renamed(write);
         } catch (IOException e) {
             try {
                 Files.deleteIfExists(temp); // our own partial write, never anyone's data

@@ -6,6 +6,7 @@ import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.checkpoint.CheckpointCodec;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.checkpoint.CrashPoints;
 import dev.consistentcut.checkpoint.DirectoryCheckpointStore;
 import dev.consistentcut.checkpoint.InMemoryCheckpointStore;
 import dev.consistentcut.graph.JobGraph;
@@ -210,8 +211,9 @@ public final class Main {
         ObservedStore store;
         if (dir != null) {
             try {
+                // The crash test's kill points, installed only when its system property asks for them.
                 store = new ObservedStore(new DirectoryCheckpointStore(dir.path(), 3,
-                        w -> err.println("warning: " + w), jobId));
+                        w -> err.println("warning: " + w), jobId, CrashPoints.fromSystemProperty()));
             } catch (IllegalArgumentException e) {
                 throw new EnvironmentException(e.getMessage(), e);
             }

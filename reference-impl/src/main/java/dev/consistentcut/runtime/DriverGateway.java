@@ -1,6 +1,5 @@
 package dev.consistentcut.runtime;
 
-import dev.consistentcut.causal.VectorClocks;
 import dev.consistentcut.checkpoint.AckResult;
 import dev.consistentcut.checkpoint.Acknowledgement;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
@@ -26,8 +25,9 @@ import java.util.function.Supplier;
  *
  * <p><b>Threading.</b> The task methods are called by task threads (the simulation's one thread,
  * or each task's own thread); {@link #coordinatorChanged()} by any thread;
- * {@link #recordCausally} before the run. With a causal trace every call reads or writes the
- * coordinator's state through {@link VectorClocks#atCoordinator}, carrying the clocks.
+ * {@link #recordCausally} before the run. Every call reads or writes the coordinator's state
+ * through {@link CausalWiring#atCoordinator}: with a causal trace it carries the clocks, without
+ * one it only runs the call.
  */
 final class DriverGateway implements CoordinatorGateway {
 
@@ -49,8 +49,8 @@ final class DriverGateway implements CoordinatorGateway {
     private final LongSupplier clock;
     private final Choices choices;
     private final double declineProbability;
-    /** A causal trace's clocks (null: none); set before the run. */
-    private VectorClocks clocks;
+    /** A causal trace's clocks, or {@link CausalWiring#NONE}; set before the run. */
+    private CausalWiring causal = CausalWiring.NONE;
 
     /**
      * Bumped right after every change of the coordinator's state that can give a task a barrier
@@ -80,8 +80,8 @@ final class DriverGateway implements CoordinatorGateway {
     }
 
     /** From now on every call carries the clocks of causal trace {@code c}. Before the run. */
-    void recordCausally(VectorClocks c) {
-        this.clocks = c;
+    void recordCausally(CausalWiring c) {
+        this.causal = c;
     }
 
     /** See {@link #coordinatorGeneration}; any thread. */
@@ -93,7 +93,7 @@ final class DriverGateway implements CoordinatorGateway {
 
     /** A read or write of the coordinator's state; with a causal trace, carrying the clocks. */
     private <T> T at(boolean writes, Predicate<T> isNews, Supplier<T> call) {
-        return clocks == null ? call.get() : clocks.atCoordinator(writes, isNews, call);
+        return causal.atCoordinator(writes, false, isNews, call);
     }
 
     private void write(Runnable call) {
@@ -193,8 +193,7 @@ final class DriverGateway implements CoordinatorGateway {
     public void declineCheckpoint(String task, long checkpointId) {
         // The decline and its event (AbortCheckpoint, recorded on this task's thread) together,
         // so that the coordinator's clock includes the event.
-        boolean declined = clocks == null ? driver.decline(task, checkpointId)
-                : clocks.atCoordinator(true, true, null, () -> driver.decline(task, checkpointId));
+        boolean declined = causal.atCoordinator(true, true, null, () -> driver.decline(task, checkpointId));
         coordinatorChanged();
         if (declined) {
             choices.wakeCoordinator().run(); // it wakes the tasks with the news

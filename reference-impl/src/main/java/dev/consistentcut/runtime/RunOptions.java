@@ -4,8 +4,11 @@ import dev.consistentcut.checkpoint.CheckpointStore;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.task.RunObserver;
 import java.util.Objects;
+import java.util.Random;
 import java.util.function.Consumer;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
 
 /**
  * Settings of one run, for both runtimes. Time-valued settings are in the runtime's clock unit:
@@ -49,6 +52,8 @@ import java.util.function.Supplier;
  * @param bufferTimeout threads: an open buffer is handed over part-full at the latest this long
  *     after its task last flushed (Flink's {@code execution.buffer-timeout}); a task with nothing
  *     else to do flushes at once. 0: flush after every step
+ * @param draws both: makes the run's source of random draws from {@link #seed()} (see the builder);
+ *     every random choice of a runtime is drawn from the one source {@link #newDraws()} makes
  */
 public record RunOptions(
         long seed,
@@ -75,13 +80,15 @@ public record RunOptions(
         double failureAfterCompletionProbability,
         double declineProbability,
         int bufferSize,
-        long bufferTimeout) {
+        long bufferTimeout,
+        LongFunction<RandomGenerator> draws) {
 
     public RunOptions {
         Objects.requireNonNull(storeFactory, "storeFactory");
         Objects.requireNonNull(observer, "observer");
         Objects.requireNonNull(onCheckpoint, "onCheckpoint");
         Objects.requireNonNull(progress, "progress");
+        Objects.requireNonNull(draws, "draws");
         requireProbability("triggerProbability", triggerProbability);
         requireProbability("abortProbability", abortProbability);
         requireProbability("failureProbability", failureProbability);
@@ -98,6 +105,15 @@ public record RunOptions(
         requireAtLeast("savepointEvery", savepointEvery, 0);
         requireAtLeast("bufferSize", bufferSize, 0);
         requireAtLeast("bufferTimeout", bufferTimeout, 0);
+    }
+
+    /**
+     * A new source of the run's random draws, seeded with {@link #seed()}: the simulation chooses
+     * its steps and draws its failures, aborts and declines from it; the threaded runtime draws
+     * its declines from it (on the task threads, so the source must be thread-safe there).
+     */
+    public RandomGenerator newDraws() {
+        return draws.apply(seed);
     }
 
     /** Whether the {@code n}-th triggered checkpoint (from 1) is a savepoint. */
@@ -148,6 +164,7 @@ public record RunOptions(
         private double failureAfterCompletionProbability;
         private int bufferSize;
         private long bufferTimeout = 100_000_000L;
+        private LongFunction<RandomGenerator> draws = Random::new;
 
         /** Default 1. */
         public Builder seed(long v) {
@@ -330,12 +347,21 @@ public record RunOptions(
             return this;
         }
 
+        /**
+         * Default {@code Random::new}: {@code new java.util.Random(seed)}, so a seed gives the run
+         * it always gave. A test that needs a particular schedule gives a scripted source instead.
+         */
+        public Builder draws(LongFunction<RandomGenerator> v) {
+            draws = v;
+            return this;
+        }
+
         public RunOptions build() {
             return new RunOptions(seed, maxSteps, checkpointInterval, triggerProbability, maxCheckpoints,
                     checkpointTimeout, abortProbability, maxConcurrentAligned, maxFailures, failureProbability,
                     failAtStep, failAfterCheckpoint, storeFactory, observer, trackProcessed, onCheckpoint, progress,
                     tolerableFailedCheckpoints, abortsReachTasks, endOfInput, savepointEvery,
-                    failureAfterCompletionProbability, declineProbability, bufferSize, bufferTimeout);
+                    failureAfterCompletionProbability, declineProbability, bufferSize, bufferTimeout, draws);
         }
     }
 }

@@ -20,14 +20,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.function.UnaryOperator;
+import java.util.random.RandomGenerator;
 
 /**
  * The deterministic simulation runtime: every task of the job in one thread, advanced one step at
  * a time; the clock is the step counter. At each step it collects every enabled step and chooses
- * one with a {@link Random} seeded by {@link RunOptions#seed()}, so a run is reproduced exactly by
- * (job, mode, options).
+ * one with the run's draws ({@link RunOptions#newDraws()}, seeded by {@link RunOptions#seed()}), so a
+ * run is reproduced exactly by (job, mode, options).
  *
  * <p>Choice of a step: first the environment's and coordinator's occasional steps, each taken with
  * its probability while enabled: {@code FailAndRestore} (while the failure budget lasts; always at
@@ -61,7 +61,7 @@ public final class SimulationRuntime extends DrivenRuntime {
     private final CheckpointDriver driver;
     private final BarrierMode mode;
     private final RunOptions options;
-    private final Random random;
+    private final RandomGenerator random;
 
     private long step;
     private long lastTrigger = Long.MIN_VALUE / 2;
@@ -87,7 +87,7 @@ public final class SimulationRuntime extends DrivenRuntime {
     SimulationRuntime(JobGraph job, BarrierMode mode, RunOptions options, UnaryOperator<LifecycleChecks.Coordinator> lifecycleView) {
         this.mode = mode;
         this.options = options;
-        this.random = new Random(options.seed());
+        this.random = options.newDraws();
         // One step stands for one millisecond; declines are drawn from the run's seeded draws.
         this.driver = new CheckpointDriver(job, mode, options, () -> step, 1, lifecycleView, false,
                 new DriverGateway.Choices(1, random::nextDouble, () -> { }, () -> false));

@@ -1,8 +1,10 @@
 package dev.consistentcut.runtime;
 
+import dev.consistentcut.annotation.TestSeam;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.causal.VectorClocks;
-import dev.consistentcut.channel.Channel;
+import dev.consistentcut.channel.CausalChannel;
+import dev.consistentcut.channel.ChannelClock;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.PhysicalGraph;
@@ -16,14 +18,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
+import java.util.random.RandomGenerator;
 
 /**
  * The threaded runtime: one thread per task instance, running the same task classes as the
@@ -87,11 +90,17 @@ public final class ThreadedRuntime extends DrivenRuntime {
     final ReentrantLock traceLock = new ReentrantLock();
     final boolean tracing;
     /**
-     * A causal trace (issue 13): every task and the coordinator log their own events, stamped with
-     * vector clocks that the channels and the coordinator carry ({@link VectorClocks}); no trace
-     * lock then, so the traced run races as an untraced one. Null: none (the trace lock, if tracing).
+     * Held around every task and coordinator step while a trace is recorded under the trace lock:
+     * {@link #traceLock}; nothing without a trace. A causal trace replaces it ({@link #causal}).
      */
-    VectorClocks clocks;
+    final StepLock traceStep;
+    /**
+     * A causal trace: every task and the coordinator log their own events, stamped with vector
+     * clocks that the channels and the coordinator carry ({@link VectorClocks}); no trace lock
+     * then, so the traced run races as an untraced one. {@link CausalWiring#NONE} without one.
+     * Set before the run.
+     */
+    CausalWiring causal = CausalWiring.NONE;
 
     /** Steps of workers that have been stopped (a failure restarts them); the live ones count in {@link Worker}. Coordinator thread only. */
     private long stepsOfStoppedWorkers;
@@ -117,25 +126,30 @@ public final class ThreadedRuntime extends DrivenRuntime {
         // Serializing is the runtime's price for an observer that needs one order of steps (a trace);
         // the checks observe the coordinator's steps only, on its thread, and need none.
         this.tracing = options.observer() != RunObserver.NONE;
+        this.traceStep = tracing ? StepLock.of(traceLock) : StepLock.NONE;
         // Declines are drawn by the task threads, in no fixed order: the seed does not reproduce them.
-        Random declineDraws = new Random(options.seed());
+        RandomGenerator declineDraws = options.newDraws();
         this.driver = new CheckpointDriver(job, mode, options, System::nanoTime, options.bufferSize(),
                 UnaryOperator.identity(), true, new DriverGateway.Choices(TimeUnit.MILLISECONDS.toNanos(1),
                         declineDraws::nextDouble, this::wakeCoordinator, onTaskThread::get));
     }
 
     /**
-     * Records causally instead of under the trace lock (issue 13): each thread's events go to its
-     * process's log in {@code c} (the task ids and {@link VectorClocks#COORDINATOR}), with the
-     * clocks every channel and the coordinator carry. Call before {@link #run()}.
+     * Records causally instead of under the trace lock: each thread's events go to its process's
+     * log in {@code c} (the task ids and {@link VectorClocks#COORDINATOR}), with the clocks every
+     * channel (a {@link CausalChannel} installed on each) and the coordinator carry. Call once,
+     * before {@link #run()}.
      */
     public void recordCausally(VectorClocks c) {
-        this.clocks = java.util.Objects.requireNonNull(c, "clocks");
-        driver.gateway.recordCausally(c);
-        for (PhysicalGraph.ChannelSpec ch : driver.graph.channels()) {
-            Channel channel = driver.deployment.channels.get(ch.id());
-            channel.setClock(c.channel(channel.capacity()));
-        }
+        recordCausally(c, (channel, clock) -> clock);
+    }
+
+    /** As {@link #recordCausally(VectorClocks)}, with each channel's clock wrapped by {@code clockFor} (channel id, clock): a test slows one. */
+    @TestSeam
+    public void recordCausally(VectorClocks c, BiFunction<String, ChannelClock, ChannelClock> clockFor) {
+        java.util.Objects.requireNonNull(c, "clocks");
+        this.causal = CausalWiring.install(c, driver.graph, driver.deployment.channels, clockFor);
+        driver.gateway.recordCausally(causal);
     }
 
     /** The processes of a causal trace of this runtime's job: every task, then the coordinator. */
@@ -150,9 +164,7 @@ public final class ThreadedRuntime extends DrivenRuntime {
     @Override
     public RunResult run() {
         control.begin();
-        if (clocks != null) {
-            clocks.bind(VectorClocks.COORDINATOR);
-        }
+        causal.bind(VectorClocks.COORDINATOR);
         long start = System.nanoTime();
         long nextTrigger = start + options.checkpointInterval();
         long nextProgress = start + PROGRESS_INTERVAL;
@@ -207,9 +219,7 @@ public final class ThreadedRuntime extends DrivenRuntime {
             }
         } finally {
             stopWorkers();
-            if (clocks != null) {
-                clocks.joinAll(); // what the coordinator records now (RunEnded) comes after everything
-            }
+            causal.joinAll(); // what the coordinator records now (RunEnded) comes after everything
             control.end();
         }
         driver.violations.addAll(driver.finalChecks(true));
@@ -305,20 +315,9 @@ public final class ThreadedRuntime extends DrivenRuntime {
         return true;
     }
 
-    /** A coordinator step; while tracing, under {@link #traceLock}. */
+    /** A coordinator step: under {@link #traceStep} (the trace lock while tracing), or with a causal trace atomically with the coordinator's clock. */
     private void coordinatorStep(Runnable step) {
-        if (clocks != null) {
-            clocks.coordinatorStep(step);
-        } else if (!tracing) {
-            step.run();
-        } else {
-            traceLock.lock();
-            try {
-                step.run();
-            } finally {
-                traceLock.unlock();
-            }
-        }
+        causal.coordinatorStep(step, traceStep);
         driver.gateway.coordinatorChanged(); // aborts, completions: before the loop wakes the tasks with the news
         driver.lifecycle.check(0); // the pending checkpoints' statuses (completions name theirs), the restore point
     }
@@ -377,14 +376,10 @@ public final class ThreadedRuntime extends DrivenRuntime {
     /** {@code FailAndRestore} on the coordinator thread: stop every task, restore, restart. */
     private void failAndRestoreNow() {
         stopWorkers();
-        if (clocks != null) {
-            clocks.joinAll(); // every task has stopped: the failure comes after all they did
-        }
+        causal.joinAll(); // every task has stopped: the failure comes after all they did
         driver.failAndRestore("");
         endgame = false;
-        if (clocks != null) {
-            clocks.inheritAll(); // and everything the restarted tasks do comes after it
-        }
+        causal.inheritAll(); // and everything the restarted tasks do comes after it
         startWorkers();
     }
 

@@ -1,7 +1,5 @@
 package dev.consistentcut.runtime;
 
-import dev.consistentcut.channel.Channel;
-import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.task.Action;
 import dev.consistentcut.task.OperatorTask;
 import dev.consistentcut.task.SourceTask;
@@ -35,22 +33,15 @@ final class Worker implements Runnable {
     private final int recordsPerChoice;
 
     /**
-     * Causal trace: every channel this task sends or receives on, in {@link Channel#STEP_ORDER};
-     * each step holds their locks (see {@link #performStep}). Empty otherwise.
+     * Held around each step ({@link #performStep}), chosen once by the wiring: the trace lock while
+     * tracing, a causal trace's locks of this task's channels, or nothing.
      */
-    private final List<Channel> stepChannels = new ArrayList<>();
+    private final StepLock stepLock;
 
     Worker(ThreadedRuntime rt, Task task) {
         this.rt = rt;
         this.task = task;
-        if (rt.clocks != null) {
-            for (PhysicalGraph.ChannelSpec c : rt.driver.graph.channels()) {
-                if (c.sender().equals(task.id()) || c.receiver().equals(task.id())) {
-                    stepChannels.add(rt.driver.deployment.channels.get(c.id()));
-                }
-            }
-            stepChannels.sort(Channel.STEP_ORDER);
-        }
+        this.stepLock = rt.causal.stepLock(task.id(), rt.traceStep);
         this.sink = task instanceof OperatorTask o && o.isSink();
         this.source = task instanceof SourceTask;
         this.recordsPerChoice = ThreadedRuntime.recordsPerChoice(task);
@@ -62,9 +53,7 @@ final class Worker implements Runnable {
     @Override
     public void run() {
         rt.onTaskThread.set(true);
-        if (rt.clocks != null) {
-            rt.clocks.bind(task.id());
-        }
+        rt.causal.bind(task.id());
         List<Step> steps = new ArrayList<>();
         try {
             while (wakeup.clearUnlessStopped()) { // one step: a stop between a look and a clear was lost
@@ -106,25 +95,19 @@ final class Worker implements Runnable {
     private int performed;
 
     /**
-     * Chooses one enabled step and performs it; null, doing nothing, when none is enabled. While
-     * rt.tracing, choice and step are one unit under {@link #rt.traceLock}; while rt.tracing causally,
-     * under the locks of this task's channels ({@link #stepChannels}): the other ends see
+     * Chooses one enabled step and performs it, holding {@link #stepLock}; null, doing nothing,
+     * when none is enabled. While tracing, choice and step are one unit under the trace lock;
+     * while tracing causally, under the locks of this task's channels: the other ends see
      * the step's operations on them as one, as the spec's step is. Otherwise a step that
      * operates on several channels (a barrier injected on three outputs, a record taken and
      * its result put, a cancellation and then a barrier on one output) publishes its event's
-     * number with its first operation and merges rt.clocks at later ones, and when the other end
+     * number with its first operation and merges clocks at later ones, and when the other end
      * of the first acted on it meanwhile and that came back to a later one, the event's clock
      * said it came after what came after it: a cycle (and a run that no sequence of the
      * spec's atomic steps explains). docs/trace-validation.md, "Causal traces".
      */
     private Step performStep(List<Step> steps) {
-        boolean locked = rt.tracing && rt.clocks == null;
-        if (locked) {
-            rt.traceLock.lock();
-        }
-        for (Channel c : stepChannels) {
-            c.lockForStep();
-        }
+        stepLock.lock();
         try {
             steps.clear();
             task.enabledSteps(steps);
@@ -152,12 +135,7 @@ final class Worker implements Runnable {
             }
             return s;
         } finally {
-            for (int k = stepChannels.size() - 1; k >= 0; k--) {
-                stepChannels.get(k).unlockAfterStep();
-            }
-            if (locked) {
-                rt.traceLock.unlock();
-            }
+            stepLock.unlock();
         }
     }
 

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
 
 /**
  * The two-phase-commit file sink (issue 12): each transaction is a temporary file in the output
@@ -54,6 +55,8 @@ public class TransactionalFileSink implements TransactionalSink {
     @TestSeam
     protected final SinkDirectory dir;
     private final long delayNanosPerRecord;
+    /** Draws the transaction ids, which only need to be unique: see {@link #TransactionalFileSink(SinkDirectory, long, RandomGenerator)}. */
+    private final RandomGenerator transactionIds;
 
     private String task;
     /** The checkpoint of the last pre-commit (restored with the state); the end-of-input transaction takes the next id. */
@@ -66,13 +69,27 @@ public class TransactionalFileSink implements TransactionalSink {
     private String openTxn;
     private SinkDirectory.TempFile openFile;
 
+    /** The default source of transaction ids: unseeded, and usable from any thread. */
+    private static final RandomGenerator UNSEEDED = () -> ThreadLocalRandom.current().nextLong();
+
     public TransactionalFileSink(SinkDirectory dir) {
         this(dir, 0);
     }
 
     /** A slow sink: the threaded runtime spends {@code delayNanosPerRecord} on each record. */
     public TransactionalFileSink(SinkDirectory dir, long delayNanosPerRecord) {
+        this(dir, delayNanosPerRecord, UNSEEDED);
+    }
+
+    /**
+     * As {@link #TransactionalFileSink(SinkDirectory, long)}, with the transaction ids drawn from
+     * {@code transactionIds} (one {@code nextLong()} per transaction). The default is unseeded on
+     * purpose: a job resumed after a crash must not draw the ids of the killed process's
+     * leftover transactions again.
+     */
+    public TransactionalFileSink(SinkDirectory dir, long delayNanosPerRecord, RandomGenerator transactionIds) {
         this.dir = Objects.requireNonNull(dir, "dir");
+        this.transactionIds = Objects.requireNonNull(transactionIds, "transactionIds");
         if (delayNanosPerRecord < 0) {
             throw new IllegalArgumentException("delayNanosPerRecord must be >= 0, got " + delayNanosPerRecord);
         }
@@ -274,8 +291,8 @@ public class TransactionalFileSink implements TransactionalSink {
         }
     }
 
-    private static String newTransactionId() {
-        return String.format("%016x", ThreadLocalRandom.current().nextLong());
+    private String newTransactionId() {
+        return String.format("%016x", transactionIds.nextLong());
     }
 
     private void requireInitialized(String what) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
 
 /** A {@link SourceLog} held in memory. Immutable and thread-safe. */
 public final class InMemorySourceLog implements SourceLog {
@@ -25,13 +26,17 @@ public final class InMemorySourceLog implements SourceLog {
 
     /** {@code length} records with keys drawn from {@code [0, keys)} by a generator seeded with {@code seed}, values 1. */
     public static InMemorySourceLog randomKeys(int length, int keys, long seed) {
+        return randomKeys(length, keys, new SplittableRandom(seed));
+    }
+
+    /** {@code length} records with keys drawn from {@code [0, keys)} by {@code draws} (one {@code nextInt} each), values 1. */
+    public static InMemorySourceLog randomKeys(int length, int keys, RandomGenerator draws) {
         if (length < 0 || keys < 1) {
             throw new IllegalArgumentException("need length >= 0 and keys >= 1, got length " + length + ", keys " + keys);
         }
-        SplittableRandom random = new SplittableRandom(seed);
         List<Entry> list = new ArrayList<>(length);
         for (int i = 0; i < length; i++) {
-            list.add(new Entry(random.nextInt(keys), 1));
+            list.add(new Entry(draws.nextInt(keys), 1));
         }
         return new InMemorySourceLog(list);
     }

@@ -1,3 +1,4 @@
+// Longer than 500 lines: the task's step machine, one method per spec action over one shared task state; splitting it would spread that state.
 package dev.consistentcut.task;
 
 import dev.consistentcut.barrier.BarrierHandlerContext;

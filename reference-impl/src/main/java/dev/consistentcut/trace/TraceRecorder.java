@@ -1,3 +1,4 @@
+// Longer than 500 lines: one rendering per spec action of the trace format, kept in one place so the format reads whole.
 package dev.consistentcut.trace;
 
 import dev.consistentcut.barrier.BarrierMode;

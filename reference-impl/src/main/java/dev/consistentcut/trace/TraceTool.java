@@ -1,3 +1,4 @@
+// Longer than 500 lines: the trace command's subcommands (record, to-tla, validate, render) and their option parsing.
 package dev.consistentcut.trace;
 
 import dev.consistentcut.barrier.BarrierHandlers;

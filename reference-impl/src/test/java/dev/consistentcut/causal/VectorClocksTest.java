@@ -3,6 +3,7 @@ package dev.consistentcut.causal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.consistentcut.channel.CausalChannel;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
@@ -34,7 +35,7 @@ class VectorClocksTest {
     void aTakeComesAfterThePutAndEveryMergeKeepsIt() {
         VectorClocks c = new VectorClocks(List.of("a", "b", "x"));
         Channel ch = new Channel("a->b", 4);
-        ch.setClock(c.channel(4));
+        CausalChannel.install(ch, c.channel(4));
         c.bind("x");
         c.current().event("x1"); // concurrent with everything
         c.bind("a");
@@ -58,7 +59,7 @@ class VectorClocksTest {
     void aPutThatWaitedForRoomComesAfterTheTakeThatMadeIt() {
         VectorClocks c = new VectorClocks(List.of("a", "b"));
         Channel ch = new Channel("a->b", 1);
-        ch.setClock(c.channel(1));
+        CausalChannel.install(ch, c.channel(1));
         c.bind("a");
         ch.offerRecord(record(0));
         c.current().event("a1");
@@ -77,7 +78,7 @@ class VectorClocksTest {
     void aPutWithRoomToSpareIsNotOrderedAfterTheReceiversTakes() {
         VectorClocks c = new VectorClocks(List.of("a", "b"));
         Channel ch = new Channel("a->b", 4);
-        ch.setClock(c.channel(4));
+        CausalChannel.install(ch, c.channel(4));
         c.bind("a");
         ch.offerRecord(record(0));
         c.current().event("a1");

@@ -222,7 +222,7 @@ class BufferedChannelTest {
     void withAClockEveryPutAndTakeIsReportedAndTheChannelBehavesTheSame() {
         Channel c = new Channel("e", 8, 2);
         List<String> events = new ArrayList<>();
-        c.setClock(new ChannelClock() {
+        CausalChannel.install(c, new ChannelClock() {
             @Override
             public void put(boolean record, boolean overtaking) {
                 events.add("put " + (record ? "record" : "event") + (overtaking ? " overtaking" : ""));

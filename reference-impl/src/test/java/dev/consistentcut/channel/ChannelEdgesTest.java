@@ -62,7 +62,7 @@ class ChannelEdgesTest {
     void withAClockAFullChannelRefusesARecordAndReportsNoPut() {
         Channel c = new Channel("e", 2);
         RecordingClock clock = new RecordingClock();
-        c.setClock(clock);
+        CausalChannel.install(c, clock);
         assertTrue(c.offerRecord(rec(0)));
         assertTrue(c.offerRecord(rec(1)));
         assertFalse(c.offerRecord(rec(2)), "full: refused");

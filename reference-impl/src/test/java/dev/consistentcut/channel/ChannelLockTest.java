@@ -21,13 +21,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Which operations of a {@link Channel} take its lock. Without a clock, none of the per-record
- * ones (issue 16: "no lock per record"; the lock guards the priority lane and a waiting sender
- * only). With the clock of a causal trace (issue 13), every one, so that a step holding the
- * channel ({@link Channel#lockForStep}) is one unit for the other end, as the spec's step is.
+ * Which operations of a {@link Channel} take a lock. On the plain path, none of the per-record
+ * ones ("no lock per record": its lock guards the priority lane and a waiting sender only). With
+ * the {@link CausalChannel} of a causal trace around it, every one, so that a step holding the
+ * channel ({@link CausalChannel#lockForStep}) is one unit for the other end, as the spec's step is.
  * Both are seen from another thread: the test thread holds the lock and a worker runs the
  * operation. Single-threaded tests cannot tell a locked call from an unlocked one (the lock is
- * reentrant), which is how mutation testing left the dispatch on {@code locked} unchecked.
+ * reentrant), so mutation testing could not see a lock dropped or added.
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class ChannelLockTest {
@@ -65,7 +65,7 @@ class ChannelLockTest {
         Channel c = new Channel("e", 4, 2);
         List<Object> results = new ArrayList<>();
         AtomicReference<Object> failure = new AtomicReference<>();
-        c.lockForStep(); // the channel's lock, held here as any other holder would (an overtaking put, contents())
+        c.plainLock().lock(); // the channel's lock, held here as any other holder would (an overtaking put, contents())
         Thread worker;
         try {
             worker = start(() -> {
@@ -88,7 +88,7 @@ class ChannelLockTest {
             assertFalse(worker.isAlive(), "a channel operation without a clock waited for the channel's lock: "
                     + worker.getState() + " at " + List.of(worker.getStackTrace()));
         } finally {
-            c.unlockAfterStep();
+            c.plainLock().unlock();
         }
         assertNull(failure.get());
         assertEquals(List.of(true, true, true, true, true, new Barrier(1), rec(0), rec(0), rec(1), 0, false), results);
@@ -104,7 +104,7 @@ class ChannelLockTest {
     void withAClockEveryOperationWaitsForAStepHoldingTheChannel() throws Exception {
         Channel c = new Channel("e", 4, 2);
         RecordingClock clock = new RecordingClock();
-        c.setClock(clock);
+        CausalChannel causal = CausalChannel.install(c, clock);
         Map<String, Callable<?>> ops = new LinkedHashMap<>();
         ops.put("hasRoom", c::hasRoom);
         ops.put("offerRecord", () -> c.offerRecord(rec(0)));
@@ -130,14 +130,14 @@ class ChannelLockTest {
         for (Map.Entry<String, Callable<?>> op : ops.entrySet()) {
             AtomicReference<Object> result = new AtomicReference<>();
             int eventsBefore = clock.events.size();
-            c.lockForStep();
+            causal.lockForStep();
             Thread worker;
             try {
                 worker = start(op.getValue(), result);
                 awaitParked(worker, op.getKey());
                 assertEquals(eventsBefore, clock.events.size(), op.getKey() + " reported to the clock before it had the channel");
             } finally {
-                c.unlockAfterStep();
+                causal.unlockAfterStep();
             }
             worker.join(NO_WAIT_MILLIS);
             assertFalse(worker.isAlive(), op.getKey() + " still waits after the step released the channel");

@@ -21,10 +21,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The simulation's seeded draws, exactly: the run's generator is {@code new Random(seed)} and
- * nothing draws from it before the first step, so a test can know each draw in advance. A setting
- * {@code p} is a chance: the event happens when the draw is below {@code p} (a draw equal to
- * {@code p} is no event; with {@code p} set to the very value of the draw, that is pinned); a
+ * The simulation's draws, exactly: nothing draws from the run's source before the first step, so a
+ * test that injects a scripted source ({@link ScriptedDraws}) knows each draw in advance, and one
+ * that keeps the default source knows it is {@code new Random(seed)}. A setting {@code p} is a
+ * chance: the event happens when the draw is below {@code p} (a draw equal to {@code p} is no
+ * event; with {@code p} set to the very value the script draws, that is pinned); a
  * setting of 0 draws nothing (the next choice is the seed's first draw); and an abort is drawn only
  * among pending checkpoints. Each run is scheduled from outside ({@link SimulationRuntime#takeStep})
  * up to the one {@link SimulationRuntime#step()} under test.
@@ -32,9 +33,12 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(20)
 class SimulationTriageDrawsTest {
 
-    /** The first {@code nextDouble()} of the seed's generator: the value the first draw will have. */
-    private static double firstDraw(long seed) {
-        return new Random(seed).nextDouble();
+    /** The value of the scripted runs' first draw, and the probability it is pinned against. */
+    private static final double FIRST_DRAW = 0.5;
+
+    /** Draws {@link #FIRST_DRAW}, then picks the first enabled step. */
+    private static RunOptions.Builder firstDrawThenFirstStep() {
+        return RunOptions.builder().draws(seed -> ScriptedDraws.of(FIRST_DRAW, 0));
     }
 
     /** The spec's Join without the sink: s1, s2 -> join, broadcast, capacity 1, one record each. */
@@ -55,17 +59,15 @@ class SimulationTriageDrawsTest {
 
     @Test
     void aFailureDrawEqualToTheFailureProbabilityIsNoFailure() {
-        long seed = 5;
-        SimulationRuntime rt = join(RunOptions.builder().seed(seed).maxCheckpoints(0).maxFailures(1)
-                .failureProbability(firstDraw(seed)));
+        SimulationRuntime rt = join(firstDrawThenFirstStep().maxCheckpoints(0).maxFailures(1)
+                .failureProbability(FIRST_DRAW));
         assertTrue(rt.step());
         assertEquals(0, rt.result().failures(), "the first draw equals the failure probability: no failure");
     }
 
     @Test
     void aTriggerDrawEqualToTheTriggerProbabilityIsNoTrigger() {
-        long seed = 6;
-        SimulationRuntime rt = join(RunOptions.builder().seed(seed).triggerProbability(firstDraw(seed)));
+        SimulationRuntime rt = join(firstDrawThenFirstStep().triggerProbability(FIRST_DRAW));
         assertTrue(rt.step());
         assertEquals(CheckpointStatus.NONE, rt.coordinator().status(1), "the first draw equals the trigger probability: no trigger");
     }
@@ -73,8 +75,7 @@ class SimulationTriageDrawsTest {
     /** Checkpoint 1 in flight (so no trigger is drawn), then one step: its first draw is the abort's. */
     @Test
     void anAbortDrawEqualToTheAbortProbabilityIsNoAbort() {
-        long seed = 7;
-        SimulationRuntime rt = join(RunOptions.builder().seed(seed).abortProbability(firstDraw(seed)));
+        SimulationRuntime rt = join(firstDrawThenFirstStep().abortProbability(FIRST_DRAW));
         take(rt, Action.TRIGGER_CHECKPOINT, null, -1, 0);
         assertTrue(rt.step());
         assertEquals(CheckpointStatus.PENDING, rt.coordinator().status(1), "the first draw equals the abort probability: no abort");
@@ -83,8 +84,8 @@ class SimulationTriageDrawsTest {
     /** The join's first barrier of checkpoint 1 draws whether it declines: the run's first draw. */
     @Test
     void aDeclineDrawEqualToTheDeclineProbabilityIsNoDecline() {
-        long seed = 8;
-        SimulationRuntime rt = join(RunOptions.builder().seed(seed).declineProbability(firstDraw(seed)));
+        SimulationRuntime rt = join(RunOptions.builder().draws(seed -> ScriptedDraws.of(FIRST_DRAW))
+                .declineProbability(FIRST_DRAW));
         take(rt, Action.TRIGGER_CHECKPOINT, null, -1, 0);
         take(rt, Action.INJECT_BARRIER, "s1#0", -1, 1);
         take(rt, Action.RECEIVE_BARRIER, "join#0", 0, 1);
@@ -94,15 +95,14 @@ class SimulationTriageDrawsTest {
     /** s1 -> a transactional sink; checkpoint 1 taken from outside: its completion makes the run's first draw. */
     @Test
     void aFailureAfterCompletionDrawEqualToItsProbabilityIsNoFailure() {
-        long seed = 9;
         MemorySinkDirectory dir = new MemorySinkDirectory(); // outlives a restore, as a real sink's files
         JobGraph job = JobGraph.builder().defaultCapacity(1)
                 .source("s1", InMemorySourceLog.ofKeys(0))
                 .operator("sink", 1, () -> new TransactionalFileSink(dir))
                 .edge("s1", "sink", Partitioning.BROADCAST)
                 .build();
-        SimulationRuntime rt = new SimulationRuntime(job, BarrierHandlers.aligned(), RunOptions.builder().seed(seed)
-                .maxCheckpoints(1).maxFailures(1).failureAfterCompletionProbability(firstDraw(seed)).build());
+        SimulationRuntime rt = new SimulationRuntime(job, BarrierHandlers.aligned(), firstDrawThenFirstStep()
+                .maxCheckpoints(1).maxFailures(1).failureAfterCompletionProbability(FIRST_DRAW).build());
         take(rt, Action.EMIT_RECORD, "s1#0", -1, 0);
         take(rt, Action.PROCESS_RECORD, "sink#0", 0, 0);
         take(rt, Action.TRIGGER_CHECKPOINT, null, -1, 0);
@@ -144,7 +144,7 @@ class SimulationTriageDrawsTest {
         for (long seed = 0; seed < SEEDS; seed++) {
             List<String> told = new ArrayList<>();
             // maxCheckpoints 0: no trigger is drawn; no failure budget: no failure is drawn
-            SimulationRuntime rt = join(RunOptions.builder().seed(seed).maxCheckpoints(0).abortProbability(0)
+            SimulationRuntime rt = join(RunOptions.builder().seed(seed).draws(Random::new).maxCheckpoints(0).abortProbability(0)
                     .observer(e -> told.add(e.name() + " " + (e instanceof RunEvent.TaskEvent t ? t.task() : null))));
             telling += assertTheFirstDrawPicks(rt, seed, told) ? 1 : 0;
         }
@@ -157,7 +157,7 @@ class SimulationTriageDrawsTest {
         int telling = 0;
         for (long seed = 0; seed < SEEDS; seed++) {
             List<String> told = new ArrayList<>();
-            SimulationRuntime rt = join(RunOptions.builder().seed(seed).maxCheckpoints(1).declineProbability(0)
+            SimulationRuntime rt = join(RunOptions.builder().seed(seed).draws(Random::new).maxCheckpoints(1).declineProbability(0)
                     .observer(e -> told.add(e.name() + " " + (e instanceof RunEvent.TaskEvent t ? t.task() : null))));
             take(rt, Action.TRIGGER_CHECKPOINT, null, -1, 0);
             take(rt, Action.INJECT_BARRIER, "s1#0", -1, 1);

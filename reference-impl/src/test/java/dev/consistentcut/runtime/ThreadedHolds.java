@@ -43,9 +43,14 @@ final class ThreadedHolds {
         }
     }
 
-    /** Waits (polling) until {@code done}; fails the calling task, and so the run, after 20 s. */
+    /**
+     * Waits (polling) until {@code done}; fails the calling task, and so the run, after 100 s: far
+     * beyond any wait here even on two cores shared by many builds (20 s once ran out at a load
+     * average of 23), so the deadline only frees the task threads of a run that really hangs.
+     * The test's own timeout names the hang.
+     */
     static void await(BooleanSupplier done, String what) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(100);
         while (!done.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {
                 throw new IllegalStateException("gave up waiting until " + what);

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Timeout;
  * a sink whose record waits, or the coordinator's first progress line) so that the outcome does
  * not depend on how the threads happen to interleave. Outcomes only, never timing.
  */
-@Timeout(30)
+@Timeout(120)
 class ThreadedPartsGatewayTest {
 
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);

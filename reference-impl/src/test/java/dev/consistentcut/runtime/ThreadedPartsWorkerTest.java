@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Timeout;
  * A task thread's choice of its next step (ThreadedRuntime's Worker.performStep), in a run held at
  * a known point so that the outcome does not depend on how the threads interleave. Outcomes only.
  */
-@Timeout(30)
+@Timeout(120)
 class ThreadedPartsWorkerTest {
 
     @Test

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.causal.VectorClocks;
-import dev.consistentcut.channel.Channel;
 import dev.consistentcut.channel.ChannelClock;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.PhysicalGraph;
@@ -84,15 +83,10 @@ class CausalStepAtomicityTest {
                     .bufferTimeout(TimeUnit.MILLISECONDS.toNanos(1))
                     .build());
             recorder.attach(RuntimeViews.of(rt));
-            rt.recordCausally(clocks);
             // One channel, by the seed, is slow (its operations pause under its lock): a step that
             // operates on it and on other channels leaves a gap between those operations.
-            java.util.List<PhysicalGraph.ChannelSpec> channels = graph.channels();
-            for (int k = 0; k < channels.size(); k++) {
-                Channel c = rt.channel(channels.get(k).id());
-                ChannelClock clock = clocks.channel(c.capacity());
-                c.setClock(k == seed % channels.size() ? new Widening(clock, 2000) : clock);
-            }
+            String slow = graph.channels().get((int) (seed % graph.channels().size())).id();
+            rt.recordCausally(clocks, (id, clock) -> id.equals(slow) ? new Widening(clock, 2000) : clock);
             if (rt.run().finished()) {
                 recorder.runEnded(true);
             }

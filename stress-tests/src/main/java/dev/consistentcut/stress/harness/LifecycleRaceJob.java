@@ -4,8 +4,6 @@ import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.check.CutInvariants;
 import dev.consistentcut.check.Violation;
-import dev.consistentcut.checkpoint.AckResult;
-import dev.consistentcut.checkpoint.Acknowledgement;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
@@ -15,7 +13,6 @@ import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.operator.Sum;
 import dev.consistentcut.source.InMemorySourceLog;
-import dev.consistentcut.task.CoordinatorGateway;
 import dev.consistentcut.task.OperatorTask;
 import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.task.SourceTask;
@@ -25,7 +22,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -79,7 +75,7 @@ abstract class LifecycleRaceJob {
     final SourceTask s2;
     final OperatorTask op;
     private final Map<String, Channel> channels = new HashMap<>();
-    private final List<CompletedCheckpoint> completed = new ArrayList<>();
+    private final RecordingGateway gateway;
     /** How the operator's handling of checkpoint 1 ended (0: not yet); written by the thread running op. */
     private int endedHow;
     /** Inputs of op blocked right after the step that ended its handling of checkpoint 1. */
@@ -92,7 +88,7 @@ abstract class LifecycleRaceJob {
         }
         coordinator = CheckpointCoordinator.forAligned(Set.of(S1, S2, OP), channels.keySet(), 1,
                 new InMemoryCheckpointStore(3), () -> 0L);
-        Gateway gateway = new Gateway();
+        gateway = new RecordingGateway(coordinator);
         s1 = new SourceTask(S1, GRAPH, channels, mode, gateway, RunObserver.NONE);
         s2 = new SourceTask(S2, GRAPH, channels, mode, gateway, RunObserver.NONE);
         op = new OperatorTask(OP, GRAPH, channels, mode, gateway, RunObserver.NONE, true);
@@ -210,57 +206,11 @@ abstract class LifecycleRaceJob {
      */
     final int violations() {
         List<Violation> v = new ArrayList<>();
-        synchronized (completed) {
-            for (CompletedCheckpoint c : completed) {
-                v.addAll(INVARIANTS.consistentCut(c));
-                v.addAll(INVARIANTS.alignedNoChannelState(c));
-            }
+        for (CompletedCheckpoint c : gateway.completed()) {
+            v.addAll(INVARIANTS.consistentCut(c));
+            v.addAll(INVARIANTS.alignedNoChannelState(c));
         }
         v.addAll(INVARIANTS.exactlyOnce(Map.of(OP, op.processed())));
         return v.size();
-    }
-
-    /** The runtime's side of the coordinator, as the runtimes do it; any thread. */
-    private final class Gateway implements CoordinatorGateway {
-        @Override
-        public OptionalLong nextBarrierFor(String sourceTask) {
-            return coordinator.nextBarrierFor(sourceTask);
-        }
-
-        @Override
-        public void acknowledge(Acknowledgement ack) {
-            if (coordinator.acknowledge(ack) == AckResult.ALL_ACKNOWLEDGED) {
-                coordinator.completeCheckpoint(ack.checkpointId()).ifPresent(c -> {
-                    synchronized (completed) {
-                        completed.add(c);
-                    }
-                });
-            }
-        }
-
-        @Override
-        public long triggerTime(long checkpointId) {
-            return 0;
-        }
-
-        @Override
-        public long now() {
-            return 0;
-        }
-
-        @Override
-        public OptionalLong nextAbortNotificationFor(String task) {
-            return coordinator.nextAbortNotificationFor(task);
-        }
-
-        @Override
-        public void abortNotified(String task, long checkpointId) {
-            coordinator.abortNotified(task, checkpointId);
-        }
-
-        @Override
-        public void declineCheckpoint(String task, long checkpointId) {
-            coordinator.declineCheckpoint(task, checkpointId);
-        }
     }
 }

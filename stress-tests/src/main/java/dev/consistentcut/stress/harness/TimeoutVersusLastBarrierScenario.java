@@ -4,8 +4,6 @@ import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.check.CutInvariants;
 import dev.consistentcut.check.Violation;
-import dev.consistentcut.checkpoint.AckResult;
-import dev.consistentcut.checkpoint.Acknowledgement;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
@@ -16,7 +14,6 @@ import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.operator.Sum;
 import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.task.Action;
-import dev.consistentcut.task.CoordinatorGateway;
 import dev.consistentcut.task.OperatorTask;
 import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.task.SourceTask;
@@ -25,7 +22,6 @@ import dev.consistentcut.task.Task;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.openjdk.jcstress.infra.results.IIII_Result;
@@ -88,7 +84,7 @@ public final class TimeoutVersusLastBarrierScenario {
     private final SourceTask s2;
     private final OperatorTask op;
     private final Map<String, Channel> channels = new ConcurrentHashMap<>();
-    private final List<CompletedCheckpoint> completed = new ArrayList<>();
+    private final RecordingGateway gateway;
     private volatile boolean timerFired;
     private volatile RuntimeException failure;
 
@@ -98,7 +94,7 @@ public final class TimeoutVersusLastBarrierScenario {
         }
         coordinator = CheckpointCoordinator.forUnaligned(Set.of(S1, S2, OP), channels.keySet(),
                 new InMemoryCheckpointStore(3), () -> 0L);
-        Gateway gateway = new Gateway();
+        gateway = new RecordingGateway(coordinator, timeoutMillis -> timerFired);
         s1 = new SourceTask(S1, GRAPH, channels, mode, gateway, RunObserver.NONE);
         s2 = new SourceTask(S2, GRAPH, channels, mode, gateway, RunObserver.NONE);
         op = new OperatorTask(OP, GRAPH, channels, mode, gateway, RunObserver.NONE, true);
@@ -149,7 +145,7 @@ public final class TimeoutVersusLastBarrierScenario {
             default -> 3;
         };
         r.r2 = coordinator.switched(1) ? 2 : 1;
-        r.r3 = (int) completed.stream().filter(c -> c.id() == 1).mapToLong(CompletedCheckpoint::persistedRecordCount).sum();
+        r.r3 = (int) gateway.completed().stream().filter(c -> c.id() == 1).mapToLong(CompletedCheckpoint::persistedRecordCount).sum();
         r.r4 = failure != null ? -2 : !finished ? -1 : violations();
     }
 
@@ -189,66 +185,10 @@ public final class TimeoutVersusLastBarrierScenario {
 
     private int violations() {
         List<Violation> v = new ArrayList<>();
-        synchronized (completed) {
-            for (CompletedCheckpoint c : completed) {
-                v.addAll(INVARIANTS.completedAlternating(c, coordinator.switched(c.id()), false, true));
-            }
+        for (CompletedCheckpoint c : gateway.completed()) {
+            v.addAll(INVARIANTS.completedAlternating(c, coordinator.switched(c.id()), false, true));
         }
         v.addAll(INVARIANTS.exactlyOnce(Map.of(OP, op.processed())));
         return v.size();
-    }
-
-    /** The runtime's side of the coordinator; any thread. */
-    private final class Gateway implements CoordinatorGateway {
-        @Override
-        public OptionalLong nextBarrierFor(String sourceTask) {
-            return coordinator.nextBarrierFor(sourceTask);
-        }
-
-        @Override
-        public void acknowledge(Acknowledgement ack) {
-            if (coordinator.acknowledge(ack) == AckResult.ALL_ACKNOWLEDGED) {
-                coordinator.completeCheckpoint(ack.checkpointId()).ifPresent(c -> {
-                    synchronized (completed) {
-                        completed.add(c);
-                    }
-                });
-            }
-        }
-
-        @Override
-        public long triggerTime(long checkpointId) {
-            return 0;
-        }
-
-        @Override
-        public long now() {
-            return 0;
-        }
-
-        @Override
-        public boolean alignmentTimedOut(long checkpointId, long timeoutMillis) {
-            return timerFired;
-        }
-
-        @Override
-        public void alignmentSwitched(String task, long checkpointId) {
-            coordinator.alignmentSwitched(task, checkpointId);
-        }
-
-        @Override
-        public OptionalLong nextAbortNotificationFor(String task) {
-            return coordinator.nextAbortNotificationFor(task);
-        }
-
-        @Override
-        public void abortNotified(String task, long checkpointId) {
-            coordinator.abortNotified(task, checkpointId);
-        }
-
-        @Override
-        public void declineCheckpoint(String task, long checkpointId) {
-            coordinator.declineCheckpoint(task, checkpointId);
-        }
     }
 }

@@ -4,8 +4,6 @@ import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.check.CutInvariants;
 import dev.consistentcut.check.Violation;
-import dev.consistentcut.checkpoint.AckResult;
-import dev.consistentcut.checkpoint.Acknowledgement;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.InMemoryCheckpointStore;
@@ -15,7 +13,6 @@ import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.operator.Sum;
 import dev.consistentcut.source.InMemorySourceLog;
-import dev.consistentcut.task.CoordinatorGateway;
 import dev.consistentcut.task.OperatorTask;
 import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.task.SourceTask;
@@ -24,7 +21,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.openjdk.jcstress.infra.results.IIII_Result;
@@ -93,7 +89,7 @@ public final class TwoInputScenario {
         coordinator = mode.overtaking()
                 ? CheckpointCoordinator.forUnaligned(tasks, channels.keySet(), new InMemoryCheckpointStore(2), () -> 0L)
                 : CheckpointCoordinator.forAligned(tasks, channels.keySet(), 1, new InMemoryCheckpointStore(2), () -> 0L);
-        Gateway gateway = new Gateway();
+        RecordingGateway gateway = new RecordingGateway(coordinator);
         s1 = new SourceTask(S1, GRAPH, channels, mode, gateway, RunObserver.NONE);
         s2 = new SourceTask(S2, GRAPH, channels, mode, gateway, RunObserver.NONE);
         op = new OperatorTask(OP, GRAPH, channels, mode, gateway, RunObserver.NONE, true);
@@ -177,30 +173,5 @@ public final class TwoInputScenario {
         violations.addAll(blockedWhileUnaligned);
         violations.addAll(INVARIANTS.exactlyOnce(Map.of(OP, op.processed())));
         r.r4 = violations.size();
-    }
-
-    /** The runtime's side of the coordinator, as the runtimes do it: the last acknowledgement completes. */
-    private final class Gateway implements CoordinatorGateway {
-        @Override
-        public OptionalLong nextBarrierFor(String sourceTask) {
-            return coordinator.nextBarrierFor(sourceTask);
-        }
-
-        @Override
-        public void acknowledge(Acknowledgement ack) {
-            if (coordinator.acknowledge(ack) == AckResult.ALL_ACKNOWLEDGED) {
-                coordinator.completeCheckpoint(ack.checkpointId());
-            }
-        }
-
-        @Override
-        public long triggerTime(long checkpointId) {
-            return 0;
-        }
-
-        @Override
-        public long now() {
-            return 0;
-        }
     }
 }
