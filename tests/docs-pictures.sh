@@ -26,8 +26,8 @@ WORK="$ROOT/target/docs-pictures"
 rm -rf "$WORK"; mkdir -p "$PICS" "$WORK"
 status=0
 
-echo "--- building reference-impl (the renderer; test classes for the broken engine) ---"
-mvn -B -q -ntp -DskipTests package -pl reference-impl -am || { echo "docs-pictures.sh: build failed" >&2; exit 3; }
+echo "--- building the tools (the renderer; test classes for the broken engine) ---"
+mvn -B -q -ntp -DskipTests package -pl tools -am || { echo "docs-pictures.sh: build failed" >&2; exit 3; }
 
 echo "--- 1. the failing models of spec/models.tsv ---"
 failing=()
@@ -43,7 +43,8 @@ for ((i = 1; i < ${#failing[@]}; i += 2)); do
 done
 
 echo "--- 2. a rejected engine trace ---"
-CP="$ROOT/reference-impl/target/classes:$ROOT/reference-impl/target/test-classes"
+# BrokenTraces is a test class of the tools; the broken handlers it runs are test classes of the engine.
+CP="$ROOT/tools/target/classes:$ROOT/tools/target/test-classes:$ROOT/reference-impl/target/classes:$ROOT/reference-impl/target/test-classes"
 java -cp "$CP" dev.consistentcut.trace.BrokenTraces "$WORK/broken" >/dev/null || status=1
 traces=("$WORK"/broken/*.ndjson)
 args=(); for t in "${traces[@]}"; do args+=(--trace "$t"); done

@@ -131,7 +131,7 @@ expect_exit 3 "no manifest at $OUT/none.tsv" "a missing manifest" -- env MODEL_C
 # Without the trap both the validator and its TLC survive (tried: the broken twin of this case).
 # (SIGINT is not used: a script started in the background ignores it, as bash starts it so; a
 # Ctrl-C in a terminal reaches the JVM too, whose shutdown hook ends TLC.)
-JAR="$ROOT/reference-impl/target/reference-impl.jar"
+JAR="$ROOT/tools/target/tools.jar"
 if [ -f "$JAR" ]; then
   java -cp "$JAR" dev.consistentcut.trace.TraceTool record --out "$OUT/trap/t.ndjson" --records 40 --checkpoints 8 \
     --failures 2 --seed 3 >/dev/null 2>&1

@@ -84,13 +84,15 @@ done
 command -v java >/dev/null 2>&1 || { echo "spec-replay.sh: java not found: install a JDK 17+" >&2; exit 3; }
 OUT="$ROOT/target/spec-replay"
 rm -rf "$OUT"; mkdir -p "$OUT"
-CP="$ROOT/reference-impl/target/classes:$ROOT/reference-impl/target/test-classes"
-MARK="$ROOT/reference-impl/target/classes/dev/consistentcut/replay/SpecReplay.class"
+# The replay is in the tools; the broken twins it replays are test classes of the engine.
+CP="$ROOT/tools/target/classes:$ROOT/reference-impl/target/classes:$ROOT/reference-impl/target/test-classes"
+MARK="$ROOT/tools/target/classes/dev/consistentcut/replay/SpecReplay.class"
 TWIN_MARK="$ROOT/reference-impl/target/test-classes/dev/consistentcut/barrier/BrokenHandlers.class"
-if [ ! -f "$MARK" ] || [ ! -f "$TWIN_MARK" ] || [ -n "$(find "$ROOT/reference-impl/src" -name '*.java' -newer "$MARK" -print -quit)" ]; then
+if [ ! -f "$MARK" ] || [ ! -f "$TWIN_MARK" ] \
+    || [ -n "$(find "$ROOT/reference-impl/src" "$ROOT/tools/src" -name '*.java' -newer "$MARK" -print -quit)" ]; then
   command -v mvn >/dev/null 2>&1 || { echo "spec-replay.sh: mvn not found: install Maven 3.8+" >&2; exit 3; }
-  echo "--- building reference-impl (classes and test classes, tests not run) ---"
-  mvn -B -q -ntp -DskipTests package -pl reference-impl -am >"$OUT/build.log" 2>&1 \
+  echo "--- building the tools and the engine (classes and test classes, tests not run) ---"
+  mvn -B -q -ntp -DskipTests package -pl tools -am >"$OUT/build.log" 2>&1 \
     || { cat "$OUT/build.log" >&2; echo "spec-replay.sh: build failed (above)" >&2; exit 3; }
 fi
 

@@ -14,7 +14,7 @@ if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
   cat <<'USAGE'
 Usage: tests/trace-validation.sh
 
-Builds reference-impl (jar and test classes), records the traces into target/trace-validation/,
+Builds the tools and the engine (jar and test classes), records the traces into target/trace-validation/,
 validates them with ./model-check.sh --trace (TLC output in target/model-check/traces/), and
 prints "N passed, M failed" over its checks. Exit 0 iff every correct trace is accepted and
 every broken engine's trace is rejected.
@@ -24,12 +24,13 @@ fi
 [ $# -eq 0 ] || { echo "trace-validation.sh: unknown argument '$1' (see --help)" >&2; exit 2; }
 
 OUT="$ROOT/target/trace-validation"
-JAR="$ROOT/reference-impl/target/reference-impl.jar"
-CP="$ROOT/reference-impl/target/classes:$ROOT/reference-impl/target/test-classes"
+JAR="$ROOT/tools/target/tools.jar"
+# BrokenTraces is a test class of the tools; the broken handlers it runs are test classes of the engine.
+CP="$ROOT/tools/target/classes:$ROOT/tools/target/test-classes:$ROOT/reference-impl/target/classes:$ROOT/reference-impl/target/test-classes"
 rm -rf "$OUT"; mkdir -p "$OUT/good" "$OUT/broken"
 
-echo "--- building reference-impl (jar and test classes, tests not run) ---"
-mvn -B -q -ntp -DskipTests package -pl reference-impl -am || { echo "trace-validation.sh: build failed" >&2; exit 3; }
+echo "--- building the tools and the engine (jar and test classes, tests not run) ---"
+mvn -B -q -ntp -DskipTests package -pl tools -am || { echo "trace-validation.sh: build failed" >&2; exit 3; }
 
 passed=0; failed=0
 check() { if [ "$1" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $2"; fi; }

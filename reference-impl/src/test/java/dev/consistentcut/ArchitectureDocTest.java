@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * docs/architecture.md keeps up with the code: its package table names every package of
  * reference-impl's main code and no other, and its "Test seams" section lists as many seams as
- * main code marks with {@link TestSeam}.
+ * main code marks with {@link TestSeam}. The tools module's ToolsArchitectureDocTest checks its
+ * own sections of the doc with the same helpers.
  */
 class ArchitectureDocTest {
 
@@ -38,16 +39,35 @@ class ArchitectureDocTest {
 
     @Test
     void theDocNamesEveryPackageOfMainCodeAndNoOther() throws IOException {
+        assertNamesEveryPackageAndNoOther("Packages", SOURCES);
+    }
+
+    @Test
+    void theDocListsEveryTestSeam() throws IOException {
+        assertListsEveryTestSeam("Test seams", new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+                .importPackages("dev.consistentcut"));
+    }
+
+    /** The packages (relative to dev.consistentcut) of the Java files under {@code sources}. */
+    static Set<String> packagesUnder(Path sources) throws IOException {
         Set<String> inCode = new TreeSet<>();
-        try (Stream<Path> files = Files.walk(SOURCES)) {
+        try (Stream<Path> files = Files.walk(sources)) {
             files.filter(f -> f.toString().endsWith(".java"))
-                    .map(f -> SOURCES.relativize(f.getParent()).toString().replace(f.getFileSystem().getSeparator(), "."))
+                    .map(f -> sources.relativize(f.getParent()).toString().replace(f.getFileSystem().getSeparator(), "."))
                     .filter(p -> !p.isEmpty())
                     .forEach(inCode::add);
         }
-        assertFalse(inCode.isEmpty(), "no package found under " + SOURCES);
+        assertFalse(inCode.isEmpty(), "no package found under " + sources);
+        return inCode;
+    }
+
+    /** The package table of the doc's section {@code title} names every package under {@code sources} and no other. */
+    static void assertNamesEveryPackageAndNoOther(String title, Path sources) throws IOException {
+        Set<String> inCode = packagesUnder(sources);
         Set<String> inDoc = new TreeSet<>();
-        for (String line : section("Packages")) {
+        for (String line : section(title)) {
             Matcher m = PACKAGE_ROW.matcher(line);
             if (m.find()) {
                 inDoc.add(m.group(1));
@@ -57,16 +77,12 @@ class ArchitectureDocTest {
         missing.removeAll(inDoc);
         Set<String> gone = new TreeSet<>(inDoc);
         gone.removeAll(inCode);
-        assertEquals(inCode, inDoc, DOC + ", section Packages: packages of main code it does not name: " + missing
+        assertEquals(inCode, inDoc, DOC + ", section " + title + ": packages of main code it does not name: " + missing
                 + "; packages it names that main code no longer has: " + gone);
     }
 
-    @Test
-    void theDocListsEveryTestSeam() throws IOException {
-        JavaClasses main = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
-                .importPackages("dev.consistentcut");
+    /** The doc's section {@code title} lists as many seams as {@code main} marks with {@link TestSeam}. */
+    static void assertListsEveryTestSeam(String title, JavaClasses main) throws IOException {
         List<String> marked = new ArrayList<>();
         for (JavaClass c : main) {
             if (c.isAnnotatedWith(TestSeam.class)) {
@@ -76,8 +92,8 @@ class ArchitectureDocTest {
             c.getMethods().stream().filter(m -> m.isAnnotatedWith(TestSeam.class)).forEach(m -> marked.add(m.getFullName()));
             c.getFields().stream().filter(f -> f.isAnnotatedWith(TestSeam.class)).forEach(f -> marked.add(f.getFullName()));
         }
-        List<String> listed = section("Test seams").stream().filter(l -> SEAM_ENTRY.matcher(l).find()).toList();
-        assertEquals(marked.size(), listed.size(), DOC + ", section Test seams lists " + listed.size()
+        List<String> listed = section(title).stream().filter(l -> SEAM_ENTRY.matcher(l).find()).toList();
+        assertEquals(marked.size(), listed.size(), DOC + ", section " + title + " lists " + listed.size()
                 + " seam(s), main code marks " + marked.size() + " with @TestSeam: " + marked);
     }
 

@@ -1,8 +1,6 @@
 package dev.consistentcut.barrier;
 
 import dev.consistentcut.message.Barrier;
-import dev.consistentcut.message.Record;
-import java.util.BitSet;
 
 /**
  * Alternating mode, aligning checkpoint {@code checkpointId} (Flink:
@@ -15,54 +13,47 @@ import java.util.BitSet;
  * nothing (what follows their barrier is after the cut), the others persist each record taken
  * until their barrier comes: exactly what was ahead of it.
  */
-final class AlternatingCollectingBarriers implements BarrierHandlerState {
+final class AlternatingCollectingBarriers extends AbstractAlignedCollectingBarriers {
 
-    private final long checkpointId;
     private final boolean savepoint;
-    private final BitSet blocked;
     private final AlternatingDials dials;
 
-    private AlternatingCollectingBarriers(long checkpointId, boolean savepoint, BitSet blocked, AlternatingDials dials) {
-        this.checkpointId = checkpointId;
+    private AlternatingCollectingBarriers(long checkpointId, boolean savepoint, Arrivals blocked, AlternatingDials dials) {
+        super(checkpointId, blocked);
         this.savepoint = savepoint;
-        this.blocked = blocked;
         this.dials = dials;
     }
 
     /** The spec's {@code Align} for an aligned {@code barrier}: completes it if every input arrived or ended. */
-    static BarrierHandlerState align(Barrier barrier, BitSet arrived, AlternatingDials dials, BarrierHandlerContext ctx) {
-        long c = barrier.checkpointId();
-        if (!Arrivals.allArrived(arrived, ctx)) {
-            return new AlternatingCollectingBarriers(c, barrier.savepoint(), arrived, dials);
-        }
-        ctx.snapshot(c);
-        ctx.forward(new Barrier(c, true, barrier.savepoint()));
-        ctx.acknowledge(c);
-        return new AlternatingWaitingForFirstBarrier(c, dials); // unblocks every input
-    }
-
-    private Barrier barrier() {
-        return new Barrier(checkpointId, true, savepoint);
+    static BarrierHandlerState align(Barrier barrier, Arrivals arrived, AlternatingDials dials, BarrierHandlerContext ctx) {
+        return new AlternatingCollectingBarriers(barrier.checkpointId(), barrier.savepoint(), arrived, dials)
+                .collect(arrived, ctx);
     }
 
     @Override
-    public BarrierHandlerState barrierReceived(int input, Barrier barrier, BarrierHandlerContext ctx) {
-        long c = barrier.checkpointId();
-        if (c < checkpointId) {
-            return this; // obsolete
-        }
-        if (c > checkpointId) {
-            return subsume(ctx).barrierReceived(input, barrier, ctx);
-        }
-        if (blocked.get(input)) {
-            throw Arrivals.secondBarrier(ctx, input, checkpointId);
-        }
-        BitSet arrived = (BitSet) blocked.clone();
-        arrived.set(input);
+    BarrierHandlerState collecting(Arrivals now) {
+        return new AlternatingCollectingBarriers(checkpointId, savepoint, now, dials);
+    }
+
+    @Override
+    void complete(BarrierHandlerContext ctx) {
+        ctx.snapshot(checkpointId);
+        ctx.forward(new Barrier(checkpointId, true, savepoint));
+        ctx.acknowledge(checkpointId);
+    }
+
+    @Override
+    BarrierHandlerState waiting(long latest) {
+        return new AlternatingWaitingForFirstBarrier(latest, dials);
+    }
+
+    /** An unaligned barrier (an upstream task switched) switches this task too. */
+    @Override
+    BarrierHandlerState arrive(Barrier barrier, Arrivals now, BarrierHandlerContext ctx) {
         if (dials.unaligned(barrier)) {
-            return AlternatingCollectingBarriersUnaligned.switchToUnaligned(checkpointId, arrived, false, dials, ctx);
+            return AlternatingCollectingBarriersUnaligned.switchToUnaligned(checkpointId, now, false, dials, ctx);
         }
-        return align(barrier(), arrived, dials, ctx);
+        return collect(now, ctx);
     }
 
     @Override
@@ -76,68 +67,11 @@ final class AlternatingCollectingBarriers implements BarrierHandlerState {
         if (!canTimeoutAlignment(c, ctx)) {
             throw Arrivals.timeoutNotEnabled(ctx, c, this);
         }
-        return AlternatingCollectingBarriersUnaligned.switchToUnaligned(c, blocked, true, dials, ctx);
-    }
-
-    private BarrierHandlerState subsume(BarrierHandlerContext ctx) {
-        ctx.abandon(checkpointId);
-        ctx.decline(checkpointId);
-        return new AlternatingWaitingForFirstBarrier(checkpointId, dials);
+        return AlternatingCollectingBarriersUnaligned.switchToUnaligned(c, arrived, true, dials, ctx);
     }
 
     @Override
-    public BarrierHandlerState recordReceived(int input, Record record, BarrierHandlerContext ctx) {
-        if (blocked.get(input)) {
-            throw new IllegalStateException("task " + ctx.taskId() + " input " + input + ": took record "
-                    + record.id() + " from an input blocked for checkpoint " + checkpointId);
-        }
-        return this;
-    }
-
-    @Override
-    public BarrierHandlerState cancelBarrierReceived(int input, long c, BarrierHandlerContext ctx) {
-        if (c < checkpointId) {
-            return this;
-        }
-        if (c > checkpointId) {
-            return subsume(ctx).cancelBarrierReceived(input, c, ctx);
-        }
-        ctx.abandon(c);
-        return new AlternatingWaitingForFirstBarrier(c, dials);
-    }
-
-    @Override
-    public BarrierHandlerState checkpointAborted(long c, BarrierHandlerContext ctx) {
-        if (c != checkpointId) {
-            return Arrivals.rememberAbort(this, c, ctx);
-        }
-        ctx.abandon(c);
-        return new AlternatingWaitingForFirstBarrier(c, dials);
-    }
-
-    @Override
-    public BarrierHandlerState endOfPartitionReceived(int input, BarrierHandlerContext ctx) {
-        return align(barrier(), blocked, dials, ctx);
-    }
-
-    @Override
-    public boolean isBlocked(int input) {
-        return blocked.get(input);
-    }
-
-    @Override
-    public long checkpointId() {
-        return checkpointId;
-    }
-
-    @Override
-    public long latestCheckpointId() {
-        return checkpointId;
-    }
-
-    @Override
-    public String toString() {
-        return "AlternatingCollectingBarriers[checkpoint " + checkpointId + (savepoint ? ", savepoint" : "")
-                + ", blocked " + blocked + "]";
+    String inputs() {
+        return (savepoint ? ", savepoint" : "") + super.inputs();
     }
 }

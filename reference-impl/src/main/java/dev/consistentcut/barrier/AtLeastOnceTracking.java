@@ -2,7 +2,6 @@ package dev.consistentcut.barrier;
 
 import dev.consistentcut.message.Barrier;
 import dev.consistentcut.message.Record;
-import java.util.BitSet;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -25,10 +24,10 @@ final class AtLeastOnceTracking implements BarrierHandlerState {
 
     /** Newest checkpoint finished or abandoned here; everything at or below it is obsolete. */
     private final long latest;
-    /** Pending checkpoints, all above {@link #latest}, to the inputs whose barrier arrived. */
-    private final TreeMap<Long, BitSet> pending;
+    /** Pending checkpoints, all above {@link #latest}, to the inputs whose barrier arrived; never changed once a state holds it. */
+    private final TreeMap<Long, Arrivals> pending;
 
-    AtLeastOnceTracking(long latest, TreeMap<Long, BitSet> pending) {
+    AtLeastOnceTracking(long latest, TreeMap<Long, Arrivals> pending) {
         this.latest = latest;
         this.pending = pending;
     }
@@ -42,18 +41,15 @@ final class AtLeastOnceTracking implements BarrierHandlerState {
         if (ctx.isAborted(c)) {
             return cancelBarrierReceived(input, c, ctx); // known to be aborted: cancelled on its first barrier
         }
-        TreeMap<Long, BitSet> next = copy();
-        BitSet arrived = next.get(c);
+        Arrivals arrived = pending.get(c);
         if (arrived == null) {
-            if (!next.isEmpty() && c < next.lastKey()) {
+            if (!pending.isEmpty() && c < pending.lastKey()) {
                 return this; // older than the newest pending and not pending: obsolete
             }
-            arrived = new BitSet();
-            next.put(c, arrived);
-        } else if (arrived.get(input)) {
-            throw Arrivals.secondBarrier(ctx, input, c);
+            arrived = Arrivals.NONE;
         }
-        arrived.set(input);
+        TreeMap<Long, Arrivals> next = new TreeMap<>(pending);
+        next.put(c, arrived.with(input, c, ctx));
         return completeNewest(next, ctx);
     }
 
@@ -61,10 +57,10 @@ final class AtLeastOnceTracking implements BarrierHandlerState {
      * Snapshots the newest pending checkpoint that every input has delivered or ended, drops it
      * and every older one; the rest stays pending.
      */
-    private BarrierHandlerState completeNewest(TreeMap<Long, BitSet> next, BarrierHandlerContext ctx) {
+    private BarrierHandlerState completeNewest(TreeMap<Long, Arrivals> next, BarrierHandlerContext ctx) {
         long done = 0;
-        for (Map.Entry<Long, BitSet> e : next.entrySet()) {
-            if (Arrivals.allArrived(e.getValue(), ctx)) {
+        for (Map.Entry<Long, Arrivals> e : next.entrySet()) {
+            if (e.getValue().all(ctx)) {
                 done = e.getKey();
             }
         }
@@ -78,8 +74,8 @@ final class AtLeastOnceTracking implements BarrierHandlerState {
         return after(done, next);
     }
 
-    private static BarrierHandlerState after(long done, TreeMap<Long, BitSet> next) {
-        TreeMap<Long, BitSet> rest = new TreeMap<>(next.tailMap(done, false));
+    private static BarrierHandlerState after(long done, TreeMap<Long, Arrivals> next) {
+        TreeMap<Long, Arrivals> rest = new TreeMap<>(next.tailMap(done, false));
         return rest.isEmpty() ? new AtLeastOnceIdle(done) : new AtLeastOnceTracking(done, rest);
     }
 
@@ -112,7 +108,7 @@ final class AtLeastOnceTracking implements BarrierHandlerState {
     }
 
     /** The pending checkpoints older than {@code c} are dropped with it: this task will never acknowledge them. */
-    private static void declineOlder(long c, TreeMap<Long, BitSet> pending, BarrierHandlerContext ctx) {
+    private static void declineOlder(long c, TreeMap<Long, Arrivals> pending, BarrierHandlerContext ctx) {
         for (long older : pending.headMap(c, false).keySet()) {
             ctx.decline(older);
         }
@@ -120,13 +116,7 @@ final class AtLeastOnceTracking implements BarrierHandlerState {
 
     @Override
     public BarrierHandlerState endOfPartitionReceived(int input, BarrierHandlerContext ctx) {
-        return completeNewest(copy(), ctx);
-    }
-
-    private TreeMap<Long, BitSet> copy() {
-        TreeMap<Long, BitSet> m = new TreeMap<>();
-        pending.forEach((k, v) -> m.put(k, (BitSet) v.clone()));
-        return m;
+        return completeNewest(pending, ctx);
     }
 
     @Override

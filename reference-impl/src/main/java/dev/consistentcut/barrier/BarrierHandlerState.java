@@ -98,8 +98,7 @@ public interface BarrierHandlerState {
      * @throws IllegalStateException if {@link #prioritizable} is 0 for {@code input}
      */
     default BarrierHandlerState prioritizeBarrier(int input, BarrierHandlerContext ctx) {
-        throw new IllegalStateException("task " + ctx.taskId() + ": PrioritizeBarrier(" + input
-                + ") is not enabled in " + this);
+        throw Arrivals.prioritizeNotEnabled(ctx, input, this);
     }
 
     /** Whether the task must not take anything from {@code input} now. */

@@ -93,6 +93,7 @@ class AlternatingStatesTest {
         assertEquals(10, m.alignedTimeoutMillis());
         assertFalse(m.overtaking());
         assertTrue(m.oneInFlight());
+        assertEquals(DeliveryGuarantee.EXACTLY_ONCE, m.deliveryGuarantee(), "a switch keeps the cut consistent");
         assertEquals(BarrierHandlers.DEFAULT_ALIGNED_TIMEOUT_MILLIS, BarrierHandlers.byName("alternating").alignedTimeoutMillis());
         assertEquals(-1, BarrierHandlers.aligned().alignedTimeoutMillis());
         assertFalse(BarrierHandlers.aligned().oneInFlight());
@@ -214,6 +215,31 @@ class AlternatingStatesTest {
         BarrierHandlerState u = p.barrierReceived(0, unaligned(1), ctx);
         assertEquals(List.of("snapshot 1", "forward 1u", "switched 1 timeout"), ctx.calls);
         assertEquals(1, u.checkpointId());
+    }
+
+    @Test
+    void onlyAnInputThatStillOwesTheUnalignedCheckpointsBarrierHasItPrioritized() {
+        Ctx ctx = new Ctx(3);
+        ctx.ended.set(2);
+        BarrierHandlerState u = initial().barrierReceived(0, aligned(2), ctx).timeoutAlignment(2, ctx);
+        assertEquals(0, u.prioritizable(0, ctx), "arrived");
+        assertEquals(2, u.prioritizable(1, ctx));
+        assertEquals(0, u.prioritizable(2, ctx), "ended");
+        ctx.calls.clear();
+        ctx.queued.put(1, aligned(2));
+        assertSame(u, u.prioritizeBarrier(1, ctx));
+        assertEquals(List.of("prioritize 1"), ctx.calls);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> u.prioritizeBarrier(0, ctx));
+        assertEquals("task op#0: PrioritizeBarrier(0) is not enabled in AlternatingCollectingBarriersUnaligned[checkpoint 2, arrived {0}]",
+                e.getMessage());
+
+        ctx.queued.put(0, aligned(3));
+        BarrierHandlerState p = u.barrierReceived(1, aligned(2), ctx).timeoutAlignment(3, ctx);
+        assertEquals(3, p.prioritizable(1, ctx), "after a passive timeout every input that has not ended");
+        assertEquals(0, p.prioritizable(2, ctx));
+        e = assertThrows(IllegalStateException.class, () -> p.prioritizeBarrier(2, ctx));
+        assertEquals("task op#0: PrioritizeBarrier(2) is not enabled in AlternatingWaitingForFirstBarrierUnaligned[pending 3, latest 2]",
+                e.getMessage());
     }
 
     @Test

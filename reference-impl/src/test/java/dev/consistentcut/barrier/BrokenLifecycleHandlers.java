@@ -85,16 +85,16 @@ public final class BrokenLifecycleHandlers {
             long h = inner.checkpointId();
             if (bug == Bug.SUBSUMPTION_KEEPS_ARRIVED_INPUTS && h != 0 && barrier.checkpointId() > h
                     && !ctx.isAborted(barrier.checkpointId())) {
-                BitSet carried = new BitSet();
+                long c = barrier.checkpointId();
+                Arrivals carried = Arrivals.NONE;
                 for (int i = 0; i < ctx.inputCount(); i++) {
-                    if (inner.isBlocked(i)) {
-                        carried.set(i); // THE BUG: the correct handler starts with {input} only
+                    if (inner.isBlocked(i) || i == input) {
+                        carried = carried.with(i, c, ctx); // THE BUG: the correct handler starts with {input} only
                     }
                 }
                 ctx.abandon(h);
                 ctx.decline(h);
-                carried.set(input);
-                return wrap(AlignedCollectingBarriers.align(barrier.checkpointId(), carried, ctx), stuck);
+                return wrap(AlignedCollectingBarriers.align(c, carried, ctx), stuck);
             }
             if (bug == Bug.LATE_BARRIER_OF_CANCELLED_CHECKPOINT && h != 0 && barrier.checkpointId() < h
                     && !inner.isBlocked(input)) {

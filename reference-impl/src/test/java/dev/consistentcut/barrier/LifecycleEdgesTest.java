@@ -225,6 +225,16 @@ class LifecycleEdgesTest {
         }
 
         @Test
+        void theFirstBarrierOfANewerCheckpointKnownToBeAbortedDropsItAndEveryPendingOne() {
+            BarrierHandlerState s = twoPending();
+            assertSame(s, s.checkpointAborted(5, ctx));
+            s = s.barrierReceived(1, new Barrier(5), ctx);
+            assertEquals(List.of("decline 1", "decline 3", "abandon 5"), ctx.calls);
+            assertInstanceOf(AtLeastOnceIdle.class, s);
+            assertEquals(5, s.latestCheckpointId());
+        }
+
+        @Test
         void abortNotificationOfAPendingCheckpointDropsItAndTheOlderOnes() {
             BarrierHandlerState s = twoPending().checkpointAborted(3, ctx);
             assertEquals(List.of("decline 1", "abandon 3"), ctx.calls);

@@ -8,7 +8,6 @@ import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.check.Violation;
 import dev.consistentcut.task.RunEvent;
-import dev.consistentcut.trace.TraceJobs;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -17,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Seeded simulation runs of the {@code fanin} job (a task with three inputs whose output goes to
- * three channels, see {@link TraceJobs}), both modes, with failures, and every invariant checked
+ * three channels, see {@link Topologies#fanin}), both modes, with failures, and every invariant checked
  * on every completed checkpoint. The runs must include failures that strike in the middle of a
  * checkpoint (barriers on the way, not yet completed or aborted): counted, and required.
  */
@@ -59,7 +58,7 @@ class FanInSimulationTest {
             BarrierMode mode = seed % 2 == 0 ? BarrierHandlers.aligned() : BarrierHandlers.unaligned();
             MidCheckpointFailureCounter counter = new MidCheckpointFailureCounter();
             RunOptions options = SimulationRuntimeTest.withFailures(seed).observer(counter::on).build();
-            RunResult r = new SimulationRuntime(TraceJobs.build("fanin", 8, 1 + (int) (seed % 3), seed, 0), mode, options).run();
+            RunResult r = new SimulationRuntime(Topologies.fanin(8, 1 + (int) (seed % 3), seed), mode, options).run();
             if (!r.holds()) {
                 fail("fanin seed " + seed + ", " + mode.name() + ": "
                         + r.violations().stream().limit(5).map(Violation::message).toList());

@@ -105,6 +105,32 @@ final class Topologies {
                 .build();
     }
 
+    /**
+     * Fan-in and fan-out: three sources into one keyed count (a task with three inputs) whose
+     * output goes both to a map of parallelism 2 and straight to the sink (a task with three
+     * outputs), the sink taking three inputs again. {@code records} per source, each source's keys
+     * drawn from the seed in turn: the {@code fanin} job of the trace tools, built here because the
+     * engine's tests cannot use the tools module.
+     */
+    static JobGraph fanin(int records, int capacity, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        return JobGraph.builder()
+                .defaultCapacity(capacity)
+                .source("s1", InMemorySourceLog.randomKeys(records, 6, r.nextLong()))
+                .source("s2", InMemorySourceLog.randomKeys(records, 6, r.nextLong()))
+                .source("s3", InMemorySourceLog.randomKeys(records, 6, r.nextLong()))
+                .operator("count", 1, KeyedCount::new)
+                .operator("double", 2, () -> new MapOperator(v -> 2 * v))
+                .operator("sink", 1, RecordingSink::new)
+                .edge("s1", "count", Partitioning.HASH)
+                .edge("s2", "count", Partitioning.HASH)
+                .edge("s3", "count", Partitioning.HASH)
+                .edge("count", "double", Partitioning.HASH)
+                .edge("count", "sink", Partitioning.FORWARD)
+                .edge("double", "sink", Partitioning.HASH)
+                .build();
+    }
+
     static final List<Topology> ALL = List.of(
             new Topology("demo", Topologies::demo),
             new Topology("join", Topologies::join),

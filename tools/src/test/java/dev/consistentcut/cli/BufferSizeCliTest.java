@@ -102,7 +102,7 @@ class BufferSizeCliTest {
         MainTest.Outcome o = cli(args.trim().split("\\s+"));
         assertEquals(2, o.code(), o.err());
         assertTrue(o.err().startsWith("error: " + message), o.err());
-        assertTrue(o.err().contains("Usage: java -jar reference-impl/target/reference-impl.jar run"), "usage follows");
+        assertTrue(o.err().contains("Usage: java -jar tools/target/tools.jar run"), "usage follows");
         assertFalse(o.err().contains("\tat "), "no stack trace");
         assertEquals("", o.out());
     }

@@ -31,8 +31,8 @@ import java.util.function.Function;
 public final class TraceTool {
 
     static final String USAGE = """
-            Usage: java -jar reference-impl.jar trace COMMAND [options]
-               or: java -cp reference-impl.jar dev.consistentcut.trace.TraceTool COMMAND [options]
+            Usage: java -jar tools.jar trace COMMAND [options]
+               or: java -cp tools.jar dev.consistentcut.trace.TraceTool COMMAND [options]
 
             Commands:
               record --out FILE [options]   run a job with a trace recorder and write the trace (NDJSON);

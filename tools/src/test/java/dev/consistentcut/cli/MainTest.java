@@ -76,7 +76,7 @@ class MainTest {
         Outcome o = cli(args == null ? new String[0] : args.trim().split("\\s+"));
         assertEquals(2, o.code());
         assertTrue(o.err().startsWith("error: " + message), o.err());
-        assertTrue(o.err().contains("Usage: java -jar reference-impl/target/reference-impl.jar run"), "usage follows");
+        assertTrue(o.err().contains("Usage: java -jar tools/target/tools.jar run"), "usage follows");
         assertEquals("", o.out());
     }
 

@@ -18,7 +18,7 @@ final class Tlc {
         }
     }
 
-    /** spec/ of the repository: Maven runs the tests in reference-impl/. */
+    /** spec/ of the repository: Maven runs the tests in the module's directory, tools/. */
     static Path specDir() {
         Path dir = Path.of(System.getProperty("user.dir")).resolve("../spec").normalize();
         if (!Files.isRegularFile(dir.resolve("TraceValidation.tla"))) {

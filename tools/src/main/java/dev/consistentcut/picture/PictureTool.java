@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 public final class PictureTool {
 
     static final String USAGE = """
-            Usage: java -cp reference-impl.jar dev.consistentcut.picture.PictureTool COMMAND [options]
+            Usage: java -cp tools.jar dev.consistentcut.picture.PictureTool COMMAND [options]
 
             Commands:
               tlc LOG OUT.svg [options]     draw the error trace in a TLC log (model-check.sh's logs)

@@ -58,7 +58,7 @@ record CliOptions(
     /** A run whose least duration exceeds this gets a warning up front. */
     static final long WARN_ESTIMATED_MS = 60_000;
 
-    static final String JAR = "java -jar reference-impl/target/reference-impl.jar";
+    static final String JAR = "java -jar tools/target/tools.jar";
 
     static final String USAGE = String.join("\n",
             "Usage: " + JAR + " run --mode aligned|unaligned|at-least-once|alternating [options]",

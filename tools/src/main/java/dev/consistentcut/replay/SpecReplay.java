@@ -121,7 +121,7 @@ public final class SpecReplay {
             return 2;
         } catch (ReflectiveOperationException | LinkageError e) {
             err.println("spec-replay: the broken engine '" + broken + "' is in the test classes, which are not on the class path"
-                    + " (build with mvn -pl reference-impl -am test-compile and add reference-impl/target/test-classes)");
+                    + " (build with mvn -pl tools -am test-compile and add reference-impl/target/test-classes)");
             if (debug) {
                 e.printStackTrace(err);
             }
