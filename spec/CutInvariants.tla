@@ -4,7 +4,7 @@
 (* over the variables of Dataflow.tla.  Both protocol modules EXTEND this  *)
 (* one and every model checks these invariants.  The Java engine checks    *)
 (* the same formulas under the same names in                               *)
-(* dev.consistentcut.invariants.CutInvariants.                             *)
+(* dev.consistentcut.check.CutInvariants.                                  *)
 (*                                                                         *)
 (* The seed example, in these terms: a source has read to offset 1,000     *)
 (* and the count operator t has processed records 0..999.  A checkpoint    *)

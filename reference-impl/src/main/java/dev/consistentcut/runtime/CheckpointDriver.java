@@ -3,17 +3,21 @@ package dev.consistentcut.runtime;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.barrier.DeliveryGuarantee;
 import dev.consistentcut.channel.Channel;
+import dev.consistentcut.check.CompletionChecks;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.LifecycleChecks;
+import dev.consistentcut.check.StepChecks;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CheckpointStore;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
 import dev.consistentcut.task.Action;
-import dev.consistentcut.task.ActionListener;
 import dev.consistentcut.task.OperatorTask;
+import dev.consistentcut.task.RunEvent;
+import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.task.SourceTask;
 import dev.consistentcut.task.Task;
 import java.util.ArrayList;
@@ -66,12 +70,16 @@ final class CheckpointDriver {
     final CheckpointCoordinator coordinator;
     final Deployment deployment;
     final CutInvariants invariants;
-    final ActionListener listener;
+    /** Every step of the run goes here: the checks that observe it, then {@link RunOptions#observer()}. */
+    final RunObserver observer;
     final DriverGateway gateway;
     /** The transactional sinks' task ids (empty for a job without one). */
     final Set<String> sinks;
-    /** The step-by-step lifecycle checks (restore point, statuses, channel order; with the ledgers only: off in benchmarks); null when off. */
-    final LifecycleChecks lifecycle;
+    /**
+     * The step-by-step lifecycle checks (restore point, statuses, channel order), also observing
+     * the run; with the ledgers only ({@link StepChecks#NONE} without: benchmarks).
+     */
+    final StepChecks lifecycle;
     /** Checkpoints whose store write failed, against the tolerable count of consecutive ones. */
     private final DeclinedCheckpoints declined;
     /** ThreadedRuntime: {@code lifecycle.check(c)} as each completion attempt ends (the simulation checks all after each step). */
@@ -112,7 +120,6 @@ final class CheckpointDriver {
         this.mode = mode;
         this.options = options;
         this.graph = PhysicalGraph.of(job);
-        this.listener = options.listener();
         this.checkEachCompletion = checkEachCompletion;
         Set<String> tasks = new LinkedHashSet<>();
         graph.tasks().forEach(t -> tasks.add(t.id()));
@@ -124,19 +131,31 @@ final class CheckpointDriver {
                 : CheckpointCoordinator.forAligned(tasks, channels, options.maxConcurrentAligned(), store, clock);
         coordinator.setAbortsReachTasks(options.abortsReachTasks());
         this.gateway = new DriverGateway(this, clock, gateway);
-        this.deployment = new Deployment(graph, mode, this.gateway, listener, options.trackProcessed(),
+        this.deployment = new Deployment(graph, mode, this.gateway, this::tell, options.trackProcessed(),
                 options.endOfInput(), bufferSize);
         this.invariants = new CutInvariants(graph);
-        this.declined = new DeclinedCheckpoints(options.tolerableFailedCheckpoints(), options.progress(), listener);
+        this.declined = new DeclinedCheckpoints(options.tolerableFailedCheckpoints(), options.progress(), this::tell);
         this.lifecycle = options.trackProcessed()
                 ? new LifecycleChecks(lifecycleView.apply(LifecycleChecks.Coordinator.of(coordinator)), store, invariants,
-                        mode.overtaking(), violations) : null;
+                        mode.overtaking(), violations, deployment.channels.values(), checkEachCompletion)
+                : StepChecks.NONE;
+        // The checks see each step before the caller's observer (a trace), as they did when the
+        // runtime called them: a violation is found whether or not anything else observes.
+        this.observer = RunObserver.all(List.of(lifecycle,
+                new CompletionChecks(invariants, coordinator, mode, options.trackProcessed(), violations),
+                options.observer()));
         deployment.restore(coordinator.latestCompleted());
         this.sinks = deployment.transactionalSinks();
         coordinator.setCompletionListeners(sinks);
-        if (lifecycle != null) {
-            lifecycle.channels(deployment.channels.values()); // as restored (a resume's channel state)
-        }
+        lifecycle.channels(deployment.channels.values()); // as restored (a resume's channel state)
+    }
+
+    /**
+     * The tasks' and the parts' events, to {@link #observer}: the tasks are made before the checks
+     * can be (the checks watch the tasks' channels).
+     */
+    private void tell(RunEvent event) {
+        observer.on(event);
     }
 
     // ------------------------------------------------------------------ the coordinator's steps
@@ -157,17 +176,11 @@ final class CheckpointDriver {
         long c = triggeredId.getAsLong();
         gateway.coordinatorChanged(); // before the runtime wakes the sources
         triggered++;
-        if (lifecycle != null) {
-            lifecycle.triggered(c);
-        }
         triggerTimes.put(c, now);
         if (coordinator.allAcknowledged(c)) {
             completable.add(c); // every task had ended: their final states make it
         }
-        if (listener != ActionListener.NONE) {
-            listener.onAction(Action.TRIGGER_CHECKPOINT.specName(), savepoint
-                    ? Map.of("checkpoint", c, "savepoint", true) : Map.of("checkpoint", c));
-        }
+        observer.on(new RunEvent.TriggerCheckpoint(c, savepoint));
         return triggeredId;
     }
 
@@ -199,22 +212,13 @@ final class CheckpointDriver {
         // The completion subsumed (aborted) every older pending checkpoint: those are no longer
         // completable, even if every task acknowledged them (found by the spec replay).
         completable.removeIf(id -> coordinator.status(id) != CheckpointStatus.PENDING);
-        if (lifecycle != null) {
-            lifecycle.completed(cp.id());
-        }
-        checkCompletion(c);
-        violations.addAll(mode.alignedTimeoutMillis() >= 0
-                ? invariants.completedAlternating(cp, coordinator.switched(c), coordinator.isSavepoint(c), options.trackProcessed())
-                : invariants.completedCheckpoint(cp, mode.name(), mode.overtaking(), options.trackProcessed()));
         options.onCheckpoint().accept(cp);
-        if (listener != ActionListener.NONE) {
-            listener.onAction(Action.COMPLETE_CHECKPOINT.specName(), Map.of("checkpoint", c));
-        }
+        observer.on(new RunEvent.CompleteCheckpoint(cp)); // the checks observe it: LifecycleChecks, CompletionChecks
         return done;
     }
 
     private void checkCompletion(long c) {
-        if (checkEachCompletion && lifecycle != null) {
+        if (checkEachCompletion) {
             lifecycle.check(c);
         }
     }
@@ -236,9 +240,7 @@ final class CheckpointDriver {
     void abort(long c) {
         if (coordinator.abortCheckpoint(c)) {
             completable.remove(c);
-            if (listener != ActionListener.NONE) {
-                listener.onAction(Action.ABORT_CHECKPOINT.specName(), Map.of("checkpoint", c));
-            }
+            observer.on(new RunEvent.AbortCheckpoint(c));
         }
     }
 
@@ -252,9 +254,7 @@ final class CheckpointDriver {
         boolean d = coordinator.declineCheckpoint(task, c);
         if (d) {
             completable.remove(c);
-            if (listener != ActionListener.NONE) {
-                listener.onAction(Action.ABORT_CHECKPOINT.specName(), Map.of("checkpoint", c, "declinedBy", task));
-            }
+            observer.on(new RunEvent.AbortCheckpoint(c, task));
         }
         return d;
     }
@@ -262,7 +262,7 @@ final class CheckpointDriver {
     /** Aborts the checkpoints older than {@link RunOptions#checkpointTimeout()} (if one is set). */
     void abortExpired() {
         if (options.checkpointTimeout() > 0) {
-            ExpiredAborts.abort(coordinator, options.checkpointTimeout(), triggerTimes.keySet(), listener);
+            ExpiredAborts.abort(coordinator, options.checkpointTimeout(), triggerTimes.keySet(), observer);
         }
     }
 
@@ -285,28 +285,16 @@ final class CheckpointDriver {
         gateway.coordinatorChanged();
         completable.clear();
         deployment.restore(latest); // sinks re-commit the restored checkpoint's transactions
-        if (lifecycle != null) {
-            lifecycle.failed();
-            lifecycle.checkAll();
-            lifecycle.channels(deployment.channels.values());
-        }
         failures++;
         if (failAfterCheckpointDue()) {
             failAfterCheckpointDone = true;
         }
         options.progress().accept("failure " + failures + at + ": restored "
                 + latest.map(c -> "checkpoint " + c.id()).orElse("the initial state"));
-        if (listener != ActionListener.NONE) {
-            listener.onAction(Action.FAIL_AND_RESTORE.specName(), restoreEvent(latest, deployment));
-        }
+        // The lifecycle checks observe it: the failure, every status, every channel as restored.
+        observer.on(new RunEvent.FailAndRestore(latest.map(CompletedCheckpoint::id).orElse(0L),
+                deployment.lastRecommitted()));
         return latest;
-    }
-
-    /** The parameters of a {@code FailAndRestore} event: the restored checkpoint, and what each sink re-committed. */
-    static Map<String, Object> restoreEvent(Optional<CompletedCheckpoint> latest, Deployment deployment) {
-        long id = latest.map(CompletedCheckpoint::id).orElse(0L);
-        Map<String, List<Long>> recommitted = deployment.lastRecommitted();
-        return recommitted.isEmpty() ? Map.of("checkpoint", id) : Map.of("checkpoint", id, "recommitted", recommitted);
     }
 
     /** {@link RunOptions#failAfterCheckpoint()} is set and its failure has not struck yet. */

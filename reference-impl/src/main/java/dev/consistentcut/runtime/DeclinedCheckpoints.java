@@ -1,10 +1,9 @@
 package dev.consistentcut.runtime;
 
 import dev.consistentcut.annotation.TestSeam;
-import dev.consistentcut.task.Action;
-import dev.consistentcut.task.ActionListener;
+import dev.consistentcut.task.RunEvent;
+import dev.consistentcut.task.RunObserver;
 import java.io.UncheckedIOException;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -20,14 +19,14 @@ final class DeclinedCheckpoints {
 
     private final int tolerable;
     private final Consumer<String> progress;
-    private final ActionListener listener;
+    private final RunObserver observer;
     private int consecutive;
     private int total;
 
-    DeclinedCheckpoints(int tolerable, Consumer<String> progress, ActionListener listener) {
+    DeclinedCheckpoints(int tolerable, Consumer<String> progress, RunObserver observer) {
         this.tolerable = tolerable;
         this.progress = progress;
-        this.listener = listener;
+        this.observer = observer;
     }
 
     /** Checkpoint {@code c} was stored: the failures so far are no longer consecutive. */
@@ -42,9 +41,7 @@ final class DeclinedCheckpoints {
     void declined(long c, UncheckedIOException cause) {
         consecutive++;
         total++;
-        if (listener != ActionListener.NONE) {
-            listener.onAction(Action.ABORT_CHECKPOINT.specName(), Map.of("checkpoint", c));
-        }
+        observer.on(new RunEvent.AbortCheckpoint(c));
         String why = cause.getMessage();
         if (consecutive > tolerable) {
             throw new TooManyFailedCheckpointsException(c, consecutive, tolerable, why, cause);

@@ -8,9 +8,9 @@ import dev.consistentcut.checkpoint.TaskSnapshot;
 import dev.consistentcut.graph.NodeKind;
 import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.message.RecordId;
-import dev.consistentcut.task.ActionListener;
 import dev.consistentcut.task.CoordinatorGateway;
 import dev.consistentcut.task.OperatorTask;
+import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.task.SourceTask;
 import dev.consistentcut.task.Task;
 import java.util.ArrayList;
@@ -34,22 +34,22 @@ final class Deployment {
 
     final boolean endOfInput;
 
-    Deployment(PhysicalGraph graph, BarrierMode mode, CoordinatorGateway gateway, ActionListener listener,
+    Deployment(PhysicalGraph graph, BarrierMode mode, CoordinatorGateway gateway, RunObserver observer,
                boolean trackProcessed) {
-        this(graph, mode, gateway, listener, trackProcessed, false);
+        this(graph, mode, gateway, observer, trackProcessed, false);
     }
 
     /** @param endOfInput sources send end of partition once their log is read (RunOptions.endOfInput) */
-    Deployment(PhysicalGraph graph, BarrierMode mode, CoordinatorGateway gateway, ActionListener listener,
+    Deployment(PhysicalGraph graph, BarrierMode mode, CoordinatorGateway gateway, RunObserver observer,
                boolean trackProcessed, boolean endOfInput) {
-        this(graph, mode, gateway, listener, trackProcessed, endOfInput, 1);
+        this(graph, mode, gateway, observer, trackProcessed, endOfInput, 1);
     }
 
     /**
      * @param bufferSize records per network buffer (issue 16): 1 per record, 0 a quarter of each
      *     channel's capacity (four buffers); see {@link #bufferSizeFor}
      */
-    Deployment(PhysicalGraph graph, BarrierMode mode, CoordinatorGateway gateway, ActionListener listener,
+    Deployment(PhysicalGraph graph, BarrierMode mode, CoordinatorGateway gateway, RunObserver observer,
                boolean trackProcessed, boolean endOfInput, int bufferSize) {
         this.endOfInput = endOfInput;
         this.graph = graph;
@@ -58,11 +58,11 @@ final class Deployment {
         }
         for (PhysicalGraph.TaskSpec t : graph.tasks()) {
             if (t.kind() == NodeKind.SOURCE) {
-                SourceTask s = new SourceTask(t.id(), graph, channels, mode, gateway, listener, endOfInput);
+                SourceTask s = new SourceTask(t.id(), graph, channels, mode, gateway, observer, endOfInput);
                 sources.add(s);
                 tasks.put(t.id(), s);
             } else {
-                OperatorTask o = new OperatorTask(t.id(), graph, channels, mode, gateway, listener, trackProcessed);
+                OperatorTask o = new OperatorTask(t.id(), graph, channels, mode, gateway, observer, trackProcessed);
                 operators.add(o);
                 tasks.put(t.id(), o);
             }

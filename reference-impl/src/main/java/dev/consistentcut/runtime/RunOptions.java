@@ -2,7 +2,7 @@ package dev.consistentcut.runtime;
 
 import dev.consistentcut.checkpoint.CheckpointStore;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
-import dev.consistentcut.task.ActionListener;
+import dev.consistentcut.task.RunObserver;
 import java.util.Objects;
 import java.util.Random;
 import java.util.function.Consumer;
@@ -28,7 +28,8 @@ import java.util.random.RandomGenerator;
  * @param failAtStep simulation: a failure at exactly this step (-1: none), counted in the budget
  * @param failAfterCheckpoint both: one failure right after the {@code n}-th completed checkpoint (0: none)
  * @param storeFactory both: the checkpoint store (called once per runtime)
- * @param listener both: observes every action (thread-safe in the threaded runtime)
+ * @param observer both: observes every step (thread-safe in the threaded runtime); the threaded
+ *     runtime serializes steps with their events while one other than {@link RunObserver#NONE} is set
  * @param trackProcessed both: keep the processed ledgers; without them no invariant can be checked
  * @param onCheckpoint both: called with each completed checkpoint (coordinator thread when threaded)
  * @param progress both: progress lines, e.g. for stderr
@@ -68,7 +69,7 @@ public record RunOptions(
         long failAtStep,
         int failAfterCheckpoint,
         Supplier<CheckpointStore> storeFactory,
-        ActionListener listener,
+        RunObserver observer,
         boolean trackProcessed,
         Consumer<CompletedCheckpoint> onCheckpoint,
         Consumer<String> progress,
@@ -84,7 +85,7 @@ public record RunOptions(
 
     public RunOptions {
         Objects.requireNonNull(storeFactory, "storeFactory");
-        Objects.requireNonNull(listener, "listener");
+        Objects.requireNonNull(observer, "observer");
         Objects.requireNonNull(onCheckpoint, "onCheckpoint");
         Objects.requireNonNull(progress, "progress");
         Objects.requireNonNull(draws, "draws");
@@ -155,7 +156,7 @@ public record RunOptions(
         private long failAtStep = -1;
         private int failAfterCheckpoint;
         private Supplier<CheckpointStore> storeFactory = () -> new dev.consistentcut.checkpoint.InMemoryCheckpointStore(3);
-        private ActionListener listener = ActionListener.NONE;
+        private RunObserver observer = RunObserver.NONE;
         private boolean trackProcessed = true;
         private Consumer<CompletedCheckpoint> onCheckpoint = c -> { };
         private Consumer<String> progress = s -> { };
@@ -243,9 +244,9 @@ public record RunOptions(
             return this;
         }
 
-        /** Default {@link ActionListener#NONE}. */
-        public Builder listener(ActionListener v) {
-            listener = v;
+        /** Default {@link RunObserver#NONE}. */
+        public Builder observer(RunObserver v) {
+            observer = v;
             return this;
         }
 
@@ -358,7 +359,7 @@ public record RunOptions(
         public RunOptions build() {
             return new RunOptions(seed, maxSteps, checkpointInterval, triggerProbability, maxCheckpoints,
                     checkpointTimeout, abortProbability, maxConcurrentAligned, maxFailures, failureProbability,
-                    failAtStep, failAfterCheckpoint, storeFactory, listener, trackProcessed, onCheckpoint, progress,
+                    failAtStep, failAfterCheckpoint, storeFactory, observer, trackProcessed, onCheckpoint, progress,
                     tolerableFailedCheckpoints, abortsReachTasks, endOfInput, savepointEvery,
                     failureAfterCompletionProbability, declineProbability, bufferSize, bufferTimeout, draws);
         }

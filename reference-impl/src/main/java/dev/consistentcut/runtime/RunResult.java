@@ -1,7 +1,7 @@
 package dev.consistentcut.runtime;
 
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
-import dev.consistentcut.invariants.Violation;
 import dev.consistentcut.message.RecordId;
 import java.util.List;
 import java.util.Map;

@@ -3,13 +3,14 @@ package dev.consistentcut.runtime;
 import dev.consistentcut.annotation.TestSeam;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.channel.Channel;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.LifecycleChecks;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
 import dev.consistentcut.task.Action;
 import dev.consistentcut.task.OperatorTask;
 import dev.consistentcut.task.SourceTask;
@@ -271,14 +272,11 @@ public final class SimulationRuntime extends DrivenRuntime {
             default -> performTaskStep(s);
         }
         driver.abortExpired();
-        LifecycleChecks lifecycle = driver.lifecycle;
-        if (lifecycle != null) {
-            if (s.task() == null) {
-                lifecycle.checkAll();
-            } else {
-                lifecycle.check(s.checkpointId());
-                lifecycle.channels(outputsOf.get(s.task()));
-            }
+        if (s.task() == null) {
+            driver.lifecycle.checkAll();
+        } else {
+            driver.lifecycle.check(s.checkpointId());
+            driver.lifecycle.channels(outputsOf.get(s.task()));
         }
     }
 

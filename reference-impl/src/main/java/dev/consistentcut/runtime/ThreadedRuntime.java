@@ -9,8 +9,8 @@ import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.task.Action;
-import dev.consistentcut.task.ActionListener;
 import dev.consistentcut.task.OperatorTask;
+import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.task.SourceTask;
 import dev.consistentcut.task.Step;
 import dev.consistentcut.task.Task;
@@ -53,7 +53,7 @@ import java.util.random.RandomGenerator;
  * against {@code ConsistentCutInv} (and {@code AlignedNoChannelStateInv} when aligned). So the
  * store is written by the coordinator thread only. After each of its coordinator steps it checks
  * issue 10's restore-point and status invariants, and after each restore every channel's
- * {@code FifoChannelInv} (and {@code BarrierOvertakesInv} when unaligned): {@link LifecycleChecks}.
+ * {@code FifoChannelInv} (and {@code BarrierOvertakesInv} when unaligned): {@link dev.consistentcut.check.LifecycleChecks}.
  *
  * <p><b>Termination</b>: every source exhausted, every channel empty, nothing in flight or waiting
  * for completion, and no task in the middle of a step. The coordinator thread reads the counters
@@ -64,7 +64,7 @@ import java.util.random.RandomGenerator;
  * <p><b>Stopping threads</b> (termination, {@code FailAndRestore}): {@link Wakeup#stop()}, the
  * request and its wake-up in one step (a flag beside the wake-up lost stops: see {@link Wakeup}),
  * then {@code join}. Threads are not interrupted, because an interrupt closes any
- * {@code FileChannel} the thread is using (a trace-writing {@link ActionListener}, say), and
+ * {@code FileChannel} the thread is using (a trace-writing {@link RunObserver}, say), and
  * every step is short anyway.
  *
  * <p><b>Threading contract.</b> {@link #run()} is called once, by one thread, which becomes the
@@ -82,10 +82,10 @@ public final class ThreadedRuntime extends DrivenRuntime {
     final CheckpointDriver driver;
     final RunOptions options;
     /**
-     * While a listener is installed (a trace is recorded), held around every step together with its
-     * listener call, task steps and coordinator steps alike, so that the order of the calls is an
+     * While an observer is installed (a trace is recorded), held around every step together with its
+     * event, task steps and coordinator steps alike, so that the order of the calls is an
      * order in which the steps happened one at a time (issue 5). Tracing serializes the run; it is
-     * never taken without a listener.
+     * never taken without an observer.
      */
     final ReentrantLock traceLock = new ReentrantLock();
     final boolean tracing;
@@ -123,7 +123,9 @@ public final class ThreadedRuntime extends DrivenRuntime {
 
     public ThreadedRuntime(JobGraph job, BarrierMode mode, RunOptions options) {
         this.options = options;
-        this.tracing = options.listener() != ActionListener.NONE;
+        // Serializing is the runtime's price for an observer that needs one order of steps (a trace);
+        // the checks observe the coordinator's steps only, on its thread, and need none.
+        this.tracing = options.observer() != RunObserver.NONE;
         this.traceStep = tracing ? StepLock.of(traceLock) : StepLock.NONE;
         // Declines are drawn by the task threads, in no fixed order: the seed does not reproduce them.
         RandomGenerator declineDraws = options.newDraws();
@@ -317,9 +319,7 @@ public final class ThreadedRuntime extends DrivenRuntime {
     private void coordinatorStep(Runnable step) {
         causal.coordinatorStep(step, traceStep);
         driver.gateway.coordinatorChanged(); // aborts, completions: before the loop wakes the tasks with the news
-        if (driver.lifecycle != null) {
-            driver.lifecycle.check(0); // the pending checkpoints' statuses (completions name theirs), the restore point
-        }
+        driver.lifecycle.check(0); // the pending checkpoints' statuses (completions name theirs), the restore point
     }
 
     /** Any thread: the coordinator thread looks again at once. */

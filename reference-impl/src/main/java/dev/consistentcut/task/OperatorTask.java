@@ -67,7 +67,7 @@ public final class OperatorTask implements Task {
     private final PhysicalGraph.Router router;
     private final BarrierMode mode;
     private final CoordinatorGateway coordinator;
-    private final ActionListener listener;
+    private final RunObserver observer;
     private final boolean trackProcessed;
     private final Context context = new Context();
 
@@ -95,15 +95,8 @@ public final class OperatorTask implements Task {
     private final Map<String, List<Record>> inputChannelState = new LinkedHashMap<>();
     private final Map<String, List<Record>> outputChannelState = new LinkedHashMap<>();
 
-    // What the current step did to the checkpoint besides moving messages, for the listener (the
-    // trace, issue 5, checks it against the spec's snapProcessed and snapChan); reset by each step.
-    private TaskSnapshot stepSnapshot;
-    private Map<String, List<Record>> stepOvertaken;
-    private boolean stepPersisted;
-    /** Alternating: per input channel, what a barrier prioritized in this step (a timeout, a switch, PrioritizeBarrier) overtook and persisted. */
-    private Map<String, List<Record>> stepPulled;
-    /** The checkpoints the current step abandoned (a cancellation barrier of each forwarded), in order. */
-    private final List<Long> stepAbandoned = new ArrayList<>();
+    /** What the current step did to the checkpoint besides moving messages: a new one per step, for its event. */
+    private StepEffects effects = new StepEffects();
 
     /**
      * @param channels every channel of the job by id; this task uses its inputs and outputs in
@@ -111,7 +104,7 @@ public final class OperatorTask implements Task {
      * @param trackProcessed keep the {@link #processed()} ledger (needed by every invariant check)
      */
     public OperatorTask(String id, PhysicalGraph graph, Map<String, Channel> channels, BarrierMode mode,
-                        CoordinatorGateway coordinator, ActionListener listener, boolean trackProcessed) {
+                        CoordinatorGateway coordinator, RunObserver observer, boolean trackProcessed) {
         this.id = Objects.requireNonNull(id, "id");
         this.graph = Objects.requireNonNull(graph, "graph");
         PhysicalGraph.TaskSpec spec = graph.task(id);
@@ -123,7 +116,7 @@ public final class OperatorTask implements Task {
         this.router = graph.router(id);
         this.mode = Objects.requireNonNull(mode, "mode");
         this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
-        this.listener = Objects.requireNonNull(listener, "listener");
+        this.observer = Objects.requireNonNull(observer, "observer");
         this.trackProcessed = trackProcessed;
         reset(null, false);
     }
@@ -259,7 +252,7 @@ public final class OperatorTask implements Task {
             handleCancelBarrier(input, cb);
             return false;
         }
-        stepPersisted = false;
+        StepEffects fx = effects = new StepEffects();
         Record record = (Record) element;
         handler = handler.recordReceived(input, record, context);
         if (trackProcessed) {
@@ -278,10 +271,7 @@ public final class OperatorTask implements Task {
         if (sink != null) {
             settled = false; // the open transaction has a record
         }
-        if (listener != ActionListener.NONE) {
-            listener.onAction(Action.PROCESS_RECORD.specName(), Map.of("task", id, "input", input,
-                    "channel", inputs.get(input).id(), "record", record.id(), "persisted", stepPersisted));
-        }
+        observer.on(new RunEvent.ProcessRecord(id, input, inputs.get(input).id(), record.id(), fx.persisted));
         return true;
     }
 
@@ -301,10 +291,7 @@ public final class OperatorTask implements Task {
 
     private void handleBarrier(int input, Barrier barrier) {
         long c = barrier.checkpointId();
-        stepSnapshot = null;
-        stepOvertaken = null;
-        stepAbandoned.clear();
-        stepPulled = new LinkedHashMap<>();
+        StepEffects fx = effects = new StepEffects();
         if (c > handler.latestCheckpointId()) {
             firstBarrierTime = coordinator.now(); // the first barrier of a checkpoint new to this task
             if (!context.isAborted(c) && coordinator.declinesOnFirstBarrier(id, c)) {
@@ -318,27 +305,9 @@ public final class OperatorTask implements Task {
             }
         }
         handler = handler.barrierReceived(input, barrier, context);
-        Map<String, List<Record>> pulled = stepPulled;
-        stepPulled = null;
-        if (listener != ActionListener.NONE) {
-            Map<String, Object> params = new HashMap<>(Map.of("task", id, "input", input,
-                    "channel", inputs.get(input).id(), "checkpoint", barrier.checkpointId(),
-                    "abandoned", List.copyOf(stepAbandoned)));
-            if (stepSnapshot != null) {
-                params.put("snapshot", stepSnapshot.processed());
-            }
-            if (stepOvertaken != null) {
-                params.put("overtaken", stepOvertaken);
-            }
-            if (!pulled.isEmpty()) {
-                params.put("prioritized", pulled); // a switch: the pending inputs' barriers pulled ahead
-            }
-            if (mode.alignedTimeoutMillis() >= 0) {
-                params.put("aligned", barrier.aligned());
-
-            }
-            listener.onAction(Action.RECEIVE_BARRIER.specName(), params);
-        }
+        // prioritized non-empty: a switch, the pending inputs' barriers pulled ahead
+        observer.on(new RunEvent.ReceiveBarrier(id, input, inputs.get(input).id(), c, barrier.aligned(),
+                fx.abandoned(), fx.ledger(), fx.overtaken, fx.prioritized()));
     }
 
     /**
@@ -383,22 +352,9 @@ public final class OperatorTask implements Task {
             throw new IllegalStateException("task " + id + ": TimeoutAlignment(" + checkpointId + ") is not enabled"
                     + (due.isPresent() ? " (due: " + due.getAsLong() + ")" : "") + ", handler " + handler);
         }
-        stepSnapshot = null;
-        stepOvertaken = null;
-        stepPulled = new LinkedHashMap<>();
+        StepEffects fx = effects = new StepEffects();
         handler = handler.timeoutAlignment(checkpointId, context);
-        if (listener != ActionListener.NONE) {
-            Map<String, Object> params = new HashMap<>(Map.of("task", id, "checkpoint", checkpointId,
-                    "passive", stepSnapshot == null, "prioritized", stepPulled));
-            if (stepSnapshot != null) {
-                params.put("snapshot", stepSnapshot.processed());
-            }
-            if (stepOvertaken != null) {
-                params.put("overtaken", stepOvertaken);
-            }
-            listener.onAction(Action.TIMEOUT_ALIGNMENT.specName(), params);
-        }
-        stepPulled = null;
+        observer.on(new RunEvent.TimeoutAlignment(id, checkpointId, fx.ledger(), fx.overtaken, fx.prioritized()));
     }
 
     /**
@@ -434,14 +390,9 @@ public final class OperatorTask implements Task {
             throw notEnabled("PrioritizeBarrier", input);
         }
         long c = handler.prioritizable(input, context);
-        stepPulled = new LinkedHashMap<>();
+        StepEffects fx = effects = new StepEffects();
         handler = handler.prioritizeBarrier(input, context);
-        Map<String, List<Record>> pulled = stepPulled;
-        stepPulled = null;
-        if (listener != ActionListener.NONE) {
-            listener.onAction(Action.PRIORITIZE_BARRIER.specName(), Map.of("task", id, "input", input,
-                    "channel", inputs.get(input).id(), "checkpoint", c, "prioritized", pulled));
-        }
+        observer.on(new RunEvent.PrioritizeBarrier(id, input, inputs.get(input).id(), c, fx.prioritized()));
     }
 
     /** Whether {@code ReceiveCancelBarrier} is enabled on {@code input}: a cancellation barrier is at its head and the input is not blocked. */
@@ -469,13 +420,10 @@ public final class OperatorTask implements Task {
     }
 
     private void handleCancelBarrier(int input, CancelBarrier cb) {
-        stepAbandoned.clear();
+        StepEffects fx = effects = new StepEffects();
         handler = handler.cancelBarrierReceived(input, cb.checkpointId(), context);
-        if (listener != ActionListener.NONE) {
-            listener.onAction(Action.RECEIVE_CANCEL_BARRIER.specName(), Map.of("task", id, "input", input,
-                    "channel", inputs.get(input).id(), "checkpoint", cb.checkpointId(),
-                    "abandoned", List.copyOf(stepAbandoned)));
-        }
+        observer.on(new RunEvent.ReceiveCancelBarrier(id, input, inputs.get(input).id(), cb.checkpointId(),
+                fx.abandoned()));
     }
 
     /**
@@ -489,18 +437,15 @@ public final class OperatorTask implements Task {
             throw new IllegalStateException("task " + id + ": NotifyCheckpointAborted(" + checkpointId
                     + ") after the task ended");
         }
-        stepAbandoned.clear();
+        StepEffects fx = effects = new StepEffects();
         boolean remembered = !context.isAborted(checkpointId);
         handler = handler.checkpointAborted(checkpointId, context);
         remembered &= context.isAborted(checkpointId);
         coordinator.abortNotified(id, checkpointId);
-        if (listener != ActionListener.NONE) {
-            // What the notification did: abandoned the checkpoint (and the older one handled, if
-            // any), remembered it for its first barrier (the engine's deferral, docs/vocabulary.md),
-            // or nothing (the task had gone past it).
-            listener.onAction(Action.NOTIFY_CHECKPOINT_ABORTED.specName(), Map.of("task", id, "checkpoint", checkpointId,
-                    "abandoned", List.copyOf(stepAbandoned), "remembered", remembered));
-        }
+        // What the notification did: abandoned the checkpoint (and the older one handled, if
+        // any), remembered it for its first barrier (the engine's deferral, docs/vocabulary.md),
+        // or nothing (the task had gone past it).
+        observer.on(new RunEvent.NotifyCheckpointAborted(id, checkpointId, fx.abandoned(), remembered));
     }
 
     /**
@@ -517,10 +462,7 @@ public final class OperatorTask implements Task {
         List<Long> committed = sink.notifyCheckpointComplete(checkpointId);
         settled = sink.settled();
         coordinator.completeNotified(id, checkpointId);
-        if (listener != ActionListener.NONE) {
-            listener.onAction(Action.NOTIFY_CHECKPOINT_COMPLETE.specName(), Map.of("task", id, "checkpoint", checkpointId,
-                    "committed", committed));
-        }
+        observer.on(new RunEvent.NotifyCheckpointComplete(id, checkpointId, committed));
     }
 
     /** Whether the operator is a {@link TransactionalSink}: the task takes completion notifications. */
@@ -559,8 +501,7 @@ public final class OperatorTask implements Task {
         }
         inputs.get(input).poll();
         endedInputs.set(input);
-        stepSnapshot = null;
-        stepAbandoned.clear();
+        StepEffects fx = effects = new StepEffects();
         handler = handler.endOfPartitionReceived(input, context);
         boolean last = endedInputs.cardinality() == inputs.size();
         if (last) {
@@ -575,15 +516,8 @@ public final class OperatorTask implements Task {
             coordinator.taskEnded(Acknowledgement.ofOperator(id, 1, new TaskSnapshot(operator.snapshotState(), processed),
                     Map.of(), Map.of(), 0, 0));
         }
-        if (listener != ActionListener.NONE) {
-            Map<String, Object> params = new HashMap<>(Map.of("task", id, "input", input,
-                    "channel", inputs.get(input).id(), "ended", last));
-            if (stepSnapshot != null) {
-                params.put("snapshot", stepSnapshot.processed());
-                params.put("checkpoint", pendingOrLast());
-            }
-            listener.onAction(Action.RECEIVE_END_OF_PARTITION.specName(), params);
-        }
+        observer.on(new RunEvent.ReceiveEndOfPartition(id, input, inputs.get(input).id(), last,
+                fx.snapshot == null ? 0 : pendingOrLast(), fx.ledger()));
     }
 
     private long pendingOrLast() {
@@ -738,7 +672,7 @@ public final class OperatorTask implements Task {
         @Override
         public void abandon(long checkpointId) {
             clearPending();
-            stepAbandoned.add(checkpointId);
+            effects.abandoned(checkpointId);
             CancelBarrier cb = new CancelBarrier(checkpointId);
             for (Channel out : outputs) {
                 out.putCancelBarrier(cb, mode.overtaking());
@@ -768,7 +702,7 @@ public final class OperatorTask implements Task {
             }
             pendingSnapshot = new TaskSnapshot(operator.snapshotState(), processed);
             pendingSnapshotId = checkpointId;
-            stepSnapshot = pendingSnapshot;
+            effects.snapshot = pendingSnapshot;
         }
 
         @Override
@@ -799,7 +733,7 @@ public final class OperatorTask implements Task {
             for (Channel out : outputs) {
                 outputChannelState.put(out.id(), out.putBarrierOvertaking(b));
             }
-            stepOvertaken = Map.copyOf(outputChannelState);
+            effects.overtaken = Map.copyOf(outputChannelState);
         }
 
         @Override
@@ -816,9 +750,7 @@ public final class OperatorTask implements Task {
             String channel = inputs.get(input).id();
             List<Record> persisted = persist ? List.copyOf(ahead) : List.of();
             inputChannelState.computeIfAbsent(channel, k -> new ArrayList<>()).addAll(persisted);
-            if (stepPulled != null) {
-                stepPulled.put(channel, persisted);
-            }
+            effects.prioritized(channel, persisted);
             return true;
         }
 
@@ -835,7 +767,7 @@ public final class OperatorTask implements Task {
         @Override
         public void persistInFlight(int input, Record record) {
             inputChannelState.computeIfAbsent(inputs.get(input).id(), k -> new ArrayList<>()).add(record);
-            stepPersisted = true;
+            effects.persisted = true;
         }
 
         @Override

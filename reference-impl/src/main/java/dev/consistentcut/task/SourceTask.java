@@ -31,7 +31,7 @@ public final class SourceTask implements Task {
     private final PhysicalGraph.Router router;
     private final BarrierMode mode;
     private final CoordinatorGateway coordinator;
-    private final ActionListener listener;
+    private final RunObserver observer;
 
     /**
      * The spec's {@code offset[s]}: the next offset to read. Written only by the task's thread;
@@ -50,15 +50,15 @@ public final class SourceTask implements Task {
      *     {@link PhysicalGraph#outputs} order
      */
     public SourceTask(String id, PhysicalGraph graph, Map<String, Channel> channels, BarrierMode mode,
-                      CoordinatorGateway coordinator, ActionListener listener) {
-        this(id, graph, channels, mode, coordinator, listener, false);
+                      CoordinatorGateway coordinator, RunObserver observer) {
+        this(id, graph, channels, mode, coordinator, observer, false);
     }
 
     /**
      * @param endOfInput whether the source sends end of partition once its whole log is read
      */
     public SourceTask(String id, PhysicalGraph graph, Map<String, Channel> channels, BarrierMode mode,
-                      CoordinatorGateway coordinator, ActionListener listener, boolean endOfInput) {
+                      CoordinatorGateway coordinator, RunObserver observer, boolean endOfInput) {
         this.endOfInput = endOfInput;
         this.id = Objects.requireNonNull(id, "id");
         this.graph = Objects.requireNonNull(graph, "graph");
@@ -67,7 +67,7 @@ public final class SourceTask implements Task {
         this.router = graph.router(id);
         this.mode = Objects.requireNonNull(mode, "mode");
         this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
-        this.listener = Objects.requireNonNull(listener, "listener");
+        this.observer = Objects.requireNonNull(observer, "observer");
     }
 
     static Channel channel(Map<String, Channel> channels, ChannelSpec spec) {
@@ -120,9 +120,7 @@ public final class SourceTask implements Task {
         }
         ended = true;
         coordinator.taskEnded(Acknowledgement.ofSource(id, 1, offset, Map.of(), 0));
-        if (listener != ActionListener.NONE) {
-            listener.onAction(Action.SEND_END_OF_PARTITION.specName(), Map.of("task", id, "offset", offset));
-        }
+        observer.on(new RunEvent.SendEndOfPartition(id, offset));
     }
 
     /** Whether {@code EmitRecord} is enabled: a record is left and every channel on its route has room. */
@@ -175,9 +173,7 @@ public final class SourceTask implements Task {
             }
         }
         offset++;
-        if (listener != ActionListener.NONE) {
-            listener.onAction(Action.EMIT_RECORD.specName(), Map.of("task", id, "record", r.id()));
-        }
+        observer.on(new RunEvent.EmitRecord(id, r.id()));
     }
 
     /** The checkpoint whose barrier {@code InjectBarrier} would inject now, if any. */
@@ -217,14 +213,7 @@ public final class SourceTask implements Task {
             }
         }
         coordinator.acknowledge(Acknowledgement.ofSource(id, checkpointId, offset, overtaken, startDelay));
-        if (listener != ActionListener.NONE) {
-            Map<String, Object> params = new java.util.HashMap<>(Map.of("task", id, "checkpoint", checkpointId,
-                    "offset", offset, "overtaken", overtaken));
-            if (mode.alignedTimeoutMillis() >= 0) {
-                params.put("aligned", barrier.aligned());
-            }
-            listener.onAction(Action.INJECT_BARRIER.specName(), params);
-        }
+        observer.on(new RunEvent.InjectBarrier(id, checkpointId, offset, overtaken, barrier.aligned()));
     }
 
     /** Recovery: the next record read is the one at {@code newOffset}. */

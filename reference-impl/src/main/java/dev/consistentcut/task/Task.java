@@ -33,7 +33,7 @@ public sealed interface Task permits SourceTask, OperatorTask {
      * same step stays enabled and nothing else is waiting that must not wait: the threaded
      * runtime's hot path (issue 16), which chooses a step once per run of records instead of once
      * per record. Each repetition is the spec's step on its own ({@code ProcessRecord} or
-     * {@code EmitRecord} once per record, reported to the listener as such), so a run is a legal
+     * {@code EmitRecord} once per record, reported to the observer as such), so a run is a legal
      * sequence of steps; it only postpones other enabled steps (a notification, a timeout) by at
      * most {@code max} records, which fairness allows. Steps that are not records return 0.
      *

@@ -7,8 +7,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.barrier.BrokenHandlers;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.Violation;
+import dev.consistentcut.task.RunEvent;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongFunction;
@@ -43,14 +44,14 @@ class AlternatingSimulationTest {
             Topologies.Topology topology = Topologies.ALL.get((int) (seed % Topologies.ALL.size()));
             BarrierMode mode = BarrierHandlers.alternating(seed % 41);
             SimulationRuntime[] runtime = new SimulationRuntime[1];
-            RunOptions o = options(seed).listener((action, params) -> {
-                if (action.equals("TimeoutAlignment")) {
-                    timeouts[Boolean.TRUE.equals(params.get("passive")) ? 1 : 0]++;
-                    if (runtime[0].coordinator().status((Long) params.get("checkpoint"))
+            RunOptions o = options(seed).observer(e -> {
+                if (e instanceof RunEvent.TimeoutAlignment t) {
+                    timeouts[t.passive() ? 1 : 0]++;
+                    if (runtime[0].coordinator().status(t.checkpoint())
                             == dev.consistentcut.checkpoint.CheckpointStatus.ABORTED) {
                         late[0]++;
                     }
-                } else if (action.equals("PrioritizeBarrier")) {
+                } else if (e instanceof RunEvent.PrioritizeBarrier) {
                     prioritized[0]++;
                 }
             }).build();

@@ -8,12 +8,13 @@ import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.barrier.BrokenHandlers;
 import dev.consistentcut.barrier.BrokenLifecycleHandlers;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.sink.BrokenSinks;
 import dev.consistentcut.sink.MemorySinkDirectory;
 import dev.consistentcut.sink.SinkDirectory;
 import dev.consistentcut.sink.TransactionalFileSink;
+import dev.consistentcut.task.RunEvent;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -58,20 +59,19 @@ class BoundedSeededRunsTest {
         }
     }
 
-    /** Counts the listener's actions (and declines, aborts that name a decliner). */
+    /** Counts the observed actions (and declines, aborts that name a decliner). */
     private static final class Counts {
         final Map<String, Integer> actions = new TreeMap<>();
 
-        void on(String action, Map<String, Object> params) {
-            actions.merge(action, 1, Integer::sum);
-            if (action.equals("AbortCheckpoint") && params.containsKey("declinedBy")) {
+        void on(RunEvent event) {
+            actions.merge(event.name(), 1, Integer::sum);
+            if (event instanceof RunEvent.AbortCheckpoint a && a.declinedBy() != null) {
                 actions.merge("declined", 1, Integer::sum);
             }
-            if (action.equals("FailAndRestore") && (Long) params.get("checkpoint") > 0) {
+            if (event instanceof RunEvent.FailAndRestore f && f.restored() > 0) {
                 actions.merge("restoredACheckpoint", 1, Integer::sum);
             }
-            if (action.equals("FailAndRestore") && params.get("recommitted") instanceof Map<?, ?> m
-                    && m.values().stream().anyMatch(v -> !((List<?>) v).isEmpty())) {
+            if (event instanceof RunEvent.FailAndRestore f && f.recommitted().values().stream().anyMatch(v -> !v.isEmpty())) {
                 actions.merge("recommitted", 1, Integer::sum);
             }
         }
@@ -91,7 +91,7 @@ class BoundedSeededRunsTest {
             Topologies.Topology topology = Topologies.ALL.get((int) (seed % Topologies.ALL.size()));
             BarrierMode mode = MODES.get((int) ((seed / 4) % 3));
             RunOptions o = options(seed).abortProbability(0.02).endOfInput(seed % 2 == 0)
-                    .maxConcurrentAligned(mode.oneInFlight() ? 1 : 2).listener(counts::on).build();
+                    .maxConcurrentAligned(mode.oneInFlight() ? 1 : 2).observer(counts::on).build();
             RunResult r = new SimulationRuntime(topology.build().apply(seed), mode, o).run();
             assertHolds(r, "seed " + seed + ", " + topology + ", " + mode.name());
             checkpoints += r.checkpoints().size();
@@ -115,7 +115,7 @@ class BoundedSeededRunsTest {
             Topologies.Topology topology = Topologies.MULTI_INPUT.get((int) (seed % Topologies.MULTI_INPUT.size()));
             BarrierMode mode = MODES.get((int) (seed % 3));
             RunOptions o = options(seed).declineProbability(0.2).maxConcurrentAligned(mode.oneInFlight() ? 1 : 2)
-                    .endOfInput(true).listener(counts::on).build();
+                    .endOfInput(true).observer(counts::on).build();
             RunResult r = new SimulationRuntime(topology.build().apply(seed), mode, o).run();
             assertHolds(r, "seed " + seed + ", " + mode.name());
             completed += r.checkpoints().size();
@@ -133,7 +133,7 @@ class BoundedSeededRunsTest {
             Topologies.Topology topology = Topologies.ALL.get((int) (seed % Topologies.ALL.size()));
             BarrierMode mode = BarrierHandlers.alternating(seed % 7);
             RunOptions o = options(seed).maxCheckpoints(8).savepointEvery(seed % 3 == 0 ? 2 : 0)
-                    .listener(counts::on).build();
+                    .observer(counts::on).build();
             RunResult r = new SimulationRuntime(topology.build().apply(seed), mode, o).run();
             assertHolds(r, "seed " + seed + ", " + topology + ", timeout " + mode.alignedTimeoutMillis());
             for (long sp : r.savepoints()) {
@@ -150,7 +150,7 @@ class BoundedSeededRunsTest {
     private static SimulationRuntime sinkRun(long seed, Function<SinkDirectory, TransactionalFileSink> sink,
                                              Counts counts) {
         RunOptions o = options(seed).maxFailures(3).failureAfterCompletionProbability(0.3).endOfInput(seed % 3 != 0)
-                .listener(counts::on).build();
+                .observer(counts::on).build();
         return new SimulationRuntime(SinkSimulationTest.job(seed, new MemorySinkDirectory(), 1 + (int) (seed % 2), sink),
                 SinkSimulationTest.mode(seed), o);
     }

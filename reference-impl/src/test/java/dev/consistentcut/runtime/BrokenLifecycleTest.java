@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.barrier.BrokenLifecycleHandlers;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.Violation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -3,8 +3,8 @@ package dev.consistentcut.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.sink.BrokenSinks;
 import dev.consistentcut.sink.MemorySinkDirectory;
 import dev.consistentcut.sink.SinkDirectory;

@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
-import dev.consistentcut.invariants.Violation;
+import dev.consistentcut.check.Violation;
+import dev.consistentcut.task.RunEvent;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -23,23 +24,26 @@ class FanInSimulationTest {
 
     static final int RUNS = 400;
 
-    /** Counts, through the action listener, the failures while a started checkpoint is undecided. */
+    /** Counts, as an observer of the run, the failures while a started checkpoint is undecided. */
     static final class MidCheckpointFailureCounter {
         final Set<Long> started = new HashSet<>();
         final Set<Long> decided = new HashSet<>();
         int count;
 
-        void onAction(String action, Map<String, Object> params) {
-            switch (action) {
-                case "InjectBarrier", "ReceiveBarrier" -> started.add((Long) params.get("checkpoint"));
-                case "CompleteCheckpoint", "AbortCheckpoint" -> decided.add((Long) params.get("checkpoint"));
-                case "FailAndRestore" -> {
-                    if (!decided.containsAll(started)) {
-                        count++;
-                    }
-                    decided.addAll(started);
+        void on(RunEvent event) {
+            if (event instanceof RunEvent.InjectBarrier e) {
+                started.add(e.checkpoint());
+            } else if (event instanceof RunEvent.ReceiveBarrier e) {
+                started.add(e.checkpoint());
+            } else if (event instanceof RunEvent.CompleteCheckpoint e) {
+                decided.add(e.checkpoint());
+            } else if (event instanceof RunEvent.AbortCheckpoint e) {
+                decided.add(e.checkpoint());
+            } else if (event instanceof RunEvent.FailAndRestore) {
+                if (!decided.containsAll(started)) {
+                    count++;
                 }
-                default -> { }
+                decided.addAll(started);
             }
         }
     }
@@ -53,7 +57,7 @@ class FanInSimulationTest {
         for (long seed = 0; seed < RUNS; seed++) {
             BarrierMode mode = seed % 2 == 0 ? BarrierHandlers.aligned() : BarrierHandlers.unaligned();
             MidCheckpointFailureCounter counter = new MidCheckpointFailureCounter();
-            RunOptions options = SimulationRuntimeTest.withFailures(seed).listener(counter::onAction).build();
+            RunOptions options = SimulationRuntimeTest.withFailures(seed).observer(counter::on).build();
             RunResult r = new SimulationRuntime(Topologies.fanin(8, 1 + (int) (seed % 3), seed), mode, options).run();
             if (!r.holds()) {
                 fail("fanin seed " + seed + ", " + mode.name() + ": "

@@ -5,9 +5,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.LifecycleChecks;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.checkpoint.CheckpointStore;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;

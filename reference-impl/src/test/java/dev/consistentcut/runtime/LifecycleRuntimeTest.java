@@ -7,8 +7,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.Violation;
+import dev.consistentcut.task.RunEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -40,8 +41,8 @@ class LifecycleRuntimeTest {
             RunOptions options = SimulationRuntimeTest.withFailures(seed)
                     .abortProbability(0.02)
                     .endOfInput(true)
-                    .listener((action, params) -> {
-                        switch (action) {
+                    .observer(e -> {
+                        switch (e.name()) {
                             case "AbortCheckpoint" -> aborts.incrementAndGet();
                             case "NotifyCheckpointAborted" -> notifications.incrementAndGet();
                             case "ReceiveCancelBarrier" -> cancellations.incrementAndGet();
@@ -99,8 +100,8 @@ class LifecycleRuntimeTest {
                     .declineProbability(0.2)
                     .maxConcurrentAligned(mode.oneInFlight() ? 1 : 2)
                     .endOfInput(true)
-                    .listener((action, params) -> {
-                        if (action.equals("AbortCheckpoint") && params.containsKey("declinedBy")) {
+                    .observer(e -> {
+                        if (e instanceof RunEvent.AbortCheckpoint a && a.declinedBy() != null) {
                             declines.incrementAndGet();
                         }
                     })

@@ -6,12 +6,13 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.LifecycleChecks;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.checkpoint.CheckpointStore;
 import dev.consistentcut.checkpoint.InMemoryCheckpointStore;
 import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -98,7 +99,8 @@ class OrderAndRestorePointChecksTest {
         InMemoryCheckpointStore store = new InMemoryCheckpointStore(2);
         CheckpointCoordinator coordinator = CheckpointCoordinator.forAligned(tasks, channels, 1, store, () -> 0L);
         List<Violation> found = new ArrayList<>();
-        LifecycleChecks checks = new LifecycleChecks(coordinator, store, new CutInvariants(graph), false, found);
+        LifecycleChecks checks = new LifecycleChecks(LifecycleChecks.Coordinator.of(coordinator), store, new CutInvariants(graph), false,
+                found, List.of(), false);
         long c = coordinator.triggerCheckpoint().orElseThrow();
         checks.triggered(c);
         checks.checkAll();
@@ -109,7 +111,8 @@ class OrderAndRestorePointChecksTest {
         assertEquals(List.of(CutInvariants.FAILURE_ABORTS_PENDING), found.stream().map(Violation::invariant).toList());
 
         found.clear(); // the correct failure aborts it
-        LifecycleChecks correct = new LifecycleChecks(coordinator, store, new CutInvariants(graph), false, found);
+        LifecycleChecks correct = new LifecycleChecks(LifecycleChecks.Coordinator.of(coordinator), store, new CutInvariants(graph), false,
+                found, List.of(), false);
         correct.triggered(c);
         coordinator.failAndRestore();
         correct.failed();

@@ -12,8 +12,8 @@ import dev.consistentcut.operator.Operator;
 import dev.consistentcut.operator.RecordingSink;
 import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.task.Action;
-import dev.consistentcut.task.ActionListener;
 import dev.consistentcut.task.FakeGateway;
+import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.task.Step;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,7 +39,7 @@ class RecordsPerChoiceTest {
                 .operator("sink", 1, sink)
                 .edge("s", "sink", Partitioning.FORWARD)
                 .build();
-        return new Deployment(PhysicalGraph.of(job), BarrierHandlers.aligned(), new FakeGateway(), ActionListener.NONE,
+        return new Deployment(PhysicalGraph.of(job), BarrierHandlers.aligned(), new FakeGateway(), RunObserver.NONE,
                 true, false, 1);
     }
 
@@ -81,7 +81,7 @@ class RecordsPerChoiceTest {
         Map<String, Integer> events = new ConcurrentHashMap<>();
         ThreadedRuntime runtime = new ThreadedRuntime(ThreadedRuntimeTest.demo(500, 0, 256), BarrierHandlers.aligned(),
                 RunOptions.builder().checkpointInterval(TimeUnit.HOURS.toNanos(1))
-                        .listener((a, p) -> events.merge(a, 1, Integer::sum)).build());
+                        .observer(e -> events.merge(e.name(), 1, Integer::sum)).build());
         RunResult r = runtime.run();
         assertTrue(r.holds(), r.violations().toString());
         assertEquals(Map.of("EmitRecord", 1000, "ProcessRecord", 2000), events, "every record emitted, counted and sunk once");

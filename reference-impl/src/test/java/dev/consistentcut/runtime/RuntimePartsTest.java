@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.InMemoryCheckpointStore;
-import dev.consistentcut.invariants.Violation;
-import dev.consistentcut.task.ActionListener;
+import dev.consistentcut.task.RunEvent;
+import dev.consistentcut.task.RunObserver;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -33,8 +34,8 @@ import org.junit.jupiter.api.Timeout;
 class RuntimePartsTest {
 
     private final List<String> progress = new ArrayList<>();
-    private final List<Map.Entry<String, Map<String, Object>>> events = new ArrayList<>();
-    private final ActionListener listener = (a, p) -> events.add(Map.entry(a, Map.copyOf(p)));
+    private final List<RunEvent> events = new ArrayList<>();
+    private final RunObserver observer = events::add;
 
     private static UncheckedIOException storeFailure(long c) {
         return new UncheckedIOException("storing checkpoint " + c + " in /x", new IOException("disk full"));
@@ -42,15 +43,15 @@ class RuntimePartsTest {
 
     @Test
     void declinedCheckpointsAreToleratedUpToTheLimitInARowThenFailTheJob() {
-        DeclinedCheckpoints d = new DeclinedCheckpoints(2, progress::add, listener);
+        DeclinedCheckpoints d = new DeclinedCheckpoints(2, progress::add, observer);
         d.declined(3, storeFailure(3));
         d.declined(4, storeFailure(4));
         assertEquals(List.of(
                 "checkpoint 3 declined (aborted; the job goes on): storing checkpoint 3 in /x [1 consecutive failure(s), 2 tolerated]",
                 "checkpoint 4 declined (aborted; the job goes on): storing checkpoint 4 in /x [2 consecutive failure(s), 2 tolerated]"),
                 progress);
-        assertEquals(List.of(Map.entry("AbortCheckpoint", Map.<String, Object>of("checkpoint", 3L)),
-                Map.entry("AbortCheckpoint", Map.<String, Object>of("checkpoint", 4L))), events, "each decline is an AbortCheckpoint");
+        assertEquals(List.of(new RunEvent.AbortCheckpoint(3), new RunEvent.AbortCheckpoint(4)), events,
+                "each decline is an AbortCheckpoint");
         UncheckedIOException cause = storeFailure(5);
         TooManyFailedCheckpointsException e = assertThrows(TooManyFailedCheckpointsException.class, () -> d.declined(5, cause));
         assertEquals("3 consecutive checkpoint(s) failed to be stored, 2 tolerated (--tolerable-failed-checkpoints); "
@@ -63,14 +64,14 @@ class RuntimePartsTest {
 
     @Test
     void aCompletedCheckpointResetsTheConsecutiveCountButNotTheTotal() {
-        DeclinedCheckpoints d = new DeclinedCheckpoints(1, progress::add, ActionListener.NONE);
+        DeclinedCheckpoints d = new DeclinedCheckpoints(1, progress::add, RunObserver.NONE);
         d.declined(1, storeFailure(1));
         d.completed();
         d.declined(3, storeFailure(3));
         assertTrue(progress.get(1).endsWith("[1 consecutive failure(s), 1 tolerated]"), progress.get(1));
         assertEquals(2, d.total());
         assertThrows(TooManyFailedCheckpointsException.class, () -> d.declined(4, storeFailure(4)));
-        DeclinedCheckpoints none = new DeclinedCheckpoints(0, progress::add, ActionListener.NONE);
+        DeclinedCheckpoints none = new DeclinedCheckpoints(0, progress::add, RunObserver.NONE);
         assertThrows(TooManyFailedCheckpointsException.class, () -> none.declined(1, storeFailure(1)),
                 "0 tolerated, as Flink's default: the first failed write fails the job");
     }
@@ -88,11 +89,11 @@ class RuntimePartsTest {
         co.abortCheckpoint(c1);
         clock.set(12);
         // c1 was aborted already (no second event); c2 (7 units old) expires; c3 (4 units) does not
-        assertEquals(1, ExpiredAborts.abort(co, 6, List.of(c3, c2, c1), listener));
-        assertEquals(List.of(Map.entry("AbortCheckpoint", Map.<String, Object>of("checkpoint", c2))), events);
+        assertEquals(1, ExpiredAborts.abort(co, 6, List.of(c3, c2, c1), observer));
+        assertEquals(List.of(new RunEvent.AbortCheckpoint(c2)), events);
         assertEquals(CheckpointStatus.PENDING, co.status(c3));
         clock.set(30);
-        assertEquals(1, ExpiredAborts.abort(co, 6, List.of(c1, c2, c3), ActionListener.NONE), "without a listener: the count alone");
+        assertEquals(1, ExpiredAborts.abort(co, 6, List.of(c1, c2, c3), RunObserver.NONE), "told to no observer: the count alone");
         assertEquals(CheckpointStatus.ABORTED, co.status(c3));
         assertEquals(1, events.size());
     }
@@ -105,9 +106,8 @@ class RuntimePartsTest {
         long c1 = co.triggerCheckpoint().getAsLong();
         long c2 = co.triggerCheckpoint().getAsLong();
         clock.set(10);
-        assertEquals(2, ExpiredAborts.abort(co, 6, List.of(c2, c1), listener));
-        assertEquals(List.of(Map.entry("AbortCheckpoint", Map.<String, Object>of("checkpoint", c1)),
-                Map.entry("AbortCheckpoint", Map.<String, Object>of("checkpoint", c2))), events);
+        assertEquals(2, ExpiredAborts.abort(co, 6, List.of(c2, c1), observer));
+        assertEquals(List.of(new RunEvent.AbortCheckpoint(c1), new RunEvent.AbortCheckpoint(c2)), events);
     }
 
     @Test
@@ -158,7 +158,7 @@ class RuntimePartsTest {
         assertTrue(d.abortsReachTasks(), "Flink's abort semantics by default");
         assertFalse(d.endOfInput());
         assertTrue(d.trackProcessed());
-        assertSame(ActionListener.NONE, d.listener());
+        assertSame(RunObserver.NONE, d.observer());
         assertEquals(0, d.tolerableFailedCheckpoints());
         RunOptions o = RunOptions.builder().seed(7).maxSteps(9).checkpointInterval(3).triggerProbability(0.5)
                 .maxCheckpoints(4).checkpointTimeout(11).abortProbability(0.25).maxConcurrentAligned(2).maxFailures(5)
@@ -175,13 +175,13 @@ class RuntimePartsTest {
         assertFalse(o.abortsReachTasks());
         assertTrue(o.endOfInput());
         assertTrue(d.storeFactory().get() instanceof InMemoryCheckpointStore, "an in-memory store by default");
-        ActionListener l = (a, p) -> { };
+        RunObserver l = e -> { };
         java.util.function.Supplier<dev.consistentcut.checkpoint.CheckpointStore> store = () -> new InMemoryCheckpointStore(1);
         Consumer<dev.consistentcut.checkpoint.CompletedCheckpoint> each = c -> { };
         Consumer<String> lines = progress::add;
-        RunOptions hooks = RunOptions.builder().listener(l).store(store).onCheckpoint(each).progress(lines)
+        RunOptions hooks = RunOptions.builder().observer(l).store(store).onCheckpoint(each).progress(lines)
                 .declineProbability(0.5).build();
-        assertSame(l, hooks.listener());
+        assertSame(l, hooks.observer());
         assertSame(store, hooks.storeFactory());
         assertSame(each, hooks.onCheckpoint());
         assertSame(lines, hooks.progress());

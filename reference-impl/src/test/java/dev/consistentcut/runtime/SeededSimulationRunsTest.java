@@ -7,7 +7,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
-import dev.consistentcut.invariants.Violation;
+import dev.consistentcut.check.Violation;
+import dev.consistentcut.task.RunEvent;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -39,8 +40,8 @@ class SeededSimulationRunsTest {
             Topologies.Topology topology = Topologies.ALL.get((int) (seed % Topologies.ALL.size()));
             BarrierMode mode = modeOf(seed);
             RunOptions options = SimulationRuntimeTest.withFailures(seed)
-                    .listener((action, params) -> {
-                        if (action.equals("FailAndRestore") && (Long) params.get("checkpoint") > 0) {
+                    .observer(e -> {
+                        if (e instanceof RunEvent.FailAndRestore f && f.restored() > 0) {
                             restoredCheckpoints.incrementAndGet();
                         }
                     })

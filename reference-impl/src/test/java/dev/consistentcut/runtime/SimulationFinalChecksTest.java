@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.checkpoint.CheckpointStore;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.InMemoryCheckpointStore;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
 import dev.consistentcut.operator.MapOperator;
 import dev.consistentcut.sink.MemorySinkDirectory;
 import dev.consistentcut.sink.TransactionalFileSink;

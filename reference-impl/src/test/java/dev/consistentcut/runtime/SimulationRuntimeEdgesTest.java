@@ -14,12 +14,13 @@ import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.sink.BrokenSinks;
 import dev.consistentcut.sink.MemorySinkDirectory;
 import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.task.Action;
+import dev.consistentcut.task.RunEvent;
 import dev.consistentcut.task.Step;
 import java.util.ArrayList;
 import java.util.List;
@@ -235,11 +236,11 @@ class SimulationRuntimeEdgesTest {
         AtomicInteger triggers = new AtomicInteger();
         List<Object> decliners = new ArrayList<>();
         RunOptions o = RunOptions.builder().seed(3).triggerProbability(0.1).maxCheckpoints(3).declineProbability(1)
-                .listener((action, params) -> {
-                    if (action.equals(Action.TRIGGER_CHECKPOINT.specName())) {
+                .observer(e -> {
+                    if (e instanceof RunEvent.TriggerCheckpoint) {
                         triggers.incrementAndGet();
-                    } else if (action.equals(Action.ABORT_CHECKPOINT.specName()) && params.containsKey("declinedBy")) {
-                        decliners.add(params.get("declinedBy"));
+                    } else if (e instanceof RunEvent.AbortCheckpoint a && a.declinedBy() != null) {
+                        decliners.add(a.declinedBy());
                     }
                 }).build();
         RunResult r = new SimulationRuntime(Topologies.demo(3), BarrierHandlers.aligned(), o).run();

@@ -9,12 +9,13 @@ import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.graph.JobGraph;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.message.Message;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
 import dev.consistentcut.operator.RecordingSink;
+import dev.consistentcut.task.RunEvent;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -158,9 +159,13 @@ class SimulationRuntimeTest {
         List<String> actions = new ArrayList<>();
         RunResult r = new SimulationRuntime(Topologies.chain(8), BarrierHandlers.aligned(), RunOptions.builder()
                 .seed(8).triggerProbability(0.1).maxCheckpoints(4).failAfterCheckpoint(2)
-                .listener((a, p) -> {
-                    if (!a.equals("EmitRecord") && !a.equals("ProcessRecord")) {
-                        actions.add(a + p.getOrDefault("checkpoint", ""));
+                .observer(e -> {
+                    if (e instanceof RunEvent.CompleteCheckpoint c) {
+                        actions.add(e.name() + c.checkpoint());
+                    } else if (e instanceof RunEvent.FailAndRestore f) {
+                        actions.add(e.name() + f.restored());
+                    } else if (!(e instanceof RunEvent.EmitRecord) && !(e instanceof RunEvent.ProcessRecord)) {
+                        actions.add(e.name());
                     }
                 })
                 .build()).run();
@@ -206,9 +211,9 @@ class SimulationRuntimeTest {
         List<String> aborts = new ArrayList<>();
         RunResult r = new SimulationRuntime(Topologies.join(6), BarrierHandlers.unaligned(), RunOptions.builder()
                 .seed(6).triggerProbability(0.2).maxCheckpoints(10).abortProbability(0.05)
-                .listener((a, p) -> {
-                    if (a.equals("AbortCheckpoint")) {
-                        aborts.add(a);
+                .observer(e -> {
+                    if (e instanceof RunEvent.AbortCheckpoint) {
+                        aborts.add(e.name());
                     }
                 })
                 .build()).run();

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.task.RunEvent;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -27,7 +27,7 @@ class SimulationStepChoiceTest {
     private final List<String> actions = new ArrayList<>();
 
     private RunOptions.Builder options(long seed) {
-        return RunOptions.builder().seed(seed).maxSteps(20_000).listener((a, p) -> actions.add(a));
+        return RunOptions.builder().seed(seed).maxSteps(20_000).observer(e -> actions.add(e.name()));
     }
 
     private static List<Integer> indicesOf(List<String> actions, String action) {
@@ -78,18 +78,18 @@ class SimulationStepChoiceTest {
     @Test
     void aFailedStoreWriteDeclinesItsCheckpointAndTheRunGoesOn() {
         List<String> progress = new ArrayList<>();
-        List<Map<String, Object>> aborts = new ArrayList<>();
+        List<RunEvent.AbortCheckpoint> aborts = new ArrayList<>();
         RunResult r = new SimulationRuntime(Topologies.demo(5), BarrierHandlers.aligned(), RunOptions.builder().seed(5)
                 .triggerProbability(0.1).maxCheckpoints(4).store(() -> new FailingStore(Set.of(2L)))
                 .tolerableFailedCheckpoints(1).progress(progress::add)
-                .listener((a, p) -> {
-                    if (a.equals("AbortCheckpoint")) {
-                        aborts.add(Map.copyOf(p));
+                .observer(e -> {
+                    if (e instanceof RunEvent.AbortCheckpoint a) {
+                        aborts.add(a);
                     }
                 }).build()).run();
         assertTrue(r.holds(), r.violations().toString());
         assertEquals(List.of(1L, 3L, 4L), r.checkpoints().stream().map(CompletedCheckpoint::id).toList());
-        assertEquals(List.of(Map.of("checkpoint", 2L)), aborts, "the declined write is AbortCheckpoint(2)");
+        assertEquals(List.of(new RunEvent.AbortCheckpoint(2)), aborts, "the declined write is AbortCheckpoint(2)");
         assertTrue(progress.stream().anyMatch(l -> l.startsWith("checkpoint 2 declined")), progress.toString());
         assertEquals(1, r.abortedCheckpoints());
     }

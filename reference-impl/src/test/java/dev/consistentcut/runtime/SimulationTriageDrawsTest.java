@@ -12,6 +12,7 @@ import dev.consistentcut.sink.MemorySinkDirectory;
 import dev.consistentcut.sink.TransactionalFileSink;
 import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.task.Action;
+import dev.consistentcut.task.RunEvent;
 import dev.consistentcut.task.Step;
 import java.util.ArrayList;
 import java.util.List;
@@ -144,7 +145,7 @@ class SimulationTriageDrawsTest {
             List<String> told = new ArrayList<>();
             // maxCheckpoints 0: no trigger is drawn; no failure budget: no failure is drawn
             SimulationRuntime rt = join(RunOptions.builder().seed(seed).draws(Random::new).maxCheckpoints(0).abortProbability(0)
-                    .listener((action, params) -> told.add(action + " " + params.get("task"))));
+                    .observer(e -> told.add(e.name() + " " + (e instanceof RunEvent.TaskEvent t ? t.task() : null))));
             telling += assertTheFirstDrawPicks(rt, seed, told) ? 1 : 0;
         }
         assertTrue(telling > 0, "no seed would show an extra draw");
@@ -157,7 +158,7 @@ class SimulationTriageDrawsTest {
         for (long seed = 0; seed < SEEDS; seed++) {
             List<String> told = new ArrayList<>();
             SimulationRuntime rt = join(RunOptions.builder().seed(seed).draws(Random::new).maxCheckpoints(1).declineProbability(0)
-                    .listener((action, params) -> told.add(action + " " + params.get("task"))));
+                    .observer(e -> told.add(e.name() + " " + (e instanceof RunEvent.TaskEvent t ? t.task() : null))));
             take(rt, Action.TRIGGER_CHECKPOINT, null, -1, 0);
             take(rt, Action.INJECT_BARRIER, "s1#0", -1, 1);
             take(rt, Action.RECEIVE_BARRIER, "join#0", 0, 1);
@@ -179,7 +180,7 @@ class SimulationTriageDrawsTest {
     void anAbortIsChosenOnlyAmongPendingCheckpoints() {
         List<String> told = new ArrayList<>();
         SimulationRuntime rt = join(RunOptions.builder().seed(1).abortsReachTasks(false).abortProbability(1)
-                .listener((action, params) -> told.add(action + " " + params.get("task"))));
+                .observer(e -> told.add(e.name() + " " + (e instanceof RunEvent.TaskEvent t ? t.task() : null))));
         take(rt, Action.TRIGGER_CHECKPOINT, null, -1, 0);
         take(rt, Action.ABORT_CHECKPOINT, null, -1, 1);
         assertEquals(java.util.Set.of(1L), rt.coordinator().inFlight(), "aborted, still in flight");

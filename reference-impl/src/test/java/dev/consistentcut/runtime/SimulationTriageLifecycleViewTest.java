@@ -3,11 +3,12 @@ package dev.consistentcut.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.consistentcut.barrier.BarrierHandlers;
+import dev.consistentcut.check.LifecycleChecks;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
-import dev.consistentcut.invariants.Violation;
 import dev.consistentcut.operator.MapOperator;
 import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.task.Action;

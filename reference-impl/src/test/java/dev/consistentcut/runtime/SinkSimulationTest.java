@@ -9,14 +9,15 @@ import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.operator.KeyedCount;
 import dev.consistentcut.sink.MemorySinkDirectory;
 import dev.consistentcut.sink.SinkDirectory;
 import dev.consistentcut.sink.SinkFiles;
 import dev.consistentcut.sink.TransactionalFileSink;
 import dev.consistentcut.source.InMemorySourceLog;
+import dev.consistentcut.task.RunEvent;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -68,9 +69,9 @@ class SinkSimulationTest {
         AtomicInteger recommitEvents = new AtomicInteger();
         for (long seed = 0; seed < RUNS; seed++) {
             MemorySinkDirectory dir = new MemorySinkDirectory();
-            RunOptions o = options(seed).listener((action, params) -> {
-                if (action.equals("FailAndRestore") && params.get("recommitted") instanceof java.util.Map<?, ?> m
-                        && m.values().stream().anyMatch(v -> !((List<?>) v).isEmpty())) {
+            RunOptions o = options(seed).observer(e -> {
+                if (e instanceof RunEvent.FailAndRestore f
+                        && f.recommitted().values().stream().anyMatch(v -> !v.isEmpty())) {
                     recommitEvents.incrementAndGet();
                 }
             }).build();
@@ -97,10 +98,9 @@ class SinkSimulationTest {
             MemorySinkDirectory dir = new MemorySinkDirectory();
             AtomicInteger recommitted = new AtomicInteger();
             RunOptions o = RunOptions.builder().seed(3).triggerProbability(0.2).failAfterCheckpoint(2).endOfInput(true)
-                    .listener((action, params) -> {
-                        if (action.equals("FailAndRestore")) {
-                            recommitted.addAndGet(((java.util.Map<?, ?>) params.get("recommitted")).values().stream()
-                                    .mapToInt(v -> ((List<?>) v).size()).sum());
+                    .observer(e -> {
+                        if (e instanceof RunEvent.FailAndRestore f) {
+                            recommitted.addAndGet(f.recommitted().values().stream().mapToInt(List::size).sum());
                         }
                     }).build();
             SimulationRuntime sim = new SimulationRuntime(job(11, dir, 1, TransactionalFileSink::new), mode, o);
@@ -117,7 +117,7 @@ class SinkSimulationTest {
         MemorySinkDirectory dir = new MemorySinkDirectory();
         List<String> events = new java.util.ArrayList<>();
         RunOptions o = RunOptions.builder().seed(4).triggerProbability(0).endOfInput(true)
-                .listener((action, params) -> events.add(action)).build();
+                .observer(e -> events.add(e.name())).build();
         RunResult r = new SimulationRuntime(job(5, dir, 1, TransactionalFileSink::new), BarrierHandlers.aligned(), o).run();
         assertTrue(r.holds(), r.violations().toString());
         // No checkpoint before the input ended: the final checkpoint alone commits everything.

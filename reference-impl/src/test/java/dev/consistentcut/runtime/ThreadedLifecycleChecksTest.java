@@ -6,13 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.consistentcut.barrier.BarrierHandlers;
+import dev.consistentcut.check.LifecycleChecks;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.message.Record;
+import dev.consistentcut.task.RunEvent;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -228,11 +230,11 @@ class ThreadedLifecycleChecksTest {
         // the checks off it must not reach for them.
         ThreadedRuntime[] runtime = new ThreadedRuntime[1];
         AtomicLong abortedByTest = new AtomicLong();
-        List<Long> triggered = new ArrayList<>(); // the listener's calls do not overlap (trace lock)
+        List<Long> triggered = new ArrayList<>(); // the observer's calls do not overlap (trace lock)
         RunResult r = (runtime[0] = new ThreadedRuntime(ThreadedRuntimeTest.demo(200, 0, 4), BarrierHandlers.unaligned(),
-                RunOptions.builder().checkpointInterval(MS).trackProcessed(false).listener((a, p) -> {
-                    if (a.equals("TriggerCheckpoint")) {
-                        triggered.add(((Number) p.get("checkpoint")).longValue());
+                RunOptions.builder().checkpointInterval(MS).trackProcessed(false).observer(e -> {
+                    if (e instanceof RunEvent.TriggerCheckpoint t) {
+                        triggered.add(t.checkpoint());
                     }
                     if (abortedByTest.get() != 0) {
                         return;

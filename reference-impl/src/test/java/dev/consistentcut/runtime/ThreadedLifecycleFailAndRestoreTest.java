@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.causal.VectorClocks;
+import dev.consistentcut.task.RunEvent;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * {@link ThreadedRuntime#failAndRestore()} from another thread: the caller waits for its own
  * failure only, and is let go when the run ends, normally or by an exception, without having
- * performed it. Each test holds a thread at a known point (a listener call, a progress line, a
+ * performed it. Each test holds a thread at a known point (an observer call, a progress line, a
  * completion callback) until the caller is seen waiting, so the order of events is fixed; a
  * caller that is never let go fails on the class's timeout. Outcomes only, never timing.
  */
@@ -31,7 +32,7 @@ class ThreadedLifecycleFailAndRestoreTest {
 
     @Test
     void theCallerIsLetGoOnceItsFailureIsDoneWhileTheRunGoesOn() throws Exception {
-        // Every step waits (in the listener, under the trace lock) until the caller waits for its
+        // Every step waits (in the observer, under the trace lock) until the caller waits for its
         // failure, so the run cannot end before the failure; after the restore every step waits
         // until the caller has returned, so the run cannot end before it either: a caller that
         // waited for more than its own failure (a second one, or the end of the run) never returns.
@@ -40,8 +41,8 @@ class ThreadedLifecycleFailAndRestoreTest {
         CountDownLatch returned = new CountDownLatch(1);
         AtomicBoolean restored = new AtomicBoolean();
         ThreadedRuntime runtime = new ThreadedRuntime(ThreadedRuntimeTest.demo(300, 0, 4), BarrierHandlers.aligned(),
-                RunOptions.builder().checkpointInterval(MS).listener((a, p) -> {
-                    if (a.equals("FailAndRestore")) {
+                RunOptions.builder().checkpointInterval(MS).observer(e -> {
+                    if (e instanceof RunEvent.FailAndRestore) {
                         restored.set(true);
                         return;
                     }

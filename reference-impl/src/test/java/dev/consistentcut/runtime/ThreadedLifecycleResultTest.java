@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
+import dev.consistentcut.task.RunEvent;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -29,10 +30,9 @@ class ThreadedLifecycleResultTest {
         List<long[]> triggers = Collections.synchronizedList(new ArrayList<>());
         RunResult r = new ThreadedRuntime(ThreadedRuntimeTest.demo(200, 0, 4),
                 BarrierHandlers.alternating(BarrierHandlers.MAX_ALIGNED_TIMEOUT_MILLIS),
-                RunOptions.builder().checkpointInterval(MS).savepointEvery(3).listener((a, p) -> {
-                    if (a.equals("TriggerCheckpoint")) {
-                        triggers.add(new long[] {((Number) p.get("checkpoint")).longValue(),
-                                p.containsKey("savepoint") ? 1 : 0});
+                RunOptions.builder().checkpointInterval(MS).savepointEvery(3).observer(e -> {
+                    if (e instanceof RunEvent.TriggerCheckpoint t) {
+                        triggers.add(new long[] {t.checkpoint(), t.savepoint() ? 1 : 0});
                     }
                 }).build()).run();
         assertTrue(r.holds(), r.violations().toString());

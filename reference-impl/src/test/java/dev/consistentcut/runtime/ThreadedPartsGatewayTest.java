@@ -16,6 +16,7 @@ import dev.consistentcut.sink.SinkDirectory;
 import dev.consistentcut.sink.TransactionalFileSink;
 import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.source.SourceLog;
+import dev.consistentcut.task.RunEvent;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -184,7 +185,7 @@ class ThreadedPartsGatewayTest {
         // channel of 4 records is full meanwhile, so a is still reading); m waits after b's only
         // record until d has received barriers 1 and 2 (both waits are outside the trace lock).
         ThreadedRuntime[] runtime = new ThreadedRuntime[1];
-        List<Map<String, Object>> aborts = Collections.synchronizedList(new ArrayList<>());
+        List<RunEvent.AbortCheckpoint> aborts = Collections.synchronizedList(new ArrayList<>());
         List<Long> dBarriers = Collections.synchronizedList(new ArrayList<>());
         List<String> progress = Collections.synchronizedList(new ArrayList<>());
         JobGraph job = JobGraph.builder().defaultCapacity(4)
@@ -202,11 +203,11 @@ class ThreadedPartsGatewayTest {
                 .checkpointInterval(TimeUnit.MILLISECONDS.toNanos(1200))
                 .maxConcurrentAligned(2)
                 .endOfInput(true)
-                .listener((action, params) -> {
-                    if (action.equals("AbortCheckpoint")) {
-                        aborts.add(params);
-                    } else if (action.equals("ReceiveBarrier") && params.get("task").equals("d#0")) {
-                        dBarriers.add(((Number) params.get("checkpoint")).longValue());
+                .observer(e -> {
+                    if (e instanceof RunEvent.AbortCheckpoint a) {
+                        aborts.add(a);
+                    } else if (e instanceof RunEvent.ReceiveBarrier b && b.task().equals("d#0")) {
+                        dBarriers.add(b.checkpoint());
                     }
                 })
                 .progress(line -> {
@@ -218,7 +219,7 @@ class ThreadedPartsGatewayTest {
                 .build());
         RunResult r = runtime[0].run();
         assertTrue(r.holds(), r.violations().toString());
-        assertEquals(List.of(Map.of("checkpoint", 1L, "declinedBy", "d#0")), aborts);
+        assertEquals(List.of(new RunEvent.AbortCheckpoint(1, "d#0")), aborts);
         assertEquals(CheckpointStatus.ABORTED, runtime[0].coordinator().status(1));
         assertTrue(r.checkpoints().stream().map(CompletedCheckpoint::id).toList().contains(2L), r.checkpoints().toString());
     }
@@ -228,10 +229,10 @@ class ThreadedPartsGatewayTest {
         // The gateway's clock (now) is the runtime's System.nanoTime, the clock of the trigger
         // times: a task's start delay (its first barrier after the trigger, Flink's
         // checkpointStartDelayNanos) and its alignment are differences of two readings of it and
-        // never negative. Traced (a listener that records nothing), so that the trigger and its
+        // never negative. Traced (an observer that records nothing), so that the trigger and its
         // trigger time are one step that no task step can come between.
         RunResult r = new ThreadedRuntime(ThreadedRuntimeTest.demo(100, 0, 4), BarrierHandlers.aligned(),
-                RunOptions.builder().checkpointInterval(MS).failAfterCheckpoint(2).listener((a, p) -> { }).build()).run();
+                RunOptions.builder().checkpointInterval(MS).failAfterCheckpoint(2).observer(e -> { }).build()).run();
         assertTrue(r.holds(), r.violations().toString());
         assertTrue(r.checkpoints().size() >= 2, r.checkpoints().toString());
         for (CompletedCheckpoint c : r.checkpoints()) {

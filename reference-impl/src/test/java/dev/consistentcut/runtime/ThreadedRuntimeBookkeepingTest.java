@@ -7,6 +7,7 @@ import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.operator.RecordingSink;
+import dev.consistentcut.task.RunEvent;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -29,21 +30,15 @@ class ThreadedRuntimeBookkeepingTest {
 
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
 
-    private record Event(String action, Map<String, Object> params) {
-        long checkpoint() {
-            return ((Number) params.get("checkpoint")).longValue();
-        }
-    }
-
     @Test
     void theTraceTellsEachTriggerAndCompletionOnceAndTheFailureComesRightAfterTheSecond() {
-        List<Event> events = Collections.synchronizedList(new ArrayList<>());
+        List<CoordinatorEvent> events = Collections.synchronizedList(new ArrayList<>());
         // Alternating with a timeout that never fires (so savepoints exist), one checkpoint in
         // flight at a time: the second completion is the only one queued when the failure is due.
         ThreadedRuntime runtime = new ThreadedRuntime(ThreadedRuntimeTest.demo(200, 0, 4),
                 BarrierHandlers.alternating(BarrierHandlers.MAX_ALIGNED_TIMEOUT_MILLIS),
                 RunOptions.builder().checkpointInterval(MS).savepointEvery(2).failAfterCheckpoint(2)
-                        .listener((a, p) -> events.add(new Event(a, p))).build());
+                        .observer(e -> events.add(CoordinatorEvent.of(e))).build());
         RunResult r = runtime.run();
         assertTrue(r.holds(), r.violations().toString());
         assertEquals(1, r.failures());
@@ -55,13 +50,13 @@ class ThreadedRuntimeBookkeepingTest {
         long restored = -1;
         int failuresTold = 0;
         long taskSteps = 0;
-        for (Event e : events) {
+        for (CoordinatorEvent e : events) {
             switch (e.action()) {
                 case "TriggerCheckpoint" -> {
                     triggered.add(e.checkpoint());
                     // The 2nd, 4th, ... trigger is a savepoint, and only those say so.
-                    assertEquals(triggered.size() % 2 == 0, e.params().containsKey("savepoint"), "trigger " + e);
-                    if (e.params().containsKey("savepoint")) {
+                    assertEquals(triggered.size() % 2 == 0, e.savepoint(), "trigger " + e);
+                    if (e.savepoint()) {
                         savepointTriggers.add(e.checkpoint());
                     }
                 }
@@ -103,9 +98,9 @@ class ThreadedRuntimeBookkeepingTest {
     void aRunWithoutAFailureAbortsNothingAndDeliversEveryRecord() {
         List<String> triggers = Collections.synchronizedList(new ArrayList<>());
         ThreadedRuntime runtime = new ThreadedRuntime(ThreadedRuntimeTest.demo(300, 0, 4), BarrierHandlers.unaligned(),
-                RunOptions.builder().checkpointInterval(MS).listener((a, p) -> {
-                    if (a.equals("TriggerCheckpoint")) {
-                        triggers.add(a);
+                RunOptions.builder().checkpointInterval(MS).observer(e -> {
+                    if (e instanceof RunEvent.TriggerCheckpoint) {
+                        triggers.add(e.name());
                     }
                 }).build());
         RunResult r = runtime.run();
@@ -198,14 +193,14 @@ class ThreadedRuntimeBookkeepingTest {
 
     @Test
     void whileTracingNoTwoStepsAreToldAtOnce() {
-        // The trace lock (held around each step and its listener call, task and coordinator steps
+        // The trace lock (held around each step and its observer call, task and coordinator steps
         // alike) makes the calls' order an order in which the steps happened one at a time: so
         // no call overlaps another, though every task thread and the coordinator call.
         java.util.concurrent.atomic.AtomicInteger inside = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.atomic.AtomicInteger overlaps = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.atomic.AtomicLong calls = new java.util.concurrent.atomic.AtomicLong();
         RunResult r = new ThreadedRuntime(ThreadedRuntimeTest.demo(300, 0, 4), BarrierHandlers.unaligned(),
-                RunOptions.builder().checkpointInterval(MS).failAfterCheckpoint(1).listener((a, p) -> {
+                RunOptions.builder().checkpointInterval(MS).failAfterCheckpoint(1).observer(e -> {
                     if (inside.incrementAndGet() != 1) {
                         overlaps.incrementAndGet();
                     }
@@ -217,7 +212,7 @@ class ThreadedRuntimeBookkeepingTest {
                 }).build()).run();
         assertTrue(r.holds(), r.violations().toString());
         assertTrue(calls.get() > 1000, "calls: " + calls.get());
-        assertEquals(0, overlaps.get(), "listener calls that overlapped another");
+        assertEquals(0, overlaps.get(), "observer calls that overlapped another");
     }
 
     @Test
@@ -238,7 +233,7 @@ class ThreadedRuntimeBookkeepingTest {
         // A sink costing 10 us per record keeps barriers travelling long enough to be timed out.
         RunResult r = new ThreadedRuntime(ThreadedRuntimeTest.demo(300, 10_000, 4), BarrierHandlers.aligned(),
                 RunOptions.builder().checkpointInterval(TimeUnit.MICROSECONDS.toNanos(100)).checkpointTimeout(1)
-                        .abortsReachTasks(false).listener((a, p) -> events.merge(a, 1, Integer::sum)).build()).run();
+                        .abortsReachTasks(false).observer(e -> events.merge(e.name(), 1, Integer::sum)).build()).run();
         assertTrue(r.holds(), r.violations().toString());
         assertTrue(r.abortedCheckpoints() > 0, "a 1 ns timeout aborted nothing");
         assertEquals(null, events.get("NotifyCheckpointAborted"), events.toString());

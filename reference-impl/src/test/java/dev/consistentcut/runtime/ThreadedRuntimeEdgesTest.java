@@ -10,6 +10,7 @@ import dev.consistentcut.causal.VectorClocks;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.sink.MemorySinkDirectory;
 import dev.consistentcut.sink.TransactionalFileSink;
+import dev.consistentcut.task.RunEvent;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -34,8 +35,8 @@ class ThreadedRuntimeEdgesTest {
         AtomicReference<ThreadedRuntime> runtime = new AtomicReference<>();
         List<String> refused = Collections.synchronizedList(new ArrayList<>());
         RunOptions options = RunOptions.builder().checkpointInterval(MS)
-                .listener((a, p) -> {
-                    if (a.equals("EmitRecord") && refused.isEmpty()) {
+                .observer(e -> {
+                    if (e instanceof RunEvent.EmitRecord && refused.isEmpty()) {
                         refused.add(assertThrows(IllegalStateException.class, () -> runtime.get().failAndRestore()).getMessage());
                     }
                 })
@@ -93,8 +94,8 @@ class ThreadedRuntimeEdgesTest {
         java.util.concurrent.atomic.AtomicInteger triggered = new java.util.concurrent.atomic.AtomicInteger();
         RunResult aborting = new ThreadedRuntime(ThreadedRuntimeTest.demo(300, 10_000, 4), BarrierHandlers.aligned(),
                 RunOptions.builder().checkpointInterval(TimeUnit.MICROSECONDS.toNanos(100)).checkpointTimeout(1)
-                        .listener((a, p) -> {
-                            if (a.equals("TriggerCheckpoint")) {
+                        .observer(e -> {
+                            if (e instanceof RunEvent.TriggerCheckpoint) {
                                 triggered.incrementAndGet();
                             }
                         }).build()).run();

@@ -12,13 +12,12 @@ import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.operator.MapOperator;
 import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.task.Action;
-import dev.consistentcut.task.ActionListener;
+import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.task.Step;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The coordinator's events as a trace records them (the {@link ActionListener} of
+ * The coordinator's events as a trace records them (the {@link RunObserver} of
  * {@link RunOptions}), in both runtimes: every {@code TriggerCheckpoint} told once, with new ids in
  * increasing order and the savepoint flag on every n-th; every {@code CompleteCheckpoint} told once,
  * after its trigger, in increasing order, exactly for the checkpoints the result reports; an
@@ -36,29 +35,23 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class TraceShapeTest {
 
-    private record Event(String action, Map<String, Object> params) {
-        long checkpoint() {
-            return ((Number) params.get("checkpoint")).longValue();
-        }
-    }
-
-    private static ActionListener recording(List<Event> events) {
-        return (action, params) -> events.add(new Event(action, Map.copyOf(params)));
+    private static RunObserver recording(List<CoordinatorEvent> events) {
+        return e -> events.add(CoordinatorEvent.of(e));
     }
 
     /** Asserts the trigger and completion events of one run against its result; returns the triggers told. */
-    private static int assertShape(List<Event> events, RunResult r, int savepointEvery) {
+    private static int assertShape(List<CoordinatorEvent> events, RunResult r, int savepointEvery) {
         List<Long> triggers = new ArrayList<>();
         List<Long> completions = new ArrayList<>();
         Set<Long> savepoints = new TreeSet<>();
         Set<Long> aborted = new HashSet<>();
-        for (Event e : events) {
+        for (CoordinatorEvent e : events) {
             switch (e.action()) {
                 case "TriggerCheckpoint" -> {
                     long c = e.checkpoint();
                     assertTrue(triggers.isEmpty() || c > triggers.get(triggers.size() - 1), "trigger " + c + " after " + triggers);
                     triggers.add(c);
-                    boolean savepoint = Boolean.TRUE.equals(e.params().get("savepoint"));
+                    boolean savepoint = e.savepoint();
                     assertEquals(savepointEvery > 0 && triggers.size() % savepointEvery == 0, savepoint,
                             "trigger number " + triggers.size() + " (checkpoint " + c + "): savepoint flag");
                     if (savepoint) {
@@ -94,10 +87,10 @@ class TraceShapeTest {
         int triggers = 0;
         int aborts = 0;
         for (long seed = 0; seed < 6; seed++) {
-            List<Event> events = new ArrayList<>();
+            List<CoordinatorEvent> events = new ArrayList<>();
             BarrierMode mode = seed % 2 == 0 ? BarrierHandlers.aligned() : BarrierHandlers.unaligned();
             RunOptions o = SimulationRuntimeTest.withFailures(seed).abortProbability(0.02).savepointEvery(2)
-                    .listener(recording(events)).build();
+                    .observer(recording(events)).build();
             RunResult r = new SimulationRuntime(Topologies.demo(seed), mode, o).run();
             assertTrue(r.holds(), r.violations().toString());
             triggers += assertShape(events, r, 2);
@@ -110,13 +103,13 @@ class TraceShapeTest {
 
     @Test
     void theThreadedRuntimeTellsEveryTriggerAndCompletionOnceInOrder() {
-        List<Event> events = Collections.synchronizedList(new ArrayList<>());
+        List<CoordinatorEvent> events = Collections.synchronizedList(new ArrayList<>());
         ThreadedRuntime runtime = new ThreadedRuntime(ThreadedRuntimeTest.demo(300, 20_000, 4), BarrierHandlers.aligned(),
                 RunOptions.builder().checkpointInterval(TimeUnit.MILLISECONDS.toNanos(2)).failAfterCheckpoint(2)
-                        .savepointEvery(2).listener(recording(events)).build());
+                        .savepointEvery(2).observer(recording(events)).build());
         RunResult r = runtime.run();
         assertTrue(r.holds(), r.violations().toString());
-        List<Event> copy;
+        List<CoordinatorEvent> copy;
         synchronized (events) {
             copy = new ArrayList<>(events);
         }
@@ -132,9 +125,9 @@ class TraceShapeTest {
                 .operator("join", 1, () -> new MapOperator(v -> v))
                 .edge("s1", "join", Partitioning.BROADCAST).edge("s2", "join", Partitioning.BROADCAST)
                 .build();
-        List<Event> events = new ArrayList<>();
+        List<CoordinatorEvent> events = new ArrayList<>();
         SimulationRuntime rt = new SimulationRuntime(job, BarrierHandlers.aligned(),
-                RunOptions.builder().abortsReachTasks(false).triggerProbability(0).listener(recording(events)).build());
+                RunOptions.builder().abortsReachTasks(false).triggerProbability(0).observer(recording(events)).build());
         rt.takeStep(new Step(Action.TRIGGER_CHECKPOINT, null, -1, 0));
         rt.takeStep(new Step(Action.INJECT_BARRIER, "s1#0", -1, 1));
         rt.takeStep(new Step(Action.INJECT_BARRIER, "s2#0", -1, 1));
@@ -144,8 +137,8 @@ class TraceShapeTest {
         assertTrue(rt.enabledSteps().contains(complete), rt.enabledSteps().toString());
         rt.takeStep(new Step(Action.ABORT_CHECKPOINT, null, -1, 1));
         assertFalse(rt.enabledSteps().contains(complete), "CompleteCheckpoint(1) offered after its abort");
-        assertEquals(List.of(new Event("TriggerCheckpoint", Map.of("checkpoint", 1L)),
-                new Event("AbortCheckpoint", Map.of("checkpoint", 1L))),
+        assertEquals(List.of(new CoordinatorEvent("TriggerCheckpoint", 1, false),
+                new CoordinatorEvent("AbortCheckpoint", 1, false)),
                 events.stream().filter(e -> e.action().endsWith("Checkpoint")).toList());
         assertEquals(5 + 1, rt.result().steps());
         assertEquals(1, rt.result().abortedCheckpoints());

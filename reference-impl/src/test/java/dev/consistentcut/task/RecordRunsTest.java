@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Runs of records (issue 16's hot path, {@link Task#performAgain}): a task repeats a chosen
  * {@code EmitRecord} or {@code ProcessRecord} only while that step stays enabled and nothing that
- * must not wait is there, and each repetition is the spec's step, told to the listener once per
+ * must not wait is there, and each repetition is the spec's step, told to the observer once per
  * record. Each test stops a run at one of the places where a run must stop.
  */
 @Timeout(10)
@@ -23,15 +23,15 @@ class RecordRunsTest {
     private final TwoSourceCountJob job = new TwoSourceCountJob(4);
 
     private SourceTask source(String id) {
-        return new SourceTask(id, job.graph, job.channels, BarrierHandlers.aligned(), job.gateway, job.listener, true);
+        return new SourceTask(id, job.graph, job.channels, BarrierHandlers.aligned(), job.gateway, job.observer, true);
     }
 
     private OperatorTask count(BarrierMode mode) {
-        return new OperatorTask("count#0", job.graph, job.channels, mode, job.gateway, job.listener, true);
+        return new OperatorTask("count#0", job.graph, job.channels, mode, job.gateway, job.observer, true);
     }
 
     private long events(String action) {
-        return job.events.stream().filter(e -> e.getKey().equals(action)).count();
+        return job.events.stream().filter(e -> e.name().equals(action)).count();
     }
 
     @Test
@@ -49,7 +49,7 @@ class RecordRunsTest {
         assertEquals(1, s1.emitRecords(1));
         TwoSourceCountJob small = new TwoSourceCountJob(2);
         SourceTask t = new SourceTask("s1#0", small.graph, small.channels, BarrierHandlers.aligned(), small.gateway,
-                small.listener, true);
+                small.observer, true);
         assertEquals(2, t.emitRecords(10), "the channel holds two records");
         assertEquals(2, t.offset());
     }
@@ -96,11 +96,11 @@ class RecordRunsTest {
     void anOperatorRunStopsAtAFullChannelOnTheRoute() {
         TwoSourceCountJob small = new TwoSourceCountJob(2);
         new SourceTask("s1#0", small.graph, small.channels, BarrierHandlers.aligned(), small.gateway,
-                small.listener, true).emitRecords(2);
+                small.observer, true).emitRecords(2);
         new SourceTask("s2#0", small.graph, small.channels, BarrierHandlers.aligned(), small.gateway,
-                small.listener, true).emitRecords(2);
+                small.observer, true).emitRecords(2);
         OperatorTask count = new OperatorTask("count#0", small.graph, small.channels, BarrierHandlers.aligned(),
-                small.gateway, small.listener, true);
+                small.gateway, small.observer, true);
         assertEquals(2, count.processRecords(0, 10));
         assertEquals(0, count.processRecords(1, 10), "count -> sink holds two records");
         assertEquals(2, small.channels.get(TwoSourceCountJob.OUT).recordCount());

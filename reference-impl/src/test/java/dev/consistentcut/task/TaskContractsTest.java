@@ -42,11 +42,11 @@ class TaskContractsTest {
     private final FakeGateway gateway = job.gateway;
 
     private OperatorTask operator(String id) {
-        return new OperatorTask(id, graph, channels, BarrierHandlers.aligned(), gateway, ActionListener.NONE, true);
+        return new OperatorTask(id, graph, channels, BarrierHandlers.aligned(), gateway, RunObserver.NONE, true);
     }
 
     private SourceTask source(String id, boolean endOfInput) {
-        return new SourceTask(id, graph, channels, BarrierHandlers.aligned(), gateway, ActionListener.NONE, endOfInput);
+        return new SourceTask(id, graph, channels, BarrierHandlers.aligned(), gateway, RunObserver.NONE, endOfInput);
     }
 
     @Test
@@ -149,7 +149,7 @@ class TaskContractsTest {
     @Test
     void aMissingChannelObjectIsNamed() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new SourceTask("s1#0", graph, Map.of(), BarrierHandlers.aligned(), gateway, ActionListener.NONE));
+                () -> new SourceTask("s1#0", graph, Map.of(), BarrierHandlers.aligned(), gateway, RunObserver.NONE));
         assertEquals("no channel object for channel s1#0->count#0", e.getMessage());
     }
 
@@ -179,7 +179,7 @@ class TaskContractsTest {
                 .build());
         Map<String, Channel> ch = new LinkedHashMap<>();
         job.channels().forEach(c -> ch.put(c.id(), new Channel(c.id(), c.capacity())));
-        OperatorTask out = new OperatorTask("out#0", job, ch, BarrierHandlers.aligned(), gateway, ActionListener.NONE, true);
+        OperatorTask out = new OperatorTask("out#0", job, ch, BarrierHandlers.aligned(), gateway, RunObserver.NONE, true);
         out.restore(null);
         assertTrue(out.isTransactional());
         assertTrue(out.transactionsSettled());

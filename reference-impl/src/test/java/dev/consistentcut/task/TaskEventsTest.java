@@ -2,6 +2,8 @@ package dev.consistentcut.task;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * What each task step tells its {@link ActionListener}: the parameters of the trace events
+ * What each task step tells its {@link RunObserver}: the parameters of the trace events
  * (issue 5), which trace validation checks against the spec's {@code snapProcessed},
  * {@code snapChan} and lifecycle variables. A wrong parameter there is a trace rejected for the
  * wrong reason (or a wrong trace accepted), so each step's parameter map is asserted whole, with
@@ -37,26 +39,25 @@ class TaskEventsTest {
     private final PhysicalGraph graph = job.graph;
     private final Map<String, Channel> channels = job.channels;
     private final FakeGateway gateway = job.gateway;
-    /** Every event, as "Action" and its parameters. */
-    private final List<Map.Entry<String, Map<String, Object>>> events = job.events;
-    private final ActionListener listener = job.listener;
+    private final RunObserver observer = job.observer;
 
     private static final String S1 = TwoSourceCountJob.S1;
     private static final String S2 = TwoSourceCountJob.S2;
     private static final String OUT = TwoSourceCountJob.OUT;
 
     private SourceTask source(String id, BarrierMode mode) {
-        return new SourceTask(id, graph, channels, mode, gateway, listener, true);
+        return new SourceTask(id, graph, channels, mode, gateway, observer, true);
     }
 
     private OperatorTask count(BarrierMode mode) {
-        return new OperatorTask("count#0", graph, channels, mode, gateway, listener, true);
+        return new OperatorTask("count#0", graph, channels, mode, gateway, observer, true);
     }
 
-    private Map<String, Object> last(String action) {
-        Map.Entry<String, Map<String, Object>> e = events.get(events.size() - 1);
-        assertEquals(action, e.getKey());
-        return e.getValue();
+    /** The last event, which must be a {@code type}. */
+    private <E extends RunEvent> E last(Class<E> type) {
+        RunEvent e = job.last();
+        assertInstanceOf(type, e, "the last event");
+        return type.cast(e);
     }
 
     private static RecordId id(String source, long offset) {
@@ -69,31 +70,30 @@ class TaskEventsTest {
         SourceTask s2 = source("s2#0", BarrierHandlers.aligned());
         OperatorTask count = count(BarrierHandlers.aligned());
         s1.emitRecord();
-        assertEquals(Map.of("task", "s1#0", "record", id("s1#0", 0)), last("EmitRecord"));
+        assertEquals(new RunEvent.EmitRecord("s1#0", id("s1#0", 0)), last(RunEvent.EmitRecord.class));
         count.processRecord(0);
-        assertEquals(Map.of("task", "count#0", "input", 0, "channel", S1, "record", id("s1#0", 0), "persisted", false),
-                last("ProcessRecord"));
+        assertEquals(new RunEvent.ProcessRecord("count#0", 0, S1, id("s1#0", 0), false), last(RunEvent.ProcessRecord.class));
 
         gateway.nextBarrier.put("s1#0", 1L);
         gateway.nextBarrier.put("s2#0", 1L);
         gateway.triggerTimes.put(1L, 10L);
         gateway.now = 12;
         s1.injectBarrier(1);
-        assertEquals(Map.of("task", "s1#0", "checkpoint", 1L, "offset", 1L, "overtaken", Map.of()),
-                last("InjectBarrier"), "aligned: the barrier goes in-band, overtaking nothing; no 'aligned' flag outside alternating mode");
+        assertEquals(new RunEvent.InjectBarrier("s1#0", 1, 1, Map.of(), true),
+                last(RunEvent.InjectBarrier.class), "aligned: the barrier goes in-band, overtaking nothing");
         assertEquals(2, gateway.acks.get(0).startDelay(), "source: from the trigger (10) to the injection (12)");
 
         gateway.now = 15;
         count.receiveBarrier(0);
-        assertEquals(Map.of("task", "count#0", "input", 0, "channel", S1, "checkpoint", 1L, "abandoned", List.of()),
-                last("ReceiveBarrier"), "the first barrier of an aligned task: no snapshot yet");
+        assertEquals(new RunEvent.ReceiveBarrier("count#0", 0, S1, 1, true, List.of(), null, null, Map.of()),
+                last(RunEvent.ReceiveBarrier.class), "the first barrier of an aligned task: no snapshot yet");
 
         gateway.now = 20;
         s2.injectBarrier(1);
         gateway.now = 27;
         count.receiveBarrier(1);
-        assertEquals(Map.of("task", "count#0", "input", 1, "channel", S2, "checkpoint", 1L, "abandoned", List.of(),
-                "snapshot", Map.of(id("s1#0", 0), 1)), last("ReceiveBarrier"), "the last barrier snapshots");
+        assertEquals(new RunEvent.ReceiveBarrier("count#0", 1, S2, 1, true, List.of(), Map.of(id("s1#0", 0), 1), null,
+                Map.of()), last(RunEvent.ReceiveBarrier.class), "the last barrier snapshots");
         Acknowledgement ack = gateway.acks.get(2);
         assertEquals("count#0", ack.task());
         assertEquals(5, ack.startDelay(), "from the trigger (10) to the first barrier (15), not the last (27)");
@@ -112,24 +112,23 @@ class TaskEventsTest {
         gateway.nextBarrier.put("s1#0", 1L);
         gateway.nextBarrier.put("s2#0", 1L);
         s1.injectBarrier(1);
-        assertEquals(Map.of("task", "s1#0", "checkpoint", 1L, "offset", 1L,
-                "overtaken", Map.of(S1, List.of(new Record(id("s1#0", 0), 1, 1)))), last("InjectBarrier"));
+        assertEquals(new RunEvent.InjectBarrier("s1#0", 1, 1, Map.of(S1, List.of(new Record(id("s1#0", 0), 1, 1))), true),
+                last(RunEvent.InjectBarrier.class));
 
         count.receiveBarrier(0);
         Record counted = new Record(id("s2#0", 0), 4, 1);
-        assertEquals(Map.of("task", "count#0", "input", 0, "channel", S1, "checkpoint", 1L, "abandoned", List.of(),
-                "snapshot", Map.of(id("s2#0", 0), 1), "overtaken", Map.of(OUT, List.of(counted))),
-                last("ReceiveBarrier"), "the first unaligned barrier snapshots and overtakes the output queue");
+        assertEquals(new RunEvent.ReceiveBarrier("count#0", 0, S1, 1, true, List.of(), Map.of(id("s2#0", 0), 1),
+                Map.of(OUT, List.of(counted)), Map.of()),
+                last(RunEvent.ReceiveBarrier.class), "the first unaligned barrier snapshots and overtakes the output queue");
 
         count.processRecord(1);   // s2@1 before s2's barrier: persisted as channel state
-        assertEquals(Map.of("task", "count#0", "input", 1, "channel", S2, "record", id("s2#0", 1), "persisted", true),
-                last("ProcessRecord"));
+        assertEquals(new RunEvent.ProcessRecord("count#0", 1, S2, id("s2#0", 1), true), last(RunEvent.ProcessRecord.class));
         s2.injectBarrier(1);
         count.receiveBarrier(1);
-        assertEquals(Map.of("task", "count#0", "input", 1, "channel", S2, "checkpoint", 1L, "abandoned", List.of()),
-                last("ReceiveBarrier"), "the last barrier neither snapshots nor overtakes again");
+        assertEquals(new RunEvent.ReceiveBarrier("count#0", 1, S2, 1, true, List.of(), null, null, Map.of()),
+                last(RunEvent.ReceiveBarrier.class), "the last barrier neither snapshots nor overtakes again");
         count.processRecord(0);   // s1@0 after the checkpoint: not persisted
-        assertEquals(false, last("ProcessRecord").get("persisted"));
+        assertEquals(false, last(RunEvent.ProcessRecord.class).persisted());
     }
 
     @Test
@@ -139,18 +138,18 @@ class TaskEventsTest {
         count.receiveBarrier(0);
         channels.get(S2).putCancelBarrier(new CancelBarrier(1), false);
         count.receiveCancelBarrier(1);
-        assertEquals(Map.of("task", "count#0", "input", 1, "channel", S2, "checkpoint", 1L, "abandoned", List.of(1L)),
-                last("ReceiveCancelBarrier"));
+        assertEquals(new RunEvent.ReceiveCancelBarrier("count#0", 1, S2, 1, List.of(1L)),
+                last(RunEvent.ReceiveCancelBarrier.class));
         channels.get(S1).putCancelBarrier(new CancelBarrier(1), false);
         count.receiveCancelBarrier(0);
-        assertEquals(List.of(), last("ReceiveCancelBarrier").get("abandoned"), "abandoned once; the second one is obsolete");
+        assertEquals(List.of(), last(RunEvent.ReceiveCancelBarrier.class).abandoned(), "abandoned once; the second one is obsolete");
 
         // A newer barrier subsumes an older one: the step reports the older one abandoned.
         channels.get(S1).putBarrier(new Barrier(2));
         count.receiveBarrier(0);
         channels.get(S2).putBarrier(new Barrier(3));
         count.receiveBarrier(1);
-        assertEquals(List.of(2L), last("ReceiveBarrier").get("abandoned"));
+        assertEquals(List.of(2L), last(RunEvent.ReceiveBarrier.class).abandoned());
     }
 
     @Test
@@ -161,21 +160,21 @@ class TaskEventsTest {
         count.enabledSteps(steps);
         assertEquals(List.of(new Step(Action.NOTIFY_CHECKPOINT_ABORTED, "count#0", -1, 2)), steps);
         count.perform(steps.get(0));
-        assertEquals(Map.of("task", "count#0", "checkpoint", 2L, "abandoned", List.of(), "remembered", true),
-                last("NotifyCheckpointAborted"), "a checkpoint not reached yet is remembered, so its barriers are dropped");
+        assertEquals(new RunEvent.NotifyCheckpointAborted("count#0", 2, List.of(), true),
+                last(RunEvent.NotifyCheckpointAborted.class), "a checkpoint not reached yet is remembered, so its barriers are dropped");
         assertTrue(gateway.news.get("count#0").isEmpty(), "the task took the news (abortNotified)");
         count.notifyCheckpointAborted(2);
-        assertEquals(false, last("NotifyCheckpointAborted").get("remembered"), "already remembered");
+        assertEquals(false, last(RunEvent.NotifyCheckpointAborted.class).remembered(), "already remembered");
 
         channels.get(S1).putBarrier(new Barrier(3));
         count.receiveBarrier(0);
         count.notifyCheckpointAborted(3);
-        assertEquals(Map.of("task", "count#0", "checkpoint", 3L, "abandoned", List.of(3L), "remembered", false),
-                last("NotifyCheckpointAborted"), "the checkpoint being aligned is abandoned, not remembered");
+        assertEquals(new RunEvent.NotifyCheckpointAborted("count#0", 3, List.of(3L), false),
+                last(RunEvent.NotifyCheckpointAborted.class), "the checkpoint being aligned is abandoned, not remembered");
         assertFalse(count.isBlocked(0));
         count.notifyCheckpointAborted(1);
-        assertEquals(Map.of("task", "count#0", "checkpoint", 1L, "abandoned", List.of(), "remembered", false),
-                last("NotifyCheckpointAborted"), "a checkpoint the task has gone past changes nothing");
+        assertEquals(new RunEvent.NotifyCheckpointAborted("count#0", 1, List.of(), false),
+                last(RunEvent.NotifyCheckpointAborted.class), "a checkpoint the task has gone past changes nothing");
     }
 
     @Test
@@ -186,8 +185,8 @@ class TaskEventsTest {
         assertTrue(count.isBlocked(0));
         channels.get(S2).putEndOfPartition();
         count.receiveEndOfPartition(1);
-        assertEquals(Map.of("task", "count#0", "input", 1, "channel", S2, "ended", false,
-                "snapshot", Map.of(), "checkpoint", 1L), last("ReceiveEndOfPartition"),
+        assertEquals(new RunEvent.ReceiveEndOfPartition("count#0", 1, S2, false, 1, Map.of()),
+                last(RunEvent.ReceiveEndOfPartition.class),
                 "the ended input counts as arrived: the alignment completes with this step");
         assertEquals(1, gateway.acks.size());
         assertTrue(count.inputEnded(1));
@@ -197,7 +196,8 @@ class TaskEventsTest {
 
         channels.get(S1).putEndOfPartition();
         count.receiveEndOfPartition(0);
-        assertEquals(Map.of("task", "count#0", "input", 0, "channel", S1, "ended", true), last("ReceiveEndOfPartition"));
+        assertEquals(new RunEvent.ReceiveEndOfPartition("count#0", 0, S1, true, 0, null),
+                last(RunEvent.ReceiveEndOfPartition.class));
         assertTrue(count.ended());
         assertEquals(List.of(new Barrier(1), EndOfPartition.INSTANCE), channels.get(OUT).contents());
         assertEquals(1, gateway.ended.size(), "the final state went to the coordinator once");
@@ -220,7 +220,7 @@ class TaskEventsTest {
         s2.enabledSteps(steps);
         assertEquals(List.of(new Step(Action.SEND_END_OF_PARTITION, "s2#0", -1, 0)), steps);
         s2.perform(steps.get(0));
-        assertEquals(Map.of("task", "s2#0", "offset", 2L), last("SendEndOfPartition"));
+        assertEquals(new RunEvent.SendEndOfPartition("s2#0", 2), last(RunEvent.SendEndOfPartition.class));
         assertTrue(s2.ended());
         assertEquals(EndOfPartition.INSTANCE, channels.get(S2).contents().get(2));
         assertEquals(1, gateway.ended.size());
@@ -240,8 +240,8 @@ class TaskEventsTest {
         s1.emitRecord();
         gateway.nextBarrier.put("s1#0", 1L);
         s1.injectBarrier(1);
-        assertEquals(Map.of("task", "s1#0", "checkpoint", 1L, "offset", 1L, "overtaken", Map.of(), "aligned", true),
-                last("InjectBarrier"), "every checkpoint starts aligned: in-band, overtaking nothing");
+        assertEquals(new RunEvent.InjectBarrier("s1#0", 1, 1, Map.of(), true),
+                last(RunEvent.InjectBarrier.class), "every checkpoint starts aligned: in-band, overtaking nothing");
         channels.get(S2).offerRecord(new Record(id("s2#0", 0), 4, 1));
         channels.get(S2).putBarrier(new Barrier(1));
         assertTrue(count.alignmentTimeoutDue().isEmpty(), "the timer has not fired");
@@ -253,14 +253,16 @@ class TaskEventsTest {
         count.enabledSteps(steps);
         assertEquals(new Step(Action.TIMEOUT_ALIGNMENT, "count#0", -1, 1), steps.get(0), "a due timeout is listed first");
         count.perform(steps.get(0));
-        assertEquals(Map.of("task", "count#0", "checkpoint", 1L, "passive", true,
-                "prioritized", Map.of(S1, List.of(new Record(id("s1#0", 0), 1, 1)), S2, List.of(new Record(id("s2#0", 0), 4, 1)))),
-                last("TimeoutAlignment"), "passive: nothing snapshot or overtaken yet, the records passed are the channel state");
+        RunEvent.TimeoutAlignment timeout = last(RunEvent.TimeoutAlignment.class);
+        assertTrue(timeout.passive());
+        assertEquals(new RunEvent.TimeoutAlignment("count#0", 1, null, null,
+                Map.of(S1, List.of(new Record(id("s1#0", 0), 1, 1)), S2, List.of(new Record(id("s2#0", 0), 4, 1)))),
+                timeout, "passive: nothing snapshot or overtaken yet, the records passed are the channel state");
         count.receiveBarrier(0);
-        Map<String, Object> first = last("ReceiveBarrier");
-        assertEquals(Map.of(), first.get("snapshot"), "the prioritized barrier snapshots at once");
-        assertEquals(Map.of(OUT, List.of()), first.get("overtaken"), "and goes on overtaking");
-        assertTrue(first.containsKey("aligned"), "alternating mode reports the barrier's flag");
+        RunEvent.ReceiveBarrier first = last(RunEvent.ReceiveBarrier.class);
+        assertEquals(Map.of(), first.snapshot(), "the prioritized barrier snapshots at once");
+        assertEquals(Map.of(OUT, List.of()), first.overtaken(), "and goes on overtaking");
+        assertFalse(first.aligned(), "the barrier's flag: prioritized, it is unaligned");
         count.receiveBarrier(1);
         assertEquals(List.of("s1#0", "count#0"), gateway.acks.stream().map(Acknowledgement::task).toList());
         assertEquals(List.of(1L), gateway.switched);
@@ -272,15 +274,16 @@ class TaskEventsTest {
         OperatorTask count = count(mode);
         channels.get(S1).putBarrier(new Barrier(1));
         count.receiveBarrier(0);
-        assertEquals(false, last("ReceiveBarrier").containsKey("snapshot"), "aligned so far: input 0 blocked");
-        assertEquals(true, last("ReceiveBarrier").get("aligned"));
+        assertNull(last(RunEvent.ReceiveBarrier.class).snapshot(), "aligned so far: input 0 blocked");
+        assertEquals(true, last(RunEvent.ReceiveBarrier.class).aligned());
         channels.get(S2).offerRecord(new Record(id("s2#0", 0), 4, 1));
         channels.get(S2).putBarrier(new Barrier(1));
         gateway.timedOut.add(1L);
         count.timeoutAlignment(1);
-        assertEquals(Map.of("task", "count#0", "checkpoint", 1L, "passive", false, "snapshot", Map.of(),
-                "overtaken", Map.of(OUT, List.of()), "prioritized", Map.of(S2, List.of(new Record(id("s2#0", 0), 4, 1)))),
-                last("TimeoutAlignment"), "active: snapshot now, the barrier forwarded unaligned, the pending "
+        assertFalse(last(RunEvent.TimeoutAlignment.class).passive());
+        assertEquals(new RunEvent.TimeoutAlignment("count#0", 1, Map.of(), Map.of(OUT, List.of()),
+                Map.of(S2, List.of(new Record(id("s2#0", 0), 4, 1)))),
+                last(RunEvent.TimeoutAlignment.class), "active: snapshot now, the barrier forwarded unaligned, the pending "
                         + "input's barrier pulled ahead of its record, which is persisted");
         assertFalse(count.isBlocked(0));
         assertTrue(channels.get(S2).peek() instanceof Barrier, "the pulled barrier heads its input");

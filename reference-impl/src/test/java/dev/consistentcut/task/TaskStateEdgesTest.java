@@ -40,22 +40,21 @@ class TaskStateEdgesTest {
     private final PhysicalGraph graph = job.graph;
     private final Map<String, Channel> channels = job.channels;
     private final FakeGateway gateway = job.gateway;
-    private final List<Map.Entry<String, Map<String, Object>>> events = job.events;
-    private final ActionListener listener = job.listener;
+    private final RunObserver observer = job.observer;
     private static final String S1 = TwoSourceCountJob.S1;
     private static final String S2 = TwoSourceCountJob.S2;
     private static final String OUT = TwoSourceCountJob.OUT;
 
     private OperatorTask count(BarrierMode mode) {
-        return new OperatorTask("count#0", graph, channels, mode, gateway, listener, true);
+        return new OperatorTask("count#0", graph, channels, mode, gateway, observer, true);
     }
 
     private static Record rec(String source, long offset, long key) {
         return new Record(new RecordId(source, offset), key, 1);
     }
 
-    private Map.Entry<String, Map<String, Object>> last() {
-        return events.get(events.size() - 1);
+    private RunEvent last() {
+        return job.last();
     }
 
     @Test
@@ -154,14 +153,14 @@ class TaskStateEdgesTest {
         assertTrue(count.canProcessRecord(0));       // the step is chosen here ...
         channels.get(S1).putBarrierOvertaking(new Barrier(1)); // ... then the sender's barrier overtakes
         count.processRecord(0);
-        assertEquals("ReceiveBarrier", last().getKey());
+        assertEquals("ReceiveBarrier", last().name());
         assertEquals(1, count.handlerState().checkpointId());
         assertEquals(List.of(rec("s1#0", 0, 1)), channels.get(S1).contents(), "the record waits behind");
         channels.get(S2).offerRecord(rec("s2#0", 0, 4));
         channels.get(S2).putCancelBarrier(new CancelBarrier(1), true);
         count.processRecord(1);
-        assertEquals("ReceiveCancelBarrier", last().getKey());
-        assertEquals(List.of(1L), last().getValue().get("abandoned"));
+        assertEquals("ReceiveCancelBarrier", last().name());
+        assertEquals(List.of(1L), ((RunEvent.ReceiveCancelBarrier) last()).abandoned());
     }
 
     @Test
@@ -170,10 +169,10 @@ class TaskStateEdgesTest {
         channels.get(S1).putBarrier(new Barrier(1));
         count.receiveBarrier(0);
         count.notifyCheckpointAborted(1);
-        assertEquals(List.of(1L), last().getValue().get("abandoned"));
+        assertEquals(List.of(1L), ((RunEvent.NotifyCheckpointAborted) last()).abandoned());
         channels.get(S2).putBarrier(new Barrier(2));
         count.receiveBarrier(1);
-        assertEquals(List.of(), last().getValue().get("abandoned"), "each step reports only what it abandoned");
+        assertEquals(List.of(), ((RunEvent.ReceiveBarrier) last()).abandoned(), "each step reports only what it abandoned");
     }
 
     @Test
@@ -187,7 +186,7 @@ class TaskStateEdgesTest {
         Map<String, Channel> ch = new LinkedHashMap<>();
         job.channels().forEach(c -> ch.put(c.id(), new Channel(c.id(), c.capacity())));
         Channel in = ch.get("s#0->out#0");
-        OperatorTask out = new OperatorTask("out#0", job, ch, BarrierHandlers.aligned(), gateway, listener, true);
+        OperatorTask out = new OperatorTask("out#0", job, ch, BarrierHandlers.aligned(), gateway, observer, true);
         out.restore(null);
         in.offerRecord(rec("s#0", 0, 1));
         out.processRecord(0);
@@ -201,8 +200,7 @@ class TaskStateEdgesTest {
         out.enabledSteps(steps);
         assertEquals(new Step(Action.NOTIFY_CHECKPOINT_COMPLETE, "out#0", -1, 1), steps.get(0));
         out.perform(steps.get(0));
-        assertEquals(Map.entry("NotifyCheckpointComplete", Map.<String, Object>of("task", "out#0", "checkpoint", 1L,
-                "committed", List.of(1L))), last());
+        assertEquals(new RunEvent.NotifyCheckpointComplete("out#0", 1, List.of(1L)), last());
         assertEquals(Map.of(new RecordId("s#0", 0), 1), out.committedOutput());
         assertTrue(out.transactionsSettled());
         assertTrue(gateway.completions.get("out#0").isEmpty(), "the task took the notification (completeNotified)");
@@ -244,7 +242,7 @@ class TaskStateEdgesTest {
 
     @Test
     void everyStepIsPerformedByItsMethod() {
-        SourceTask s1 = new SourceTask("s1#0", graph, channels, BarrierHandlers.aligned(), gateway, listener, true);
+        SourceTask s1 = new SourceTask("s1#0", graph, channels, BarrierHandlers.aligned(), gateway, observer, true);
         OperatorTask count = count(BarrierHandlers.aligned());
         assertEquals("s1#0", s1.id());
         s1.perform(new Step(Action.EMIT_RECORD, "s1#0", -1, 0));
@@ -262,19 +260,19 @@ class TaskStateEdgesTest {
         assertTrue(count.inputEnded(1));
         gateway.news.put("count#0", new TreeSet<>(List.of(4L)));
         count.perform(new Step(Action.NOTIFY_CHECKPOINT_ABORTED, "count#0", -1, 4));
-        assertEquals("NotifyCheckpointAborted", last().getKey());
+        assertEquals("NotifyCheckpointAborted", last().name());
     }
 
     @Test
     void alternatingWithAZeroTimeoutIsStillAlternating() {
         BarrierMode zero = BarrierHandlers.alternating(0);
-        SourceTask s1 = new SourceTask("s1#0", graph, channels, zero, gateway, listener, true);
+        SourceTask s1 = new SourceTask("s1#0", graph, channels, zero, gateway, observer, true);
         OperatorTask count = count(zero);
         gateway.nextBarrier.put("s1#0", 1L);
         s1.injectBarrier(1);
-        assertEquals(true, last().getValue().get("aligned"), "InjectBarrier reports the flag with a 0 ms timeout too");
+        assertEquals(true, ((RunEvent.InjectBarrier) last()).aligned(), "InjectBarrier reports the flag with a 0 ms timeout too");
         count.receiveBarrier(0);
-        assertEquals(true, last().getValue().get("aligned"));
+        assertEquals(true, ((RunEvent.ReceiveBarrier) last()).aligned());
         gateway.timedOut.add(1L);
         assertEquals(java.util.OptionalLong.of(1), count.alignmentTimeoutDue(), "a 0 ms timeout is due at once");
     }
@@ -308,8 +306,7 @@ class TaskStateEdgesTest {
         count.enabledSteps(steps);
         assertEquals(new Step(Action.PRIORITIZE_BARRIER, "count#0", 1, 1), steps.get(0));
         count.perform(steps.get(0));
-        assertEquals(Map.entry("PrioritizeBarrier", Map.<String, Object>of("task", "count#0", "input", 1, "channel", S2,
-                "checkpoint", 1L, "prioritized", Map.of(S2, List.of(rec("s2#0", 0, 4))))), last());
+        assertEquals(new RunEvent.PrioritizeBarrier("count#0", 1, S2, 1, Map.of(S2, List.of(rec("s2#0", 0, 4)))), last());
         assertTrue(channels.get(S2).peek() instanceof Barrier, "the barrier now heads input 1");
         count.receiveBarrier(1);
         assertEquals(Map.of(S2, List.of(rec("s2#0", 0, 4))), gateway.acks.get(0).inputChannelState());

@@ -37,11 +37,11 @@ class TaskTest {
     private final List<String> actions = new ArrayList<>();
 
     private SourceTask source(String id, BarrierMode mode) {
-        return new SourceTask(id, graph, channels, mode, gateway, (a, p) -> actions.add(a + " " + p.get("task")));
+        return new SourceTask(id, graph, channels, mode, gateway, e -> actions.add(e.name() + " " + ((RunEvent.TaskEvent) e).task()));
     }
 
     private OperatorTask operator(String id, BarrierMode mode) {
-        return new OperatorTask(id, graph, channels, mode, gateway, ActionListener.NONE, true);
+        return new OperatorTask(id, graph, channels, mode, gateway, RunObserver.NONE, true);
     }
 
     private static RecordId s1(long offset) {
@@ -68,7 +68,7 @@ class TaskTest {
         assertEquals(new Record(s1(0), 1, 1), channels.get("s1#0->count#0").poll());
         s.emitRecord();
         assertTrue(s.exhausted());
-        assertEquals(List.of("EmitRecord s1#0", "EmitRecord s1#0", "EmitRecord s1#0"), actions, "the listener saw each action once");
+        assertEquals(List.of("EmitRecord s1#0", "EmitRecord s1#0", "EmitRecord s1#0"), actions, "the observer saw each action once");
     }
 
     @Test
@@ -235,8 +235,8 @@ class TaskTest {
                 .build());
         Map<String, Channel> ch = new LinkedHashMap<>();
         rekey.channels().forEach(c -> ch.put(c.id(), new Channel(c.id(), 4)));
-        new SourceTask("s#0", rekey, ch, BarrierHandlers.aligned(), gateway, ActionListener.NONE).emitRecord();
-        OperatorTask bad = new OperatorTask("bad#0", rekey, ch, BarrierHandlers.aligned(), gateway, ActionListener.NONE, true);
+        new SourceTask("s#0", rekey, ch, BarrierHandlers.aligned(), gateway, RunObserver.NONE).emitRecord();
+        OperatorTask bad = new OperatorTask("bad#0", rekey, ch, BarrierHandlers.aligned(), gateway, RunObserver.NONE, true);
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> bad.processRecord(0));
         assertTrue(e.getMessage().contains("it must keep the id and key"), e.getMessage());
     }

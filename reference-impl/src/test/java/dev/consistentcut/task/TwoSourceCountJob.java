@@ -15,7 +15,7 @@ import java.util.Map;
 /**
  * The job the task package's tests drive step by step by hand: {@code s1, s2 -> count -> sink},
  * parallelism 1, every channel holding {@code capacity} records, with its channels, a
- * {@link FakeGateway}, and a listener that keeps every event (the action and its parameters). One
+ * {@link FakeGateway}, and an observer that keeps every event. One
  * fixture, so that the tests of the steps, their events, their contracts and their edges all run
  * on the same job. Not thread-safe: one test, one thread.
  */
@@ -28,9 +28,9 @@ final class TwoSourceCountJob {
     final PhysicalGraph graph;
     final Map<String, Channel> channels = new LinkedHashMap<>();
     final FakeGateway gateway = new FakeGateway();
-    /** Every event {@link #listener} saw, as "Action" and its parameters. */
-    final List<Map.Entry<String, Map<String, Object>>> events = new ArrayList<>();
-    final ActionListener listener = (a, p) -> events.add(Map.entry(a, Map.copyOf(p)));
+    /** Every event {@link #observer} saw. */
+    final List<RunEvent> events = new ArrayList<>();
+    final RunObserver observer = events::add;
 
     TwoSourceCountJob(int capacity) {
         graph = PhysicalGraph.of(JobGraph.builder()
@@ -45,8 +45,8 @@ final class TwoSourceCountJob {
         graph.channels().forEach(c -> channels.put(c.id(), new Channel(c.id(), c.capacity())));
     }
 
-    /** The last event {@link #listener} saw. */
-    Map.Entry<String, Map<String, Object>> last() {
+    /** The last event {@link #observer} saw. */
+    RunEvent last() {
         return events.get(events.size() - 1);
     }
 }

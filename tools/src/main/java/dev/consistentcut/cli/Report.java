@@ -1,10 +1,10 @@
 package dev.consistentcut.cli;
 
 import dev.consistentcut.barrier.DeliveryGuarantee;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.checkpoint.CheckpointStats;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
 import dev.consistentcut.runtime.RunResult;
 import dev.consistentcut.text.Json;
 import java.io.PrintWriter;

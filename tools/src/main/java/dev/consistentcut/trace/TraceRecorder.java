@@ -14,7 +14,8 @@ import dev.consistentcut.message.EndOfPartition;
 import dev.consistentcut.message.Message;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
-import dev.consistentcut.task.ActionListener;
+import dev.consistentcut.task.RunEvent;
+import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.text.Json;
 import java.io.BufferedWriter;
 import java.io.Closeable;
@@ -43,19 +44,19 @@ import java.util.TreeMap;
  * (docs/trace-validation.md lists them). {@link TraceToTla} turns the file into a TLA+ module and
  * {@link TraceValidator} lets TLC decide whether the spec allows it.
  *
- * <p>Use: {@code RunOptions.builder().listener(recorder).onCheckpoint(recorder::checkpointCompleted)},
+ * <p>Use: {@code RunOptions.builder().observer(recorder).onCheckpoint(recorder::checkpointCompleted)},
  * build the runtime, {@link #attach} its state view ({@link RuntimeViews}), run, {@link #close}.
- * Recording is off when no recorder is installed: the engine then skips building parameters.
+ * The recorder is a {@link RunObserver}: each {@link RunEvent} becomes one line.
  *
- * <p><b>Threading contract.</b> {@link #onAction} and {@link #checkpointCompleted} may be called
- * from any thread; they are synchronized, so lines never interleave. The trace is a valid
- * linearization only if each step and its {@code onAction} call are atomic with respect to other
- * steps: the simulation runs one step at a time; the threaded runtime holds its trace lock around
- * each step while a listener is installed. {@link #attach} must happen before the run starts and
- * {@link #close} after it ended. Memory consistency: what a thread did before its {@code onAction}
- * call happens-before anything another thread does after a later {@code onAction} call.
+ * <p><b>Threading contract.</b> {@link #on}, {@link #onAction} and {@link #checkpointCompleted}
+ * may be called from any thread; they are synchronized, so lines never interleave. The trace is a
+ * valid linearization only if each step and its event are atomic with respect to other steps: the
+ * simulation runs one step at a time; the threaded runtime holds its trace lock around each step
+ * while an observer is installed. {@link #attach} must happen before the run starts and
+ * {@link #close} after it ended. Memory consistency: what a thread did before its {@link #on}
+ * call happens-before anything another thread does after a later {@link #on} call.
  */
-public final class TraceRecorder implements ActionListener, Closeable {
+public final class TraceRecorder implements RunObserver, Closeable {
 
     /** Identifies a trace file; the header's {@code trace} field. */
     public static final String FORMAT = "consistent-cut-trace";
@@ -72,7 +73,12 @@ public final class TraceRecorder implements ActionListener, Closeable {
 
     /** Records {@link #RUN_ENDED}; call once, after the run, before {@link #close}. */
     public void runEnded(boolean finished) {
-        onAction(RUN_ENDED, Map.of("finished", finished));
+        record(RUN_ENDED, () -> {
+            if (view == null) {
+                throw new IllegalStateException("trace " + name + ": " + RUN_ENDED + " happened before a state view was attached");
+            }
+            return "{\"event\":\"" + RUN_ENDED + "\",\"finished\":" + finished + "}";
+        });
     }
 
     /** What the recorder reads from the running engine after each step. */
@@ -221,7 +227,10 @@ public final class TraceRecorder implements ActionListener, Closeable {
         this.view = Objects.requireNonNull(view, "view");
     }
 
-    /** The engine completed {@code cp}; its {@code CompleteCheckpoint} event records its contents. */
+    /**
+     * The engine completed {@code cp}: what a {@code CompleteCheckpoint} given to {@link #onAction}
+     * by its id records (the engine's own event carries the checkpoint).
+     */
     public synchronized void checkpointCompleted(CompletedCheckpoint cp) {
         completed.put(cp.id(), cp);
     }
@@ -236,251 +245,231 @@ public final class TraceRecorder implements ActionListener, Closeable {
      * lock (the line reads only what the task itself changed). Otherwise under this recorder's lock.
      */
     @Override
+    public void on(RunEvent event) {
+        record(event.name(), () -> line(event));
+    }
+
+    /**
+     * Records the event {@code action} with the parameters of the engine's former untyped events
+     * (keys as the trace fields, {@code docs/trace-validation.md}), for callers that build events
+     * by hand; each is checked and turned into its {@link RunEvent}.
+     *
+     * @throws IllegalArgumentException naming the action and the parameter missing or of the wrong type
+     */
     public void onAction(String action, Map<String, Object> params) {
+        if (action.equals(RUN_ENDED)) {
+            if (!(params.get("finished") instanceof Boolean finished)) {
+                throw new IllegalArgumentException("trace " + name + ": " + action + " needs parameter 'finished' as"
+                        + " a boolean, got " + params);
+            }
+            runEnded(finished);
+            return;
+        }
+        on(new ActionMaps(name, alternating, completed::remove).event(action, params));
+    }
+
+    private void record(String action, java.util.function.Supplier<String> line) {
         if (clocks != null) {
             dev.consistentcut.causal.VectorClocks.Proc p = clocks.current();
             if (p == null) {
                 throw new IllegalStateException("trace " + name + ": " + action + " on a thread bound to no process of the"
                         + " causal trace (" + Thread.currentThread().getName() + ")");
             }
-            String line = line(action, params);
-            p.event(line);
+            p.event(line.get());
             events.incrementAndGet();
             return;
         }
         synchronized (this) {
-            write(line(action, params));
+            write(line.get());
             events.incrementAndGet();
         }
     }
 
-    private String line(String action, Map<String, Object> params) {
+    /** The event's line: its name, its parameters, the values the step left in the variables it changed. */
+    private String line(RunEvent event) {
+        String action = event.name();
         if (view == null) {
             throw new IllegalStateException("trace " + name + ": " + action + " happened before a state view was attached");
         }
         StringBuilder b = new StringBuilder("{\"event\":");
         Json.quote(b, action);
         Set<String> touched = new LinkedHashSet<>();
-        switch (action) {
-            case "TriggerCheckpoint" -> {
-                b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
-                if (Boolean.TRUE.equals(params.get("savepoint"))) {
-                    b.append(",\"savepoint\":true");
-                }
+        if (event instanceof RunEvent.TriggerCheckpoint e) {
+            b.append(",\"checkpoint\":").append(e.checkpoint());
+            if (e.savepoint()) {
+                b.append(",\"savepoint\":true");
             }
-            case "TimeoutAlignment" -> {
-                String task = str(action, params, "task");
-                b.append(",\"task\":");
-                Json.quote(b, task);
-                b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
-                if (params.containsKey("snapshot")) {
-                    b.append(",\"snapshot\":");
-                    bag(b, ledger(action, params));
-                }
-                // What the switch persisted: passive, the records each prioritized barrier jumped
-                // over (input channels); active, what the overtaking barrier jumped over (outputs).
-                b.append(",\"persisted\":");
-                persisted(b, action, Map.of("overtaken", merged(params)));
-                graph.inputs(task).forEach(c -> touched.add(c.id()));
-                graph.outputs(task).forEach(c -> touched.add(c.id()));
+        } else if (event instanceof RunEvent.TimeoutAlignment e) {
+            task(b, e.task());
+            b.append(",\"checkpoint\":").append(e.checkpoint());
+            if (e.snapshot() != null) {
+                b.append(",\"snapshot\":");
+                bag(b, e.snapshot());
             }
-            case "PrioritizeBarrier" -> {
-                // A barrier queued behind records since the task switched: it jumps to the head
-                // of its channel; "persisted" holds what it jumped over (spec: PrioritizeBarrier).
-                String task = str(action, params, "task");
-                String channel = str(action, params, "channel");
-                b.append(",\"task\":");
-                Json.quote(b, task);
-                b.append(",\"channel\":");
-                edge(b, channel);
-                b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
-                b.append(",\"persisted\":");
-                persisted(b, action, Map.of("overtaken", merged(params)));
-                touched.add(channel);
+            // What the switch persisted: passive, the records each prioritized barrier jumped
+            // over (input channels); active, what the overtaking barrier jumped over (outputs).
+            b.append(",\"persisted\":");
+            persisted(b, action, merged(e.prioritized(), e.overtaken()));
+            graph.inputs(e.task()).forEach(c -> touched.add(c.id()));
+            graph.outputs(e.task()).forEach(c -> touched.add(c.id()));
+        } else if (event instanceof RunEvent.PrioritizeBarrier e) {
+            // A barrier queued behind records since the task switched: it jumps to the head
+            // of its channel; "persisted" holds what it jumped over (spec: PrioritizeBarrier).
+            taskAndChannel(b, e.task(), e.channel());
+            b.append(",\"checkpoint\":").append(e.checkpoint());
+            b.append(",\"persisted\":");
+            persisted(b, action, merged(e.prioritized(), null));
+            touched.add(e.channel());
+        } else if (event instanceof RunEvent.AbortCheckpoint e) {
+            b.append(",\"checkpoint\":").append(e.checkpoint());
+            if (e.declinedBy() != null) { // the engine's DeclineCheckpoint
+                b.append(",\"declinedBy\":");
+                Json.quote(b, e.declinedBy());
             }
-            case RUN_ENDED -> {
-                if (!(params.get("finished") instanceof Boolean finished)) {
-                    throw missing(action, params, "finished", "a boolean");
-                }
-                b.append(",\"finished\":").append(finished);
+        } else if (event instanceof RunEvent.NotifyCheckpointAborted e) {
+            task(b, e.task());
+            b.append(",\"checkpoint\":").append(e.checkpoint());
+            ids(b, "abandoned", e.abandoned());
+            b.append(",\"remembered\":").append(e.remembered());
+            graph.outputs(e.task()).forEach(c -> touched.add(c.id()));
+        } else if (event instanceof RunEvent.SendEndOfPartition e) {
+            task(b, e.task());
+            b.append(",\"offset\":").append(e.offset());
+            graph.outputs(e.task()).forEach(c -> touched.add(c.id()));
+        } else if (event instanceof RunEvent.ReceiveCancelBarrier e) {
+            taskAndChannel(b, e.task(), e.channel());
+            touched.add(e.channel());
+            b.append(",\"checkpoint\":").append(e.checkpoint());
+            ids(b, "abandoned", e.abandoned());
+            graph.outputs(e.task()).forEach(c -> touched.add(c.id()));
+        } else if (event instanceof RunEvent.ReceiveEndOfPartition e) {
+            taskAndChannel(b, e.task(), e.channel());
+            touched.add(e.channel());
+            b.append(",\"ended\":").append(e.ended());
+            if (e.snapshot() != null) {
+                b.append(",\"checkpoint\":").append(e.checkpoint());
+                b.append(",\"snapshot\":");
+                bag(b, e.snapshot());
             }
-            case "AbortCheckpoint" -> {
-                b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
-                if (params.get("declinedBy") instanceof String task) { // the engine's DeclineCheckpoint
-                    b.append(",\"declinedBy\":");
-                    Json.quote(b, task);
-                }
-            }
-            case "NotifyCheckpointAborted" -> {
-                String task = str(action, params, "task");
-                b.append(",\"task\":");
-                Json.quote(b, task);
-                b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
-                abandoned(b, action, params);
-                if (!(params.get("remembered") instanceof Boolean remembered)) {
-                    throw missing(action, params, "remembered", "a boolean");
-                }
-                b.append(",\"remembered\":").append(remembered);
-                graph.outputs(task).forEach(c -> touched.add(c.id()));
-            }
-            case "SendEndOfPartition" -> {
-                String task = str(action, params, "task");
-                b.append(",\"task\":");
-                Json.quote(b, task);
-                b.append(",\"offset\":").append(num(action, params, "offset"));
-                graph.outputs(task).forEach(c -> touched.add(c.id()));
-            }
-            case "ReceiveCancelBarrier", "ReceiveEndOfPartition" -> {
-                String task = str(action, params, "task");
-                String channel = str(action, params, "channel");
-                b.append(",\"task\":");
-                Json.quote(b, task);
-                b.append(",\"channel\":");
-                edge(b, channel);
-                touched.add(channel);
-                if (action.equals("ReceiveCancelBarrier")) {
-                    b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
-                    abandoned(b, action, params);
-                } else {
-                    if (!(params.get("ended") instanceof Boolean ended)) {
-                        throw missing(action, params, "ended", "a boolean");
-                    }
-                    b.append(",\"ended\":").append(ended);
-                    if (params.containsKey("snapshot")) {
-                        b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
-                        b.append(",\"snapshot\":");
-                        bag(b, ledger(action, params));
-                    }
-                    if (sinks.contains(task)) {
-                        output(b);
-                    }
-                }
-                graph.outputs(task).forEach(c -> touched.add(c.id()));
-            }
-            case "EmitRecord" -> {
-                String task = str(action, params, "task");
-                RecordId r = record(action, params);
-                b.append(",\"task\":");
-                Json.quote(b, task);
-                b.append(",\"record\":");
-                record(b, r);
-                b.append(",\"offset\":").append(view.sourceOffset(task));
-                touched.addAll(routeChannels(task, r));
-            }
-            case "InjectBarrier" -> {
-                String task = str(action, params, "task");
-                b.append(",\"task\":");
-                Json.quote(b, task);
-                b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
-                b.append(",\"offset\":").append(num(action, params, "offset"));
-                b.append(",\"persisted\":");
-                persisted(b, action, params);
-                graph.outputs(task).forEach(c -> touched.add(c.id()));
-            }
-            case "ProcessRecord", "ReceiveBarrier" -> {
-                String task = str(action, params, "task");
-                String channel = str(action, params, "channel");
-                b.append(",\"task\":");
-                Json.quote(b, task);
-                b.append(",\"channel\":");
-                edge(b, channel);
-                touched.add(channel);
-                if (action.equals("ProcessRecord")) {
-                    RecordId r = record(action, params);
-                    b.append(",\"record\":");
-                    record(b, r);
-                    if (!(params.get("persisted") instanceof Boolean persisted)) {
-                        throw missing(action, params, "persisted", "a boolean");
-                    }
-                    b.append(",\"persisted\":").append(persisted);
-                    touched.addAll(routeChannels(task, r));
-                } else {
-                    b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
-                    if (alternating) {
-                        if (!(params.get("aligned") instanceof Boolean aligned)) {
-                            throw missing(action, params, "aligned", "a boolean (alternating mode)");
-                        }
-                        b.append(",\"aligned\":").append(aligned);
-                    }
-                    if (params.containsKey("abandoned")) {
-                        abandoned(b, action, params);
-                    }
-                    if (params.containsKey("snapshot")) {
-                        b.append(",\"snapshot\":");
-                        bag(b, ledger(action, params));
-                    }
-                    if (params.containsKey("overtaken") || params.containsKey("prioritized")) {
-                        // A switch: what the barrier overtook on the outputs and what the pending
-                        // inputs' prioritized barriers jumped over.
-                        b.append(",\"persisted\":");
-                        persisted(b, action, Map.of("overtaken", merged(params)));
-                    }
-                    if (params.containsKey("prioritized")) {
-                        graph.inputs(task).forEach(c -> touched.add(c.id()));
-                    }
-                    if (sinks.contains(task)) {
-                        output(b); // a sink's snapshot pre-commits and must not commit
-                    }
-                    graph.outputs(task).forEach(c -> touched.add(c.id()));
-                }
-            }
-            case "CompleteCheckpoint" -> {
-                long id = num(action, params, "checkpoint");
-                CompletedCheckpoint cp = completed.remove(id);
-                if (cp == null) {
-                    throw new IllegalStateException("trace " + name + ": CompleteCheckpoint(" + id
-                            + ") without the completed checkpoint: pass checkpointCompleted as the run's onCheckpoint");
-                }
-                b.append(",\"checkpoint\":").append(id);
-                b.append(",\"offsets\":");
-                // A source missing from the checkpoint is left out: the spec then sees another domain.
-                pairs(b, graph.sourceTasks().stream().filter(cp.sourceOffsets()::containsKey).toList(),
-                        s -> b.append(cp.sourceOffsets().get(s)));
-                b.append(",\"processed\":");
-                List<String> snapshotted = graph.operatorTasks().stream().filter(cp.taskSnapshots()::containsKey).toList();
-                pairs(b, snapshotted, t -> bag(b, cp.taskSnapshots().get(t).processed()));
-                b.append(",\"channelState\":");
-                List<String> persisted = graph.channels().stream().map(ChannelSpec::id)
-                        .filter(cp.channelState()::containsKey).toList();
-                channelPairs(b, persisted, c -> elements(b, cp.channelState().get(c)));
-            }
-            case "NotifyCheckpointComplete" -> {
-                b.append(",\"task\":");
-                Json.quote(b, str(action, params, "task"));
-                b.append(",\"checkpoint\":").append(num(action, params, "checkpoint"));
-                if (!(params.get("committed") instanceof List<?> ids)) {
-                    throw missing(action, params, "committed", "a list of checkpoint ids");
-                }
-                b.append(",\"committed\":[");
-                for (int k = 0; k < ids.size(); k++) {
-                    b.append(k == 0 ? "" : ",").append(((Number) ids.get(k)).longValue());
-                }
-                b.append(']');
+            if (sinks.contains(e.task())) {
                 output(b);
             }
-            case "FailAndRestore" -> {
-                b.append(",\"restored\":").append(num(action, params, "checkpoint"));
-                if (!sinks.isEmpty()) {
-                    output(b); // after the sinks' re-commit
-                }
-                b.append(",\"offsets\":");
-                pairs(b, graph.sourceTasks(), s -> b.append(view.sourceOffset(s)));
-                b.append(",\"processed\":");
-                pairs(b, graph.operatorTasks(), t -> bag(b, view.processed(t)));
-                graph.channels().forEach(c -> touched.add(c.id()));
+            graph.outputs(e.task()).forEach(c -> touched.add(c.id()));
+        } else if (event instanceof RunEvent.EmitRecord e) {
+            task(b, e.task());
+            b.append(",\"record\":");
+            record(b, e.record());
+            b.append(",\"offset\":").append(view.sourceOffset(e.task()));
+            touched.addAll(routeChannels(e.task(), e.record()));
+        } else if (event instanceof RunEvent.InjectBarrier e) {
+            task(b, e.task());
+            b.append(",\"checkpoint\":").append(e.checkpoint());
+            b.append(",\"offset\":").append(e.offset());
+            b.append(",\"persisted\":");
+            persisted(b, action, e.overtaken());
+            graph.outputs(e.task()).forEach(c -> touched.add(c.id()));
+        } else if (event instanceof RunEvent.ProcessRecord e) {
+            taskAndChannel(b, e.task(), e.channel());
+            touched.add(e.channel());
+            b.append(",\"record\":");
+            record(b, e.record());
+            b.append(",\"persisted\":").append(e.persisted());
+            touched.addAll(routeChannels(e.task(), e.record()));
+        } else if (event instanceof RunEvent.ReceiveBarrier e) {
+            receiveBarrier(b, e, touched);
+        } else if (event instanceof RunEvent.CompleteCheckpoint e) {
+            completeCheckpoint(b, e.completed());
+        } else if (event instanceof RunEvent.NotifyCheckpointComplete e) {
+            task(b, e.task());
+            b.append(",\"checkpoint\":").append(e.checkpoint());
+            ids(b, "committed", e.committed());
+            output(b);
+        } else if (event instanceof RunEvent.FailAndRestore e) {
+            b.append(",\"restored\":").append(e.restored());
+            if (!sinks.isEmpty()) {
+                output(b); // after the sinks' re-commit
             }
-            default -> throw new IllegalArgumentException("trace " + name + ": '" + action + "' is no action of the specification");
+            b.append(",\"offsets\":");
+            pairs(b, graph.sourceTasks(), s -> b.append(view.sourceOffset(s)));
+            b.append(",\"processed\":");
+            pairs(b, graph.operatorTasks(), t -> bag(b, view.processed(t)));
+            graph.channels().forEach(c -> touched.add(c.id()));
+        } else {
+            throw new IllegalArgumentException("trace " + name + ": '" + action + "' is no action of the specification");
         }
         // Every step that moves messages records the channels it touched, as it left them.
         // (NotifyCheckpointComplete moves none: its "channels" is empty.) A causal trace's task
         // cannot see its channels' other end, which races with it: only a restore (every task
         // stopped) records them; the trace spec fills in the rest from the spec.
-        boolean seen = clocks == null || action.equals("FailAndRestore");
-        if (!action.endsWith("Checkpoint") && !action.equals(RUN_ENDED) && seen) {
+        boolean seen = clocks == null || event instanceof RunEvent.FailAndRestore;
+        if (!action.endsWith("Checkpoint") && seen) {
             b.append(",\"channels\":");
             channelPairs(b, List.copyOf(touched), c -> elements(b, view.channel(c).contents()));
         }
         return b.append('}').toString();
+    }
+
+    private void receiveBarrier(StringBuilder b, RunEvent.ReceiveBarrier e, Set<String> touched) {
+        taskAndChannel(b, e.task(), e.channel());
+        touched.add(e.channel());
+        b.append(",\"checkpoint\":").append(e.checkpoint());
+        if (alternating) {
+            b.append(",\"aligned\":").append(e.aligned());
+        }
+        ids(b, "abandoned", e.abandoned());
+        if (e.snapshot() != null) {
+            b.append(",\"snapshot\":");
+            bag(b, e.snapshot());
+        }
+        if (e.overtaken() != null || !e.prioritized().isEmpty()) {
+            // A switch: what the barrier overtook on the outputs and what the pending
+            // inputs' prioritized barriers jumped over.
+            b.append(",\"persisted\":");
+            persisted(b, e.name(), merged(e.prioritized(), e.overtaken()));
+        }
+        if (!e.prioritized().isEmpty()) {
+            graph.inputs(e.task()).forEach(c -> touched.add(c.id()));
+        }
+        if (sinks.contains(e.task())) {
+            output(b); // a sink's snapshot pre-commits and must not commit
+        }
+        graph.outputs(e.task()).forEach(c -> touched.add(c.id()));
+    }
+
+    private void completeCheckpoint(StringBuilder b, CompletedCheckpoint cp) {
+        completed.remove(cp.id()); // told twice when the run also passes checkpointCompleted
+        b.append(",\"checkpoint\":").append(cp.id());
+        b.append(",\"offsets\":");
+        // A source missing from the checkpoint is left out: the spec then sees another domain.
+        pairs(b, graph.sourceTasks().stream().filter(cp.sourceOffsets()::containsKey).toList(),
+                s -> b.append(cp.sourceOffsets().get(s)));
+        b.append(",\"processed\":");
+        List<String> snapshotted = graph.operatorTasks().stream().filter(cp.taskSnapshots()::containsKey).toList();
+        pairs(b, snapshotted, t -> bag(b, cp.taskSnapshots().get(t).processed()));
+        b.append(",\"channelState\":");
+        List<String> persisted = graph.channels().stream().map(ChannelSpec::id)
+                .filter(cp.channelState()::containsKey).toList();
+        channelPairs(b, persisted, c -> elements(b, cp.channelState().get(c)));
+    }
+
+    private static void task(StringBuilder b, String task) {
+        b.append(",\"task\":");
+        Json.quote(b, task);
+    }
+
+    private void taskAndChannel(StringBuilder b, String task, String channel) {
+        task(b, task);
+        b.append(",\"channel\":");
+        edge(b, channel);
+    }
+
+    /** A list of checkpoint ids as field {@code field}. */
+    private static void ids(StringBuilder b, String field, List<Long> ids) {
+        b.append(",\"").append(field).append("\":[");
+        for (int i = 0; i < ids.size(); i++) {
+            b.append(i == 0 ? "" : ",").append(ids.get(i).longValue());
+        }
+        b.append(']');
     }
 
     /**
@@ -727,80 +716,24 @@ public final class TraceRecorder implements ActionListener, Closeable {
         b.append(']');
     }
 
-    /** What a step persisted per channel: the "prioritized" (inputs) and "overtaken" (outputs) maps of its params, merged. */
-    private static Map<String, Object> merged(Map<String, Object> params) {
-        Map<String, Object> all = new HashMap<>();
-        if (params.get("prioritized") instanceof Map<?, ?> m) {
-            m.forEach((k, v) -> all.put((String) k, v));
-        }
-        if (params.get("overtaken") instanceof Map<?, ?> m) {
-            m.forEach((k, v) -> all.put((String) k, v));
+    /** What a step persisted per channel: {@code prioritized} (inputs) and {@code overtaken} (outputs, may be null) together. */
+    private static Map<String, List<Record>> merged(Map<String, List<Record>> prioritized,
+                                                    Map<String, List<Record>> overtaken) {
+        Map<String, List<Record>> all = new HashMap<>(prioritized);
+        if (overtaken != null) {
+            all.putAll(overtaken);
         }
         return all;
     }
 
-    /** The records a barrier overtook and persisted, per output channel: [[edge, records], ...]. */
-    private void persisted(StringBuilder b, String action, Map<String, Object> params) {
-        if (!(params.get("overtaken") instanceof Map<?, ?> overtaken)) {
-            throw missing(action, params, "overtaken", "a map from channel id to records");
-        }
+    /** The records a barrier overtook and persisted, per channel of the job: [[edge, records], ...]. */
+    private void persisted(StringBuilder b, String action, Map<String, List<Record>> overtaken) {
         List<String> ids = graph.channels().stream().map(ChannelSpec::id).filter(overtaken::containsKey).toList();
         if (ids.size() != overtaken.size()) {
-            throw missing(action, params, "overtaken", "a map keyed by channel ids of the job");
+            throw new IllegalArgumentException("trace " + name + ": " + action + " persisted records in channels"
+                    + " that are no channels of the job: " + overtaken.keySet());
         }
-        channelPairs(b, ids, c -> {
-            List<Message> records = new ArrayList<>();
-            for (Object r : (List<?>) overtaken.get(c)) {
-                records.add((Record) r);
-            }
-            elements(b, records);
-        });
-    }
-
-    /** The checkpoints the step abandoned, in order (a cancellation barrier of each went on every output). */
-    private void abandoned(StringBuilder b, String action, Map<String, Object> params) {
-        if (!(params.get("abandoned") instanceof List<?> ids)) {
-            throw missing(action, params, "abandoned", "a list of checkpoint ids");
-        }
-        b.append(",\"abandoned\":[");
-        for (int i = 0; i < ids.size(); i++) {
-            b.append(i == 0 ? "" : ",").append(((Number) ids.get(i)).longValue());
-        }
-        b.append(']');
-    }
-
-    @SuppressWarnings("unchecked")
-    private Map<RecordId, Integer> ledger(String action, Map<String, Object> params) {
-        if (params.get("snapshot") instanceof Map<?, ?> m) {
-            return (Map<RecordId, Integer>) m;
-        }
-        throw missing(action, params, "snapshot", "a map from record id to count");
-    }
-
-    private String str(String action, Map<String, Object> params, String key) {
-        if (params.get(key) instanceof String s) {
-            return s;
-        }
-        throw missing(action, params, key, "a string");
-    }
-
-    private long num(String action, Map<String, Object> params, String key) {
-        if (params.get(key) instanceof Number n) {
-            return n.longValue();
-        }
-        throw missing(action, params, key, "a number");
-    }
-
-    private RecordId record(String action, Map<String, Object> params) {
-        if (params.get("record") instanceof RecordId r) {
-            return r;
-        }
-        throw missing(action, params, "record", "a RecordId");
-    }
-
-    private IllegalArgumentException missing(String action, Map<String, Object> params, String key, String what) {
-        return new IllegalArgumentException("trace " + name + ": " + action + " needs parameter '" + key + "' as "
-                + what + ", got " + params);
+        channelPairs(b, ids, c -> elements(b, overtaken.get(c)));
     }
 
     private void write(String line) {

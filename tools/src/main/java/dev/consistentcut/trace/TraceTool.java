@@ -3,8 +3,8 @@ package dev.consistentcut.trace;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.graph.JobGraph;
-import dev.consistentcut.invariants.Violation;
 import dev.consistentcut.picture.EngineTraceDiagrams;
 import dev.consistentcut.picture.PictureTool;
 import dev.consistentcut.picture.SvgDiagram;
@@ -264,7 +264,7 @@ public final class TraceTool {
         TraceRecorder recorder = TraceRecorder.open(file, graph, mode, s.threads() ? "threads" : "simulation", s.maxConcurrent(),
                 s.abortsReachTasks(), s.endOfInput(), clocks, s.seed());
         RunOptions.Builder options = RunOptions.builder()
-                .listener(recorder)
+                .observer(recorder)
                 .onCheckpoint(recorder::checkpointCompleted)
                 .seed(s.seed())
                 .maxConcurrentAligned(s.maxConcurrent())

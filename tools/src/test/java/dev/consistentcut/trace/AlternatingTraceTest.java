@@ -42,7 +42,7 @@ class AlternatingTraceTest {
         RunResult result;
         try (TraceRecorder recorder = TraceRecorder.open(trace, graph, mode, "simulation", 1, true, false)) {
             SimulationRuntime rt = new SimulationRuntime(graph, mode, RunOptions.builder()
-                    .listener(recorder)
+                    .observer(recorder)
                     .onCheckpoint(recorder::checkpointCompleted)
                     .seed(seed)
                     .failAfterCheckpoint(2)

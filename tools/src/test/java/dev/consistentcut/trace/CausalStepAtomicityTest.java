@@ -72,7 +72,7 @@ class CausalStepAtomicityTest {
                 true, true, clocks, seed);
         try (recorder) {
             ThreadedRuntime rt = new ThreadedRuntime(job, BarrierHandlers.byName("unaligned"), RunOptions.builder()
-                    .listener(recorder)
+                    .observer(recorder)
                     .onCheckpoint(recorder::checkpointCompleted)
                     .seed(seed)
                     .failAfterCheckpoint(1)

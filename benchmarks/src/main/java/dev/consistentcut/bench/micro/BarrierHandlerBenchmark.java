@@ -12,9 +12,9 @@ import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
 import dev.consistentcut.operator.KeyedCount;
 import dev.consistentcut.source.InMemorySourceLog;
-import dev.consistentcut.task.ActionListener;
 import dev.consistentcut.task.CoordinatorGateway;
 import dev.consistentcut.task.OperatorTask;
+import dev.consistentcut.task.RunObserver;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -83,7 +83,7 @@ public class BarrierHandlerBenchmark {
         input0 = channels.get(graph.inputs("count#0").get(0).id());
         input1 = channels.get(graph.inputs("count#0").get(1).id());
         BarrierMode mode = handler.equals("unaligned") ? BarrierHandlers.unaligned() : BarrierHandlers.aligned();
-        task = new OperatorTask("count#0", graph, channels, mode, new Gateway(), ActionListener.NONE, false);
+        task = new OperatorTask("count#0", graph, channels, mode, new Gateway(), RunObserver.NONE, false);
         for (int k = 0; k < KEYS; k++) {
             records[k] = new Record(new RecordId("b#0", k), k, 1);
         }

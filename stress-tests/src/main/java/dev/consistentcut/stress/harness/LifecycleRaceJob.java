@@ -2,6 +2,8 @@ package dev.consistentcut.stress.harness;
 
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.channel.Channel;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
@@ -9,12 +11,10 @@ import dev.consistentcut.checkpoint.InMemoryCheckpointStore;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
 import dev.consistentcut.operator.Sum;
 import dev.consistentcut.source.InMemorySourceLog;
-import dev.consistentcut.task.ActionListener;
 import dev.consistentcut.task.OperatorTask;
+import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.task.SourceTask;
 import dev.consistentcut.task.Step;
 import dev.consistentcut.task.Task;
@@ -89,9 +89,9 @@ abstract class LifecycleRaceJob {
         coordinator = CheckpointCoordinator.forAligned(Set.of(S1, S2, OP), channels.keySet(), 1,
                 new InMemoryCheckpointStore(3), () -> 0L);
         gateway = new RecordingGateway(coordinator);
-        s1 = new SourceTask(S1, GRAPH, channels, mode, gateway, ActionListener.NONE);
-        s2 = new SourceTask(S2, GRAPH, channels, mode, gateway, ActionListener.NONE);
-        op = new OperatorTask(OP, GRAPH, channels, mode, gateway, ActionListener.NONE, true);
+        s1 = new SourceTask(S1, GRAPH, channels, mode, gateway, RunObserver.NONE);
+        s2 = new SourceTask(S2, GRAPH, channels, mode, gateway, RunObserver.NONE);
+        op = new OperatorTask(OP, GRAPH, channels, mode, gateway, RunObserver.NONE, true);
     }
 
     /** The first exception the engine threw in this run, or null: for diagnosing a -2 outcome. */

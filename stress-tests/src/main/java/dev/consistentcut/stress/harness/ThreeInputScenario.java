@@ -2,6 +2,8 @@ package dev.consistentcut.stress.harness;
 
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.channel.Channel;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.InMemoryCheckpointStore;
@@ -9,12 +11,10 @@ import dev.consistentcut.checkpoint.TaskSnapshot;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
 import dev.consistentcut.operator.Sum;
 import dev.consistentcut.source.InMemorySourceLog;
-import dev.consistentcut.task.ActionListener;
 import dev.consistentcut.task.OperatorTask;
+import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.task.SourceTask;
 import dev.consistentcut.task.Step;
 import java.util.ArrayList;
@@ -87,10 +87,10 @@ public final class ThreeInputScenario {
         coordinator = CheckpointCoordinator.forAligned(Set.of(S1, S2, S3, OP), channels.keySet(), 1,
                 new InMemoryCheckpointStore(2), () -> 0L);
         RecordingGateway gateway = new RecordingGateway(coordinator);
-        s1 = new SourceTask(S1, GRAPH, channels, mode, gateway, ActionListener.NONE);
-        s2 = new SourceTask(S2, GRAPH, channels, mode, gateway, ActionListener.NONE);
-        s3 = new SourceTask(S3, GRAPH, channels, mode, gateway, ActionListener.NONE);
-        op = new OperatorTask(OP, GRAPH, channels, mode, gateway, ActionListener.NONE, true);
+        s1 = new SourceTask(S1, GRAPH, channels, mode, gateway, RunObserver.NONE);
+        s2 = new SourceTask(S2, GRAPH, channels, mode, gateway, RunObserver.NONE);
+        s3 = new SourceTask(S3, GRAPH, channels, mode, gateway, RunObserver.NONE);
+        op = new OperatorTask(OP, GRAPH, channels, mode, gateway, RunObserver.NONE, true);
         coordinator.triggerCheckpoint();
     }
 

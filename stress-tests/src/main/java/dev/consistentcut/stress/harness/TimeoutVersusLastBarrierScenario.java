@@ -2,6 +2,8 @@ package dev.consistentcut.stress.harness;
 
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.channel.Channel;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
@@ -9,13 +11,11 @@ import dev.consistentcut.checkpoint.InMemoryCheckpointStore;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
 import dev.consistentcut.operator.Sum;
 import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.task.Action;
-import dev.consistentcut.task.ActionListener;
 import dev.consistentcut.task.OperatorTask;
+import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.task.SourceTask;
 import dev.consistentcut.task.Step;
 import dev.consistentcut.task.Task;
@@ -95,9 +95,9 @@ public final class TimeoutVersusLastBarrierScenario {
         coordinator = CheckpointCoordinator.forUnaligned(Set.of(S1, S2, OP), channels.keySet(),
                 new InMemoryCheckpointStore(3), () -> 0L);
         gateway = new RecordingGateway(coordinator, timeoutMillis -> timerFired);
-        s1 = new SourceTask(S1, GRAPH, channels, mode, gateway, ActionListener.NONE);
-        s2 = new SourceTask(S2, GRAPH, channels, mode, gateway, ActionListener.NONE);
-        op = new OperatorTask(OP, GRAPH, channels, mode, gateway, ActionListener.NONE, true);
+        s1 = new SourceTask(S1, GRAPH, channels, mode, gateway, RunObserver.NONE);
+        s2 = new SourceTask(S2, GRAPH, channels, mode, gateway, RunObserver.NONE);
+        op = new OperatorTask(OP, GRAPH, channels, mode, gateway, RunObserver.NONE, true);
         coordinator.triggerCheckpoint();
         s1.emitRecord();
         s1.injectBarrier(1);

@@ -4,9 +4,9 @@ import static dev.consistentcut.stress.properties.PropertyRunner.assertNone;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
 import dev.consistentcut.runtime.RunResult;
 import dev.consistentcut.stress.broken.BrokenBarrierModes;
 import java.util.ArrayList;

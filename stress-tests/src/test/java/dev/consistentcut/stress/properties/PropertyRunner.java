@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 
-import dev.consistentcut.invariants.Violation;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.stress.StressMode;
 import java.util.List;
 import java.util.function.BiConsumer;

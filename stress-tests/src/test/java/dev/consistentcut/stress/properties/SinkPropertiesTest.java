@@ -4,8 +4,8 @@ import static dev.consistentcut.stress.properties.PropertyRunner.assertNone;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
+import dev.consistentcut.check.CutInvariants;
+import dev.consistentcut.check.Violation;
 import dev.consistentcut.operator.Operator;
 import dev.consistentcut.runtime.RunOptions;
 import dev.consistentcut.runtime.RunResult;

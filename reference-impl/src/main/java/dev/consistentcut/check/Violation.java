@@ -1,4 +1,4 @@
-package dev.consistentcut.invariants;
+package dev.consistentcut.check;
 
 import dev.consistentcut.message.RecordId;
 

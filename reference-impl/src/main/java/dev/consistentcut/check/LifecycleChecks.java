@@ -1,12 +1,11 @@
-package dev.consistentcut.runtime;
+package dev.consistentcut.check;
 
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CheckpointStore;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
+import dev.consistentcut.task.RunEvent;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -31,18 +30,26 @@ import java.util.TreeMap;
  * names ({@link #check}), after a coordinator step of the simulation or a failure every one
  * ({@link #checkAll}).
  *
+ * <p>As a {@link dev.consistentcut.task.RunObserver} of a run it follows the coordinator's steps: a
+ * {@code TriggerCheckpoint} event is {@link #triggered}, a {@code CompleteCheckpoint} event
+ * {@link #completed} (and, when asked, {@link #check}ed at once), a {@code FailAndRestore} event
+ * {@link #failed} with every status and every channel checked. What follows other steps
+ * ({@link #check}, {@link #checkAll}, {@link #channels}) the runtime calls, at the moments it
+ * knows nothing else moves.
+ *
  * <p>Not thread-safe: the simulation's thread, or the threaded runtime's coordinator thread
  * (whose coordinator steps are the only ones that change the restore point or a status, apart
- * from declines and acknowledgements, which it sees at its next check).
+ * from declines and acknowledgements, which it sees at its next check). As an observer it reads
+ * only the coordinator's events, which that thread tells; the task threads' events it ignores.
  */
-final class LifecycleChecks {
+public final class LifecycleChecks implements StepChecks {
 
     /**
      * What the checks read of the coordinator: the two queries, so that a test can hand them a
      * broken coordinator (a decided checkpoint whose status changes), which the final
      * {@link CheckpointCoordinator} cannot be.
      */
-    interface Coordinator {
+    public interface Coordinator {
         CheckpointStatus status(long id);
 
         Optional<CompletedCheckpoint> latestCompleted();
@@ -68,6 +75,10 @@ final class LifecycleChecks {
     private final CutInvariants invariants;
     private final boolean overtaking;
     private final List<Violation> sink;
+    /** Every channel of the run, checked after a restore; none outside a run. */
+    private final Collection<Channel> channels;
+    /** Whether a {@code CompleteCheckpoint} event is {@link #check}ed at once (the threaded runtime). */
+    private final boolean checkEachCompletion;
     private final Set<String> reported = new HashSet<>();
     /** Every checkpoint this runtime triggered, with the status last seen. */
     private final TreeMap<Long, CheckpointStatus> statuses = new TreeMap<>();
@@ -84,13 +95,18 @@ final class LifecycleChecks {
     /** The spec's {@code discardedUpTo}: the highest id triggered before the last failure. */
     private long discardedUpTo;
 
-    LifecycleChecks(CheckpointCoordinator coordinator, CheckpointStore store, CutInvariants invariants,
-                    boolean overtaking, List<Violation> sink) {
-        this(Coordinator.of(coordinator), store, invariants, overtaking, sink);
-    }
-
-    LifecycleChecks(Coordinator coordinator, CheckpointStore store, CutInvariants invariants,
-                    boolean overtaking, List<Violation> sink) {
+    /**
+     * The checks of a run over {@code channels} (a live view: the same channels after each
+     * restore), reporting each distinct violation once to {@code sink}.
+     *
+     * @param overtaking whether barriers overtake (unaligned): then {@code BarrierOvertakesInv} too
+     * @param checkEachCompletion {@link #check} each completed checkpoint as its event comes
+     */
+    public LifecycleChecks(Coordinator coordinator, CheckpointStore store, CutInvariants invariants,
+                           boolean overtaking, List<Violation> sink, Collection<Channel> channels,
+                           boolean checkEachCompletion) {
+        this.channels = channels;
+        this.checkEachCompletion = checkEachCompletion;
         this.coordinator = coordinator;
         this.store = store;
         this.invariants = invariants;
@@ -103,13 +119,30 @@ final class LifecycleChecks {
         }
     }
 
+    @Override
+    public void on(RunEvent event) {
+        // Task steps are left out: the runtime checks after them (see the class comment).
+        if (event instanceof RunEvent.TriggerCheckpoint t) {
+            triggered(t.checkpoint());
+        } else if (event instanceof RunEvent.CompleteCheckpoint c) {
+            completed(c.checkpoint());
+            if (checkEachCompletion) {
+                check(c.checkpoint());
+            }
+        } else if (event instanceof RunEvent.FailAndRestore) {
+            failed();
+            checkAll();
+            channels(channels);
+        }
+    }
+
     /** {@code TriggerCheckpoint} returned {@code id}: it moved NONE -> PENDING. */
-    void triggered(long id) {
+    public void triggered(long id) {
         statuses.put(id, CheckpointStatus.PENDING);
     }
 
     /** Checkpoint {@code id} completed in this runtime. */
-    void completed(long id) {
+    public void completed(long id) {
         completed.add(id);
         newestCompleted = completed.last();
     }
@@ -118,7 +151,7 @@ final class LifecycleChecks {
      * {@code FailAndRestore}, after the coordinator's share: every checkpoint triggered so far lost
      * its barriers; the restore read the store, which may have found completed checkpoints damaged.
      */
-    void failed() {
+    public void failed() {
         if (!statuses.isEmpty()) {
             discardedUpTo = Math.max(discardedUpTo, statuses.lastKey());
         }
@@ -132,13 +165,15 @@ final class LifecycleChecks {
     }
 
     /** After a step that may change any checkpoint's status (a failure, a coordinator step): every status, and the restore point. */
-    void checkAll() {
+    @Override
+    public void checkAll() {
         checkStatuses(statuses.keySet(), 0);
         checkRestorePoint();
     }
 
     /** After any other step, which may have named checkpoint {@code id} (0: none): the pending ones, that one, the restore point. */
-    void check(long id) {
+    @Override
+    public void check(long id) {
         List<Long> pending = new ArrayList<>();
         statuses.forEach((c, s) -> {
             if (s == CheckpointStatus.PENDING) {
@@ -178,7 +213,8 @@ final class LifecycleChecks {
     }
 
     /** {@code FifoChannelInv} (and {@code BarrierOvertakesInv} when unaligned) of each of {@code channels}. */
-    void channels(Collection<Channel> channels) {
+    @Override
+    public void channels(Collection<Channel> channels) {
         for (Channel ch : channels) {
             List<?> contents = ch.contents();
             report(invariants.fifoChannel(ch.id(), contents), CutInvariants.FIFO_CHANNEL + ch.id());

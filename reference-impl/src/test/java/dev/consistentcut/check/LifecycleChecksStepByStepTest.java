@@ -1,4 +1,4 @@
-package dev.consistentcut.runtime;
+package dev.consistentcut.check;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -6,9 +6,6 @@ import dev.consistentcut.checkpoint.CheckpointStats;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CheckpointStore;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
-import dev.consistentcut.graph.PhysicalGraph;
-import dev.consistentcut.invariants.CutInvariants;
-import dev.consistentcut.invariants.Violation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -48,7 +45,22 @@ class LifecycleChecksStepByStepTest {
 
     /** A store that reports {@code damaged} as damaged (the rest of it is never read by the checks). */
     private static CheckpointStore damaging(Set<Long> damaged) {
-        return new ForwardingStore(2) {
+        return new CheckpointStore() {
+            @Override
+            public void store(CompletedCheckpoint c) {
+                throw new UnsupportedOperationException("the checks never store");
+            }
+
+            @Override
+            public Optional<CompletedCheckpoint> latest() {
+                return Optional.empty();
+            }
+
+            @Override
+            public List<Long> retainedIds() {
+                return List.of();
+            }
+
             @Override
             public Set<Long> damagedIds() {
                 return damaged;
@@ -65,8 +77,8 @@ class LifecycleChecksStepByStepTest {
     private final List<Violation> found = new ArrayList<>();
 
     private LifecycleChecks checks() {
-        return new LifecycleChecks(twin, damaging(damaged), new CutInvariants(PhysicalGraph.of(Topologies.demo(1))),
-                false, found);
+        return new LifecycleChecks(twin, damaging(damaged), new CutInvariants(OrderAndStatusInvariantsTest.CHAIN),
+                false, found, List.of(), false);
     }
 
     private List<String> names() {

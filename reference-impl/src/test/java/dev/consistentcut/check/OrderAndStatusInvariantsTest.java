@@ -1,4 +1,4 @@
-package dev.consistentcut.invariants;
+package dev.consistentcut.check;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(10)
 class OrderAndStatusInvariantsTest {
 
-    /** {@code s -> count -> sink}, FORWARD: one route per record everywhere. */
-    private static final PhysicalGraph CHAIN = PhysicalGraph.of(JobGraph.builder()
+    /** {@code s -> count -> sink}, FORWARD: one route per record everywhere (also {@link LifecycleChecksStepByStepTest}'s job). */
+    static final PhysicalGraph CHAIN = PhysicalGraph.of(JobGraph.builder()
             .source("s", InMemorySourceLog.ofKeys(1, 2, 3, 4))
             .operator("count", 1, KeyedCount::new)
             .operator("sink", 1, RecordingSink::new)

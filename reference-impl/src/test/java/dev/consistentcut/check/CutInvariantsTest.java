@@ -1,4 +1,4 @@
-package dev.consistentcut.invariants;
+package dev.consistentcut.check;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,5 @@
 // Longer than 500 lines: the catalogue of the spec's invariants, one method each beside its TLA+ formula.
-package dev.consistentcut.invariants;
+package dev.consistentcut.check;
 
 import dev.consistentcut.barrier.DeliveryGuarantee;
 import dev.consistentcut.checkpoint.CheckpointStatus;
