@@ -107,7 +107,7 @@ EOF
 }
 
 die() { echo "model-check.sh: $*" >&2; exit 2; }       # bad usage
-env_die() { echo "model-check.sh: $*" >&2; exit 3; }   # setup or environment (issue 17)
+env_die() { echo "model-check.sh: $*" >&2; exit 3; }   # setup or environment
 
 # Children (TLC, the trace validator) die with the script: on an interrupt or a kill, the trap
 # ends them by pid (the validator's JVM ends its TLC in a shutdown hook).

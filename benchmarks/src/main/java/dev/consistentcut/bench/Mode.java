@@ -3,7 +3,7 @@ package dev.consistentcut.bench;
 /**
  * How a scenario checkpoints: not at all (the throughput baseline), aligned, unaligned barriers,
  * or alternating (aligned with an alignment timeout of {@link JobShape#ALIGNED_TIMEOUT}, switching
- * to unaligned when it passes: Flink's aligned-checkpoint-timeout, issue 11).
+ * to unaligned when it passes: Flink's aligned-checkpoint-timeout).
  */
 public enum Mode {
     NONE("none"),

@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
- * The checkpoint-overhead target measured by interleaved A/B rounds (issue 16): for one cell
+ * The checkpoint-overhead target measured by interleaved A/B rounds: for one cell
  * (skew, mode) the job runs without checkpoints (A) and with a checkpoint every 100 ms (B), A and
  * B alternating (A B, then B A, ...) so that the drift of a shared machine falls on both; each
  * pair gives one overhead {@code 1 - B/A}. The figure is the median of the per-pair overheads,

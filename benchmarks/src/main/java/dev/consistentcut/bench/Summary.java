@@ -21,7 +21,7 @@ import java.util.Optional;
  *       reference engine only: both constants are calibrated on its own store and channels, and
  *       Flink's unaligned checkpoints are dominated by fixed costs (RPCs, its metadata file, a
  *       start delay of several milliseconds) that this model has no term for.</li>
- *   <li>alternating (issue 11): a checkpoint stays aligned if its aligned prediction (as above)
+ *   <li>alternating: a checkpoint stays aligned if its aligned prediction (as above)
  *       is within the alignment timeout, and then costs that; otherwise it switches when the
  *       timeout passes and costs the timeout plus an unaligned checkpoint: the unaligned
  *       prediction of its own persisted bytes (reference), or the measured median of the same

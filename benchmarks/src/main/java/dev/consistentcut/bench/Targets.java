@@ -17,7 +17,7 @@ public final class Targets {
             this(target, measured, met, null);
         }
 
-        /** "met", "MISSED", "undecided" (a measurement that cannot tell, issue 16) or "not measured". */
+        /** "met", "MISSED", "undecided" (a measurement that cannot tell) or "not measured". */
         public String status() {
             return met.map(m -> m ? "met" : "MISSED").orElse(undecided != null ? "undecided" : "not measured");
         }
@@ -34,13 +34,13 @@ public final class Targets {
      */
     static final double MIN_BACKLOG_GROWTH = 9.5;
     static final double MAX_PREDICTION_ERROR = 0.25;
-    /** Issue 11: under heavy backpressure alternating is at least this many times faster than aligned. */
+    /** Under heavy backpressure alternating is at least this many times faster than aligned. */
     static final double MIN_ALTERNATING_SPEEDUP = 10;
-    /** Issue 11: without backpressure or skew, at least this share of alternating checkpoints persists nothing in flight. */
+    /** Without backpressure or skew, at least this share of alternating checkpoints persists nothing in flight. */
     static final double MIN_UNPERSISTED_SHARE = 0.95;
 
     private final List<Summary> rows;
-    /** Issue 16: the A/B measurement of the checkpoint overhead; empty when it was not run. */
+    /** The A/B measurement of the checkpoint overhead; empty when it was not run. */
     private final List<OverheadAB.Result> overhead;
 
     public Targets(List<Summary> rows) {
@@ -61,7 +61,7 @@ public final class Targets {
     Verdict checkpointCost() {
         String target = "Checkpointing every 100 ms costs at most 5% of throughput without backpressure, both modes";
         if (!overhead.isEmpty()) {
-            // Issue 16: the A/B pairs decide; "undecided" is no verdict either way.
+            // The A/B pairs decide; "undecided" is no verdict either way.
             String overall = OverheadAB.overall(overhead);
             List<String> figures = overhead.stream().map(OverheadAB.Result::describe).toList();
             return new Verdict(target + " (interleaved A/B pairs, bootstrap 95% CI of the median)",
@@ -161,7 +161,7 @@ public final class Targets {
         return verdict(target, figures, any, met);
     }
 
-    /** Issue 11: under heavy backpressure, alternating within timeout + unaligned (predicted within 25%), and 10x faster than aligned. */
+    /** Under heavy backpressure, alternating within timeout + unaligned (predicted within 25%), and 10x faster than aligned. */
     Verdict alternatingBounded() {
         String target = "Under heavy backpressure alternating checkpoints take the timeout plus an unaligned checkpoint"
                 + " (measured / predicted within 25%) and are at least 10x faster than aligned";
@@ -188,7 +188,7 @@ public final class Targets {
         return verdict(target, figures, any, met);
     }
 
-    /** Issue 11: without backpressure or skew the switch is the exception: >= 95% of alternating checkpoints persist nothing. */
+    /** Without backpressure or skew the switch is the exception: >= 95% of alternating checkpoints persist nothing. */
     Verdict alternatingRarelyPersists() {
         String target = "Without backpressure or skew, at least 95% of alternating checkpoints persist no in-flight data";
         List<String> figures = new ArrayList<>();

@@ -11,7 +11,7 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * Vector clocks for causal traces of the threaded runtime (issue 13): every task and the
+ * Vector clocks for causal traces of the threaded runtime: every task and the
  * coordinator is a <em>process</em> with its own clock and its own local log of events; the
  * causal edges between them are carried where information flows.
  *

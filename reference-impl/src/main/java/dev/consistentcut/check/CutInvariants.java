@@ -234,7 +234,7 @@ public final class CutInvariants {
     }
 
     /**
-     * {@code NoDuplicateOutputInv} (issue 12, spec/CutInvariants.tla): at every moment, no record
+     * {@code NoDuplicateOutputInv} (spec/CutInvariants.tla): at every moment, no record
      * is in the committed output more often than its routes to the sinks:
      * {@code CopiesIn(r, committed) <= SinkRoutes(r)} with {@code committed} the bag sum of every
      * transactional sink's committed output and {@code SinkRoutes(r) = Σ_t paths(source(r), r, t)}
@@ -249,7 +249,7 @@ public final class CutInvariants {
     }
 
     /**
-     * {@code OutputExactlyOnceInv} (issue 12): when the run has ended and its final checkpoint has
+     * {@code OutputExactlyOnceInv}: when the run has ended and its final checkpoint has
      * completed and been committed, the committed output holds every record exactly as often as
      * its routes to the sinks ({@code CopiesIn(r, committed) = SinkRoutes(r)}), whatever failures
      * happened. The runtimes check it only then.
@@ -346,7 +346,7 @@ public final class CutInvariants {
     }
 
     /**
-     * Issue 10's invariants, which every mode promises and the runtimes check step by step with the
+     * The order, restore-point and status invariants, which every mode promises and the runtimes check step by step with the
      * ledgers on (runtime {@code LifecycleChecks}): order ({@code FifoChannelInv},
      * {@code FifoChannelStateInv}, and {@code BarrierOvertakesInv} for overtaking barriers), the
      * restore point ({@code RestorePointInv}, {@code RestorePointMonotoneProp}) and the statuses
@@ -565,7 +565,7 @@ public final class CutInvariants {
         return out;
     }
 
-    // ------------------------------------------------------------------ issue 10: order, restore point, status
+    // ------------------------------------------------------------------ Order, restore point, status
 
     /**
      * The spec's {@code InSourceOrder(q)} over the records of one channel's queue (or persisted

@@ -16,7 +16,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The runtimes' share of issue 10's invariants, checked step by step as the spec checks them
+ * The runtimes' share of the order, restore-point and status invariants, checked step by step as the spec checks them
  * (each formula is in {@link CutInvariants}): {@code RestorePointInv} and
  * {@code RestorePointMonotoneProp} over the coordinator's restore point, {@code CheckpointStatusProp}
  * and {@code FailureAbortsPendingInv} over the statuses of the checkpoints this runtime triggered,

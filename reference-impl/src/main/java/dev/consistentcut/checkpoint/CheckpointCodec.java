@@ -52,7 +52,7 @@ public final class CheckpointCodec {
 
     public static final int MAGIC = 0x43434B50;
     public static final int VERSION = 1;
-    /** The version whose body starts with the job id: a durable job's checkpoints (issue 17). */
+    /** The version whose body starts with the job id: a durable job's checkpoints. */
     public static final int VERSION_WITH_JOB = 2;
     public static final int HEADER_BYTES = 16;
 

@@ -81,7 +81,7 @@ public final class CheckpointCoordinator {
     private final Map<Long, Set<String>> switched = new HashMap<>();
     /** Counts aborts, so that a threaded runtime knows when to wake its tasks. */
     private long abortCount;
-    /** Tasks told of completed checkpoints (transactional sinks, issue 12); set by the runtime. */
+    /** Tasks told of completed checkpoints (transactional sinks); set by the runtime. */
     private final Set<String> completionListeners = new HashSet<>();
     /**
      * Per listening task: the newest completed checkpoint it has not been notified of (a newer

@@ -203,7 +203,7 @@ public final class PhysicalGraph {
     }
 
     /**
-     * {@link #route} of one task as an object that looks nothing up per call (issue 16: the hot
+     * {@link #route} of one task as an object that looks nothing up per call (the hot
      * path asks for a record's route two or three times per record). With one out-edge of a
      * hash or forward partitioning it returns shared one-element arrays; callers must not change
      * the arrays they get. Same answers as {@link #route}. Thread-safe (immutable).

@@ -7,7 +7,7 @@ import java.io.UncheckedIOException;
 import java.util.function.Consumer;
 
 /**
- * Checkpoints whose store write failed (issue 17). The coordinator has already aborted such a
+ * Checkpoints whose store write failed. The coordinator has already aborted such a
  * checkpoint ({@code completeCheckpoint} marks it ABORTED before rethrowing), so in the spec's
  * vocabulary a declined checkpoint is {@code AbortCheckpoint(c)}: it never became restorable, the
  * previous one stays the latest, and the job goes on, as Flink's

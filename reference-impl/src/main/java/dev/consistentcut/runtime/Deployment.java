@@ -46,7 +46,7 @@ final class Deployment {
     }
 
     /**
-     * @param bufferSize records per network buffer (issue 16): 1 per record, 0 a quarter of each
+     * @param bufferSize records per network buffer: 1 per record, 0 a quarter of each
      *     channel's capacity (four buffers); see {@link #bufferSizeFor}
      */
     Deployment(PhysicalGraph graph, BarrierMode mode, CoordinatorGateway gateway, RunObserver observer,

@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * Timeouts as {@code AbortCheckpoint} actions: {@link CheckpointCoordinator#abortExpired} reports
- * only how many it aborted, but a trace (issue 5) needs one event per aborted checkpoint. Called by
+ * only how many it aborted, but a trace needs one event per aborted checkpoint. Called by
  * the runtime that drives the coordinator, from its one coordinator thread.
  */
 final class ExpiredAborts {

@@ -46,7 +46,7 @@ import java.util.random.RandomGenerator;
  * @param declineProbability both: chance that an operator task declines a checkpoint when
  *     its first barrier of it arrives ({@code DeclineCheckpoint}: the task cannot take part, the
  *     coordinator aborts it; see the builder)
- * @param bufferSize threads: records per network buffer (issue 16); 0: a quarter of each channel's
+ * @param bufferSize threads: records per network buffer; 0: a quarter of each channel's
  *     capacity (four buffers per channel), 1: every record handed over on its own. The simulation
  *     always uses buffers of one record (a step moves one record, as the spec's actions do)
  * @param bufferTimeout threads: an open buffer is handed over part-full at the latest this long
@@ -279,7 +279,7 @@ public record RunOptions(
          * notifies the tasks ({@code NotifyCheckpointAborted}); its barriers still travelling are
          * then dropped as obsolete. False is the older model option of the spec
          * ({@code AbortsReachTasks = FALSE}): it stays in flight until every task acknowledged
-         * it, and no task learns of it (the trace specs of issue 5 use it).
+         * it, and no task learns of it (the trace specs use it).
          */
         public Builder abortsReachTasks(boolean v) {
             abortsReachTasks = v;
@@ -334,7 +334,7 @@ public record RunOptions(
 
         /**
          * Default 0: buffers of a quarter of each channel's capacity (threads; the simulation
-         * always moves single records). 1: per record, the engine before issue 16.
+         * always moves single records). 1: per record, as before network buffers.
          */
         public Builder bufferSize(int v) {
             bufferSize = v;

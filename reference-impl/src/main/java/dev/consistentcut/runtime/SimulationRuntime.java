@@ -42,7 +42,7 @@ import java.util.random.RandomGenerator;
  * after every barrier an unaligned task receives; the final state against {@code ExactlyOnceInv}
  * when the run has finished (every source exhausted, every channel empty, nothing in flight). A run
  * that stops before finishing is reported with a {@code Termination} violation. With the ledgers
- * on, issue 10's invariants step by step ({@link LifecycleChecks}): {@code FifoChannelInv} (and,
+ * on, the order, restore-point and status invariants step by step ({@link LifecycleChecks}): {@code FifoChannelInv} (and,
  * unaligned, {@code BarrierOvertakesInv}) on the channels each step appended to and after each
  * restore; {@code RestorePointInv}, {@code RestorePointMonotoneProp}, {@code CheckpointStatusProp}
  * and {@code FailureAbortsPendingInv} after each step; {@code FifoChannelStateInv} with each

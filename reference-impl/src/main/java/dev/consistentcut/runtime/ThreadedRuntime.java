@@ -41,7 +41,7 @@ import java.util.random.RandomGenerator;
  * waiting for room. A slow operator ({@link dev.consistentcut.operator.Operator#delayNanosPerRecord()})
  * parks its thread after each record.
  *
- * <p><b>Network buffers</b> (issue 16): channels carry records in buffers of
+ * <p><b>Network buffers</b>: channels carry records in buffers of
  * {@link RunOptions#bufferSize()} records (a quarter of a channel's capacity by default). A task
  * hands a buffer over when it is full, before any event it sends, when it has no step enabled
  * (before it waits), and at the latest {@link RunOptions#bufferTimeout()} after its last flush
@@ -52,7 +52,7 @@ import java.util.random.RandomGenerator;
  * to the coordinator thread, which calls {@code completeCheckpoint} and checks the checkpoint
  * against {@code ConsistentCutInv} (and {@code AlignedNoChannelStateInv} when aligned). So the
  * store is written by the coordinator thread only. After each of its coordinator steps it checks
- * issue 10's restore-point and status invariants, and after each restore every channel's
+ * the restore-point and status invariants, and after each restore every channel's
  * {@code FifoChannelInv} (and {@code BarrierOvertakesInv} when unaligned): {@link dev.consistentcut.check.LifecycleChecks}.
  *
  * <p><b>Termination</b>: every source exhausted, every channel empty, nothing in flight or waiting
@@ -84,7 +84,7 @@ public final class ThreadedRuntime extends DrivenRuntime {
     /**
      * While an observer is installed (a trace is recorded), held around every step together with its
      * event, task steps and coordinator steps alike, so that the order of the calls is an
-     * order in which the steps happened one at a time (issue 5). Tracing serializes the run; it is
+     * order in which the steps happened one at a time. Tracing serializes the run; it is
      * never taken without an observer.
      */
     final ReentrantLock traceLock = new ReentrantLock();
@@ -432,7 +432,7 @@ public final class ThreadedRuntime extends DrivenRuntime {
     }
 
     /**
-     * The most steps a worker performs per choice (issue 16): a chosen {@code ProcessRecord} or
+     * The most steps a worker performs per choice: a chosen {@code ProcessRecord} or
      * {@code EmitRecord} is repeated while it stays enabled ({@link Task#performAgain}), so other
      * enabled steps wait at most this many records (tens of microseconds). A barrier at an
      * input's head, also an overtaking one, ends the run at once.

@@ -19,7 +19,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
 /**
- * The two-phase-commit file sink (issue 12): each transaction is a temporary file in the output
+ * The two-phase-commit file sink: each transaction is a temporary file in the output
  * directory, committed by an atomic rename to a part file (names in {@link SinkFiles}).
  *
  * <ul>

@@ -13,7 +13,7 @@ import java.util.Map;
  * to {@code c}; on restore the sink <em>re-commits</em> the transactions of the restored
  * checkpoint (idempotently: some may have been committed before the failure, whose notification
  * may have been lost) and <em>aborts</em> the rest. Its {@link #committed()} output is what an
- * external reader sees. The spec's transactional sink (issue 12) and {@code docs/vocabulary.md}.
+ * external reader sees. The spec's transactional sink and {@code docs/vocabulary.md}.
  *
  * <p>The task ({@link dev.consistentcut.task.OperatorTask}) calls, in this order:
  * {@link #restoreState} (when restoring a checkpoint), {@link #initializeState} (always,

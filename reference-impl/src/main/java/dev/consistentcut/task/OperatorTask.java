@@ -37,7 +37,7 @@ import java.util.function.Supplier;
  * {@link #notifyCheckpointAborted(long)} ({@code NotifyCheckpointAborted}) and
  * {@link #notifyCheckpointComplete(long)} ({@code NotifyCheckpointComplete}) from the coordinator.
  *
- * <p>Transactional sinks ({@link TransactionalSink}, issue 12): the task pre-commits the sink's
+ * <p>Transactional sinks ({@link TransactionalSink}): the task pre-commits the sink's
  * open transaction in each snapshot (right before the state is taken) and at end of input (before
  * the final state), passes the coordinator's completion notifications on (commit), and on restore
  * lets the sink re-commit the restored checkpoint's transactions and abort the rest. An ended
@@ -218,7 +218,7 @@ public final class OperatorTask implements Task {
      * enabled with a record at the input's head: it stops at anything else there (a barrier, also
      * one that overtakes meanwhile in the priority lane, a cancellation, end of partition, nothing),
      * at a blocked input and at a full channel on the route. What it stops at is then the
-     * runtime's next choice. The threaded runtime's hot path (issue 16; {@link Task#performAgain}).
+     * runtime's next choice. The threaded runtime's hot path ({@link Task#performAgain}).
      *
      * @return how many steps were performed; the last may be a {@code ReceiveBarrier} (or
      *     {@code ReceiveCancelBarrier}) when a barrier overtook between the look at the head and

@@ -31,7 +31,7 @@ public sealed interface Task permits SourceTask, OperatorTask {
     /**
      * Performs {@code step}'s action again, at most {@code max} times in a row, as long as that
      * same step stays enabled and nothing else is waiting that must not wait: the threaded
-     * runtime's hot path (issue 16), which chooses a step once per run of records instead of once
+     * runtime's hot path, which chooses a step once per run of records instead of once
      * per record. Each repetition is the spec's step on its own ({@code ProcessRecord} or
      * {@code EmitRecord} once per record, reported to the observer as such), so a run is a legal
      * sequence of steps; it only postpones other enabled steps (a notification, a timeout) by at
@@ -45,7 +45,7 @@ public sealed interface Task permits SourceTask, OperatorTask {
     }
 
     /**
-     * Hands the open buffer of every output channel over, part-full (issue 16: the runtime's buffer
+     * Hands the open buffer of every output channel over, part-full (the runtime's buffer
      * timeout, or a task with no step enabled). Not a step: it moves no record in the spec's
      * terms (a channel's contents include its open buffer). On the task's thread.
      *

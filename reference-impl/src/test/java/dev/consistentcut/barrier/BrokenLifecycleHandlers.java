@@ -5,7 +5,7 @@ import dev.consistentcut.message.Record;
 import java.util.BitSet;
 
 /**
- * Deliberately broken lifecycles (issue 9), one bug class each, named as the spec's failing
+ * Deliberately broken lifecycles, one bug class each, named as the spec's failing
  * models. Each wraps the correct aligned states and changes one event, so that tests can show
  * the engine's checks catch it.
  */

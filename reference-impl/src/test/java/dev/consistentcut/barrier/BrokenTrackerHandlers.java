@@ -4,7 +4,7 @@ import dev.consistentcut.message.Barrier;
 import dev.consistentcut.message.Record;
 
 /**
- * A deliberately broken at-least-once tracker (issue 9's last gap), the twin of the spec's failing
+ * A deliberately broken at-least-once tracker (several checkpoints tracked at once), the twin of the spec's failing
  * model {@code BugOlderBarrierCountsForNewest}: it wraps the correct states ({@link AtLeastOnceIdle},
  * {@link AtLeastOnceTracking}) and changes one event, so that tests can show the engine's checks
  * and trace validation catch it. Its mode is named {@code at-least-once}, as the mode it breaks,

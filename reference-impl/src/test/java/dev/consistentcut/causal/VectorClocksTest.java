@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The causal merge (issue 13): events ordered by a channel or the coordinator come out in that
+ * The causal merge: events ordered by a channel or the coordinator come out in that
  * order whatever the merge's choices; events no edge orders come out in both orders over the
  * choices (the merge really is free there). One thread plays every process in turn
  * ({@link VectorClocks#bind}), so the interleaving is the test's.

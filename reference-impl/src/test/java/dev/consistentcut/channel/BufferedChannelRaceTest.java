@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * A buffered {@link Channel} between a real sender and receiver thread (issue 16). Its own class
+ * A buffered {@link Channel} between a real sender and receiver thread. Its own class
  * so that mutation testing of the channel package can leave it out: a mutant that loses a record
  * makes its receiver wait for ever, and PIT then spends its timeout on it.
  */

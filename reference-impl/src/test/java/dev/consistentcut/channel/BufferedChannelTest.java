@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** {@link Channel} with buffers of more than one record (issue 16). */
+/** {@link Channel} with buffers of more than one record. */
 class BufferedChannelTest {
 
     private static Record rec(long offset) {
@@ -217,7 +217,7 @@ class BufferedChannelTest {
         assertEquals(List.of(rec(2)), drainRecords(c));
     }
 
-    /** Causal tracing (issue 13): with a clock the channel runs under its lock and reports every put and take. */
+    /** Causal tracing: with a clock the channel runs under its lock and reports every put and take. */
     @Test
     void withAClockEveryPutAndTakeIsReportedAndTheChannelBehavesTheSame() {
         Channel c = new Channel("e", 8, 2);

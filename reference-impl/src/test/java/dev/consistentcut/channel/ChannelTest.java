@@ -292,7 +292,7 @@ class ChannelTest {
         assertSame(null, c.peek());
     }
 
-    // Issue 11: the alternating switch moves a queued in-band barrier to the head (the spec's
+    // The alternating switch moves a queued in-band barrier to the head (the spec's
     // PrioritizedOn, Flink's convertToPriorityEvent) and hands back the records it overtook, which
     // stay queued behind it, in order.
     @Test

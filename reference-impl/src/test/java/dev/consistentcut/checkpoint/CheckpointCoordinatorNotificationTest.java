@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * The coordinator's side of {@code NotifyCheckpointComplete} (issue 12): after a completion every
+ * The coordinator's side of {@code NotifyCheckpointComplete}: after a completion every
  * listening task (a transactional sink) has the notification waiting, others none; a newer
  * completion subsumes a notification not yet taken; taking one consumes exactly it; a failure
  * loses every waiting notification; only a completed checkpoint can be announced.

@@ -149,7 +149,7 @@ class DirectoryCheckpointStoreTest {
         storeAll(3, 1, 2, 3);
         Files.writeString(file(3), "definitely not a checkpoint");
         byte[] v3 = Files.readAllBytes(file(2));
-        v3[7] = 3; // version 2 is the job-identity format (issue 17); 3 does not exist
+        v3[7] = 3; // version 2 is the job-identity format; 3 does not exist
         Files.write(file(2), v3);
         assertEquals(Optional.of(sample(1)), open(3).latest());
         assertWarned("chk-3.ckpt", "bad magic");

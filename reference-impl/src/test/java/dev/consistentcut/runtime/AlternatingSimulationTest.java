@@ -74,7 +74,7 @@ class AlternatingSimulationTest {
                 + " %d active and %d passive timeouts (%d of an aborted checkpoint), %d PrioritizeBarrier steps,"
                 + " %d in-flight records persisted%n",
                 RUNS, checkpoints, switched, savepoints, failures, timeouts[0], timeouts[1], late[0], prioritized[0], persisted);
-        // Issue 11: a task's timer fires for a checkpoint aborted meanwhile, as the spec allows;
+        // A task's timer fires for a checkpoint aborted meanwhile, as the spec allows;
         // and barriers queued after a switch are prioritized.
         assertTrue(late[0] > 0, "no timeout of an aborted checkpoint");
         assertTrue(prioritized[0] > RUNS / 10, "PrioritizeBarrier steps: " + prioritized[0]);

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The broken lifecycles of {@link BrokenLifecycleHandlers}, one per bug class of issue 9, each
+ * The broken lifecycles of {@link BrokenLifecycleHandlers}, one per classic lifecycle bug, each
  * caught by the engine's own checks on seeded multi-input runs with aborts and end of input.
  */
 @Timeout(120)

@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * DELIBERATELY BROKEN engine parts, one per blind spot of issue 10 that the Java mirrors of the
+ * DELIBERATELY BROKEN engine parts, one per blind spot of the counting invariants that the Java mirrors of the
  * spec's order and restore-point invariants close; each passes every counting invariant
  * ({@code ConsistentCutInv}, {@code ExactlyOnceInv}), as its spec twin does (named in each).
  * Never use them otherwise. Single-threaded: for the simulation only.

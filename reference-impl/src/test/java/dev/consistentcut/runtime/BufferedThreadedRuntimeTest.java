@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The threaded runtime with network buffers (issue 16): real threads, outcomes only. Buffers of
+ * The threaded runtime with network buffers: real threads, outcomes only. Buffers of
  * several records, a part-full buffer handed over only by the buffer timeout or an idle task,
  * overtaking barriers passing buffers being read: every checkpoint a consistent cut, every record
  * exactly once at the sink, with a failure and recovery from channel state.

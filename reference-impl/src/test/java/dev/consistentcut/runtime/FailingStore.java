@@ -6,7 +6,7 @@ import java.io.UncheckedIOException;
 import java.util.Set;
 
 /**
- * An in-memory store whose write of the checkpoints named fails as a full disk would (issue 17):
+ * An in-memory store whose write of the checkpoints named fails as a full disk would:
  * {@code store} throws {@link UncheckedIOException} and keeps nothing of it.
  */
 final class FailingStore extends ForwardingStore {

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Both runtimes with the checkpoint lifecycle of issue 9: aborts that reach the tasks, declines,
+ * Both runtimes with the checkpoint lifecycle of Aborts that reach the tasks, declines,
  * subsumption, concurrent aligned checkpoints, and jobs that run to the end of their input.
  */
 @Timeout(120)

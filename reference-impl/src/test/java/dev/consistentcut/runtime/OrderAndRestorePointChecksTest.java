@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Issue 10's invariants as the runtimes check them step by step ({@link LifecycleChecks}, the
+ * The order, restore-point and status invariants as the runtimes check them step by step ({@link LifecycleChecks}, the
  * formulas in {@link CutInvariants}): each one fails on its broken engine part
  * ({@link BrokenOrderAndRestoreTwins}, each a spec failing model's twin) while every counting
  * invariant still holds, which is the blind spot they close. The correct engine passes the same

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The threaded runtime's hot path (issue 16): a chosen {@code EmitRecord} or {@code ProcessRecord}
+ * The threaded runtime's hot path: a chosen {@code EmitRecord} or {@code ProcessRecord}
  * is repeated while it stays enabled, at most {@link ThreadedRuntime#RECORDS_PER_CHOICE} records
  * per choice, one per choice for an operator that costs time per record; and the run's step count
  * counts every record of such a run. No outcome of a run shows the bound (it only postpones other

@@ -61,7 +61,7 @@ class SimulationRuntimeTest {
     private static Violation firstViolation(BarrierMode broken) {
         for (long seed = 0; seed < 400; seed++) {
             Topologies.Topology topology = Topologies.MULTI_INPUT.get((int) (seed % Topologies.MULTI_INPUT.size()));
-            // The broken twins of issue 4 have one bug each and no lifecycle of their own (they
+            // The first broken twins have one bug each and no lifecycle of their own (they
             // would take a late barrier of an aborted checkpoint for the next one's): run them
             // under the older abort model, in which no task learns of an abort.
             RunOptions options = withFailures(seed).maxFailures(0).abortsReachTasks(false).build();

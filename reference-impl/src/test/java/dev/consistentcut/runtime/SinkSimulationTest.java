@@ -25,7 +25,7 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
- * Seeded simulation runs of jobs that end in the two-phase-commit sink (issue 12), with failures,
+ * Seeded simulation runs of jobs that end in the two-phase-commit sink, with failures,
  * aborts, and failures injected between a checkpoint's completion and its notification: the
  * committed output holds every record exactly once ({@code OutputExactlyOnceInv}) and never a
  * duplicate ({@code NoDuplicateOutputInv}, checked after every commit), in both modes, with and

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The causal edges the threaded runtime itself adds to a causal trace (issue 13), read off the
+ * The causal edges the threaded runtime itself adds to a causal trace, read off the
  * clocks of a run whose listener logs every event as the trace recorder does: the failure after
  * everything the stopped tasks did, every step of a restarted task after the failure, and what
  * the coordinator records once run() has returned after everything. Outcomes only.

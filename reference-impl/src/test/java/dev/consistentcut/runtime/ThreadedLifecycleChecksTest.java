@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Where the threaded runtime calls issue 10's step-by-step checks ({@link LifecycleChecks}), each
+ * Where the threaded runtime calls the step-by-step checks of order, restore point and status ({@link LifecycleChecks}), each
  * call shown needed by a run only it can judge: a resume whose channel state comes back out of
  * order (only the constructor looks at the channels before a failure), a restore after the disk
  * lost the newest checkpoint (the restore's {@code failed()} must move the restore point back

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Deliberately broken twins of {@link TransactionalFileSink}, one per bug class of issue 12 (the
+ * Deliberately broken twins of {@link TransactionalFileSink}, one per classic two-phase-commit bug (the
  * spec's failing models of the same names), each the correct sink with one change. Every one
  * passes a run without failures; {@code BrokenSinkTest} shows each caught by the Java checks.
  */

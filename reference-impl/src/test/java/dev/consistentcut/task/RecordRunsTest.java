@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Runs of records (issue 16's hot path, {@link Task#performAgain}): a task repeats a chosen
+ * Runs of records (the hot path of buffered channels, {@link Task#performAgain}): a task repeats a chosen
  * {@code EmitRecord} or {@code ProcessRecord} only while that step stays enabled and nothing that
  * must not wait is there, and each repetition is the spec's step, told to the observer once per
  * record. Each test stops a run at one of the places where a run must stop.

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * What each task step tells its {@link RunObserver}: the parameters of the trace events
- * (issue 5), which trace validation checks against the spec's {@code snapProcessed},
+ *, which trace validation checks against the spec's {@code snapProcessed},
  * {@code snapChan} and lifecycle variables. A wrong parameter there is a trace rejected for the
  * wrong reason (or a wrong trace accepted), so each step's parameter map is asserted whole, with
  * the acknowledgement's timing (start delay, alignment duration) and the gateway calls each step

@@ -13,7 +13,7 @@ import java.util.List;
 
 /**
  * The job the CLI runs for a set of options: the demo job ({@link DemoJob}), or, with
- * {@code --input FILE... --output DIR} (issue 12), the file job: one source per input file
+ * {@code --input FILE... --output DIR}, the file job: one source per input file
  * ({@code s1}, {@code s2}, ... in the order given, {@link FileSourceLog} format) into the keyed
  * count with parallelism 2, into one {@link TransactionalFileSink} committing to DIR.
  */

@@ -36,7 +36,7 @@ record CliOptions(
         inputs = java.util.List.copyOf(inputs);
     }
 
-    /** Whether the job reads input files and writes an output directory (--input/--output, issue 12). */
+    /** Whether the job reads input files and writes an output directory (--input/--output). */
     boolean fileJob() {
         return output != null;
     }
@@ -48,7 +48,7 @@ record CliOptions(
     /** Most sink time per record: 1 second. */
     static final long MAX_SINK_DELAY_US = 1_000_000;
     static final int MAX_CAPACITY = 1_000_000;
-    /** Most records per network buffer (issue 16): the most a channel holds; above --capacity it is capped. */
+    /** Most records per network buffer: the most a channel holds; above --capacity it is capped. */
     static final int MAX_BUFFER_SIZE = MAX_CAPACITY;
     static final int MAX_FAIL_AFTER = 10_000;
     static final int MAX_TOLERABLE = 1_000_000;
@@ -122,7 +122,7 @@ record CliOptions(
             "                                 simulation's clock counts steps and reads it as N*100 steps",
             "  --sink-delay-us N              sink time per record, threads only, 0.." + MAX_SINK_DELAY_US + " (default 50)",
             "  --capacity N                   channel capacity in records, 1.." + MAX_CAPACITY + " (default 64)",
-            "  --buffer-size N                threads only: records per network buffer (issue 16), 0.."
+            "  --buffer-size N                threads only: records per network buffer, 0.."
                     + MAX_BUFFER_SIZE + ";",
             "                                 0 (default): a quarter of --capacity (at least 1), so four",
             "                                 buffers per channel; 1: every record handed over on its own;",

@@ -31,7 +31,7 @@ final class DemoJob {
                 .build();
     }
 
-    /** The graph {@link #build} builds, in words: the job manifest records it (issue 17). */
+    /** The graph {@link #build} builds, in words: the job manifest records it. */
     static String describe(int records, long seed, int capacity) {
         return "demo: s1 (" + records + " records, keys 0-" + (KEYS - 1) + ", seed " + seed + "), s2 (" + records
                 + " records, seed " + (seed + 1) + ") -HASH-> count x2 (KeyedCount) -HASH-> sink x1 (RecordingSink);"

@@ -16,7 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code inspect DIR [--json]}: what a job directory holds (issue 17): the job, whether it
+ * {@code inspect DIR [--json]}: what a job directory holds: the job, whether it
  * finished, each checkpoint file (id, size, channel-state records, checksum verdict, job identity),
  * leftover temporary files, the pointer, and the checkpoint a resume would use (found exactly as
  * {@code resume} finds it, so the warnings are the ones a resume would print). Reads only.

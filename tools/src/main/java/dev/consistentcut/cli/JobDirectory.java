@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * A durable job's directory (issue 17): the checkpoint files of
+ * A durable job's directory: the checkpoint files of
  * {@link dev.consistentcut.checkpoint.DirectoryCheckpointStore}, the {@link JobManifest}, the
  * {@code FINISHED} marker written when the job ran to its end, and {@code LOCK}, held (an OS file
  * lock, released by the kernel even after {@code kill -9}) by the one process running the job, so

@@ -9,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The job manifest (issue 17): what {@code resume} needs to rebuild a job in a new process, written
+ * The job manifest: what {@code resume} needs to rebuild a job in a new process, written
  * by {@code run --checkpoint-dir DIR} as {@code DIR/MANIFEST} before the first checkpoint. One
  * {@code key=value} per line, in a fixed order; {@code #} lines are comments. The job id is also
  * inside every checkpoint file (format version 2), so a checkpoint is never restored into another
@@ -33,8 +33,8 @@ record JobManifest(int formatVersion, String jobId, String graph, Map<String, St
 
     /**
      * Options added after manifest format 1 was fixed, with the value a manifest written without
-     * them resumes with: {@code buffer-size} 0, the default network buffers of issue 16 (a build
-     * from before issue 16 ran one-record buffers; the buffer size changes how records travel, not
+     * them resumes with: {@code buffer-size} 0, the default network buffers (a build
+     * from before network buffers ran one-record buffers; the buffer size changes how records travel, not
      * what the job computes, and a checkpoint's channel state is restored into buffers of any
      * size). {@link CliOptions#parse} gives a missing option its default, so this is the value a
      * {@code --buffer-size} given to resume is compared with.
@@ -57,7 +57,7 @@ record JobManifest(int formatVersion, String jobId, String graph, Map<String, St
         m.put("seed", Long.toString(o.seed()));
         m.put("capacity", Integer.toString(o.capacity()));
         if (!o.simulation()) {
-            m.put("buffer-size", Integer.toString(o.bufferSize())); // issue 16; 0: a quarter of the capacity
+            m.put("buffer-size", Integer.toString(o.bufferSize())); // 0: a quarter of the capacity
         }
         m.put("sink-delay-us", Long.toString(o.sinkDelayMicros()));
         m.put("interval-ms", Long.toString(o.intervalMs()));

@@ -30,7 +30,7 @@ import java.util.function.Function;
  * The command line: {@code run} runs the demo job ({@link DemoJob}) in either runtime and reports
  * its checkpoints and the verdict of the invariant checks; with {@code --checkpoint-dir} the job is
  * durable, and {@code resume DIR} continues it in a new process after a crash; {@code inspect DIR}
- * lists its checkpoints (issue 17). See {@link CliOptions#USAGE}. Every error is one message and
+ * lists its checkpoints. See {@link CliOptions#USAGE}. Every error is one message and
  * an exit code: 1 an invariant violated, 2 bad usage, 3 an environment or I/O problem; a stack
  * trace only with {@code --debug}.
  */
@@ -113,7 +113,7 @@ public final class Main {
         boolean help = rest.length == 1 && (rest[0].equals("--help") || rest[0].equals("-h"));
         switch (a[0]) {
             case "trace" -> {
-                // Trace validation (issue 5) has its own command line: record, to-tla, validate.
+                // Trace validation has its own command line: record, to-tla, validate.
                 return TraceTool.run(rest, out, err, debug);
             }
             case "run" -> {
@@ -244,7 +244,7 @@ public final class Main {
             }
             return ENVIRONMENT;
         }
-        // The output as an external reader sees it, checked against the input files (issue 12).
+        // The output as an external reader sees it, checked against the input files.
         OutputCheck output = o.fileJob() && result.finished() ? OutputCheck.check(o.inputs(), o.output()) : null;
         Report report = new Report(o, result, jobId, resumed ? from.map(CompletedCheckpoint::id).orElse(0L) : null,
                 store.failures(), output);
@@ -257,7 +257,7 @@ public final class Main {
     }
 
     /**
-     * The network buffers (issue 16) of a threaded run, as its channels have them: "network buffers
+     * The network buffers of a threaded run, as its channels have them: "network buffers
      * of B records, K per channel" (--buffer-size, capped at the capacity; 0: a quarter of it).
      */
     static String buffers(ThreadedRuntime runtime, JobGraph job) {
@@ -288,7 +288,7 @@ public final class Main {
             return new SimulationRuntime(job, o.mode(), run.build());
         }
         run.checkpointInterval(TimeUnit.MILLISECONDS.toNanos(o.intervalMs()))
-                .bufferSize(o.bufferSize()); // issue 16; 0: a quarter of each channel's capacity
+                .bufferSize(o.bufferSize()); // 0: a quarter of each channel's capacity
         return new ThreadedRuntime(job, o.mode(), run.build());
     }
 }

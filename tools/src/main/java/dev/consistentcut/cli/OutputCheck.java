@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The output verifier (issue 12): reads a file job's output directory the way an external reader
+ * The output verifier: reads a file job's output directory the way an external reader
  * does (committed part files only, {@link SinkFiles}) and checks it against the input files: every
  * input record committed exactly once, with its key, nothing else; no transaction left pending
  * (a finished job commits or aborts every one). Independent of the engine's own bookkeeping: it

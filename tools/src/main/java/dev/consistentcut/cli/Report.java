@@ -55,7 +55,7 @@ record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<St
 
     /**
      * Each invariant checked in this run (those its mode promises, CutInvariants.applicable, then
-     * issue 10's, CutInvariants.lifecycle), with "holds" or the number of violations. Aligned and unaligned report NoDoubleCountInv and
+     * order, restore point and status, CutInvariants.lifecycle), with "holds" or the number of violations. Aligned and unaligned report NoDoubleCountInv and
      * NoSkipInv as their conjunction ConsistentCutInv; at-least-once reports NoSkipInv alone.
      */
     private Map<String, String> verdicts() {
@@ -71,7 +71,7 @@ record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<St
                     : CutInvariants.ALIGNED_NO_CHANNEL_STATE, new ArrayList<>());
             byInvariant.put(CutInvariants.EXACTLY_ONCE, new ArrayList<>());
         }
-        if (o.fileJob() && !atLeastOnce) { // the two-phase-commit sink's promise (issue 12), every exactly-once mode
+        if (o.fileJob() && !atLeastOnce) { // the two-phase-commit sink's promise, every exactly-once mode
             byInvariant.put(CutInvariants.NO_DUPLICATE_OUTPUT, new ArrayList<>());
             byInvariant.put(CutInvariants.OUTPUT_EXACTLY_ONCE, new ArrayList<>());
         }

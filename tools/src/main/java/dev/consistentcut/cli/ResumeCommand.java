@@ -11,7 +11,7 @@ import java.util.function.Function;
 /**
  * {@code resume DIR}: continues the job whose manifest is in DIR, in this new process, from the
  * latest valid checkpoint (falling back past damaged ones, each reported), and runs it to the end
- * with every invariant checked (issue 17). The checkpoint holds each task's processed-record
+ * with every invariant checked. The checkpoint holds each task's processed-record
  * ledger, so the final {@code ExactlyOnceInv} covers the records processed before the crash too:
  * the verdict is the one a run that never died would get.
  */

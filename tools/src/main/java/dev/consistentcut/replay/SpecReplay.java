@@ -12,7 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Spec to engine: replays the state graph of a TLC model in the simulation runtime (issue 13,
+ * Spec to engine: replays the state graph of a TLC model in the simulation runtime (
  * docs/trace-validation.md "Spec to engine: replay"). Reads TLC's {@code -dump dot,actionlabels}
  * file of a model of AlignedCheckpoint.tla or UnalignedCheckpoint.tla, derives a path cover,
  * forces the engine through every path step by step and compares its state with the spec's after

@@ -36,7 +36,7 @@ public final class TraceJobs {
      *     (parallelism 2) and a keyed count that fan in at a join, then a sink; {@code fanin}: three
      *     sources into one keyed count (a task with three inputs) whose output goes both to a map
      *     of parallelism 2 and straight to the sink (a task with three outputs), the sink taking
-     *     three inputs again; {@code sink} (issue 12): the demo's shape ending in the two-phase-commit
+     *     three inputs again; {@code sink}: the demo's shape ending in the two-phase-commit
      *     sink ({@link TransactionalFileSink} on a fresh {@link MemorySinkDirectory}), to be
      *     recorded with end of input
      * @param records records per source

@@ -36,7 +36,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Records a run of the engine as a trace in the specification's vocabulary (issue 5): one JSON
+ * Records a run of the engine as a trace in the specification's vocabulary: one JSON
  * object per line (NDJSON). Line 1 is the header: the topology as the spec's constants see it
  * (sources, operators, edges, records per source, {@code Route} for every node and record,
  * capacity, {@code MaxConcurrent}) and the mode. Every further line is one spec action, named as
@@ -92,7 +92,7 @@ public final class TraceRecorder implements RunObserver, Closeable {
         Map<RecordId, Integer> processed(String operatorTask);
 
         /**
-         * The committed output of transactional sink {@code sinkTask} (issue 12; the spec's
+         * The committed output of transactional sink {@code sinkTask} (the spec's
          * {@code committed} is the bag sum over the sinks). Default: none.
          */
         default Map<RecordId, Integer> committedOutput(String sinkTask) {
@@ -116,14 +116,14 @@ public final class TraceRecorder implements RunObserver, Closeable {
     private volatile StateView view;
     private final java.util.concurrent.atomic.AtomicLong events = new java.util.concurrent.atomic.AtomicLong();
     /**
-     * A causal trace (issue 13): each thread's events go to its process's local log, stamped with
+     * A causal trace: each thread's events go to its process's local log, stamped with
      * its vector clock; {@link #close} merges the logs into one order consistent with
      * happens-before. Null: one order as the calls come (the simulation; the trace lock).
      */
     private final dev.consistentcut.causal.VectorClocks clocks;
     /** Causal traces: the seed of the merge's choice among the events that may come next. */
     private final long mergeSeed;
-    /** The transactional sinks (issue 12): their events, and restores, record the committed output. */
+    /** The transactional sinks: their events, and restores, record the committed output. */
     private final List<String> sinks;
     private boolean closed;
 
@@ -575,9 +575,9 @@ public final class TraceRecorder implements RunObserver, Closeable {
         b.append(",\"maxConcurrent\":").append(mode.oneInFlight() ? 1 : maxConcurrent);
         b.append(",\"abortsReachTasks\":").append(abortsReachTasks);
         b.append(",\"endOfInput\":").append(endOfInput);
-        // Issue 12: the job's sinks are two-phase-commit sinks (the spec's TransactionalSink).
+        // The job's sinks are two-phase-commit sinks (the spec's TransactionalSink).
         b.append(",\"transactionalSink\":").append(!sinks.isEmpty());
-        if (clocks != null) { // issue 13: a causal trace, merged from these processes' logs by vector clocks
+        if (clocks != null) { // a causal trace, merged from these processes' logs by vector clocks
             b.append(",\"causal\":true,\"processes\":");
             strings(b, clocks.processes());
         }

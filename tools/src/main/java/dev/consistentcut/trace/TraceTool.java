@@ -40,11 +40,11 @@ public final class TraceTool {
                 --runtime simulation|threads   (default simulation)
                 --mode aligned|unaligned|at-least-once   (default aligned)
                 --job demo|join|diamond|fanin|sink  (default demo); sink: the demo's shape ending in the
-                                               two-phase-commit sink (issue 12), implies --end-of-input
+                                               two-phase-commit sink, implies --end-of-input
                 --records N                    records per source (default 6)
                 --capacity N                   records per channel (default 2)
                 --buffer-size N                threads: records per network buffer, 0: a quarter of
-                                               the capacity (default 0; issue 16)
+                                               the capacity (default 0)
                 --seed N                       keys and, in the simulation, every choice (default 1)
                 --checkpoints N                simulation: checkpoints triggered at most (default 4)
                 --max-concurrent N             aligned, at-least-once: checkpoints in flight at once (default 1)
@@ -61,7 +61,7 @@ public final class TraceTool {
                 --trace-lock                   threads: hold one lock around every step and its event, so the
                                                trace is the order the steps took one at a time; default: no
                                                lock, each task logs its own events with vector clocks and the
-                                               trace is their merge, consistent with happens-before (issue 13)
+                                               trace is their merge, consistent with happens-before
                 --aborts-stay-in-flight        the older abort model (the spec's AbortsReachTasks = FALSE):
                                                an aborted checkpoint stays in flight and no task is told;
                                                default: aborts reach the tasks, as in Flink
@@ -108,14 +108,14 @@ public final class TraceTool {
                     double abortProbability, long checkpointTimeout, boolean abortsReachTasks, boolean endOfInput,
                     double declineProbability, boolean traceLock) {
 
-        /** No seeded declines; the threaded runtime records causally (no trace lock; issue 13). */
+        /** No seeded declines; the threaded runtime records causally (no trace lock). */
         Settings(boolean threads, long seed, int checkpoints, int maxConcurrent, int failures,
                  double abortProbability, long checkpointTimeout, boolean abortsReachTasks, boolean endOfInput) {
             this(threads, seed, checkpoints, maxConcurrent, failures, abortProbability, checkpointTimeout,
                     abortsReachTasks, endOfInput, 0, false);
         }
 
-        /** The threaded runtime records causally (no trace lock; issue 13). */
+        /** The threaded runtime records causally (no trace lock). */
         Settings(boolean threads, long seed, int checkpoints, int maxConcurrent, int failures,
                  double abortProbability, long checkpointTimeout, boolean abortsReachTasks, boolean endOfInput,
                  double declineProbability) {
@@ -258,7 +258,7 @@ public final class TraceTool {
 
     /** As above; {@code bufferSize}: records per network buffer in the threaded runtime (0: a quarter of the capacity). */
     static int record(Path file, JobGraph graph, String job, BarrierMode mode, Settings s, PrintStream out, int bufferSize) {
-        // The threaded runtime records causally (issue 13) unless the trace lock is asked for.
+        // The threaded runtime records causally unless the trace lock is asked for.
         dev.consistentcut.causal.VectorClocks clocks = s.threads() && !s.traceLock()
                 ? new dev.consistentcut.causal.VectorClocks(processes(graph)) : null;
         TraceRecorder recorder = TraceRecorder.open(file, graph, mode, s.threads() ? "threads" : "simulation", s.maxConcurrent(),

@@ -59,7 +59,7 @@ public final class TraceValidator {
     }
 
     /**
-     * Which spec actions one trace made TLC take, and by which branch (issue 13): TLC prints
+     * Which spec actions one trace made TLC take, and by which branch: TLC prints
      * {@code <<"TRACE-STEP", i, action, branch>>} for every matched event and
      * {@code <<"TRACE-PRELUDE", i, c, action, branch>>} for every spec step an engine step
      * includes before its own (spec/TraceValidation.tla, "Coverage"), and the table of every
@@ -84,7 +84,7 @@ public final class TraceValidator {
      * TLC's line for the first unexplained event. TLC folds a long value over several lines (a
      * multi-field mismatch makes the tuple long), so the pattern is matched against the whole
      * output with every run of whitespace made one space, and allows space around each separator
-     * (issue 17: reading one line turned such a REJECTED into an ERROR).
+     * (reading one line turned such a REJECTED into an ERROR).
      */
     private static final Pattern UNEXPLAINED = Pattern.compile(
             "<< ?\"TRACE-UNEXPLAINED\" ?, ?(\\d+) ?, ?\"((?:[^\"\\\\]|\\\\.)*)\" ?, ?(TRUE|FALSE) ?, ?(TRUE|FALSE) ?,"

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * {@code run --buffer-size N} (issue 16 follow-up): the value is checked like the other numbers,
+ * {@code run --buffer-size N}: the value is checked like the other numbers,
  * reaches the threaded runtime's channels (0: a quarter of the capacity; above the capacity:
  * capped, as {@link Channel} does), is refused with the simulation, is kept in the job manifest so
  * that {@code resume} runs with the same buffers (a manifest without it, from an older build,

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Every bad input of issue 17's list answered cleanly: an I/O problem exits 3 with one line naming
+ * Every bad input a durable job can meet answered cleanly: an I/O problem exits 3 with one line naming
  * the path and the cause, bad usage exits 2, nothing the user wrote is overwritten without
  * {@code --force}, no stack trace without {@code --debug}, {@code --help} for every command, and
  * {@code --version}. Root ignores file permissions (tests run as root here), so an unwritable

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The durable job of issue 17 through the CLI: a job killed with SIGKILL resumes in a new process
+ * The durable job through the CLI: a job killed with SIGKILL resumes in a new process
  * and ends exactly-once; contradicting options, another job's directory or checkpoint, a missing
  * manifest and a directory in use are refused with a message; a resume of a finished job does not
  * run it again; a checkpoint tampered with is caught across the process boundary (the broken twin

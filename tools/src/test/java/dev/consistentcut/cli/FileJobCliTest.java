@@ -20,7 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The file job of issue 12 through the CLI: {@code run --input FILE... --output DIR} leaves every
+ * The file job through the CLI: {@code run --input FILE... --output DIR} leaves every
  * input record committed exactly once in DIR, with a failure after checkpoint 3 (whose completion
  * notification the failure pre-empts), in both modes and both runtimes; {@code verify-output}
  * says so, and catches a duplicated, a missing, an unknown record, a malformed part file and a

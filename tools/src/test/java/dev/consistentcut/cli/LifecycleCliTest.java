@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The command line's lifecycle options (issue 9): {@code --mode at-least-once} and {@code --end-of-input}. */
+/** The command line's lifecycle options: {@code --mode at-least-once} and {@code --end-of-input}. */
 @Timeout(60)
 class LifecycleCliTest {
 

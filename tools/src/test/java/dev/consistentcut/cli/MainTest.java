@@ -57,7 +57,7 @@ class MainTest {
             "run --mode aligned --capacity -1              | --capacity must be between 1 and 1000000, got -1",
             "run --mode aligned --interval-ms -5           | --interval-ms must be between 0 and 600000, got -5",
             "run --mode aligned --fail-after-checkpoint -1 | --fail-after-checkpoint must be between 0 and 10000, got -1",
-            // issue 17: the real range, and runs that cannot finish refused up front
+            // The real range, and runs that cannot finish refused up front
             "run --mode aligned --records 1000000000000    | --records must be between 1 and 2000000, got 1000000000000",
             "run --mode aligned --records 2147483647       | --records must be between 1 and 2000000, got 2147483647",
             "run --mode aligned --records 100000000        | --records must be between 1 and 2000000, got 100000000",

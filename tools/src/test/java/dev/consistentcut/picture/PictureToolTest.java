@@ -74,7 +74,7 @@ class PictureToolTest {
         assertEquals(2, f.entries().size());
         assertEquals("s1→join", Compact.of(f.entries().keySet().iterator().next()));
         assertEquals("{1, \"a\", TRUE}", TlaValue.parse("{1, \"a\", TRUE}").toString());
-        // Alternating barriers (issue 11) are barriers too, an overtaking one marked.
+        // Alternating barriers are barriers too, an overtaking one marked.
         TlaValue aligned = TlaValue.parse("[ckpt |-> 1, aligned |-> TRUE]");
         TlaValue overtaking = TlaValue.parse("[ckpt |-> 2, aligned |-> FALSE]");
         assertTrue(Compact.isBarrier(aligned));

@@ -12,8 +12,8 @@ import java.util.List;
 /**
  * A test aid: traces of deliberately broken engines, which trace validation must reject. Each
  * broken barrier handler (dev.consistentcut.barrier.BrokenHandlers, test sources) differs from the
- * correct one in one place: the two of issue 5 (BrokenHandlers) and the four lifecycle bug classes
- * of issue 9 (BrokenLifecycleHandlers, named as the spec's failing models) and the at-least-once
+ * correct one in one place: the two first ones (BrokenHandlers) and the four lifecycle bug classes
+ * (BrokenLifecycleHandlers, named as the spec's failing models) and the at-least-once
  * tracker's (BrokenTrackerHandlers, BugOlderBarrierCountsForNewest), the latter run with
  * aborts reaching the tasks and end of input. {@code main(DIR)} writes them for
  * tests/trace-validation.sh, run with the test classes on the class path; BrokenEngineTraceTest
@@ -101,7 +101,7 @@ public final class BrokenTraces {
     static final String SINK_COMMIT_ON_SNAPSHOT = "sink-commit-on-snapshot";
 
     /**
-     * Issue 12: the two-phase-commit sink that commits in its snapshot (BugCommitOnSnapshot,
+     * The two-phase-commit sink that commits in its snapshot (BugCommitOnSnapshot,
      * dev.consistentcut.sink.BrokenSinks), on the {@code sink} job with end of input and a failure
      * after the first checkpoint: the sink's ReceiveBarrier records a committed output that the
      * spec's pre-commit never produces. (Not in CASES: those are broken handlers, and

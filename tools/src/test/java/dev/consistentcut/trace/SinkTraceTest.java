@@ -17,7 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Trace validation of the two-phase-commit sink (issue 12) in the build: a run of the {@code sink}
+ * Trace validation of the two-phase-commit sink in the build: a run of the {@code sink}
  * job in at-least-once mode (end of input, failures right after a completion, so notifications
  * are lost and restores re-commit) is accepted by the trace specs with the spec's {@code TransactionalSink}, every sink event's
  * committed output checked against the spec's {@code committed}; the broken sink that commits in

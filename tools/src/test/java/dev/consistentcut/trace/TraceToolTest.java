@@ -51,7 +51,7 @@ class TraceToolTest {
 
     @Test
     void declineProbabilityRecordsDeclinedCheckpoints() throws Exception {
-        // DeclineCheckpoint of the correct engine (issue 9): join seed 5 declines three checkpoints.
+        // DeclineCheckpoint of the correct engine: join seed 5 declines three checkpoints.
         Path trace = dir.resolve("d.ndjson");
         assertEquals(0, run("record", "--out", trace.toString(), "--job", "join", "--seed", "5", "--checkpoints", "6",
                 "--decline-probability", "0.2", "--end-of-input"), err());

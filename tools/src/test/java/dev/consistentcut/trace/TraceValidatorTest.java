@@ -152,7 +152,7 @@ class TraceValidatorTest {
         assertTrue(v.report().contains("t.ndjson:4: not JSON"), v.report());
     }
 
-    // ---------------------------------------------------------------- issue 17: robustness
+    // ---------------------------------------------------------------- Robustness
 
     @Test
     void aFoldedUnexplainedTupleIsStillRead() {

@@ -45,7 +45,7 @@ import java.util.function.Supplier;
 public final class ReferenceBenchmark {
 
     /**
-     * Records per network buffer (issue 16): 0, the engine's default (a quarter of the channel's
+     * Records per network buffer: 0, the engine's default (a quarter of the channel's
      * 1,000 records: 250, about Flink's 8 KB buffers of this job's 32-byte records); set
      * {@code -Dbench.bufferSize=1} to measure the per-record channel.
      */

@@ -26,7 +26,7 @@ import org.openjdk.jmh.infra.Control;
  * over per microsecond (producer and consumer each count every record once, so the group's score
  * is twice the hand-off rate; JMH reports per method as well).
  *
- * <p>{@code bufferSize} (issue 16): records per network buffer. 1 is a hand-off per record (a
+ * <p>{@code bufferSize}: records per network buffer. 1 is a hand-off per record (a
  * lock-free queue operation and a wake-up per record); larger buffers hand over once per buffer
  * and leave per record only the array write, the receiver's published read position and its
  * check of the priority lane. Scores are per record; the cost per buffer is the per-record time

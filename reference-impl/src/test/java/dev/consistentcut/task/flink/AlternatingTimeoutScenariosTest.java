@@ -85,7 +85,7 @@ class AlternatingTimeoutScenariosTest {
     // first, so the timeout is active: snapshot now, and the barriers queued on the other inputs
     // are prioritized (AlternatingCollectingBarriers.alignmentTimeout calls
     // prioritizeAllAnnouncements): both come next, ahead of the records they overtook, which are
-    // persisted then and processed after them; input 2 persists nothing. (Issue 11: without this
+    // persisted then and processed after them; input 2 persists nothing. (without this
     // the switched task waited for those barriers behind their backlog.)
     @Test
     void activeTimeoutPrioritizesTheBarriersQueuedOnThePendingInputs() {

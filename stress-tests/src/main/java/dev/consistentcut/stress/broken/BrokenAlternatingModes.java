@@ -9,7 +9,7 @@ import dev.consistentcut.message.Record;
 import java.util.BitSet;
 
 /**
- * A DELIBERATELY BROKEN alternating mode (issue 11), to show that the jcstress race of the
+ * A DELIBERATELY BROKEN alternating mode, to show that the jcstress race of the
  * alignment timeout and the last barrier catches it. It wraps the engine's alternating handler
  * states ({@link BarrierHandlers#alternating(long)}) and changes one event: on an active
  * {@code TimeoutAlignment}, an input whose barrier of the checkpoint is already queued (but not

@@ -135,7 +135,7 @@ public final class BrokenBarrierModes {
             return this;
         }
 
-        // The lifecycle events of issue 9, without a bug of their own: an abort or cancellation
+        // The lifecycle events, without a bug of their own: an abort or cancellation
         // of the checkpoint handled (or a newer one) abandons it; an ended input changes nothing
         // (these twins are not run with end of input).
         @Override

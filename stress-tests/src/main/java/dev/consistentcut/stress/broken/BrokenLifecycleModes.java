@@ -9,7 +9,7 @@ import dev.consistentcut.message.Record;
 import java.util.BitSet;
 
 /**
- * DELIBERATELY BROKEN lifecycles of the aligned mode (issue 9), one bug class each, named as the
+ * DELIBERATELY BROKEN lifecycles of the aligned mode, one bug class each, named as the
  * spec's failing models, to show that the lifecycle jcstress races catch them. Each wraps the
  * engine's aligned handler states ({@link BarrierHandlers#aligned()}) and changes one event.
  * Never use them otherwise.

@@ -4,7 +4,7 @@ import dev.consistentcut.sink.SinkDirectory;
 import dev.consistentcut.sink.TransactionalFileSink;
 
 /**
- * Broken twins of the two-phase-commit sink (issue 12) for the property tests: the correct
+ * Broken twins of the two-phase-commit sink for the property tests: the correct
  * {@link TransactionalFileSink} with one change each (reference-impl's test sources have the whole
  * set, with its own test).
  */

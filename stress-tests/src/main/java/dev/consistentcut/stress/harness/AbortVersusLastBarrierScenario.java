@@ -4,7 +4,7 @@ import dev.consistentcut.barrier.BarrierMode;
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
- * Issue 9's first lifecycle race: an abort racing the last barrier of an alignment. The job is
+ * The first lifecycle race: an abort racing the last barrier of an alignment. The job is
  * {@link LifecycleRaceJob}'s. Set up single-threaded before the race: checkpoint 1 triggered;
  * {@code s1} emitted one record, injected barrier 1, emitted its second record; {@code s2}
  * emitted one record, injected barrier 1, emitted one more; op took {@code s1}'s record and

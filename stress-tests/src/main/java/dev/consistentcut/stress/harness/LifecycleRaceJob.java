@@ -25,7 +25,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The job both lifecycle races run (issue 9): one aligned operator task with two inputs, the
+ * The job both lifecycle races run: one aligned operator task with two inputs, the
  * engine's own {@link SourceTask}s, {@link OperatorTask}, {@link Channel}s and
  * {@link CheckpointCoordinator} (aborts reach the tasks, Flink's lifecycle), on real threads.
  *

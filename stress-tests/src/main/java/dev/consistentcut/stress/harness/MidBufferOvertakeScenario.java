@@ -10,7 +10,7 @@ import java.util.List;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
- * The buffer hand-off of a buffered channel (issue 16) raced by an overtaking barrier: one buffer
+ * The buffer hand-off of a buffered channel raced by an overtaking barrier: one buffer
  * of three records {@code r0 r1 r2} has been handed over before the race; the receiver polls
  * (taking the buffer, then reading record after record without a lock) while the sender puts an
  * overtaking barrier and then sends {@code r3} in a buffer of its own.

@@ -4,7 +4,7 @@ import dev.consistentcut.barrier.BarrierMode;
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
- * Issue 9's second lifecycle race: a newer checkpoint's barrier racing the abort of the one being
+ * The second lifecycle race: a newer checkpoint's barrier racing the abort of the one being
  * aligned. The job is {@link LifecycleRaceJob}'s. Set up single-threaded before the race:
  * checkpoint 1 triggered; {@code s1} emitted one record, injected barrier 1, emitted its second
  * (and last) record; {@code s2} emitted one record; op took {@code s1}'s first record and barrier

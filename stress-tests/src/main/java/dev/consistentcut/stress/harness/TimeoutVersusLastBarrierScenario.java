@@ -27,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
- * Issue 11's race: the alignment timeout racing the last barrier of an alignment, in alternating
+ * The alternating mode's race: the alignment timeout racing the last barrier of an alignment, in alternating
  * mode, on the engine's own {@link SourceTask}s, {@link OperatorTask}, {@link Channel}s and
  * {@link CheckpointCoordinator}.
  *

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * contract allows: one sender (group {@code sender}), one receiver (group {@code receiver}) with
  * the observers {@code recordCount} and {@code isEmpty}. Lincheck never runs two operations of one
  * non-parallel group at once, which is exactly the single-producer single-consumer contract.
- * Issue 16 narrowed the observers' contract: with buffers read without a lock, the counts are
+ * Network buffers narrowed the observers' contract: with buffers read without a lock, the counts are
  * exact on the receiver's thread only, and {@code contents} only while neither side runs (the
  * threaded runtime reads it under its trace lock); so {@code contents} is no operation here
  * (ChannelTest and BufferedChannelTest check it single-threaded).

@@ -62,7 +62,7 @@ class CoordinatorLinearizabilityTest {
         {
             // CoordinatorModel states the abort model in which an aborted checkpoint stays in
             // flight until every task acknowledged it (the spec's AbortsReachTasks = FALSE); the
-            // model of Flink's (issue 9: it leaves flight at once) is still to be written.
+            // model of Flink's (it leaves flight at once) is still to be written.
             coordinator.setAbortsReachTasks(false);
         }
 

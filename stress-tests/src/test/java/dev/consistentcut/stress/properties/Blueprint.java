@@ -72,7 +72,7 @@ public record Blueprint(List<SourceSpec> sources, List<OperatorSpec> operators, 
 
     /**
      * The job with a transactional sink node {@code sink} (parallelism {@code sinkParallelism})
-     * fed, keyed, by every operator that has no out-edge (issue 12).
+     * fed, keyed, by every operator that has no out-edge.
      */
     public JobGraph toJobWithSink(Supplier<? extends Operator> sink, int sinkParallelism) {
         JobGraph.Builder b = JobGraph.builder();

@@ -93,7 +93,7 @@ class CutPropertiesTest {
     }
 
     /**
-     * Issue 9: the same on jobs whose sources end, with aborts, in the three modes: each mode's own
+     * The same on jobs whose sources end, with aborts, in the three modes: each mode's own
      * invariants (CutInvariants.applicable: exactly once for aligned and unaligned, NoSkipInv and
      * AtLeastOnceInv for at-least-once) hold, and every run ends with every task ended.
      */

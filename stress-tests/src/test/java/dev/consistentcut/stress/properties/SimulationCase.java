@@ -43,7 +43,7 @@ public record SimulationCase(Blueprint job, long seed, int maxFailures, long fai
     }
 
     /**
-     * Runs the case to the end of its input (issue 9: sources end their partitions, operators end
+     * Runs the case to the end of its input (sources end their partitions, operators end
      * with their inputs, FLIP-147), with aborts at least 2% per step, so that notifications,
      * cancellation barriers, declines and ended tasks all take part.
      */

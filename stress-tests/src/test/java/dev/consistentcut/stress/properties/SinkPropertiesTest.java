@@ -25,7 +25,7 @@ import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
 /**
- * Issue 12 on random jobs ending in the two-phase-commit sink (one or two instances), run to the
+ * End-to-end exactly-once on random jobs ending in the two-phase-commit sink (one or two instances), run to the
  * end of their input, with failures at random steps and failures injected between a checkpoint's
  * completion and its notification (the notification is lost): the committed output, read back
  * from the sink's directory and checked here with {@link CutInvariants}, holds every record
