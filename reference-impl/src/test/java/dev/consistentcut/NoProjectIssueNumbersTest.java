@@ -1,0 +1,84 @@
+package dev.consistentcut;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Code, specs, tests, scripts and docs say why, never by an issue number: a reader has no tracker to
+ * resolve the number, and the reason is what they need. The history lives in CHANGELOG.md, the
+ * dated notebook/ and the commit messages. Flink's JIRA ids (FLINK-20654) and other projects'
+ * issues written as {@code owner/repo#N} are fine.
+ */
+class NoProjectIssueNumbersTest {
+
+    private static final Path ROOT = Path.of(System.getProperty("user.dir")).resolve("..").normalize();
+
+    static final Pattern ISSUE = Pattern.compile("\\b[Ii]ssues? #?\\d+");
+    private static final Set<String> TEXT = Set.of(".java", ".tla", ".cfg", ".md", ".sh", ".py", ".tsv",
+            ".xml", ".properties", ".txt");
+    private static final Set<String> SKIPPED_DIRS = Set.of(".git", "target", "notebook", "node_modules");
+
+    /** The lines of {@code text} naming a project issue, as {@code name:line: text}. */
+    static List<String> mentions(String name, List<String> text) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < text.size(); i++) {
+            if (ISSUE.matcher(text.get(i)).find()) {
+                out.add(name + ":" + (i + 1) + ": " + text.get(i).strip());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void nothingOutsideTheChangelogAndTheNotebookNamesAProjectIssue() throws IOException {
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(ROOT)) {
+            files = walk.filter(Files::isRegularFile)
+                    .filter(p -> {
+                        for (Path part : ROOT.relativize(p)) {
+                            if (SKIPPED_DIRS.contains(part.toString())) {
+                                return false;
+                            }
+                        }
+                        return true;
+                    })
+                    .filter(p -> TEXT.stream().anyMatch(ext -> p.toString().endsWith(ext)) || isScript(p))
+                    .filter(p -> !p.getFileName().toString().equals("CHANGELOG.md"))
+                    // this class's own twin fixtures are examples of what it rejects
+                    .filter(p -> !p.getFileName().toString().equals(NoProjectIssueNumbersTest.class.getSimpleName() + ".java"))
+                    .collect(Collectors.toList());
+        }
+        assertTrue(files.size() > 100, "too few files found under " + ROOT + ": " + files.size());
+        List<String> found = new ArrayList<>();
+        for (Path f : files) {
+            found.addAll(mentions(ROOT.relativize(f).toString(), Files.readAllLines(f, StandardCharsets.ISO_8859_1)));
+        }
+        assertEquals(List.of(), found, "say the reason instead of the issue number");
+    }
+
+    /** The check's broken twin: the forms of an issue reference are found; JIRA ids and other projects' are not. */
+    @Test
+    void everyFormOfAProjectIssueIsFoundAndOtherTrackersAreNot() {
+        List<String> text = List.of("the lifecycle (issue 9)", "Issue 10: order", "see issues 11 and 16",
+                "issue #12", "FLINK-20654", "tlaplus/tlaplus#206", "a tissue of lies", "issued 3 times");
+        assertEquals(List.of("d:1: the lifecycle (issue 9)", "d:2: Issue 10: order", "d:3: see issues 11 and 16",
+                "d:4: issue #12"), mentions("d", text));
+    }
+
+    private static boolean isScript(Path p) {
+        String name = p.getFileName().toString();
+        return !name.contains(".") && p.getParent() != null && p.getParent().endsWith(".ci");
+    }
+}
