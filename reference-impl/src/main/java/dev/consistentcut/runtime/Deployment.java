@@ -14,6 +14,7 @@ import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.task.SourceTask;
 import dev.consistentcut.task.Task;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,25 +28,18 @@ import java.util.Optional;
 final class Deployment {
 
     final PhysicalGraph graph;
-    final Map<String, Channel> channels = new LinkedHashMap<>();
-    final List<SourceTask> sources = new ArrayList<>();
-    final List<OperatorTask> operators = new ArrayList<>();
-    final Map<String, Task> tasks = new LinkedHashMap<>();
+    /** By channel id, in the graph's order; unmodifiable, as are the task collections. */
+    final Map<String, Channel> channels;
+    final List<SourceTask> sources;
+    final List<OperatorTask> operators;
+    /** By task id, sources and operators in the graph's order. */
+    final Map<String, Task> tasks;
 
     final boolean endOfInput;
 
-    Deployment(PhysicalGraph graph, BarrierMode mode, CoordinatorGateway gateway, RunObserver observer,
-               boolean trackProcessed) {
-        this(graph, mode, gateway, observer, trackProcessed, false);
-    }
-
-    /** @param endOfInput sources send end of partition once their log is read (RunOptions.endOfInput) */
-    Deployment(PhysicalGraph graph, BarrierMode mode, CoordinatorGateway gateway, RunObserver observer,
-               boolean trackProcessed, boolean endOfInput) {
-        this(graph, mode, gateway, observer, trackProcessed, endOfInput, 1);
-    }
-
     /**
+     * @param trackProcessed operators keep the ledger of processed records the invariants read
+     * @param endOfInput sources send end of partition once their log is read
      * @param bufferSize records per network buffer: 1 per record, 0 a quarter of each
      *     channel's capacity (four buffers); see {@link #bufferSizeFor}
      */
@@ -53,20 +47,29 @@ final class Deployment {
                boolean trackProcessed, boolean endOfInput, int bufferSize) {
         this.endOfInput = endOfInput;
         this.graph = graph;
+        Map<String, Channel> channels = new LinkedHashMap<>();
+        List<SourceTask> sources = new ArrayList<>();
+        List<OperatorTask> operators = new ArrayList<>();
+        Map<String, Task> tasks = new LinkedHashMap<>();
         for (PhysicalGraph.ChannelSpec c : graph.channels()) {
             channels.put(c.id(), new Channel(c.id(), c.capacity(), bufferSizeFor(c.capacity(), bufferSize)));
         }
+        Map<String, Channel> readOnly = Collections.unmodifiableMap(channels);
         for (PhysicalGraph.TaskSpec t : graph.tasks()) {
             if (t.kind() == NodeKind.SOURCE) {
-                SourceTask s = new SourceTask(t.id(), graph, channels, mode, gateway, observer, endOfInput);
+                SourceTask s = new SourceTask(t.id(), graph, readOnly, mode, gateway, observer, endOfInput);
                 sources.add(s);
                 tasks.put(t.id(), s);
             } else {
-                OperatorTask o = new OperatorTask(t.id(), graph, channels, mode, gateway, observer, trackProcessed);
+                OperatorTask o = new OperatorTask(t.id(), graph, readOnly, mode, gateway, observer, trackProcessed);
                 operators.add(o);
                 tasks.put(t.id(), o);
             }
         }
+        this.channels = readOnly;
+        this.sources = Collections.unmodifiableList(sources);
+        this.operators = Collections.unmodifiableList(operators);
+        this.tasks = Collections.unmodifiableMap(tasks);
     }
 
     /**
