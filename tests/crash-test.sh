@@ -20,7 +20,7 @@ usage() {
   cat <<'USAGE'
 Usage: tests/crash-test.sh [--long] [--kills N] [--mode M]... [--seed N] [--expect-broken]
 
-Quick (default): 21 kills per mode (jobs of up to 7 kills each: each of the 6 windows of a
+Quick (default): 14 kills per mode (jobs of up to 7 kills each: each of the 6 windows of a
 checkpoint write once, plus one random SIGKILL; a new job starts when one ends before its kill
 point). Every job reads two input files and writes an output
 directory through the two-phase-commit sink (run --input ... --output DIR): after each kill no
@@ -42,7 +42,7 @@ USAGE
 }
 
 die() { echo "crash-test.sh: $*" >&2; exit 2; }
-KILLS=21; MODES=(); SEED=1; BROKEN=0; LONG=0
+KILLS=14; MODES=(); SEED=1; BROKEN=0; LONG=0
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
