@@ -16,30 +16,19 @@
 (* barrier back.                                                           *)
 (*                                                                         *)
 (* Place in the whole: EXTENDS the shared Dataflow and CutInvariants;      *)
-(* MCAlignedCheckpoint.tla gives the topologies, the bounds and the named  *)
-(* bad overrides of the dials (BlocksOnBarrier, ArrivedAfterAbort,         *)
-(* ArrivedOnSubsume, and the shared ones).  Its unaligned counterpart is   *)
-(* UnalignedCheckpoint.tla; AtLeastOnceCheckpoint.tla instantiates it      *)
-(* without blocking.                                                       *)
+(* MCAlignedCheckpoint.tla gives the topologies, the bounds and the bad    *)
+(* definitions its bug models substitute for Blocked, Subsume and Abandon. *)
+(* Its unaligned counterpart is UnalignedCheckpoint.tla;                   *)
+(* AtLeastOnceCheckpoint.tla takes InjectBarrier and ForwardRecord from it *)
+(* (a tracker never blocks).                                               *)
 (***************************************************************************)
 EXTENDS Dataflow, CutInvariants
 
-\* Dials, defined correctly and wrongly in MCAlignedCheckpoint.tla.  Correct:
-\* BlocksOnBarrier = TRUE, ArrivedAfterAbort(a) = {}, ArrivedOnSubsume(a, e) = {e}.
-CONSTANTS
-    BlocksOnBarrier,      \* a task stops reading an input whose barrier has arrived
-    ArrivedAfterAbort(_), \* given the arrived (blocked) inputs of an alignment that t
-                          \* abandons: those that stay blocked
-    ArrivedOnSubsume(_, _) \* given the arrived inputs of the older checkpoint and the input
-                          \* the newer barrier came on: the newer one's arrived inputs
-
-ASSUME BlocksOnBarrier \in BOOLEAN
-
 \* The inputs of t that t does not read now: those whose barrier of handling[t] has arrived.
-Blocked(t) == IF BlocksOnBarrier THEN arrived[t] ELSE {}
+Blocked(t) == arrived[t]
 
 \* Given arrived inputs a, t has the barrier of the checkpoint it aligns on every input
-\* (an input that has ended counts as arrived: FLIP-147, via the dial ArrivedWithEnded).
+\* (an input that has ended counts as arrived: FLIP-147, ArrivedWithEnded).
 AllArrived(t, a, x) == ArrivedWithEnded(a, x) = InputsOf(t)
 
 \* Source s records its offset in the oldest in-flight checkpoint c it has not yet injected,
@@ -47,25 +36,27 @@ AllArrived(t, a, x) == ArrivedWithEnded(a, x) = InputsOf(t)
 \* Implemented by SourceTask.injectBarrier(c).
 InjectBarrier(s, c) ==
     /\ BarrierDue(s, c)
-    /\ snapOffset' = [snapOffset EXCEPT ![c][s] = RecordedOffset(offset[s])]
+    /\ snapOffset' = [snapOffset EXCEPT ![c][s] = RecordedOffset(s)]
     /\ chan' = Enqueue(chan, OutputsOf(s), [ckpt |-> c])
     /\ current' = [current EXCEPT ![s] = c]
     /\ Acknowledge(s, c)
     /\ UNCHANGED <<sourceVars, operatorVars, ckpt, snapProcessed, snapChan, latest,
                    discardedUpTo, failures, endedInputs, endedSources, sinkVars>>
 
-\* Operator t takes the record at the head of an unblocked input e, counts it and sends it on.
-\* Implemented by OperatorTask.processRecord(e).
-ProcessRecord(t, e) ==
+\* Operator t takes the record at the head of input e, counts it and sends it on.
+ForwardRecord(t, e) ==
     LET r == Head(chan[e]) IN
     /\ chan[e] # <<>>
     /\ IsRecord(r)
-    /\ e \notin Blocked(t)
     /\ HasRoom(t, r)
     /\ chan' = Enqueue([chan EXCEPT ![e] = Tail(@)], RouteOf(t, r), r)
     /\ processed' = [processed EXCEPT ![t] = @ (+) SetToBag({r})]
     /\ SinkWrite(t, r)
     /\ UNCHANGED <<sourceVars, handling, arrived, coordinatorVars, failures, lifecycleVars>>
+
+\* Operator t takes the record at the head of an unblocked input e, counts it and sends it on.
+\* Implemented by OperatorTask.processRecord(e).
+ProcessRecord(t, e) == e \notin Blocked(t) /\ ForwardRecord(t, e)
 
 \* Operator t, aligning checkpoint k with arrived inputs a (ended inputs x), after the
 \* channels ch: if every input has arrived, it snapshots, forwards barrier k behind its
@@ -83,6 +74,11 @@ Align(t, k, a, x, ch) ==
            /\ handling' = [handling EXCEPT ![t] = k]
            /\ arrived' = [arrived EXCEPT ![t] = a]
            /\ UNCHANGED <<snapProcessed, acked, sinkVars>>
+
+\* Barrier c came on input e of t, newer than the alignment t is in (ch: the channels after
+\* t forwarded the older one's cancellation): t aligns c afresh, with only e arrived (the
+\* inputs that delivered the older barrier have not delivered c's).
+Subsume(t, c, e, ch) == Align(t, c, {e}, endedInputs[t], ch)
 
 \* Operator t takes barrier c from an unblocked input e.
 \* - c is the checkpoint t aligns: e has arrived (Align).
@@ -106,8 +102,7 @@ ReceiveBarrier(t, e) ==
          [] c > current[t] ->
               /\ current' = [current EXCEPT ![t] = c]
               /\ IF h # 0
-                   THEN Align(t, c, ArrivedOnSubsume(arrived[t], e), endedInputs[t],
-                              Enqueue(taken, OutputsOf(t), CancelBarrier(h)))
+                   THEN Subsume(t, c, e, Enqueue(taken, OutputsOf(t), CancelBarrier(h)))
                    ELSE Align(t, c, {e}, endedInputs[t], taken)
          [] OTHER ->
               /\ chan' = taken
@@ -125,7 +120,7 @@ ReceiveBarrier(t, e) ==
 Abandon(t, c, ch) ==
     /\ current' = [current EXCEPT ![t] = c]
     /\ handling' = [handling EXCEPT ![t] = 0]
-    /\ arrived' = [arrived EXCEPT ![t] = ArrivedAfterAbort(@)]
+    /\ arrived' = [arrived EXCEPT ![t] = {}]
     /\ chan' = Enqueue(ch, OutputsOf(t), CancelBarrier(c))
 
 \* The coordinator tells task t that checkpoint c is aborted.  A source that has not

@@ -51,23 +51,14 @@
 (*                                                                         *)
 (* Place in the whole: EXTENDS the shared Dataflow and CutInvariants (the  *)
 (* barrier's aligned field is declared in Dataflow's Barriers);            *)
-(* MCAlternatingCheckpoint.tla gives the models and the named bad          *)
-(* definitions of the dials.  Java: BarrierMode alternating (--mode        *)
+(* MCAlternatingCheckpoint.tla gives the models and the bad definitions   *)
+(* its bug models substitute.  Java: BarrierMode alternating (--mode       *)
 (* alternating --aligned-timeout-ms N), OperatorTask.timeoutAlignment(c).  *)
 (***************************************************************************)
 EXTENDS Dataflow, CutInvariants
 
-\* Dials, defined correctly and wrongly in MCAlternatingCheckpoint.tla.  Correct:
-\* SwitchPersistFrom(inputs, a) = inputs \ a, MaySwitch(c) = (c \notin Savepoints),
-\* HonoursOvertaking(b) = ~b.aligned.
-CONSTANTS
-    Savepoints,           \* the checkpoint ids that are savepoints (forced aligned)
-    SwitchPersistFrom(_, _), \* given a task's inputs and those whose barrier arrived, once the
-                          \* task handles a checkpoint unaligned: the inputs whose records it
-                          \* persists as it takes them
-    MaySwitch(_),         \* whether checkpoint c may switch to unaligned on a timeout
-    HonoursOvertaking(_)  \* given a barrier message: whether its receiver handles it as
-                          \* overtaking (unaligned)
+CONSTANT
+    Savepoints            \* the checkpoint ids that are savepoints (forced aligned)
 
 ASSUME /\ Savepoints \subseteq CheckpointIds
        /\ MaxConcurrent = 1
@@ -89,6 +80,18 @@ IsBarrierOf(m, c) == IsBarrier(m) /\ m.ckpt = c
 
 \* A checkpoint has switched: some task handled it unaligned.
 Switched(c) == switchedAt[c] # {}
+
+\* Given a task's inputs and those whose barrier arrived, once the task handles a checkpoint
+\* unaligned: the inputs whose records it persists as it takes them, those still waiting for
+\* the barrier (their records are ahead of it, inside the cut).
+SwitchPersistFrom(inputs, barrierArrived) == inputs \ barrierArrived
+
+\* Whether checkpoint c may switch to unaligned on a timeout: a savepoint is forced aligned.
+MaySwitch(c) == c \notin Savepoints
+
+\* Whether the receiver of barrier message b handles its checkpoint unaligned because of it:
+\* an overtaking (unaligned) barrier makes it do so.
+HonoursOvertaking(b) == ~b.aligned
 
 \* Task t handles the checkpoint it handles unaligned (AlternatingCollectingBarriersUnaligned).
 HandlesUnaligned(t) == handling[t] # 0 /\ unalignedAt[t] = handling[t]
@@ -151,7 +154,7 @@ SavePrioritized(sc, ch, t, c, p) ==
 \* Implemented by SourceTask.injectBarrier(c).
 InjectBarrier(s, c) ==
     /\ BarrierDue(s, c)
-    /\ snapOffset' = [snapOffset EXCEPT ![c][s] = RecordedOffset(offset[s])]
+    /\ snapOffset' = [snapOffset EXCEPT ![c][s] = RecordedOffset(s)]
     /\ chan' = Enqueue(chan, OutputsOf(s), AlignedBarrier(c))
     /\ current' = [current EXCEPT ![s] = c]
     /\ Acknowledge(s, c)

@@ -62,18 +62,14 @@ VARIABLE
 
 alVars == <<vars, olderTracked>>
 
-\* The aligned step rules that are the tracker's too: a source's barrier, a record (never blocked).
+\* The aligned step rules that are the tracker's too: a source's barrier, a record (the
+\* aligned ProcessRecord's ForwardRecord: a tracker never blocks an input).
 Tracker == INSTANCE AlignedCheckpoint
-               WITH BlocksOnBarrier <- FALSE,
-                    ArrivedAfterAbort <- LAMBDA blocked : {},
-                    ArrivedOnSubsume <- LAMBDA olderArrived, e : {e}
 
 NothingTracked == [d \in {} |-> {}]
 
-\* The dial (a definition, so that every configuration written before keeps working; a .cfg
-\* picks the bad one with `ArrivalCountsFor <- Bug...`, MCAtLeastOnceCheckpoint.tla): given the
-\* tracker m and a checkpoint c it tracks whose barrier arrived, the checkpoint the arrival
-\* counts for.  Correct: c.
+\* Given the tracker m and a checkpoint c it tracks whose barrier arrived: the checkpoint the
+\* arrival counts for, c itself (a bug model substitutes another, MCAtLeastOnceCheckpoint.tla).
 ArrivalCountsFor(m, c) == c
 
 AtLeastOnceInit == Init /\ olderTracked = [t \in Operators |-> NothingTracked]
@@ -98,7 +94,7 @@ Store(t, m) ==
 NewerThan(m, c) == [d \in {d \in DOMAIN m : d > c} |-> m[d]]
 
 \* Given arrived inputs a and ended inputs x, every input of t has delivered the barrier or
-\* ended (FLIP-147, via the dial ArrivedWithEnded).
+\* ended (FLIP-147, ArrivedWithEnded).
 AllArrived(t, a, x) == ArrivedWithEnded(a, x) = InputsOf(t)
 
 \* The checkpoints of tracker m that t can snapshot with ended inputs x.
@@ -127,7 +123,7 @@ InjectBarrier(s, c) == Tracker!InjectBarrier(s, c) /\ UNCHANGED olderTracked
 
 \* Operator t takes the record at the head of input e (never blocked), counts it and
 \* sends it on.  Implemented by OperatorTask.processRecord(e).
-ProcessRecord(t, e) == Tracker!ProcessRecord(t, e) /\ UNCHANGED olderTracked
+ProcessRecord(t, e) == Tracker!ForwardRecord(t, e) /\ UNCHANGED olderTracked
 
 \* Operator t takes barrier c from input e.
 \* - c is tracked: e has arrived for c (Track).

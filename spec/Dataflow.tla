@@ -55,41 +55,21 @@ CONSTANTS
                       \* task has acknowledged it, and no task learns of it
     EndOfInput        \* whether sources end their partitions (FLIP-147) once their log is read
 
-\* The dials: each is read in one place (per protocol), and MCDataflow.tla defines it correctly and
-\* wrongly; a .cfg picks one.  Correct: RecordedOffset(n) = n, RestoredChannel(q) = q,
-\* FinishedSourcesInject = TRUE, ArrivedWithEnded(a, x) = a \cup x.
-CONSTANTS
-    RecordedOffset(_),     \* the offset a source records in a checkpoint, given its next offset
-    RestoredChannel(_),    \* what recovery puts back into a channel, given its persisted state
-    FinishedSourcesInject, \* whether a source that has read its whole log still injects barriers
-    ArrivedWithEnded(_, _) \* given the inputs whose barrier arrived and the inputs that ended:
-                           \* the inputs alignment counts as arrived
-
 Tasks == Sources \cup Operators
 
 -----------------------------------------------------------------------------
-(* The transactional sink: the model option and its dials.                 *)
-(* They are definitions, not CONSTANTS, so that every model and trace      *)
-(* configuration written before keeps working unchanged (the option off);  *)
-(* a .cfg turns the option on with `TransactionalSink <- SinkOn` and picks *)
-(* a bad dial with e.g. `SinkCommitsOnSnapshot <- BugCommitOnSnapshot`     *)
+(* The transactional sink: a model option, a definition rather than a     *)
+(* CONSTANT so that the models and trace configurations without it need    *)
+(* not bind it; a .cfg turns it on with `TransactionalSink <- SinkOn`      *)
 (* (MCDataflow.tla).  With the option off every sink variable keeps its    *)
 (* initial value and the checkpoint ids are 1..MaxCheckpoints: the models  *)
 (* without the sink have the same states as before the option existed.    *)
 
 \* The model option: operators without outputs are two-phase-commit sinks.
 TransactionalSink == FALSE
-\* Dial, correct FALSE: the sink commits a transaction only when told that a checkpoint
-\* holding it completed, never in the snapshot that pre-commits it.
-SinkCommitsOnSnapshot == FALSE
-\* Dial, correct TRUE: on restore the sink re-commits the transactions of the restored checkpoint.
-SinkRecommitsOnRestore == TRUE
-\* Dial, correct: given the ids of the transactions a commit step commits and those already
-\* committed, the ids whose records the commit adds to the output: commit is idempotent.
+\* Given the ids of the transactions a commit step commits and those already committed, the
+\* ids whose records the commit adds to the output: commit is idempotent.
 NewlyCommitted(ids, done) == ids \ done
-\* Dial, correct TRUE: with end of input, the job finishes only once every transaction of
-\* every sink is committed (after a final checkpoint, FLIP-147).
-JobWaitsForFinalCheckpoint == TRUE
 
 \* The sinks: the operators without outputs (none with the option off).
 SinkTasks == IF TransactionalSink THEN {t \in Operators : \A e \in Edges : e[1] # t} ELSE {}
@@ -129,7 +109,7 @@ ASSUME /\ Sources \cap Operators = {}
        /\ \A s \in Sources, r \in Records : r.src # s => Route(s, r) = {}
        /\ RecordsPerSource \in Nat /\ Capacity \in Nat \ {0}
        /\ MaxCheckpoints \in Nat /\ MaxConcurrent \in Nat \ {0}
-       /\ MaxFailures \in Nat /\ AbortEnabled \in BOOLEAN /\ FinishedSourcesInject \in BOOLEAN
+       /\ MaxFailures \in Nat /\ AbortEnabled \in BOOLEAN
        /\ AbortsReachTasks \in BOOLEAN /\ EndOfInput \in BOOLEAN
        \* A final checkpoint needs the end of input.
        /\ TransactionalSink => EndOfInput
@@ -237,12 +217,19 @@ BarrierDue(s, c) == /\ Live(c)
                     /\ \A d \in (current[s] + 1)..(c - 1) : ~Live(d)
                     /\ AbortsReachTasks \/ InFlight(c)
                     /\ s \notin endedSources
-                    /\ offset[s] < RecordsPerSource \/ FinishedSourcesInject
 \* Task t may learn that c is aborted: c is aborted, its barriers live, and t has not gone
 \* past it (t handles c, or has not seen c yet).
 AbortNews(t, c) == /\ AbortsReachTasks
                    /\ ckpt[c] = "aborted" /\ Live(c)
                    /\ c > current[t] \/ (t \in Operators /\ c = handling[t] /\ c # 0)
+
+\* The offset source s records in a checkpoint: its next offset, so that the barrier it
+\* appends follows exactly the records below it.
+RecordedOffset(s) == offset[s]
+
+\* Given the inputs of a task whose barrier arrived and the inputs that ended: the inputs
+\* it counts as arrived.  An ended input counts as having delivered every barrier (FLIP-147).
+ArrivedWithEnded(barrierArrived, ended) == barrierArrived \cup ended
 
 \* Acknowledge checkpoint c for task t: part of InjectBarrier and ReceiveBarrier.
 \* Implemented by CheckpointCoordinator.acknowledge(ack) (an Acknowledgement of t and c).
@@ -279,6 +266,23 @@ BagSum(S, f) == IF S = {} THEN EmptyBag
 \* The least element of the finite, non-empty set of numbers S.
 SetMin(S) == CHOOSE m \in S : \A n \in S : m <= n
 
+\* The pre-commit of SinkSnapshot(T, C) (below), when it has sinks and checkpoints.  A sink
+\* commits nothing in its snapshot: only when told that a checkpoint holding the
+\* transaction completed (NotifyCheckpointComplete), or on restore (SinkRestore).
+PreCommitTransactions(T, C) ==
+    LET c0 == SetMin(C)
+        \* the sinks with a transaction to pre-commit
+        S == {t \in T \cap SinkTasks : txnOpen[t] # EmptyBag}
+        pend == [t \in SinkTasks |-> IF t \in S THEN txnPending[t] \cup {c0} ELSE txnPending[t]]
+    IN
+    /\ txnOpen' = [t \in SinkTasks |-> IF t \in S THEN EmptyBag ELSE txnOpen[t]]
+    /\ txn' = [t \in SinkTasks |-> IF t \in S THEN [txn[t] EXCEPT ![c0] = txnOpen[t]] ELSE txn[t]]
+    /\ txnPending' = pend
+    /\ snapTxnPending' = [d \in CheckpointIds |->
+                            IF d \in C THEN [t \in SinkTasks |-> IF t \in T THEN pend[t]
+                                                                  ELSE snapTxnPending[d][t]]
+                            ELSE snapTxnPending[d]]
+
 \* The sinks in T snapshot every checkpoint in C in this step (one state for all of them: C
 \* has more than one member only when a sink ends while several checkpoints are live).
 \* Each pre-commits its open transaction, if it holds a record, as the transaction of the
@@ -287,25 +291,7 @@ SetMin(S) == CHOOSE m \in S : \A n \in S : m <= n
 \* called in the sink task's snapshot (for an ended sink: TransactionalFileSink.endOfInput()).
 SinkSnapshot(T, C) ==
     IF ~TransactionalSink \/ T \cap SinkTasks = {} \/ C = {} THEN UNCHANGED sinkVars
-    ELSE
-    LET c0 == SetMin(C)
-        \* the sinks with a transaction to pre-commit
-        S == {t \in T \cap SinkTasks : txnOpen[t] # EmptyBag}
-        pend == [t \in SinkTasks |-> IF t \in S THEN txnPending[t] \cup {c0} ELSE txnPending[t]]
-        txn1 == [t \in SinkTasks |-> IF t \in S THEN [txn[t] EXCEPT ![c0] = txnOpen[t]] ELSE txn[t]]
-        \* the dial SinkCommitsOnSnapshot: commit at once what was just pre-committed
-        now == [t \in SinkTasks |-> IF SinkCommitsOnSnapshot /\ t \in S THEN {c0} ELSE {}]
-    IN
-    /\ txnOpen' = [t \in SinkTasks |-> IF t \in S THEN EmptyBag ELSE txnOpen[t]]
-    /\ txn' = txn1
-    /\ txnPending' = pend
-    /\ snapTxnPending' = [d \in CheckpointIds |->
-                            IF d \in C THEN [t \in SinkTasks |-> IF t \in T THEN pend[t]
-                                                                  ELSE snapTxnPending[d][t]]
-                            ELSE snapTxnPending[d]]
-    /\ committed' = committed (+) BagSum(SinkTasks, [t \in SinkTasks |->
-                        BagSum(NewlyCommitted(now[t], txnCommitted[t]), txn1[t])])
-    /\ txnCommitted' = [t \in SinkTasks |-> txnCommitted[t] \cup now[t]]
+    ELSE PreCommitTransactions(T, C) /\ UNCHANGED <<committed, txnCommitted>>
 
 \* Sink t writes record r into its open transaction (part of ProcessRecord).
 \* Implemented by TransactionalFileSink.process(input, r).
@@ -313,6 +299,10 @@ SinkWrite(t, r) ==
     IF t \in SinkTasks THEN /\ txnOpen' = [txnOpen EXCEPT ![t] = @ (+) SetToBag({r})]
                              /\ UNCHANGED <<txn, txnPending, snapTxnPending, txnCommitted, committed>>
     ELSE UNCHANGED sinkVars
+
+\* The transactions sink t re-commits on restore: those pending in its snapshot in the
+\* restored checkpoint (none without one).
+Recommitted(t) == IF latest = 0 THEN {} ELSE snapTxnPending[latest][t]
 
 \* The sinks' part of a global failure (in FailAndRestore): every sink re-commits the
 \* pending transactions of its snapshot in the restored checkpoint (their notification
@@ -323,8 +313,7 @@ SinkWrite(t, r) ==
 SinkRestore ==
     IF ~TransactionalSink THEN UNCHANGED sinkVars
     ELSE
-    LET again == [t \in SinkTasks |-> IF latest = 0 \/ ~SinkRecommitsOnRestore THEN {}
-                                       ELSE snapTxnPending[latest][t]]
+    LET again == [t \in SinkTasks |-> Recommitted(t)]
     IN
     /\ committed' = committed (+) BagSum(SinkTasks, [t \in SinkTasks |->
                         BagSum(NewlyCommitted(again[t], txnCommitted[t]), txn[t])])
@@ -474,6 +463,10 @@ FinalSnapshot(sp, t, k) ==
     [d \in CheckpointIds |-> IF Live(d) /\ d > k THEN [sp[d] EXCEPT ![t] = processed[t]]
                                                 ELSE sp[d]]
 
+\* What recovery puts back into channel e: its persisted state in the checkpoint restored,
+\* in order, ahead of any new record.
+RestoredChannel(e) == snapChan[latest][e]
+
 \* A global failure: pending checkpoints abort, every barrier is lost, and every task
 \* restarts from the latest completed checkpoint (the initial state if none): operator
 \* state restored, sources rewound, each channel refilled with its persisted state.
@@ -492,7 +485,7 @@ FailAndRestore ==
               /\ chan' = [e \in Edges |-> <<>>]
          ELSE /\ processed' = snapProcessed[latest]
               /\ offset' = snapOffset[latest]
-              /\ chan' = [e \in Edges |-> RestoredChannel(snapChan[latest][e])]
+              /\ chan' = [e \in Edges |-> RestoredChannel(e)]
     /\ handling' = [t \in Operators |-> 0]
     /\ arrived' = [t \in Operators |-> {}]
     /\ current' = [t \in Tasks |-> discardedUpTo']
@@ -539,7 +532,7 @@ Drained == /\ \A s \in Sources : offset[s] = RecordsPerSource
 Terminated == /\ Drained
               /\ \A c \in CheckpointIds : ~InFlight(c) /\ ckpt[c] # "pending"
               /\ EndOfInput => \A t \in Tasks : Ended(t)
-              /\ TransactionalSink /\ JobWaitsForFinalCheckpoint => SinksCommitted
+              /\ TransactionalSink => SinksCommitted
 \* A finished run stutters, so that TLC's deadlock check stays on for real deadlocks.
 Terminating == Terminated /\ UNCHANGED vars
 

@@ -1,45 +1,40 @@
 -------------------------- MODULE MCAlignedCheckpoint --------------------------
 (***************************************************************************)
-(* Models of AlignedCheckpoint.tla for TLC: the dials BlocksOnBarrier,     *)
-(* ArrivedAfterAbort and ArrivedOnSubsume with their correct and bad       *)
-(* definitions, and a claim that must fail.  The                           *)
-(* topologies and the shared dials come from MCDataflow.tla; each .cfg     *)
-(* named MCAlignedCheckpoint_<Purpose>.cfg picks one combination, and      *)
+(* Models of AlignedCheckpoint.tla for TLC: bad definitions that its bug   *)
+(* models substitute for the protocol's (Blocked, Abandon, Subsume), and a *)
+(* claim that must fail.  The topologies and the shared bad definitions    *)
+(* come from MCDataflow.tla; each .cfg named                               *)
+(* MCAlignedCheckpoint_<Purpose>.cfg picks one combination, and            *)
 (* spec/models.tsv records what TLC must report for it.                    *)
 (***************************************************************************)
 EXTENDS AlignedCheckpoint, MCDataflow, TLC
 
-\* Correct: a task does not read an input whose barrier has arrived until all have.
-Blocks == TRUE
+\* Bug 3 (`Blocked <- NoBlocking`): the task keeps processing inputs whose barrier has
+\* arrived and snapshots on the last barrier.  Records behind an early barrier get into the
+\* snapshot although their sources will replay them: counted twice (NoDoubleCountInv).
+\* Nothing is skipped: NoSkipInv still holds.  As a mode of its own this is Flink's
+\* AT_LEAST_ONCE (AtLeastOnceCheckpoint.tla, model 7).
+NoBlocking(t) == {}
 
-\* Bug 3: the task keeps processing inputs whose barrier has arrived and snapshots on the
-\* last barrier.  Records behind an early barrier get into the snapshot although their
-\* sources will replay them: counted twice (NoDoubleCountInv).  Nothing is skipped:
-\* NoSkipInv still holds.  As a mode of its own this is Flink's AT_LEAST_ONCE
-\* (AtLeastOnceCheckpoint.tla, model 7).
-NoBlocking == FALSE
+\* BugAbortKeepsInputsBlocked (`Abandon <- AbandonKeepsInputsBlocked`): the task abandons the
+\* aborted checkpoint (it will not snapshot it, and forwards the cancellation) but its
+\* inputs stay blocked (arrived is left as it was).  Nothing unblocks them but the barrier
+\* of a newer checkpoint on another input: with no newer checkpoint to come, the run stops
+\* dead with records in the blocked channel.  TLC must report a deadlock.  (Flink: the
+\* handler must release the blocked channels on abortion, AlignedCheckpointsTest's
+\* cancellation scenarios.)
+AbandonKeepsInputsBlocked(t, c, ch) ==
+    /\ current' = [current EXCEPT ![t] = c]
+    /\ handling' = [handling EXCEPT ![t] = 0]
+    /\ arrived' = arrived
+    /\ chan' = Enqueue(ch, OutputsOf(t), CancelBarrier(c))
 
-\* Correct: an abandoned alignment unblocks every input at once.
-UnblockAll(blocked) == {}
-
-\* BugAbortKeepsInputsBlocked: the task abandons the aborted checkpoint (it will not
-\* snapshot it, and forwards the cancellation) but its inputs stay blocked.  Nothing
-\* unblocks them but the barrier of a newer checkpoint on another input: with no newer
-\* checkpoint to come, the run stops dead with records in the blocked channel.  TLC must
-\* report a deadlock.  (Flink: the handler must release the blocked channels on
-\* abortion, AlignedCheckpointsTest's cancellation scenarios.)
-BugAbortKeepsInputsBlocked(blocked) == blocked
-
-\* Correct: a newer barrier that subsumes an older alignment starts the newer checkpoint
-\* with only its own input arrived.
-SubsumeFresh(olderArrived, e) == {e}
-
-\* BugSubsumptionKeepsArrivedInputs: on subsumption the task carries the older
-\* checkpoint's arrived inputs over to the newer one.  Those inputs have delivered the
-\* older barrier, not the newer: the records between the two are below the sources'
-\* offsets in the newer checkpoint but the task snapshots before reading them.  They are
-\* in no state: TLC must report NoSkipInv.
-BugSubsumptionKeepsArrivedInputs(olderArrived, e) == olderArrived \cup {e}
+\* BugSubsumptionKeepsArrivedInputs (`Subsume <- SubsumeKeepsArrivedInputs`): on
+\* subsumption the task carries the older checkpoint's arrived inputs over to the newer
+\* one.  Those inputs have delivered the older barrier, not the newer: the records between
+\* the two are below the sources' offsets in the newer checkpoint but the task snapshots
+\* before reading them.  They are in no state: TLC must report NoSkipInv.
+SubsumeKeepsArrivedInputs(t, c, e, ch) == Align(t, c, arrived[t] \cup {e}, endedInputs[t], ch)
 
 \* A FALSE claim, the dual of UnalignedNeverBlocksInv in the same words: TLC must refute
 \* it, which shows that aligned tasks do block (their cost is latency, not storage).

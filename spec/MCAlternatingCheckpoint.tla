@@ -1,11 +1,12 @@
 ------------------------ MODULE MCAlternatingCheckpoint ------------------------
 (***************************************************************************)
-(* Models of AlternatingCheckpoint.tla for TLC: the dials                  *)
-(* SwitchPersistFrom, MaySwitch and HonoursOvertaking with their correct   *)
-(* and bad definitions, a claim that must fail, and the state view.  The   *)
-(* topologies and the shared dials come from MCDataflow.tla; each .cfg     *)
-(* named MCAlternatingCheckpoint_<Purpose>.cfg picks one combination, and  *)
-(* spec/models.tsv records what TLC must report for it.                    *)
+(* Models of AlternatingCheckpoint.tla for TLC: bad definitions that its   *)
+(* bug models substitute for SwitchPersistFrom, MaySwitch,                 *)
+(* HonoursOvertaking and Switch, a claim that must fail, and the state     *)
+(* view.  The topologies and the shared bad definitions come from          *)
+(* MCDataflow.tla; each .cfg named MCAlternatingCheckpoint_<Purpose>.cfg   *)
+(* picks one combination, and spec/models.tsv records what TLC must report *)
+(* for it.                                                                 *)
 (***************************************************************************)
 EXTENDS AlternatingCheckpoint, MCDataflow, TLC
 
@@ -15,11 +16,7 @@ SecondIsSavepoint == {2}
 FirstIsSavepoint == {1}
 
 -----------------------------------------------------------------------------
-(* The dial SwitchPersistFrom.                                             *)
-
-\* Correct: from the switch on, persist what the task takes from the inputs whose barrier
-\* has not arrived: the records still ahead of the barrier, inside the cut.
-PersistPendingOnSwitch(inputs, barrierArrived) == inputs \ barrierArrived
+(* Bad SwitchPersistFrom.                                                  *)
 
 \* BugSwitchPersistsArrivedInputs: on the switch the task also persists the records of the
 \* inputs that already delivered the barrier (the ones it was blocking).  Those records lie
@@ -36,10 +33,7 @@ BugSwitchPersistsArrivedInputs(inputs, barrierArrived) == inputs
 BugSwitchForgetsPendingInputs(inputs, barrierArrived) == {}
 
 -----------------------------------------------------------------------------
-(* The dial MaySwitch.                                                     *)
-
-\* Correct: a savepoint is forced aligned and never times out into unaligned.
-NotASavepoint(c) == c \notin Savepoints
+(* Bad MaySwitch.                                                          *)
 
 \* BugForcedAlignedSwitches, as FLINK-33693: the alignment timeout applies to savepoints too.
 \* The savepoint switches and persists channel state: TLC must report
@@ -47,11 +41,7 @@ NotASavepoint(c) == c \notin Savepoints
 BugForcedAlignedSwitches(c) == TRUE
 
 -----------------------------------------------------------------------------
-(* The dial HonoursOvertaking.                                             *)
-
-\* Correct: an overtaking (unaligned) barrier makes its receiver handle the checkpoint
-\* unaligned.
-OvertakingIsUnaligned(b) == ~b.aligned
+(* Bad HonoursOvertaking.                                                  *)
 
 \* BugSwitchNotPropagated: the receiver ignores the barrier's alignment type and aligns an
 \* overtaking barrier like an aligned one.  The cut stays consistent (an aligned receiver of

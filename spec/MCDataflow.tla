@@ -1,10 +1,8 @@
 ------------------------------ MODULE MCDataflow ------------------------------
 (***************************************************************************)
-(* Model values both MC modules share: the topologies, the routes, the     *)
-(* correct and bad definitions of the three dials of Dataflow.tla          *)
-(* (RecordedOffset, RestoredChannel, FinishedSourcesInject,               *)
-(* ArrivedWithEnded), and the state                                        *)
-(* view.  The .cfg files pick them by substitution, e.g.                   *)
+(* Model values the MC modules share: the topologies, the routes, the bad  *)
+(* definitions a bug model substitutes for those of Dataflow.tla, and the  *)
+(* state view.  The .cfg files pick them by substitution, e.g.             *)
 (* `Edges <- JoinEdges` or `RecordedOffset <- OffsetEarly`.                *)
 (*                                                                         *)
 (* Place in the whole: MCAlignedCheckpoint.tla and                         *)
@@ -20,7 +18,7 @@ JoinSources == {s1, s2}
 JoinOperators == {"join", "sink"}
 JoinEdges == {<<s1, "join">>, <<s2, "join">>, <<"join", "sink">>}
 \* Swapping s1 and s2 maps every Join model to itself: both feed the join alike, read
-\* logs of the same length, and every route, dial and invariant treats them alike (the
+\* logs of the same length, and every route, definition and invariant treats them alike (the
 \* keyed route keys on offsets, never on a source's name).  So symmetry reduction is
 \* sound for the safety models of Join.  Not used with liveness, where it is not.
 JoinSymmetry == Permutations(JoinSources)
@@ -48,60 +46,50 @@ KeyedRoute(n, r) ==
       ELSE OutputsOf(n)
 
 -----------------------------------------------------------------------------
-(* The dial RecordedOffset: the offset a source records with its barrier.  *)
-
-\* Correct: the next offset to read; the barrier follows exactly the records below it.
-OffsetExact(n) == n
+(* Bad sources and bad recovery: a .cfg substitutes one for the definition *)
+(* of Dataflow.tla it names, e.g. `RecordedOffset <- OffsetEarly`.         *)
 
 \* Bug 1: the source records its offset one record early (the seed's 950 of 1,000).  The
 \* record just before the barrier is in downstream state and is also replayed after a
 \* restore: it is counted twice.  TLC must report NoDoubleCountInv.
-OffsetEarly(n) == IF n = 0 THEN 0 ELSE n - 1
+OffsetEarly(s) == IF offset[s] = 0 THEN 0 ELSE offset[s] - 1
 
 \* Bug 2: the source records its offset one record late (the seed's 1,050 of 1,000).  The
 \* record just after the barrier is in no state and is never replayed: it is skipped.
 \* TLC must report NoSkipInv.
-OffsetLate(n) == IF n = RecordsPerSource THEN n ELSE n + 1
+OffsetLate(s) == IF offset[s] = RecordsPerSource THEN offset[s] ELSE offset[s] + 1
 
------------------------------------------------------------------------------
-(* The dial RestoredChannel: what recovery puts back into a channel.       *)
-
-\* Correct: the channel's persisted state, ahead of any new record.
-RestoreChannelState(q) == q
-
-\* Bug 6: recovery drops the persisted channel state.  The records it held are in no
-\* operator state and lie below the sources' recorded offsets: nobody replays them.
-\* Caught by ExactlyOnceInv (the cut itself was consistent; the restore loses it).
-DropChannelState(q) == <<>>
+\* Bug 6 (`RestoredChannel <- DropChannelState`): recovery drops the persisted channel
+\* state.  The records it held are in no operator state and lie below the sources' recorded
+\* offsets: nobody replays them.  Caught by ExactlyOnceInv (the cut itself was consistent;
+\* the restore loses it).
+DropChannelState(e) == <<>>
 
 \* Recovery puts the persisted records back in reverse order.  Every
 \* record is restored once, so every counting invariant holds; FifoChannelInv fails.
-ReverseChannelState(q) == [i \in 1..Len(q) |-> q[Len(q) - i + 1]]
+ReverseChannelState(e) ==
+    LET q == snapChan[latest][e] IN [i \in 1..Len(q) |-> q[Len(q) - i + 1]]
 
------------------------------------------------------------------------------
-(* The dial FinishedSourcesInject.                                         *)
-
-\* Correct: a source at the end of its log still injects the barriers of new checkpoints.
-FinishedInjects == TRUE
-
-\* Bug 8, as Flink before FLIP-147 (FLINK-2491): a finished source no longer takes part in
-\* checkpoints.  A checkpoint triggered after it finished waits forever for its barrier:
+\* Bug 8, as Flink before FLIP-147 (FLINK-2491), `BarrierDue <- BarrierDueUntilFinished`: a
+\* finished source no longer takes part in checkpoints (BarrierDue with one conjunct more,
+\* the last).  A checkpoint triggered after it finished waits forever for its barrier:
 \* TLC must refute CheckpointCompletesProp; with blocking inputs (aligned) the run also
 \* stops dead before it drains: a deadlock.  Its models run with EndOfInput = FALSE, the
 \* world before FLIP-147: no end of partition reaches a barrier handler (with it, the
 \* receivers would count the ended input as arrived: BugEndedInputNotCountedAsArrived is the
 \* receiving side's version of this bug).
-FinishedSilent == FALSE
+BarrierDueUntilFinished(s, c) ==
+    /\ Live(c)
+    /\ c > current[s]
+    /\ \A d \in (current[s] + 1)..(c - 1) : ~Live(d)
+    /\ AbortsReachTasks \/ InFlight(c)
+    /\ s \notin endedSources
+    /\ offset[s] < RecordsPerSource
 
------------------------------------------------------------------------------
-(* The dial ArrivedWithEnded: which inputs alignment counts as arrived.    *)
-
-\* Correct (FLIP-147): an input that has ended counts as having delivered every barrier.
-EndedCountsAsArrived(barrierArrived, ended) == barrierArrived \cup ended
-
-\* BugEndedInputNotCountedAsArrived: only real barriers count.  A checkpoint triggered
-\* after one input of a task ended never aligns at that task; an aligned task blocks the
-\* inputs whose barrier arrived for ever.  TLC must report a deadlock (aligned Join).
+\* BugEndedInputNotCountedAsArrived (`ArrivedWithEnded <- ...`): only real barriers count.
+\* A checkpoint triggered after one input of a task ended never aligns at that task; an
+\* aligned task blocks the inputs whose barrier arrived for ever.  TLC must report a
+\* deadlock (aligned Join).
 BugEndedInputNotCountedAsArrived(barrierArrived, ended) == barrierArrived
 
 -----------------------------------------------------------------------------
@@ -157,7 +145,7 @@ FailKeepsPending ==
               /\ chan' = [e \in Edges |-> <<>>]
          ELSE /\ processed' = snapProcessed[latest]
               /\ offset' = snapOffset[latest]
-              /\ chan' = [e \in Edges |-> RestoredChannel(snapChan[latest][e])]
+              /\ chan' = [e \in Edges |-> RestoredChannel(e)]
     /\ handling' = [t \in Operators |-> 0]
     /\ arrived' = [t \in Operators |-> {}]
     /\ current' = [t \in Tasks |-> discardedUpTo']
@@ -186,25 +174,36 @@ TriggerStopsAfterAbort(c) ==
                    failures, lifecycleVars>>
 
 -----------------------------------------------------------------------------
-(* The transactional sink: the option on, and the bad dials.               *)
-(* A .cfg turns the sink on with `TransactionalSink <- SinkOn` and picks   *)
-(* a bad dial with e.g. `SinkCommitsOnSnapshot <- BugCommitOnSnapshot`;   *)
-(* the correct dials are the defaults in Dataflow.tla.                     *)
+(* The transactional sink: the option on, and bad sinks.  A .cfg turns   *)
+(* the sink on with `TransactionalSink <- SinkOn` and picks a bad          *)
+(* definition with e.g. `SinkSnapshot <- BugCommitOnSnapshot`.             *)
 
 SinkOn == TRUE
 
-\* BugCommitOnSnapshot: the sink commits its transaction in the snapshot that pre-commits
-\* it, before the checkpoint has completed.  A failure before the checkpoint completes
-\* restores an older one: the sources replay the committed records, the sink writes them
-\* again and commits them again.  TLC must report NoDuplicateOutputInv.
-BugCommitOnSnapshot == TRUE
+\* BugCommitOnSnapshot (`SinkSnapshot <- BugCommitOnSnapshot`): the sink commits its
+\* transaction in the snapshot that pre-commits it, before the checkpoint has completed.  A
+\* failure before the checkpoint completes restores an older one: the sources replay the
+\* committed records, the sink writes them again and commits them again.  TLC must report
+\* NoDuplicateOutputInv.
+BugCommitOnSnapshot(T, C) ==
+    IF ~TransactionalSink \/ T \cap SinkTasks = {} \/ C = {} THEN UNCHANGED sinkVars
+    ELSE
+    LET c0 == SetMin(C)
+        S == {t \in T \cap SinkTasks : txnOpen[t] # EmptyBag}
+        now == [t \in SinkTasks |-> IF t \in S THEN {c0} ELSE {}]
+        txn1 == [t \in SinkTasks |-> IF t \in S THEN [txn[t] EXCEPT ![c0] = txnOpen[t]] ELSE txn[t]]
+    IN
+    /\ PreCommitTransactions(T, C)
+    /\ committed' = committed (+) BagSum(SinkTasks, [t \in SinkTasks |->
+                        BagSum(NewlyCommitted(now[t], txnCommitted[t]), txn1[t])])
+    /\ txnCommitted' = [t \in SinkTasks |-> txnCommitted[t] \cup now[t]]
 
-\* BugNoRecommitOnRestore: on restore the sink does not re-commit the transactions of the
-\* restored checkpoint.  When the failure comes after CompleteCheckpoint(c) and before
-\* NotifyCheckpointComplete(t, c), the notification is lost with it, and c's transaction
-\* (whose records lie in the restored state, so nothing replays them) is never committed.
-\* TLC must report OutputExactlyOnceInv.
-BugNoRecommitOnRestore == FALSE
+\* BugNoRecommitOnRestore (`Recommitted <- BugNoRecommitOnRestore`): on restore the sink
+\* does not re-commit the transactions of the restored checkpoint.  When the failure comes
+\* after CompleteCheckpoint(c) and before NotifyCheckpointComplete(t, c), the notification
+\* is lost with it, and c's transaction (whose records lie in the restored state, so nothing
+\* replays them) is never committed.  TLC must report OutputExactlyOnceInv.
+BugNoRecommitOnRestore(t) == {}
 
 \* BugCommitNotIdempotent: a commit adds the transaction's records to the output even if
 \* they are there already (an append instead of a rename).  The notification of c commits
@@ -212,11 +211,14 @@ BugNoRecommitOnRestore == FALSE
 \* of it twice.  TLC must report NoDuplicateOutputInv.
 BugCommitNotIdempotent(ids, done) == ids
 
-\* BugNoFinalCheckpoint: the job finishes as soon as every task has ended, without a final
-\* checkpoint (Flink before FLIP-147).  The sink's last transaction, holding what it wrote
-\* after its last snapshot, is never pre-committed nor committed.  TLC must report
+\* BugNoFinalCheckpoint (`Terminated <- BugNoFinalCheckpoint`): the job finishes as soon as
+\* every task has ended, without a final checkpoint (Flink before FLIP-147): Terminated
+\* without its last conjunct.  The sink's last transaction, holding what it wrote after its
+\* last snapshot, is never pre-committed nor committed.  TLC must report
 \* OutputExactlyOnceInv.
-BugNoFinalCheckpoint == FALSE
+BugNoFinalCheckpoint == /\ Drained
+                        /\ \A c \in CheckpointIds : ~InFlight(c) /\ ckpt[c] # "pending"
+                        /\ EndOfInput => \A t \in Tasks : Ended(t)
 
 \* BugFinalCheckpointNeverTriggered (liveness twin of the final checkpoint): the coordinator
 \* never triggers a final checkpoint (`FinalCheckpointDue <- BugFinalCheckpointNeverDue`), so
@@ -263,5 +265,5 @@ StateView ==
 =============================================================================
 No models of its own; the figures of the models that use it are in MCAlignedCheckpoint.tla
 and MCUnalignedCheckpoint.tla.
-The sink's bad dials are used by MCAlignedCheckpoint_Bug{CommitOnSnapshot,
+The bad sinks are used by MCAlignedCheckpoint_Bug{CommitOnSnapshot,
 NoRecommitOnRestore,CommitNotIdempotent,NoFinalCheckpoint}.cfg; figures in MCAlignedCheckpoint.tla.

@@ -1,38 +1,27 @@
 ------------------------- MODULE MCUnalignedCheckpoint -------------------------
 (***************************************************************************)
-(* Models of UnalignedCheckpoint.tla for TLC: the dials PersistedOvertaken *)
-(* and PersistFrom with their correct and bad definitions, and claims that *)
-(* must fail.  The topologies and the shared dials come from               *)
-(* MCDataflow.tla; each .cfg named MCUnalignedCheckpoint_<Purpose>.cfg     *)
-(* picks one combination, and spec/models.tsv records what TLC must report *)
-(* for it.                                                                 *)
+(* Models of UnalignedCheckpoint.tla for TLC: bad definitions that its    *)
+(* bug models substitute for the protocol's, and claims that must fail.    *)
+(* The topologies and the shared bad definitions come from MCDataflow.tla; *)
+(* each .cfg named MCUnalignedCheckpoint_<Purpose>.cfg picks one           *)
+(* combination, and spec/models.tsv records what TLC must report for it.   *)
 (***************************************************************************)
 EXTENDS UnalignedCheckpoint, MCDataflow, TLC
 
-\* Correct: every record a barrier overtakes is persisted as the channel's state.
-PersistAllOvertaken(q) == q
+\* Bug 4 (`SaveOvertaken <- ForgetOvertaken`): the barrier overtakes the queued records but
+\* they are not persisted.  They are in the sender's snapshot (sent before it) but not in
+\* the receiver's (taken after it): after a restore they are in no state and no channel,
+\* and no source replays them.  TLC must report NoSkipInv.
+ForgetOvertaken(ch, n, c) == snapChan
 
-\* Bug 4: the barrier overtakes the queued records but they are not persisted.  They are
-\* in the sender's snapshot (sent before it) but not in the receiver's (taken after it):
-\* after a restore they are in no state and no channel, and no source replays them.
-\* TLC must report NoSkipInv.
-ForgetOvertaken(q) == <<>>
+\* Bug 5, as FLINK-18139 (the unaligner consulted the wrong channels for in-flight data),
+\* `Persisting <- PersistArrivedInputs`: the receiver persists records from the inputs whose
+\* barrier has already arrived.  Records of the pending inputs are lost; records after an
+\* arrived barrier are persisted although their sources will replay them.
+PersistArrivedInputs(t) == IF handling[t] = 0 THEN {} ELSE arrived[t]
 
-\* Correct: while handling a checkpoint, persist the records of the inputs whose barrier
-\* has not arrived yet; they were sent before their sender's snapshot, taken after ours.
-PersistPendingInputs(inputs, barrierArrived) == inputs \ barrierArrived
-
-\* Bug 5, as FLINK-18139 (the unaligner consulted the wrong channels for in-flight data):
-\* the receiver persists records from the inputs whose barrier has already arrived.
-\* Records of the pending inputs are lost; records after an arrived barrier are persisted
-\* although their sources will replay them.
-PersistArrivedInputs(inputs, barrierArrived) == barrierArrived
-
-\* Correct: only a barrier of the checkpoint the task handles marks its input as arrived.
-CountsForOwn(b, h) == b = h
-
-\* BugLateBarrierOfCancelledCheckpoint, the mechanism of FLINK-20654: a late barrier of an
-\* older, cancelled checkpoint (one whose cancellation the task has not seen yet) is taken
+\* BugLateBarrierOfCancelledCheckpoint (`CountsFor <- ...`), the mechanism of FLINK-20654: a
+\* late barrier of an older, cancelled checkpoint (one whose cancellation the task has not seen yet) is taken
 \* as the barrier of the checkpoint the task handles now, so the task stops persisting that
 \* input early.  The records that follow the late barrier but precede the current
 \* checkpoint's own barrier are in the cut (below the sources' recorded offsets), were not
@@ -64,7 +53,7 @@ BarrierBehindRecords(ch, n, c) == Enqueue(ch, OutputsOf(n), [ckpt |-> c])
 \* parts on one edge).
 SaveOvertakenFirst(ch, n, c) ==
     [snapChan EXCEPT ![c] = [e \in Edges |-> IF e \in OutputsOf(n)
-                                              THEN PersistedOvertaken(SelectSeq(ch[e], IsRecord))
+                                              THEN Overtaken(ch, e)
                                                    \o snapChan[c][e]
                                               ELSE snapChan[c][e]]]
 

@@ -4,7 +4,7 @@
 (* TLC follows a trace that the engine recorded in --mode alternating and  *)
 (* accepts it iff every event is a step of the protocol.  How:             *)
 (* TraceValidation.tla; TraceAligned.tla and TraceUnaligned.tla are the    *)
-(* twins for the other modes.  The dials have their correct definitions    *)
+(* twins for the other modes.  No bad definition is substituted           *)
 (* (TraceAlternating.cfg): a trace must be a behaviour of the protocol as  *)
 (* it is meant, not of one of its bugs.                                    *)
 (*                                                                         *)
@@ -27,12 +27,6 @@ TraceSavepoints ==
         /\ Trace[j].event = "TriggerCheckpoint"
         /\ "savepoint" \in DOMAIN Trace[j]
         /\ Trace[j].savepoint = TRUE}}
-
-\* The alternating dials, correct: persist the records of the inputs still waiting for the
-\* barrier, never switch a savepoint, handle an overtaking barrier unaligned.
-CorrectSwitchPersistFrom(inputs, barrierArrived) == inputs \ barrierArrived
-CorrectMaySwitch(c) == c \notin Savepoints
-CorrectHonoursOvertaking(b) == ~b.aligned
 
 \* What RunEnded (TraceValidation) requires the spec cannot do either when the engine stopped.
 Moves ==

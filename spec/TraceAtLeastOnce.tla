@@ -5,7 +5,7 @@
 (* TLC follows a trace that the engine recorded and accepts it iff every   *)
 (* event is a step of the protocol.  How: TraceValidation.tla; the twins   *)
 (* for the other modes are TraceAligned.tla and TraceUnaligned.tla.  The   *)
-(* dials have their correct definitions (TraceAtLeastOnce.cfg).            *)
+(* protocol is checked as it is, with no bad definition substituted.       *)
 (*                                                                         *)
 (* The spec's tracker follows several checkpoints per task, as the        *)
 (* engine's (AtLeastOnceTracking) and Flink's CheckpointBarrierTracker do: *)

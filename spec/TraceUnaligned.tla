@@ -3,20 +3,13 @@
 (* Trace validation of unaligned barriers (UnalignedCheckpoint.tla): TLC   *)
 (* follows a trace that the engine recorded and accepts it iff every event *)
 (* is a step of the protocol. How: TraceValidation.tla; TraceAligned.tla   *)
-(* is the twin for the other mode. The dials have their correct            *)
-(* definitions (TraceUnaligned.cfg): a trace must be a behaviour of the    *)
-(* protocol as it is meant, not of one of its bugs.                        *)
+(* is the twin for the other mode. No bad definition is substituted        *)
+(* (TraceUnaligned.cfg): a trace must be a behaviour of the protocol as it *)
+(* is meant, not of one of its bugs.                                       *)
 (***************************************************************************)
 EXTENDS UnalignedCheckpoint, TraceValidation
 
 ASSUME TraceHeader.mode = "unaligned"
-
-\* The unaligned dials, correct: persist every overtaken record, and the records of the inputs
-\* whose barrier has not arrived yet.
-CorrectPersistedOvertaken(q) == q
-CorrectPersistFrom(inputs, barrierArrived) == inputs \ barrierArrived
-\* Only a barrier of the checkpoint a task handles marks its input as arrived.
-CorrectCountsFor(b, h) == b = h
 
 \* What RunEnded (TraceValidation) requires the spec cannot do either when the engine stopped.
 Moves ==

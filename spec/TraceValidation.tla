@@ -56,13 +56,6 @@ TraceEndOfInput == "endOfInput" \in DOMAIN TraceHeader /\ TraceHeader.endOfInput
 \* before the field existed: off.
 TraceTransactionalSink == "transactionalSink" \in DOMAIN TraceHeader /\ TraceHeader.transactionalSink
 
-\* The dials, with their correct definitions (as the comments in Dataflow.tla state them and the
-\* MC modules define them): a trace must be a behaviour of the protocol as meant, not of a bug.
-\* Defined here rather than taken from the MC modules, whose model values are not a trace's.
-CorrectRecordedOffset(n) == n
-CorrectRestoredChannel(q) == q
-CorrectArrivedWithEnded(barrierArrived, ended) == barrierArrived \cup ended
-
 \* <<node, source>> -> for each offset of that source, the out-edges of node its record takes.
 RouteFun == FunOf(TraceHeader.routes)
 \* Route(n, r) as the engine's partitioners computed it for every node and record.

@@ -16,10 +16,9 @@
 (* checkpoint; an ended input counts as arrived.                           *)
 (*                                                                         *)
 (* Place in the whole: EXTENDS the shared Dataflow and CutInvariants;      *)
-(* MCUnalignedCheckpoint.tla gives the topologies, the bounds and the      *)
-(* named bad overrides of the dials (PersistedOvertaken, PersistFrom,      *)
-(* CountsFor, and the shared ones).  Its aligned counterpart is            *)
-(* AlignedCheckpoint.tla.                                                  *)
+(* MCUnalignedCheckpoint.tla gives the topologies, the bounds and the bad  *)
+(* definitions its bug models substitute for SaveOvertaken, Persisting and *)
+(* CountsFor.  Its aligned counterpart is AlignedCheckpoint.tla.           *)
 (*                                                                         *)
 (* Persisted channel state of an edge e in checkpoint c, in FIFO order:    *)
 (* first what the receiver took from e after its own snapshot and before   *)
@@ -29,22 +28,16 @@
 (***************************************************************************)
 EXTENDS Dataflow, CutInvariants
 
-\* Dials, defined correctly and wrongly in MCUnalignedCheckpoint.tla.  Correct:
-\* PersistedOvertaken(q) = q, PersistFrom(inputs, arrived) = inputs \ arrived,
-\* CountsFor(b, h) = (b = h).
-CONSTANTS
-    PersistedOvertaken(_), \* given the records a barrier overtook: those persisted
-    PersistFrom(_, _),     \* given a task's inputs and those whose barrier arrived: the
-                           \* inputs whose records it persists
-    CountsFor(_, _)        \* CountsFor(b, h): whether a barrier of b marks its input as
-                           \* arrived for the checkpoint h the task handles
+\* Whether a barrier of checkpoint b marks its input as arrived for the checkpoint h the
+\* task handles: only a barrier of h itself does.
+CountsFor(b, h) == b = h
 
 \* At most one unaligned checkpoint is in flight at a time, as in Flink.
 ASSUME MaxConcurrent = 1
 
 \* The inputs whose records t persists now: while it handles a checkpoint, those whose
 \* barrier has not arrived yet (an ended input delivers no more records).
-Persisting(t) == IF handling[t] = 0 THEN {} ELSE PersistFrom(InputsOf(t), arrived[t])
+Persisting(t) == IF handling[t] = 0 THEN {} ELSE InputsOf(t) \ arrived[t]
 
 \* Given arrived inputs a and ended inputs x, t has c's barrier on every input.
 AllArrived(t, a, x) == ArrivedWithEnded(a, x) = InputsOf(t)
@@ -73,7 +66,7 @@ Overtaken(ch, e) == SelectSeq(ch[e], IsRecord)
 \* snapChan with what barrier c overtook on n's outputs appended to their persisted state.
 SaveOvertaken(ch, n, c) ==
     [snapChan EXCEPT ![c] = [e \in Edges |-> IF e \in OutputsOf(n)
-                                              THEN snapChan[c][e] \o PersistedOvertaken(Overtaken(ch, e))
+                                              THEN snapChan[c][e] \o Overtaken(ch, e)
                                               ELSE snapChan[c][e]]]
 
 \* Source s records its offset in the in-flight checkpoint c, puts barrier c at the head of
@@ -81,7 +74,7 @@ SaveOvertaken(ch, n, c) ==
 \* Implemented by SourceTask.injectBarrier(c).
 InjectBarrier(s, c) ==
     /\ BarrierDue(s, c)
-    /\ snapOffset' = [snapOffset EXCEPT ![c][s] = RecordedOffset(offset[s])]
+    /\ snapOffset' = [snapOffset EXCEPT ![c][s] = RecordedOffset(s)]
     /\ chan' = Overtake(chan, s, c)
     /\ snapChan' = SaveOvertaken(chan, s, c)
     /\ current' = [current EXCEPT ![s] = c]

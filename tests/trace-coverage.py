@@ -169,9 +169,9 @@ NOT_BY_THE_ENGINE = {
 # reached; remove an entry once a trace reaches it (the check then says so). Empty since the last
 # two got their seeds (sim-join-aligned-decline-abandons, sim-join-unaligned-last-input-ends).
 NOT_YET = set()
-# Branches of the aligned module that no behaviour of the spec with its correct dials reaches (they
-# are there for the dials: BlocksOnBarrier = FALSE, as at-least-once instantiates the module).
-NOT_WITH_CORRECT_DIALS = {
+# Branches of the aligned module that no behaviour of the protocol reaches (only a bad model's
+# does: Blocked <- NoBlocking, MCAlignedCheckpoint.tla).
+NOT_IN_THE_PROTOCOL = {
     "aligned: ReceiveBarrier: subsumes the older alignment, completes at once":
         "the older alignment has an arrived input, which is blocked, so it has not ended: the newer barrier's"
         " input and the ended ones are never all inputs",
@@ -198,20 +198,20 @@ def branches(path):
             key = "%s: %s" % (action, branch)
             full = "%s: %s" % (mode, key)
             if int(count) == 0 and key not in NOT_BY_THE_ENGINE and full not in NOT_YET \
-                    and full not in NOT_WITH_CORRECT_DIALS:
+                    and full not in NOT_IN_THE_PROTOCOL:
                 missing.append(full)
-            if int(count) > 0 and (full in NOT_YET or full in NOT_WITH_CORRECT_DIALS):
+            if int(count) > 0 and (full in NOT_YET or full in NOT_IN_THE_PROTOCOL):
                 reached_now.append(full)
         taken = sum(1 for r in mine if int(r[3]) > 0)
         print("  %-10s %d of %d branches taken (%d steps)" % (mode, taken, len(mine), sum(int(r[3]) for r in mine)))
     for key, why in NOT_BY_THE_ENGINE.items():
         print("  not by the correct engine: %s (%s)" % (key, why))
-    for key, why in NOT_WITH_CORRECT_DIALS.items():
-        print("  not with the correct dials: %s (%s)" % (key, why))
+    for key, why in NOT_IN_THE_PROTOCOL.items():
+        print("  not reachable by the protocol: %s (%s)" % (key, why))
     for key in sorted(NOT_YET):
         print("  not reached yet by the CI set (a seed to find): %s" % key)
     for m in reached_now:
-        print("  REACHED NOW: %s (remove it from NOT_YET; if it is in NOT_WITH_CORRECT_DIALS, that claim is wrong)" % m)
+        print("  REACHED NOW: %s (remove it from NOT_YET; if it is in NOT_IN_THE_PROTOCOL, that claim is wrong)" % m)
     for m in missing:
         print("  MISSING: %s" % m)
     sys.exit(1 if missing or reached_now else 0)
