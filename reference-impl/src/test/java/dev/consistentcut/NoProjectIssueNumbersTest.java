@@ -30,12 +30,23 @@ class NoProjectIssueNumbersTest {
             ".xml", ".properties", ".txt");
     private static final Set<String> SKIPPED_DIRS = Set.of(".git", "target", "notebook", "node_modules");
 
-    /** The lines of {@code text} naming a project issue, as {@code name:line: text}. */
+    /** A line break with the comment marker that continues the text on the next line. */
+    private static final Pattern WRAP = Pattern.compile("[ \\t]*\\R[ \\t]*(?:\\*(?!/)|//|#|\\\\\\*|\\(\\*)?[ \\t]*");
+
+    /**
+     * The lines of {@code text} naming a project issue, as {@code name:line: text}; a reference
+     * wrapped over two lines ("issue" at the end of one, the number at the start of the next,
+     * behind the comment marker) counts, at its first line.
+     */
     static List<String> mentions(String name, List<String> text) {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < text.size(); i++) {
-            if (ISSUE.matcher(text.get(i)).find()) {
-                out.add(name + ":" + (i + 1) + ": " + text.get(i).strip());
+            String line = text.get(i);
+            String joined = i + 1 < text.size()
+                    ? line + WRAP.matcher("\n" + text.get(i + 1)).replaceFirst(" ") : line;
+            java.util.regex.Matcher m = ISSUE.matcher(joined);
+            if (m.find() && m.start() < line.length()) {
+                out.add(name + ":" + (i + 1) + ": " + line.strip());
             }
         }
         return out;
@@ -72,9 +83,10 @@ class NoProjectIssueNumbersTest {
     @Test
     void everyFormOfAProjectIssueIsFoundAndOtherTrackersAreNot() {
         List<String> text = List.of("the lifecycle (issue 9)", "Issue 10: order", "see issues 11 and 16",
-                "issue #12", "FLINK-20654", "tlaplus/tlaplus#206", "a tissue of lies", "issued 3 times");
+                "issue #12", "FLINK-20654", "tlaplus/tlaplus#206", "a tissue of lies", "issued 3 times",
+                "until issue", "11's fix", " * fixed by issue", " * 13, the", "an issue", "nobody");
         assertEquals(List.of("d:1: the lifecycle (issue 9)", "d:2: Issue 10: order", "d:3: see issues 11 and 16",
-                "d:4: issue #12"), mentions("d", text));
+                "d:4: issue #12", "d:9: until issue", "d:11: * fixed by issue"), mentions("d", text));
     }
 
     private static boolean isScript(Path p) {

@@ -152,8 +152,8 @@ public final class TraceRecorder implements RunObserver, Closeable {
     }
 
     /**
-     * As above, for a causal trace of the threaded runtime when {@code clocks} is not null (issue
-     * 13): the events' processes and clocks come from {@code clocks} (the runtime carries them:
+     * As above, for a causal trace of the threaded runtime when {@code clocks} is not null: the
+     * events' processes and clocks come from {@code clocks} (the runtime carries them:
      * {@code ThreadedRuntime.recordCausally}), each event records only what its task sees (no
      * {@code channels}, except after a restore, when every task is stopped), and {@link #close}
      * writes the events merged by their clocks; {@code mergeSeed} picks among the events that may
