@@ -67,8 +67,6 @@ class NoProjectIssueNumbersTest {
                     })
                     .filter(p -> TEXT.stream().anyMatch(ext -> p.toString().endsWith(ext)) || isScript(p))
                     .filter(p -> !p.getFileName().toString().equals("CHANGELOG.md"))
-                    // this class's own twin fixtures are examples of what it rejects
-                    .filter(p -> !p.getFileName().toString().equals(NoProjectIssueNumbersTest.class.getSimpleName() + ".java"))
                     .collect(Collectors.toList());
         }
         assertTrue(files.size() > 100, "too few files found under " + ROOT + ": " + files.size());
@@ -82,11 +80,14 @@ class NoProjectIssueNumbersTest {
     /** The check's broken twin: the forms of an issue reference are found; JIRA ids and other projects' are not. */
     @Test
     void everyFormOfAProjectIssueIsFoundAndOtherTrackersAreNot() {
-        List<String> text = List.of("the lifecycle (issue 9)", "Issue 10: order", "see issues 11 and 16",
-                "issue #12", "FLINK-20654", "tlaplus/tlaplus#206", "a tissue of lies", "issued 3 times",
-                "until issue", "11's fix", " * fixed by issue", " * 13, the", "an issue", "nobody");
-        assertEquals(List.of("d:1: the lifecycle (issue 9)", "d:2: Issue 10: order", "d:3: see issues 11 and 16",
-                "d:4: issue #12", "d:9: until issue", "d:11: * fixed by issue"), mentions("d", text));
+        // The word is spliced in so that this file, the twin's fixture, holds no reference itself.
+        String w = "issue";
+        String cap = "Issue";
+        List<String> text = List.of("the lifecycle (" + w + " 9)", cap + " 10: order", "see " + w + "s 11 and 16",
+                w + " #12", "FLINK-20654", "tlaplus/tlaplus#206", "a tissue of lies", w + "d 3 times",
+                "until " + w, "11's fix", " * fixed by " + w, " * 13, the", "an " + w, "nobody");
+        assertEquals(List.of("d:1: the lifecycle (" + w + " 9)", "d:2: " + cap + " 10: order", "d:3: see " + w + "s 11 and 16",
+                "d:4: " + w + " #12", "d:9: until " + w, "d:11: * fixed by " + w), mentions("d", text));
     }
 
     private static boolean isScript(Path p) {
