@@ -44,11 +44,11 @@ extract() {
   awk -v doc="$1" '
     BEGIN { inblock = 0 }
     /^```/ {
-      if (inblock) { inblock = 0; print "__block_end"; next }
+      if (inblock) { inblock = 0; next }
       info = substr($0, 4)
       if (info ~ /^sh[ \t]+runnable[ \t]*$/) { inblock = 1; printf "__block_start %s %d\n", doc, NR; next }
       if (info ~ /^sh[ \t]+long[ \t]*$/) { printf "echo \"docs-test: skipped (long) %s:%d\"\n", doc, NR }
-      fence = 1; next
+      next
     }
     inblock { print }
   ' "$ROOT_DOCS/$1"
@@ -61,7 +61,6 @@ run_doc() {
   {
     echo 'set -e -o pipefail'
     echo '__block_start() { __doc=$1; __line=$2; echo "docs-test: running $1:$2"; }'
-    echo '__block_end() { :; }'
     echo 'trap '\''echo "docs-test: FAILED $__doc:$__line (exit $?)" >&2'\'' ERR'
     extract "$doc"
   } > "$script"
