@@ -26,16 +26,16 @@ import java.util.random.RandomGenerator;
 /**
  * The deterministic simulation runtime: every task of the job in one thread, advanced one step at
  * a time; the clock is the step counter. At each step it collects every enabled step and chooses
- * one with the run's draws ({@link RunOptions#newDraws()}, seeded by {@link RunOptions#seed()}), so a
+ * one with the run's draws ({@link DrawSettings#newDraws()}, seeded by {@link DrawSettings#seed()}), so a
  * run is reproduced exactly by (job, mode, options).
  *
  * <p>Choice of a step: first the environment's and coordinator's occasional steps, each taken with
  * its probability while enabled: {@code FailAndRestore} (while the failure budget lasts; always at
- * {@link RunOptions#failAtStep()} and right after the {@link RunOptions#failAfterCheckpoint()}-th
+ * {@link SimulationSettings#failAtStep()} and right after the {@link CheckpointSettings#failAfterCheckpoint()}-th
  * completed checkpoint), {@code TriggerCheckpoint} (when the coordinator allows it, the interval
  * has passed and the checkpoint budget lasts), {@code AbortCheckpoint} (a pending checkpoint at
  * random). Otherwise one of the enabled task steps and {@code CompleteCheckpoint} steps, uniformly.
- * The run ends when no such step is enabled (or after {@link RunOptions#maxSteps()}).
+ * The run ends when no such step is enabled (or after {@link SimulationSettings#maxSteps()}).
  *
  * <p>Checks: every completed checkpoint against {@code ConsistentCutInv} (and
  * {@code AlignedNoChannelStateInv} in aligned mode) as it completes; {@code UnalignedNeverBlocksInv}
@@ -60,7 +60,10 @@ public final class SimulationRuntime extends DrivenRuntime {
 
     private final CheckpointDriver driver;
     private final BarrierMode mode;
-    private final RunOptions options;
+    /** The simulation's own settings; the driver has the checkpoints' and the observers'. */
+    private final SimulationSettings options;
+    private final CheckpointSettings checkpoints;
+    private final long seed;
     private final RandomGenerator random;
 
     private long step;
@@ -86,16 +89,18 @@ public final class SimulationRuntime extends DrivenRuntime {
     @TestSeam
     SimulationRuntime(JobGraph job, BarrierMode mode, RunOptions options, UnaryOperator<LifecycleChecks.Coordinator> lifecycleView) {
         this.mode = mode;
-        this.options = options;
-        this.random = options.newDraws();
+        this.options = options.simulation();
+        this.checkpoints = options.checkpoints();
+        this.seed = options.draws().seed();
+        this.random = options.draws().newDraws();
         // One step stands for one millisecond; declines are drawn from the run's seeded draws.
-        this.driver = new CheckpointDriver(job, mode, options, () -> step, 1, lifecycleView, false,
+        this.driver = new CheckpointDriver(job, mode, checkpoints, options.observation(), () -> step, 1, lifecycleView, false,
                 new DriverGateway.Choices(1, random::nextDouble, () -> { }, () -> false));
         for (String t : driver.deployment.tasks.keySet()) {
             outputsOf.put(t, driver.graph.outputs(t).stream().map(c -> driver.deployment.channels.get(c.id())).toList());
         }
     }
-    /** Runs the job to its end (or {@link RunOptions#maxSteps()}) and checks it; see the class comment. */
+    /** Runs the job to its end (or {@link SimulationSettings#maxSteps()}) and checks it; see the class comment. */
     @Override
     public RunResult run() {
         while (step < options.maxSteps() && step()) {
@@ -133,7 +138,7 @@ public final class SimulationRuntime extends DrivenRuntime {
         } catch (TooManyFailedCheckpointsException e) {
             throw e; // the job failed as configured, not the simulation: the caller reports it
         } catch (RuntimeException e) {
-            throw new IllegalStateException("simulation (mode " + mode.name() + ", seed " + options.seed()
+            throw new IllegalStateException("simulation (mode " + mode.name() + ", seed " + seed
                     + ") failed at step " + step + ", " + chosen + ": " + e.getMessage(), e);
         }
         step++;
@@ -242,7 +247,7 @@ public final class SimulationRuntime extends DrivenRuntime {
 
     private boolean triggerAllowed(boolean respectInterval) {
         return driver.triggeredCount() < options.maxCheckpoints()
-                && (!respectInterval || step - lastTrigger >= options.checkpointInterval())
+                && (!respectInterval || step - lastTrigger >= checkpoints.checkpointInterval())
                 && driver.coordinator.canTrigger();
     }
 

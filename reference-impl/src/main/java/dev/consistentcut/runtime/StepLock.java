@@ -1,11 +1,10 @@
 package dev.consistentcut.runtime;
 
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * What a step of the threaded runtime holds while it runs, chosen once at wiring: nothing, the
- * trace lock (a trace recorded under one lock), or the locks of a task's channels (a causal
+ * {@link StepOrdering} the observer's installer chose (one lock for a trace), or the locks of a task's channels (a causal
  * trace, {@link CausalWiring}). The step takes and releases it without asking which.
  *
  * <p><b>Threading contract.</b> {@link #lock} and {@link #unlock} are called in pairs on the
@@ -27,8 +26,8 @@ interface StepLock {
 
     void unlock();
 
-    /** One lock. */
-    static StepLock of(ReentrantLock lock) {
+    /** What the run's {@link StepOrdering} holds. */
+    static StepLock of(StepOrdering lock) {
         return new StepLock() {
             @Override
             public void lock() {
