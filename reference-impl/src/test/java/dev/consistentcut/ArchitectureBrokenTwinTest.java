@@ -64,6 +64,11 @@ class ArchitectureBrokenTwinTest {
         assertNames(failure(ArchitectureTest::theChecksDependOnNoRuntime, WITH_TWINS), "check.CheckArchTwin");
     }
 
+    @Test
+    void theChecksCoreOnlyRuleCatchesACheckUsingTheVectorClocks() {
+        assertNames(failure(ArchitectureTest::theChecksDependOnTheCoreOnly, WITH_TWINS), "check.CheckCausalArchTwin");
+    }
+
     private static String failure(Consumer<JavaClasses> rule, JavaClasses classes) {
         return assertThrows(AssertionError.class, () -> rule.accept(classes)).getMessage();
     }
