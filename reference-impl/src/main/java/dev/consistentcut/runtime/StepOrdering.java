@@ -7,7 +7,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * step, every coordinator step and every flush of a task's buffers. Whoever installs an observer
  * that needs one order of steps (a trace recorder) passes {@link #oneAtATime()}; the runtime takes
  * and releases what it is given, without asking which. A causal trace orders the task steps by
- * their channels' locks instead ({@link CausalWiring}); its flushes still take this.
+ * their channels' locks instead, an ordering of the same kind ({@link CausalWiring}); its flushes
+ * still take the one given.
  *
  * <p><b>Threading contract.</b> {@link #lock} and {@link #unlock} are called in pairs, on the
  * thread that performs the step: the task threads and the coordinator thread, concurrently. An
@@ -31,6 +32,16 @@ public interface StepOrdering {
     void lock();
 
     void unlock();
+
+    /** Runs {@code step} holding this. */
+    default void run(Runnable step) {
+        lock();
+        try {
+            step.run();
+        } finally {
+            unlock();
+        }
+    }
 
     /** One step at a time, under one lock: a trace's order (tracing serializes the run). */
     static StepOrdering oneAtATime() {

@@ -89,7 +89,7 @@ public final class ThreadedRuntime extends DrivenRuntime {
      * nothing by default. A causal trace orders the task steps by their channels' locks instead
      * ({@link #causal}).
      */
-    final StepLock traceStep;
+    final StepOrdering traceStep;
     /**
      * A causal trace: every task and the coordinator log their own events, stamped with vector
      * clocks that the channels and the coordinator carry ({@link VectorClocks}); no trace lock
@@ -121,7 +121,7 @@ public final class ThreadedRuntime extends DrivenRuntime {
         this.threads = options.threads();
         this.checkpoints = options.checkpoints();
         this.observation = options.observation();
-        this.traceStep = StepLock.of(threads.stepOrdering());
+        this.traceStep = threads.stepOrdering();
         // Declines are drawn by the task threads, in no fixed order: the seed does not reproduce them.
         RandomGenerator declineDraws = options.draws().newDraws();
         this.driver = new CheckpointDriver(job, mode, checkpoints, observation, System::nanoTime, threads.bufferSize(),

@@ -37,7 +37,7 @@ final class Worker implements Runnable {
      * {@link StepOrdering} (one lock for a trace, nothing by default), or a causal trace's locks of
      * this task's channels.
      */
-    private final StepLock stepLock;
+    private final StepOrdering stepLock;
 
     Worker(ThreadedRuntime rt, Task task) {
         this.rt = rt;
