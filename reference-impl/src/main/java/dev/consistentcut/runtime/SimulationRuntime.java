@@ -61,7 +61,7 @@ public final class SimulationRuntime extends DrivenRuntime {
     private final CheckpointDriver driver;
     private final BarrierMode mode;
     /** The simulation's own settings; the driver has the checkpoints' and the observers'. */
-    private final SimulationSettings options;
+    private final SimulationSettings settings;
     private final CheckpointSettings checkpoints;
     private final long seed;
     private final RandomGenerator random;
@@ -89,7 +89,7 @@ public final class SimulationRuntime extends DrivenRuntime {
     @TestSeam
     SimulationRuntime(JobGraph job, BarrierMode mode, RunOptions options, UnaryOperator<LifecycleChecks.Coordinator> lifecycleView) {
         this.mode = mode;
-        this.options = options.simulation();
+        this.settings = options.simulation();
         this.checkpoints = options.checkpoints();
         this.seed = options.draws().seed();
         this.random = options.draws().newDraws();
@@ -103,7 +103,7 @@ public final class SimulationRuntime extends DrivenRuntime {
     /** Runs the job to its end (or {@link SimulationSettings#maxSteps()}) and checks it; see the class comment. */
     @Override
     public RunResult run() {
-        while (step < options.maxSteps() && step()) {
+        while (step < settings.maxSteps() && step()) {
             // every step is checked as it happens
         }
         return result();
@@ -206,7 +206,7 @@ public final class SimulationRuntime extends DrivenRuntime {
             all.addAll(driver.finalChecks(false)); // NoDuplicateOutputInv was checked step by step
         } else {
             all.add(new Violation(TERMINATION, 0, null, null, 0, 0, "the run stopped after " + step
-                    + " steps before finishing: " + (step >= options.maxSteps() ? "step limit reached" : "no step is enabled")
+                    + " steps before finishing: " + (step >= settings.maxSteps() ? "step limit reached" : "no step is enabled")
                     + "; sources exhausted " + d.sourcesExhausted() + ", channels empty "
                     + d.channelsEmpty() + ", in flight " + driver.coordinator.inFlight()
                     + (d.endOfInput ? ", every task ended " + d.allEnded() : "")
@@ -226,15 +226,15 @@ public final class SimulationRuntime extends DrivenRuntime {
     }
 
     private Step chooseOccasionalStep() {
-        boolean failureDue = step == options.failAtStep() || driver.failAfterCheckpointDue() || failAfterCompletion;
-        if (failureDue || (driver.failures() < options.maxFailures() && options.failureProbability() > 0
-                && random.nextDouble() < options.failureProbability())) {
+        boolean failureDue = step == settings.failAtStep() || driver.failAfterCheckpointDue() || failAfterCompletion;
+        if (failureDue || (driver.failures() < settings.maxFailures() && settings.failureProbability() > 0
+                && random.nextDouble() < settings.failureProbability())) {
             return new Step(Action.FAIL_AND_RESTORE, null, -1, 0);
         }
-        if (triggerAllowed(true) && random.nextDouble() < options.triggerProbability()) {
+        if (triggerAllowed(true) && random.nextDouble() < settings.triggerProbability()) {
             return new Step(Action.TRIGGER_CHECKPOINT, null, -1, 0);
         }
-        if (options.abortProbability() > 0 && random.nextDouble() < options.abortProbability()) {
+        if (settings.abortProbability() > 0 && random.nextDouble() < settings.abortProbability()) {
             CheckpointCoordinator coordinator = driver.coordinator;
             List<Long> pending = coordinator.inFlight().stream()
                     .filter(c -> coordinator.status(c) == CheckpointStatus.PENDING).sorted().toList();
@@ -246,7 +246,7 @@ public final class SimulationRuntime extends DrivenRuntime {
     }
 
     private boolean triggerAllowed(boolean respectInterval) {
-        return driver.triggeredCount() < options.maxCheckpoints()
+        return driver.triggeredCount() < settings.maxCheckpoints()
                 && (!respectInterval || step - lastTrigger >= checkpoints.checkpointInterval())
                 && driver.coordinator.canTrigger();
     }
@@ -266,9 +266,9 @@ public final class SimulationRuntime extends DrivenRuntime {
             }
             case COMPLETE_CHECKPOINT -> driver.complete(s.checkpointId()).ifPresent(cp -> {
                 driver.notifyCompletion(cp.id()); // NotifyCheckpointComplete(t, c) is now enabled for every sink
-                if (!driver.sinks.isEmpty() && driver.failures() < options.maxFailures()
-                        && options.failureAfterCompletionProbability() > 0
-                        && random.nextDouble() < options.failureAfterCompletionProbability()) {
+                if (!driver.sinks.isEmpty() && driver.failures() < settings.maxFailures()
+                        && settings.failureAfterCompletionProbability() > 0
+                        && random.nextDouble() < settings.failureAfterCompletionProbability()) {
                     failAfterCompletion = true; // the next step is a failure: the notification is lost
                 }
             });

@@ -29,9 +29,10 @@ import java.util.random.RandomGenerator;
 /**
  * The threaded runtime: one thread per task instance, running the same task classes as the
  * simulation, and a coordinator thread (the thread that calls {@link #run()}) that triggers a
- * checkpoint every {@link CheckpointSettings#checkpointInterval()} nanoseconds, completes checkpoints,
- * aborts those older than {@link CheckpointSettings#checkpointTimeout()}, injects the failure after the
- * {@link CheckpointSettings#failAfterCheckpoint()}-th completed checkpoint, and detects termination.
+ * checkpoint every {@link CheckpointSettings#checkpointInterval()} nanoseconds, completes
+ * checkpoints, aborts those older than {@link CheckpointSettings#checkpointTimeout()}, injects the
+ * failure after the {@link CheckpointSettings#failAfterCheckpoint()}-th completed checkpoint, and
+ * detects termination.
  *
  * <p><b>Waiting, not spinning.</b> A task thread with no enabled step waits on its {@link Wakeup};
  * each channel wakes its receiver when an element arrives and its sender when a record leaves (the
@@ -71,8 +72,10 @@ import java.util.random.RandomGenerator;
  * {@code run()} runs: it asks the coordinator thread to do it and waits until it is done
  * ({@link CoordinatorControl}). The coordinator side ({@link CheckpointDriver}) is called by the
  * coordinator thread only, each step inside {@code coordinatorStep} (holding the
- * {@link ThreadSettings#stepOrdering()}; {@code FailAndRestore} with every task thread stopped); the task threads
- * ({@link Worker}) reach the coordinator through the driver's {@link DriverGateway} only.
+ * {@link ThreadSettings#stepOrdering()}; {@code FailAndRestore} with every task thread stopped);
+ * the task threads ({@link Worker}) reach the coordinator through the driver's
+ * {@link DriverGateway} only. The observer is called from every task thread and the coordinator
+ * thread; one at a time only under a one-lock ordering ({@link StepOrdering#oneAtATime()}).
  */
 public final class ThreadedRuntime extends DrivenRuntime {
 
