@@ -1,13 +1,8 @@
 package dev.consistentcut;
 
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import dev.consistentcut.cli.Main;
-import java.net.URISyntaxException;
-import java.nio.file.Path;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -23,15 +18,8 @@ class ToolsArchitectureBrokenTwinTest {
     /** The tools' main classes and the {@code *ArchTwin} classes of their test sources, nothing else. */
     private static final JavaClasses WITH_TWINS = new ClassFileImporter()
             .withImportOption(location -> !location.contains("/test-classes/") || location.contains("ArchTwin"))
-            .importPaths(location(Main.class), location(ToolsArchitectureBrokenTwinTest.class));
-
-    private static Path location(Class<?> c) {
-        try {
-            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
-    }
+            .importPaths(ToolsArchitectureTest.location(Main.class),
+                    ToolsArchitectureTest.location(ToolsArchitectureBrokenTwinTest.class));
 
     @Test
     void theLayerRuleCatchesATraceToolUsingTheCommandLine() {
@@ -54,10 +42,10 @@ class ToolsArchitectureBrokenTwinTest {
     }
 
     private static String failure(Consumer<JavaClasses> rule) {
-        return assertThrows(AssertionError.class, () -> rule.accept(WITH_TWINS)).getMessage();
+        return ArchitectureBrokenTwinTest.failure(rule, WITH_TWINS);
     }
 
     private static void assertNames(String message, String twin) {
-        assertTrue(message.contains("dev.consistentcut." + twin), "the failure should name " + twin + ": " + message);
+        ArchitectureBrokenTwinTest.assertNames(message, twin);
     }
 }

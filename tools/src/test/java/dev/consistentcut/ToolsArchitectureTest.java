@@ -22,8 +22,13 @@ class ToolsArchitectureTest {
     static final JavaClasses MAIN = importMain();
 
     private static JavaClasses importMain() {
+        return new ClassFileImporter().importPath(location(Main.class));
+    }
+
+    /** The class directory or jar {@code c} was loaded from. */
+    static Path location(Class<?> c) {
         try {
-            return new ClassFileImporter().importPath(Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI()));
+            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
