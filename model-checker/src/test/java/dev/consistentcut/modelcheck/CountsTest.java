@@ -7,8 +7,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Pinned counts: a changed count fails, --update-counts rewrites it (and nothing else), and the
@@ -48,41 +52,36 @@ class CountsTest {
         assertTrue(o.out().contains("counts not pinned (--strict-counts)"), o.out());
     }
 
-    @Test
-    void aTwinWithAPinOfItsOwnIsRefused(@TempDir Path dir) {
+    /** A manifest whose shared pin cannot hold is refused before any TLC runs. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("brokenSharedPins")
+    void aSharedPinThatCannotHoldIsRefused(String label, List<String[]> edits, String text, @TempDir Path dir) {
         Runner r = new Runner(dir);
-        r.edit("CounterPassTwin", 7, "4");
-        r.edit("CounterPassTwin", 8, "4");
-        refused(r, "models 'CounterPass' and 'CounterPassTwin' explore one state space");
-    }
-
-    @Test
-    void aTwinSharingAFailingModelsPinIsRefused(@TempDir Path dir) {
-        Runner r = new Runner(dir);
-        r.edit("CounterPassTwin", 7, "=CounterInv");
-        refused(r, "only models that must pass");
-    }
-
-    @Test
-    void aTwinSharingThePinOfAnotherStateSpaceIsRefused(@TempDir Path dir) {
-        Runner r = new Runner(dir);
-        r.edit("CounterPassTwin", 3, "Counter_Deadlock.cfg");
-        r.edit("CounterPassTwin", 4, "pass");
-        r.edit("CounterDeadlock", 4, "pass");
-        refused(r, "do not explore one state space");
-    }
-
-    @Test
-    void aTwinSharingAnUnknownModelsPinIsRefused(@TempDir Path dir) {
-        Runner r = new Runner(dir);
-        r.edit("CounterPassTwin", 7, "=NoSuchModel");
-        refused(r, "which the manifest does not list");
-    }
-
-    private static void refused(Runner r, String text) {
+        for (String[] e : edits) {
+            r.edit(e[0], Integer.parseInt(e[1]), e[2]);
+        }
         Runner.Outcome o = r.run("--list");
         assertEquals(3, o.exit(), o.all());
         assertTrue(o.err().contains(text), o.err());
+    }
+
+    static Stream<Arguments> brokenSharedPins() {
+        return Stream.of(
+                Arguments.of("a twin with a pin of its own",
+                        List.of(edit("CounterPassTwin", 7, "4"), edit("CounterPassTwin", 8, "4")),
+                        "models 'CounterPass' and 'CounterPassTwin' explore one state space"),
+                Arguments.of("a twin sharing a failing model's pin", List.of(edit("CounterPassTwin", 7, "=CounterInv")),
+                        "only models that must pass"),
+                Arguments.of("a twin sharing the pin of another state space",
+                        List.of(edit("CounterPassTwin", 3, "Counter_Deadlock.cfg"), edit("CounterPassTwin", 4, "pass"),
+                                edit("CounterDeadlock", 4, "pass")),
+                        "do not explore one state space"),
+                Arguments.of("a twin sharing an unknown model's pin", List.of(edit("CounterPassTwin", 7, "=NoSuchModel")),
+                        "which the manifest does not list"));
+    }
+
+    private static String[] edit(String model, int column, String value) {
+        return new String[] {model, Integer.toString(column), value};
     }
 
     @Test
