@@ -29,10 +29,22 @@ stale() {
   [ ! -f "$JAR" ] && return 0
   [ -n "$(find "$ROOT/model-checker/src/main" "$ROOT/model-checker/pom.xml" "$ROOT/pom.xml" -newer "$JAR" -print -quit 2>/dev/null)" ]
 }
-if stale; then
+build() {
   command -v mvn >/dev/null 2>&1 || env_die "mvn not found: install Maven 3.8+ (it builds the runner, model-checker/)"
   echo "Building the model checker's runner (model-checker/) ..." >&2
   (cd "$ROOT" && mvn -q -B -pl model-checker -am package -DskipTests >&2) || env_die "could not build model-checker/ (output above)"
+}
+if stale; then
+  # Runs started at once (the spec mutants' --jobs) build once: the others wait and find it fresh.
+  mkdir -p "$ROOT/model-checker/target"
+  if command -v flock >/dev/null 2>&1; then
+    exec 9>"$ROOT/model-checker/target/.build.lock"
+    flock 9
+    if stale; then build; fi
+    exec 9>&-
+  else
+    build
+  fi
 fi
 
 # The runner's own JVM: C1 alone and the serial collector; it parses, starts TLCs and waits (each
