@@ -68,15 +68,15 @@ class CountsTest {
     static Stream<Arguments> brokenSharedPins() {
         return Stream.of(
                 Arguments.of("a twin with a pin of its own",
-                        List.of(edit("CounterPassTwin", 7, "4"), edit("CounterPassTwin", 8, "4")),
+                        List.<String[]>of(edit("CounterPassTwin", 7, "4"), edit("CounterPassTwin", 8, "4")),
                         "models 'CounterPass' and 'CounterPassTwin' explore one state space"),
-                Arguments.of("a twin sharing a failing model's pin", List.of(edit("CounterPassTwin", 7, "=CounterInv")),
+                Arguments.of("a twin sharing a failing model's pin", List.<String[]>of(edit("CounterPassTwin", 7, "=CounterInv")),
                         "only models that must pass"),
                 Arguments.of("a twin sharing the pin of another state space",
-                        List.of(edit("CounterPassTwin", 3, "Counter_Deadlock.cfg"), edit("CounterPassTwin", 4, "pass"),
+                        List.<String[]>of(edit("CounterPassTwin", 3, "Counter_Deadlock.cfg"), edit("CounterPassTwin", 4, "pass"),
                                 edit("CounterDeadlock", 4, "pass")),
                         "do not explore one state space"),
-                Arguments.of("a twin sharing an unknown model's pin", List.of(edit("CounterPassTwin", 7, "=NoSuchModel")),
+                Arguments.of("a twin sharing an unknown model's pin", List.<String[]>of(edit("CounterPassTwin", 7, "=NoSuchModel")),
                         "which the manifest does not list"));
     }
 
