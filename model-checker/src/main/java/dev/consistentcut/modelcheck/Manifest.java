@@ -5,9 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -43,6 +45,7 @@ final class Manifest {
      */
     static Manifest read(Setup setup) {
         List<Path> files = files(setup);
+        Set<String> modules = modules(setup.specDir());
         Map<String, Model> models = new LinkedHashMap<>();
         for (Path file : files) {
             // A row's files are in the folder of its manifest; a manifest outside the spec
@@ -60,7 +63,7 @@ final class Manifest {
                 if (line.isBlank() || line.stripLeading().startsWith("#")) {
                     continue;
                 }
-                Model m = row(setup, file, n, line, folder);
+                Model m = row(setup, file, n, line, folder, modules);
                 if (models.containsKey(m.name())) {
                     throw new SetupException(file + ":" + n + ": model '" + m.name() + "' listed twice");
                 }
@@ -71,6 +74,20 @@ final class Manifest {
             throw new SetupException(String.join(", ", files.stream().map(Path::toString).toList()) + " lists no model");
         }
         return new Manifest(models, files);
+    }
+
+    /** The names of every module under the spec directory. */
+    private static Set<String> modules(Path specDir) {
+        Set<String> names = new HashSet<>();
+        if (Files.isDirectory(specDir)) {
+            try (Stream<Path> s = Files.walk(specDir)) {
+                s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".tla"))
+                        .forEach(n -> names.add(n.substring(0, n.length() - ".tla".length())));
+            } catch (IOException e) {
+                throw new SetupException(specDir + ": cannot be read: " + e.getMessage());
+            }
+        }
+        return names;
     }
 
     private static List<Path> files(Setup setup) {
@@ -99,7 +116,7 @@ final class Manifest {
      * One row. Tabs separate the columns and, as bash's read did, a run of tabs is one separator:
      * column 8 after a shared pin ('=BASE') is simply left off or empty.
      */
-    private static Model row(Setup setup, Path file, int n, String line, Path folder) {
+    private static Model row(Setup setup, Path file, int n, String line, Path folder, Set<String> modules) {
         List<String> cols = new ArrayList<>();
         for (String c : line.split("\t")) {
             if (!c.isEmpty()) {
@@ -124,7 +141,9 @@ final class Manifest {
         if (!TIER.matcher(tier).matches()) {
             throw new UsageException(where + ": bad tier '" + tier + "' (quick, full, simulate or long)");
         }
-        if (!Files.isRegularFile(folder.resolve(module + ".tla"))) {
+        // The module may be in another folder (a sink model of the aligned protocol's MC module):
+        // TLC finds it through the spec root's module path (TlcCommand).
+        if (!Files.isRegularFile(folder.resolve(module + ".tla")) && !modules.contains(module)) {
             throw new SetupException(where + ": model '" + name + "': no " + shown(setup, folder.resolve(module + ".tla")));
         }
         if (!Files.isRegularFile(folder.resolve(config))) {

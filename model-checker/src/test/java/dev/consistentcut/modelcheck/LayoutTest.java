@@ -11,8 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The specs in a folder per protocol family: every models.tsv under the spec directory is read,
- * a row's files are in its manifest's folder, a module EXTENDS one in another folder, and
- * --update-counts rewrites the row in the file it came from.
+ * a row's config is in its manifest's folder, its module and the modules it EXTENDS may be in
+ * another, and --update-counts rewrites the row in the file it came from.
  */
 class LayoutTest {
 
@@ -30,7 +30,8 @@ class LayoutTest {
         Files.writeString(base.resolve("models.tsv"), "CounterPass\tCounter\tCounter_Pass.cfg\tpass\tquick\tthe counter\t4\t4\n");
         Files.writeString(ext.resolve("CounterAgain.tla"), "---- MODULE CounterAgain ----\nEXTENDS Counter\n====\n");
         Files.copy(base.resolve("Counter_Pass.cfg"), ext.resolve("Again.cfg"));
-        Files.writeString(ext.resolve("models.tsv"), "CounterAgain\tCounterAgain\tAgain.cfg\tpass\tfull\tthe counter again\t9\t9\n");
+        Files.writeString(ext.resolve("models.tsv"), "CounterAgain\tCounterAgain\tAgain.cfg\tpass\tfull\tthe counter again\t9\t9\n"
+                + "CounterElsewhere\tCounter\tAgain.cfg\tpass\tfull\tthe module of another folder\t=CounterPass\n");
 
         Runner.Outcome list = r.run("--list");
         assertEquals(0, list.exit(), list.all());
@@ -38,9 +39,16 @@ class LayoutTest {
 
         Runner.Outcome run = r.run("--model", "CounterAgain", "--update-counts");
         assertEquals(0, run.exit(), run.all());
-        assertEquals("CounterAgain\tCounterAgain\tAgain.cfg\tpass\tfull\tthe counter again\t4\t4\n",
+        assertEquals("CounterAgain\tCounterAgain\tAgain.cfg\tpass\tfull\tthe counter again\t4\t4\n"
+                + "CounterElsewhere\tCounter\tAgain.cfg\tpass\tfull\tthe module of another folder\t=CounterPass\n",
                 Files.readString(ext.resolve("models.tsv")));
         assertEquals("CounterPass\tCounter\tCounter_Pass.cfg\tpass\tquick\tthe counter\t4\t4\n",
                 Files.readString(base.resolve("models.tsv")));
+
+        // A row's module may be in another folder (TLC finds it on the module path), and its pin
+        // may be another manifest's.
+        Runner.Outcome elsewhere = r.run("--model", "CounterElsewhere");
+        assertEquals(0, elsewhere.exit(), elsewhere.all());
+        assertTrue(elsewhere.out().contains("counts as pinned (with CounterPass)"), elsewhere.out());
     }
 }
