@@ -32,6 +32,6 @@ class OptionsTest {
     void simulationSamplesMoreBehavioursWhenAskedFor() {
         assertEquals(20_000L, Options.parse(List.of("--simulate"), 2).traces);
         assertEquals(1_000L, Options.parse(List.of(), 2).traces);
-        assertEquals(1, Options.parse(List.of("--workers", "3"), 2).exhaustiveWorkers() == 3 ? 1 : 0);
+        assertEquals(3, Options.parse(List.of("--workers", "3"), 2).exhaustiveWorkers(), "--workers holds for the exhaustive models too");
     }
 }
