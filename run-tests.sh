@@ -13,30 +13,31 @@ Usage: ./run-tests.sh
 Runs, in order (quick modes of every step except the model check, which is the README's
 ./model-check.sh itself):
   1. mvn -B verify            build; JUnit, lincheck and QuickTheories tests of every module
-  2. model-check self-test    model-check.sh's verdicts on a toy spec, right and wrong expectations
-  3. ./model-check.sh         TLC on every model that ./model-check.sh checks by default (tiers
+                              (model-checker's among them: the runner's verdicts on a toy spec,
+                              right and wrong expectations)
+  2. ./model-check.sh         TLC on every model that ./model-check.sh checks by default (tiers
                               quick, full and simulate of spec/models.tsv), one TLC per core,
                               each exhaustive model with its pinned state count
                               (--strict-counts: an unpinned one fails too; --no-pictures:
-                              a picture never changes a verdict, and step 2 draws some)
-  3b. distributed TLC         a TLCServer and two TLCWorkers on 127.0.0.1 give the
+                              a picture never changes a verdict)
+  2b. distributed TLC         a TLCServer and two TLCWorkers on 127.0.0.1 give the
                               single-process verdict (tests/distributed-tlc.sh)
-  4. trace validation         engine runs (both runtimes, both modes, with failures) checked
+  3. trace validation         engine runs (both runtimes, both modes, with failures) checked
                               against the spec by TLC; broken engines' traces must be rejected
-  4b. spec-to-engine replay    TLC's state graphs of Join and Diamond, both protocols, replayed
+  3b. spec-to-engine replay    TLC's state graphs of Join and Diamond, both protocols, replayed
                               in the engine edge by edge, states compared; three broken engines
                               must diverge (tests/spec-replay.sh --quick)
-  5. jcstress --quick         races on channel, handlers, coordinator, store: no forbidden outcome
-  6. jcstress broken twins    every Broken... jcstress test must be caught
-  7. crash test               durable jobs killed with SIGKILL (random moments and every window of a
+  4. jcstress --quick         races on channel, handlers, coordinator, store: no forbidden outcome
+  5. jcstress broken twins    every Broken... jcstress test must be caught
+  6. crash test               durable jobs killed with SIGKILL (random moments and every window of a
                               checkpoint write) and resumed until done: exactly-once, healthy directory
-  8. crash test broken twin   a store writing in place (simulated) must fail the health check
-  9. spec-mutants self-test   the mutation harness's verdicts on fixture mutants (its broken twins)
- 10. spec mutants --quick     small mistakes in the protocol modules: each must be caught by a
+  7. crash test broken twin   a store writing in place (simulated) must fail the health check
+  8. spec-mutants self-test   the mutation harness's verdicts on fixture mutants (its broken twins)
+  9. spec mutants --quick     small mistakes in the protocol modules: each must be caught by a
                               quick TLC model (tests/spec-mutants.sh, docs/spec-mutants.md)
- 11. mutation testing         PIT on the engine's barrier and checkpoint packages; each package's
+ 10. mutation testing         PIT on the engine's barrier and checkpoint packages; each package's
                               score must reach its threshold (tests/mutation-testing.sh --quick)
- 12. docs test                every `sh runnable` block of README.md and docs/ run as written in a
+ 11. docs test                every `sh runnable` block of README.md and docs/ run as written in a
                               fresh clone (the quick start: build, a model, the demo, a file job,
                               kill -9 and resume); its self-test first: broken blocks are caught
 Each step's output goes to the terminal; a summary line per step closes the run.
@@ -47,7 +48,7 @@ fi
 
 command -v java >/dev/null 2>&1 || { echo "run-tests.sh: java not found: install a JDK 17+" >&2; exit 3; }
 command -v mvn >/dev/null 2>&1 || { echo "run-tests.sh: mvn not found: install Maven 3.8+" >&2; exit 3; }
-command -v python3 >/dev/null 2>&1 || { echo "run-tests.sh: python3 not found: the trace-validation, model-check self-test and PIT steps need it" >&2; exit 3; }
+command -v python3 >/dev/null 2>&1 || { echo "run-tests.sh: python3 not found: the trace-validation and PIT steps need it" >&2; exit 3; }
 
 passed=0; failed=0; summary=()
 step() {
@@ -59,7 +60,6 @@ step() {
 }
 
 step "maven verify" mvn -B -ntp verify
-step "model-check self-test" tests/model-check-selftest.sh
 step "model check (every default model)" ./model-check.sh --strict-counts --no-pictures
 step "distributed TLC on 127.0.0.1" tests/distributed-tlc.sh
 step "trace validation" tests/trace-validation.sh

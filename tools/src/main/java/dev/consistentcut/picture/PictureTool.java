@@ -121,9 +121,12 @@ public final class PictureTool {
         return TlcDiagrams.of(trace, title, one(o, "--about", ""), verdict);
     }
 
-    /** The comment lines right above "{@code name} ==" in the spec modules: the claim in words. */
+    /**
+     * The comment lines right above "{@code name} ==" in the spec modules (in any folder under
+     * the spec directory): the claim in words.
+     */
     static List<String> claim(Path spec, String name) {
-        try (Stream<Path> files = Files.list(spec)) {
+        try (Stream<Path> files = Files.walk(spec)) {
             for (Path f : files.filter(p -> p.toString().endsWith(".tla")).sorted().toList()) {
                 List<String> lines = Files.readAllLines(f);
                 for (int i = 0; i < lines.size(); i++) {

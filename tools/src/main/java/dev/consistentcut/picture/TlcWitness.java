@@ -1,5 +1,6 @@
 package dev.consistentcut.picture;
 
+import dev.consistentcut.modelcheck.TlcCommand;
 import dev.consistentcut.text.TlaValue;
 import dev.consistentcut.text.TlaValue.Num;
 import java.io.IOException;
@@ -68,10 +69,8 @@ public final class TlcWitness {
                     + "====\n", StandardCharsets.UTF_8);
             Files.writeString(dir.resolve("PictureWitness.cfg"), constants(Files.readAllLines(config))
                     + "INIT WitnessInit\nNEXT WitnessNext\nINVARIANT WitnessShow\nCHECK_DEADLOCK FALSE\n", StandardCharsets.UTF_8);
-            Process p = new ProcessBuilder(java, "-DTLA-Library=" + specDir.toAbsolutePath(), "-cp", tlcJar.toAbsolutePath().toString(),
-                    "tlc2.TLC", "-workers", "1", "-metadir", dir.resolve("meta").toString(), "-config", "PictureWitness.cfg",
-                    "PictureWitness.tla")
-                    .directory(dir.toFile()).redirectErrorStream(true).start();
+            Process p = TlcCommand.of(java, tlcJar).specRoot(specDir).workers(1).metadir(dir.resolve("meta"))
+                    .config("PictureWitness.cfg").module("PictureWitness").processBuilder(dir).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 p.destroyForcibly();

@@ -1,5 +1,6 @@
 package dev.consistentcut.trace;
 
+import dev.consistentcut.modelcheck.TlcCommand;
 import dev.consistentcut.text.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,7 +20,7 @@ import java.util.stream.Stream;
 
 /**
  * Decides with TLC whether a recorded trace is a behaviour of the specification: converts it
- * ({@link TraceToTla}), runs TLC on {@code spec/TraceAligned.tla} or {@code spec/TraceUnaligned.tla}
+ * ({@link TraceToTla}), runs TLC on {@code TraceAligned.tla} or {@code TraceUnaligned.tla} (wherever under the spec directory)
  * (by the trace's mode) in a fresh directory, and reads the verdict from TLC's exit code and
  * output.
  *
@@ -118,7 +119,7 @@ public final class TraceValidator {
         this.specDir = Objects.requireNonNull(specDir, "specDir");
         this.tlcJar = Objects.requireNonNull(tlcJar, "tlcJar");
         this.logDir = Objects.requireNonNull(logDir, "logDir");
-        if (!Files.isRegularFile(specDir.resolve("TraceValidation.tla"))) {
+        if (specFiles(specDir).stream().noneMatch(f -> f.getFileName().toString().equals("TraceValidation.tla"))) {
             throw new IllegalArgumentException("no TraceValidation.tla in spec directory " + specDir);
         }
         if (!Files.isRegularFile(tlcJar)) {
@@ -186,31 +187,39 @@ public final class TraceValidator {
         return logDir.resolve(trace.getFileName() + "-" + String.format("%08x", where.hashCode()) + ".tlc.log");
     }
 
+    /**
+     * The spec modules and the trace configs, copied into the trace's directory beside its
+     * TraceData module. The specs may be in one folder or in a folder per protocol family: every
+     * one under the spec directory is copied (Trace<Mode>.tla is found wherever it is).
+     */
     private void copySpec(Path work) throws IOException {
-        try (Stream<Path> files = Files.list(specDir)) {
-            for (Path f : (Iterable<Path>) files::iterator) {
-                String n = f.getFileName().toString();
-                boolean specFile = n.endsWith(".tla") || (n.startsWith("Trace") && n.endsWith(".cfg"));
-                if (specFile && !n.equals(TraceToTla.MODULE + ".tla")) {
-                    Files.copy(f, work.resolve(n), StandardCopyOption.REPLACE_EXISTING);
-                }
+        for (Path f : specFiles(specDir)) {
+            String n = f.getFileName().toString();
+            boolean specFile = n.endsWith(".tla") || (n.startsWith("Trace") && n.endsWith(".cfg"));
+            if (specFile && !n.equals(TraceToTla.MODULE + ".tla")) {
+                Files.copy(f, work.resolve(n), StandardCopyOption.REPLACE_EXISTING);
             }
         }
     }
 
+    /** Every file under the spec directory, in sorted path order. */
+    private static List<Path> specFiles(Path specDir) {
+        try (Stream<Path> files = Files.walk(specDir)) {
+            return files.filter(Files::isRegularFile).sorted().toList();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read the spec directory " + specDir + ": " + e.getMessage(), e);
+        }
+    }
+
     private int runTlc(Path work, String spec, Path log) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // TLC extracts its standard modules (Naturals.tla, Bags.tla, ...) into java.io.tmpdir and
         // reads them back: TLCs running at once (--jobs) sharing /tmp read each other's half-written
         // files ("File does not exist: /tmp/Bags.tla", seen with two at once). Each gets its own.
         Path tmp = Files.createDirectories(work.resolve("tmp"));
-        // C1 alone (-XX:TieredStopAtLevel=1): a trace's TLC run is seconds of parsing and a few
-        // hundred states, too short for C2 to repay its compiling, which would take a second core
-        // from the other TLC of --jobs (model-check.sh's tlc_jit_flags has the measurements).
-        // The serial collector: one TLC worker, and the parallel collector's threads would take
-        // CPU from the other TLC for nothing (model-check.sh's tlc_gc_flag has the measurements).
-        List<String> cmd = List.of(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.io.tmpdir=" + tmp, "-cp", tlcJar.toAbsolutePath().toString(), "tlc2.TLC",
-                "-workers", "1", "-metadir", work.resolve("meta").toString(), "-config", spec + ".cfg", spec + ".tla");
+        // C1 alone: a trace's TLC run is seconds of parsing and a few hundred states, too short for
+        // C2 to repay its compiling. One worker, so the serial collector (TlcCommand has both).
+        List<String> cmd = TlcCommand.of(tlcJar).gcFor(1).jvm(TlcCommand.C1_ONLY).tmpDir(tmp).specRoot(specDir)
+                .workers(1).metadir(work.resolve("meta")).config(spec + ".cfg").module(spec).toList();
         Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
         // TLC dies with this JVM: an interrupt or kill of the validating process (SIGINT, SIGTERM)

