@@ -371,7 +371,7 @@ while IFS= read -r line || [ -n "$line" ]; do
   [[ "${pstates:-}" =~ ^[0-9]*$ && "${pdepth:-}" =~ ^[0-9]*$ ]] \
     || env_die "$MANIFEST:$lineno: model '$name': pinned states/depth (columns 7, 8) must be numbers, '=MODEL' or empty"
   M_STATES[$name]=${pstates:-}; M_DEPTH[$name]=${pdepth:-}
-  NAMES+=("$name"); M_MODULE[$name]=$module; M_CONFIG[$name]=$rel$config; M_DIR[$name]=$mdir
+  NAMES+=("$name"); M_MODULE[$name]=$module; M_CONFIG[$name]=$rel$config; M_DIR[$name]=$(dirname "$mdir/$config")
   M_EXPECT[$name]=$expect; M_TIER[$name]=$tier; M_DESC[$name]=${desc:-}
 done <"$MANIFEST"
 done

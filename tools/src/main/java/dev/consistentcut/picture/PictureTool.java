@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Command line of the counterexample pictures: a TLC error trace ({@code tlc}) or an engine trace
@@ -123,8 +122,8 @@ public final class PictureTool {
 
     /** The comment lines right above "{@code name} ==" in the spec modules: the claim in words. */
     static List<String> claim(Path spec, String name) {
-        try (Stream<Path> files = Files.list(spec)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".tla")).sorted().toList()) {
+        try {
+            for (Path f : SpecTree.modules(spec)) {
                 List<String> lines = Files.readAllLines(f);
                 for (int i = 0; i < lines.size(); i++) {
                     if (lines.get(i).startsWith(name + " ==")) {
@@ -136,7 +135,7 @@ public final class PictureTool {
                     }
                 }
             }
-        } catch (IOException e) {
+        } catch (IOException | UncheckedIOException e) {
             return List.of();
         }
         return List.of();

