@@ -51,8 +51,7 @@ Terminated == /\ Drained
 Terminating == Terminated /\ UNCHANGED vars
 
 -----------------------------------------------------------------------------
-(* Liveness of the end of input, checked under each protocol's FairSpec in *)
-(* models without failures and without timeouts.                           *)
+(* Liveness of the end of input, checked under each protocol's FairSpec.   *)
 
 \* Every task eventually ends (models with EndOfInput).
 EndsProp == <>[](\A t \in Tasks : Ended(t))

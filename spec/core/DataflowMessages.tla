@@ -12,9 +12,11 @@ EXTENDS DataflowGraph, Sequences
 Barriers == [ckpt : CheckpointIds] \cup [ckpt : CheckpointIds, aligned : BOOLEAN]
 \* A cancellation barrier of checkpoint c (Flink's CancelCheckpointMarker): c is abandoned.
 CancelBarriers == [cancel : CheckpointIds]
+\* The cancellation barrier of checkpoint c.
 CancelBarrier(c) == [cancel |-> c]
 \* End of partition (Flink's EndOfPartitionEvent): nothing follows it on its channel.
 EndOfPartition == [eop |-> TRUE]
+\* Every message a channel carries; the predicates below tell them apart by their fields.
 Messages == Records \cup Barriers \cup CancelBarriers \cup {EndOfPartition}
 IsBarrier(m) == "ckpt" \in DOMAIN m
 IsCancelBarrier(m) == DOMAIN m = {"cancel"}

@@ -38,6 +38,7 @@ VARIABLES
     committed      \* bag of the records in the committed output: what an external reader sees
                    \* (Java: TransactionalFileSink.committed(), read from the output directory)
 
+\* The variables by part, as the steps name what they leave UNCHANGED.
 sourceVars == <<offset>>
 operatorVars == <<processed, handling, arrived>>
 coordinatorVars == <<ckpt, acked, snapOffset, snapProcessed, snapChan, latest, discardedUpTo>>
