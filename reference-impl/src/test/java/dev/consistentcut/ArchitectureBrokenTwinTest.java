@@ -64,11 +64,18 @@ class ArchitectureBrokenTwinTest {
         assertNames(failure(ArchitectureTest::theChecksDependOnNoRuntime, WITH_TWINS), "check.CheckArchTwin");
     }
 
-    private static String failure(Consumer<JavaClasses> rule, JavaClasses classes) {
+    @Test
+    void theChecksCoreOnlyRuleCatchesACheckUsingTheVectorClocks() {
+        assertNames(failure(ArchitectureTest::theChecksDependOnTheCoreOnly, WITH_TWINS), "check.CheckCausalArchTwin");
+    }
+
+    /** The message of the failure {@code rule} must raise on {@code classes} (the tools' twins use it too). */
+    static String failure(Consumer<JavaClasses> rule, JavaClasses classes) {
         return assertThrows(AssertionError.class, () -> rule.accept(classes)).getMessage();
     }
 
-    private static void assertNames(String message, String twin) {
+    /** {@code message} names {@code twin}, a class under {@code dev.consistentcut}. */
+    static void assertNames(String message, String twin) {
         assertTrue(message.contains("dev.consistentcut." + twin), "the failure should name " + twin + ": " + message);
     }
 }

@@ -52,7 +52,12 @@ class ArchitectureTest {
                 .because("a package cycle makes two packages one: neither can be understood, tested or moved alone");
     }
 
-    /** The layers of docs/architecture.md, bottom to top: each is used only by the layers above it. */
+    /**
+     * The layers of docs/architecture.md, bottom to top: foundations, core parts, core tasks,
+     * checks, runtimes; each is used only by the layers above it. So the runtime may use the
+     * checks (it installs them as observers of each run and runs the step-by-step and final checks
+     * at the moments it knows nothing else moves), and the checks never the runtime.
+     */
     @Test
     void eachLayerIsUsedOnlyByTheLayersAboveIt() {
         eachLayerIsUsedOnlyByTheLayersAboveIt(MAIN);
@@ -128,8 +133,6 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().resideInAPackage("dev.consistentcut.task..")
                 .because("the invariants are formulas over checkpoints, ledgers and channels; only the observers read events")
                 .check(MAIN);
-        // Not yet: runtime must not depend on check. The runtimes still run the step-by-step and
-        // final checks themselves, at the moments they know nothing else moves.
     }
 
     static void theChecksDependOnNoRuntime(JavaClasses classes) {
@@ -137,6 +140,20 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().resideInAPackage("dev.consistentcut.runtime..")
                 .because("the checks observe a run's events and read checkpoints, ledgers and channels, whoever runs the job")
                 .check(classes);
+    }
+
+    @Test
+    void theChecksDependOnTheCoreOnly() {
+        theChecksDependOnTheCoreOnly(MAIN);
+    }
+
+    static void theChecksDependOnTheCoreOnly(JavaClasses classes) {
+        String[] allowed = new String[CORE.length + 1];
+        System.arraycopy(CORE, 0, allowed, 0, CORE.length);
+        allowed[CORE.length] = "dev.consistentcut.annotation..";
+        onlyOnItselfAnd(classes, "dev.consistentcut.check..",
+                "the invariants are stated over the core's values alone, so any runtime, tracer or tool can check them",
+                allowed);
     }
 
     /** Classes of {@code pkg} in {@code classes} depend on no engine class outside {@code pkg} and {@code allowed}. */

@@ -22,8 +22,13 @@ class ToolsArchitectureTest {
     static final JavaClasses MAIN = importMain();
 
     private static JavaClasses importMain() {
+        return new ClassFileImporter().importPath(location(Main.class));
+    }
+
+    /** The class directory or jar {@code c} was loaded from. */
+    static Path location(Class<?> c) {
         try {
-            return new ClassFileImporter().importPath(Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI()));
+            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
@@ -37,31 +42,51 @@ class ToolsArchitectureTest {
     /** The tools' layers of docs/architecture.md, above the engine's: each used only by the layers above it. */
     @Test
     void eachLayerIsUsedOnlyByTheLayersAboveIt() {
+        eachLayerIsUsedOnlyByTheLayersAboveIt(MAIN);
+    }
+
+    static void eachLayerIsUsedOnlyByTheLayersAboveIt(JavaClasses classes) {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("tools").definedBy("dev.consistentcut.picture..", "dev.consistentcut.trace..", "dev.consistentcut.replay..")
                 .layer("command line").definedBy("dev.consistentcut.cli..")
                 .whereLayer("command line").mayNotBeAccessedByAnyLayer()
                 .whereLayer("tools").mayOnlyBeAccessedByLayers("command line")
                 .because("a layer that reached up would make the layers below it depend on what they serve")
-                .check(MAIN);
+                .check(classes);
     }
 
     @Test
     void picturesReadOnlyTheTextNotations() {
-        ArchitectureTest.onlyOnItselfAnd(MAIN, "dev.consistentcut.picture..",
+        picturesReadOnlyTheTextNotations(MAIN);
+    }
+
+    static void picturesReadOnlyTheTextNotations(JavaClasses classes) {
+        ArchitectureTest.onlyOnItselfAnd(classes, "dev.consistentcut.picture..",
                 "a picture is drawn from a TLC trace or an engine trace, not from the engine",
                 "dev.consistentcut.text..", "dev.consistentcut.annotation..");
     }
 
     @Test
     void onlyTheCommandLineDependsOnTheCommandLine() {
+        onlyTheCommandLineDependsOnTheCommandLine(MAIN);
+    }
+
+    static void onlyTheCommandLineDependsOnTheCommandLine(JavaClasses classes) {
         noClasses().that().resideOutsideOfPackage("dev.consistentcut.cli..")
                 .should().dependOnClassesThat().resideInAPackage("dev.consistentcut.cli..")
                 .because("cli is the top layer: Main dispatches to the tools, no tool reaches back")
-                .check(MAIN);
+                .check(classes);
+    }
+
+    @Test
+    void tracesAndPicturesDoNotDependOnTheReplay() {
+        tracesAndPicturesDoNotDependOnTheReplay(MAIN);
+    }
+
+    static void tracesAndPicturesDoNotDependOnTheReplay(JavaClasses classes) {
         noClasses().that().resideInAnyPackage("dev.consistentcut.trace..", "dev.consistentcut.picture..")
                 .should().dependOnClassesThat().resideInAPackage("dev.consistentcut.replay..")
                 .because("the spec replay sits beside the trace tooling, neither needs the other")
-                .check(MAIN);
+                .check(classes);
     }
 }

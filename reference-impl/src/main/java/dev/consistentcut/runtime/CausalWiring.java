@@ -38,7 +38,7 @@ interface CausalWiring {
         }
 
         @Override
-        public void coordinatorStep(Runnable step, StepLock otherwise) {
+        public void coordinatorStep(Runnable step, StepOrdering otherwise) {
             otherwise.run(step);
         }
 
@@ -51,7 +51,7 @@ interface CausalWiring {
         }
 
         @Override
-        public StepLock stepLock(String task, StepLock otherwise) {
+        public StepOrdering stepLock(String task, StepOrdering otherwise) {
             return otherwise;
         }
     };
@@ -63,7 +63,7 @@ interface CausalWiring {
     <T> T atCoordinator(boolean writes, boolean eventInside, Predicate<T> isNews, Supplier<T> call);
 
     /** A coordinator step: with clocks atomically with the coordinator's clock, else holding {@code otherwise}. */
-    void coordinatorStep(Runnable step, StepLock otherwise);
+    void coordinatorStep(Runnable step, StepOrdering otherwise);
 
     /** The coordinator, every task stopped, comes after everything they did ({@link VectorClocks#joinAll}). */
     void joinAll();
@@ -72,7 +72,25 @@ interface CausalWiring {
     void inheritAll();
 
     /** What a step of {@code task} holds: with clocks, its channels' locks in {@link CausalChannel#STEP_ORDER}; else {@code otherwise}. */
-    StepLock stepLock(String task, StepLock otherwise);
+    StepOrdering stepLock(String task, StepOrdering otherwise);
+
+    /** Several orderings, taken in list order (one global order: no deadlock between two steps) and released in reverse. */
+    private static StepOrdering all(List<StepOrdering> locks) {
+        List<StepOrdering> ordered = List.copyOf(locks);
+        return new StepOrdering() {
+            @Override
+            public void lock() {
+                ordered.forEach(StepOrdering::lock);
+            }
+
+            @Override
+            public void unlock() {
+                for (int k = ordered.size() - 1; k >= 0; k--) {
+                    ordered.get(k).unlock();
+                }
+            }
+        };
+    }
 
     /**
      * Installs a {@link CausalChannel} carrying {@code clocks} on every channel of {@code graph}
@@ -101,7 +119,7 @@ interface CausalWiring {
             }
 
             @Override
-            public void coordinatorStep(Runnable step, StepLock otherwise) {
+            public void coordinatorStep(Runnable step, StepOrdering otherwise) {
                 clocks.coordinatorStep(step); // no trace lock: the clocks order the steps
             }
 
@@ -120,7 +138,7 @@ interface CausalWiring {
              * step's operations on them as one, as the spec's step is (see {@code Worker}).
              */
             @Override
-            public StepLock stepLock(String task, StepLock otherwise) {
+            public StepOrdering stepLock(String task, StepOrdering otherwise) {
                 List<CausalChannel> mine = new ArrayList<>();
                 for (PhysicalGraph.ChannelSpec c : graph.channels()) {
                     if (c.sender().equals(task) || c.receiver().equals(task)) {
@@ -128,9 +146,9 @@ interface CausalWiring {
                     }
                 }
                 mine.sort(CausalChannel.STEP_ORDER);
-                List<StepLock> locks = new ArrayList<>();
+                List<StepOrdering> locks = new ArrayList<>();
                 for (CausalChannel c : mine) {
-                    locks.add(new StepLock() {
+                    locks.add(new StepOrdering() {
                         @Override
                         public void lock() {
                             c.lockForStep();
@@ -142,7 +160,7 @@ interface CausalWiring {
                         }
                     });
                 }
-                return StepLock.all(locks);
+                return all(locks);
             }
         };
     }

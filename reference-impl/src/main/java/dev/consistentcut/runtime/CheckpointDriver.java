@@ -52,25 +52,26 @@ import java.util.function.UnaryOperator;
  *       checkpoint has not yet reached when the failure strikes: one the coordinator still holds
  *       for it, or one {@linkplain #withholdNotification() withheld} because the failure was due at
  *       that completion ({@link #lostNotifications()}).
- *   <li>Declines ({@link RunOptions#declineProbability()}) are drawn by the gateway in both runtimes.
+ *   <li>Declines ({@link CheckpointSettings#declineProbability()}) are drawn by the gateway in both runtimes.
  * </ul>
  *
  * <p><b>Threading contract.</b> Every method except those of the gateway and
  * {@link #completable()}'s set is called by one thread, the <em>coordinator thread</em>: the
  * simulation's only thread, or the thread running {@link ThreadedRuntime#run()} (which holds its
- * trace lock around each step while tracing). The gateway is called by task threads; what it shares
+ * {@link StepOrdering} around each step). The gateway is called by task threads; what it shares
  * with the coordinator thread is the (thread-safe) coordinator, the concurrent complete-able set and
  * the trigger times. Not otherwise thread-safe.
  */
 final class CheckpointDriver {
 
     final BarrierMode mode;
-    final RunOptions options;
+    final CheckpointSettings settings;
+    final ObservationSettings observation;
     final PhysicalGraph graph;
     final CheckpointCoordinator coordinator;
     final Deployment deployment;
     final CutInvariants invariants;
-    /** Every step of the run goes here: the checks that observe it, then {@link RunOptions#observer()}. */
+    /** Every step of the run goes here: the checks that observe it, then {@link ObservationSettings#observer()}. */
     final RunObserver observer;
     final DriverGateway gateway;
     /** The transactional sinks' task ids (empty for a job without one). */
@@ -114,36 +115,37 @@ final class CheckpointDriver {
      * @param checkEachCompletion see the field
      * @param gateway the runtime's choices for the gateway
      */
-    CheckpointDriver(JobGraph job, BarrierMode mode, RunOptions options, LongSupplier clock, int bufferSize,
+    CheckpointDriver(JobGraph job, BarrierMode mode, CheckpointSettings settings, ObservationSettings observation, LongSupplier clock, int bufferSize,
                      UnaryOperator<LifecycleChecks.Coordinator> lifecycleView, boolean checkEachCompletion,
                      DriverGateway.Choices gateway) {
         this.mode = mode;
-        this.options = options;
+        this.settings = settings;
+        this.observation = observation;
         this.graph = PhysicalGraph.of(job);
         this.checkEachCompletion = checkEachCompletion;
         Set<String> tasks = new LinkedHashSet<>();
         graph.tasks().forEach(t -> tasks.add(t.id()));
         Set<String> channels = new LinkedHashSet<>();
         graph.channels().forEach(c -> channels.add(c.id()));
-        CheckpointStore store = options.storeFactory().get();
+        CheckpointStore store = settings.storeFactory().get();
         this.coordinator = mode.oneInFlight()
                 ? CheckpointCoordinator.forUnaligned(tasks, channels, store, clock)
-                : CheckpointCoordinator.forAligned(tasks, channels, options.maxConcurrentAligned(), store, clock);
-        coordinator.setAbortsReachTasks(options.abortsReachTasks());
+                : CheckpointCoordinator.forAligned(tasks, channels, settings.maxConcurrentAligned(), store, clock);
+        coordinator.setAbortsReachTasks(settings.abortsReachTasks());
         this.gateway = new DriverGateway(this, clock, gateway);
-        this.deployment = new Deployment(graph, mode, this.gateway, this::tell, options.trackProcessed(),
-                options.endOfInput(), bufferSize);
+        this.deployment = new Deployment(graph, mode, this.gateway, this::tell, observation.trackProcessed(),
+                settings.endOfInput(), bufferSize);
         this.invariants = new CutInvariants(graph);
-        this.declined = new DeclinedCheckpoints(options.tolerableFailedCheckpoints(), options.progress(), this::tell);
-        this.lifecycle = options.trackProcessed()
+        this.declined = new DeclinedCheckpoints(settings.tolerableFailedCheckpoints(), observation.progress(), this::tell);
+        this.lifecycle = observation.trackProcessed()
                 ? new LifecycleChecks(lifecycleView.apply(LifecycleChecks.Coordinator.of(coordinator)), store, invariants,
                         mode.overtaking(), violations, deployment.channels.values(), checkEachCompletion)
                 : StepChecks.NONE;
         // The checks see each step before the caller's observer (a trace), as they did when the
         // runtime called them: a violation is found whether or not anything else observes.
         this.observer = RunObserver.all(List.of(lifecycle,
-                new CompletionChecks(invariants, coordinator, mode, options.trackProcessed(), violations),
-                options.observer()));
+                new CompletionChecks(invariants, coordinator, mode, observation.trackProcessed(), violations),
+                observation.observer()));
         deployment.restore(coordinator.latestCompleted());
         this.sinks = deployment.transactionalSinks();
         coordinator.setCompletionListeners(sinks);
@@ -162,13 +164,13 @@ final class CheckpointDriver {
 
     /**
      * Action {@code TriggerCheckpoint}, through the coordinator (every {@code n}-th a savepoint, as
-     * {@link RunOptions#isSavepoint} says).
+     * {@link CheckpointSettings#isSavepoint} says).
      *
      * @return the new checkpoint's id; empty, having done nothing, when the coordinator refused
      */
     OptionalLong trigger() {
         long now = gateway.now();
-        boolean savepoint = options.isSavepoint(triggered + 1);
+        boolean savepoint = settings.isSavepoint(triggered + 1);
         OptionalLong triggeredId = coordinator.triggerCheckpoint(savepoint);
         if (triggeredId.isEmpty()) {
             return triggeredId;
@@ -212,7 +214,7 @@ final class CheckpointDriver {
         // The completion subsumed (aborted) every older pending checkpoint: those are no longer
         // completable, even if every task acknowledged them (found by the spec replay).
         completable.removeIf(id -> coordinator.status(id) != CheckpointStatus.PENDING);
-        options.onCheckpoint().accept(cp);
+        observation.onCheckpoint().accept(cp);
         observer.on(new RunEvent.CompleteCheckpoint(cp)); // the checks observe it: LifecycleChecks, CompletionChecks
         return done;
     }
@@ -259,10 +261,10 @@ final class CheckpointDriver {
         return d;
     }
 
-    /** Aborts the checkpoints older than {@link RunOptions#checkpointTimeout()} (if one is set). */
+    /** Aborts the checkpoints older than {@link CheckpointSettings#checkpointTimeout()} (if one is set). */
     void abortExpired() {
-        if (options.checkpointTimeout() > 0) {
-            ExpiredAborts.abort(coordinator, options.checkpointTimeout(), triggerTimes.keySet(), observer);
+        if (settings.checkpointTimeout() > 0) {
+            ExpiredAborts.abort(coordinator, settings.checkpointTimeout(), triggerTimes.keySet(), observer);
         }
     }
 
@@ -289,7 +291,7 @@ final class CheckpointDriver {
         if (failAfterCheckpointDue()) {
             failAfterCheckpointDone = true;
         }
-        options.progress().accept("failure " + failures + at + ": restored "
+        observation.progress().accept("failure " + failures + at + ": restored "
                 + latest.map(c -> "checkpoint " + c.id()).orElse("the initial state"));
         // The lifecycle checks observe it: the failure, every status, every channel as restored.
         observer.on(new RunEvent.FailAndRestore(latest.map(CompletedCheckpoint::id).orElse(0L),
@@ -297,14 +299,14 @@ final class CheckpointDriver {
         return latest;
     }
 
-    /** {@link RunOptions#failAfterCheckpoint()} is set and its failure has not struck yet. */
+    /** {@link CheckpointSettings#failAfterCheckpoint()} is set and its failure has not struck yet. */
     boolean failAfterCheckpointPending() {
-        return options.failAfterCheckpoint() > 0 && !failAfterCheckpointDone;
+        return settings.failAfterCheckpoint() > 0 && !failAfterCheckpointDone;
     }
 
-    /** The failure after the {@link RunOptions#failAfterCheckpoint()}-th completion is due now. */
+    /** The failure after the {@link CheckpointSettings#failAfterCheckpoint()}-th completion is due now. */
     boolean failAfterCheckpointDue() {
-        return failAfterCheckpointPending() && completed.size() >= options.failAfterCheckpoint();
+        return failAfterCheckpointPending() && completed.size() >= settings.failAfterCheckpoint();
     }
 
     // ------------------------------------------------------------------ checks and the result
@@ -331,7 +333,7 @@ final class CheckpointDriver {
      */
     List<Violation> finalChecks(boolean duplicates) {
         List<Violation> out = new ArrayList<>();
-        if (options.trackProcessed()) {
+        if (observation.trackProcessed()) {
             out.addAll(invariants.finalState(mode.name(), deployment.ledgers()));
         }
         if (checksOutput()) {
@@ -347,7 +349,7 @@ final class CheckpointDriver {
     /** The run's result, from the runtime's count of steps and time and the violations it reports. */
     RunResult result(String runtime, boolean finished, long steps, List<Violation> all, long time) {
         return new RunResult(mode.name(), runtime, finished, completed, abortedCount(), failures, steps, all,
-                options.trackProcessed(), deployment.ledgers(), time, completedWhere(coordinator::switched),
+                observation.trackProcessed(), deployment.ledgers(), time, completedWhere(coordinator::switched),
                 completedWhere(coordinator::isSavepoint));
     }
 

@@ -11,7 +11,7 @@ import java.util.function.Consumer;
  * checkpoint ({@code completeCheckpoint} marks it ABORTED before rethrowing), so in the spec's
  * vocabulary a declined checkpoint is {@code AbortCheckpoint(c)}: it never became restorable, the
  * previous one stays the latest, and the job goes on, as Flink's
- * {@code CheckpointFailureManager} does, up to {@link RunOptions#tolerableFailedCheckpoints()}
+ * {@code CheckpointFailureManager} does, up to {@link CheckpointSettings#tolerableFailedCheckpoints()}
  * consecutive failures; one more fails the job with {@link TooManyFailedCheckpointsException}.
  * A completed checkpoint resets the count. Used by the coordinator thread only.
  */

@@ -35,7 +35,7 @@ final class DriverGateway implements CoordinatorGateway {
      * A runtime's choices.
      *
      * @param ticksPerMilli clock ticks per millisecond (simulation: a step stands for one; threads: nanoseconds)
-     * @param declineDraws uniform draws in [0, 1) for {@link RunOptions#declineProbability()}; drawn only when declines are on
+     * @param declineDraws uniform draws in [0, 1) for {@link CheckpointSettings#declineProbability()}; drawn only when declines are on
      * @param wakeCoordinator called after a change the coordinator thread must act on (a complete-able
      *     checkpoint, a decline, a task's end); any thread
      * @param mayCacheNoNews whether the calling thread may keep a "nothing for you" answer until the
@@ -70,7 +70,7 @@ final class DriverGateway implements CoordinatorGateway {
         this.coordinator = driver.coordinator;
         this.clock = clock;
         this.choices = choices;
-        this.declineProbability = driver.options.declineProbability();
+        this.declineProbability = driver.settings.declineProbability();
         // Filled before any task thread starts and never changed in structure: each task thread
         // reads the map and writes only its own array.
         driver.graph.tasks().forEach(t -> {

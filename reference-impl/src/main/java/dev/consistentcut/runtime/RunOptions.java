@@ -11,126 +11,25 @@ import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /**
- * Settings of one run, for both runtimes. Time-valued settings are in the runtime's clock unit:
- * simulation steps in {@link SimulationRuntime}, nanoseconds in {@link ThreadedRuntime}. Each
- * setting says which runtime reads it. Immutable; build with {@link #builder()}.
- *
- * @param seed simulation: seeds the choice of the next step (the whole run follows from it)
- * @param maxSteps simulation: a run that has not finished after this many steps is reported as not finished
- * @param checkpointInterval both: least time between two triggers (0: any time)
- * @param triggerProbability simulation: chance that an enabled trigger is taken at a step
- * @param maxCheckpoints simulation: most checkpoints triggered in the run (the checkpoint budget)
- * @param checkpointTimeout both: a pending checkpoint older than this is aborted (0: never)
- * @param abortProbability simulation: chance per step of aborting a pending checkpoint at random
- * @param maxConcurrentAligned both: checkpoints in flight at once in aligned mode (unaligned: always 1)
- * @param maxFailures simulation: most failures injected at random steps
- * @param failureProbability simulation: chance per step of a failure while the budget lasts
- * @param failAtStep simulation: a failure at exactly this step (-1: none), counted in the budget
- * @param failAfterCheckpoint both: one failure right after the {@code n}-th completed checkpoint (0: none)
- * @param storeFactory both: the checkpoint store (called once per runtime)
- * @param observer both: observes every step (thread-safe in the threaded runtime); the threaded
- *     runtime serializes steps with their events while one other than {@link RunObserver#NONE} is set
- * @param trackProcessed both: keep the processed ledgers; without them no invariant can be checked
- * @param onCheckpoint both: called with each completed checkpoint (coordinator thread when threaded)
- * @param progress both: progress lines, e.g. for stderr
- * @param tolerableFailedCheckpoints both: consecutive checkpoints whose store write may fail (each
- *     is declined, i.e. aborted, and the job goes on) before the next failure fails the job with
- *     {@link TooManyFailedCheckpointsException} (Flink's tolerable-failed-checkpoints)
- * @param abortsReachTasks both: aborted checkpoints leave flight at once and tasks are notified (see the builder)
- * @param endOfInput both: sources end their partitions and the run goes to the end of its input (see the builder)
- * @param savepointEvery both, alternating mode: every {@code n}-th triggered checkpoint is a
- *     savepoint, forced aligned (0: none)
- * @param failureAfterCompletionProbability simulation: chance that a completed checkpoint is
- *     followed at once by a failure, before any task took its {@code NotifyCheckpointComplete}
- *     (the notification is lost; within the failure budget)
- * @param declineProbability both: chance that an operator task declines a checkpoint when
- *     its first barrier of it arrives ({@code DeclineCheckpoint}: the task cannot take part, the
- *     coordinator aborts it; see the builder)
- * @param bufferSize threads: records per network buffer; 0: a quarter of each channel's
- *     capacity (four buffers per channel), 1: every record handed over on its own. The simulation
- *     always uses buffers of one record (a step moves one record, as the spec's actions do)
- * @param bufferTimeout threads: an open buffer is handed over part-full at the latest this long
- *     after its task last flushed (Flink's {@code execution.buffer-timeout}); a task with nothing
- *     else to do flushes at once. 0: flush after every step
- * @param draws both: makes the run's source of random draws from {@link #seed()} (see the builder);
- *     every random choice of a runtime is drawn from the one source {@link #newDraws()} makes
+ * Settings of one run, grouped by who reads them: the coordinator side of both runtimes
+ * ({@link CheckpointSettings}), the simulation ({@link SimulationSettings}), the threads
+ * ({@link ThreadSettings}), the observers and checks ({@link ObservationSettings}) and the random
+ * draws ({@link DrawSettings}). Each reader is handed its own group only; callers build all of
+ * them with the one {@link #builder()}. Immutable.
  */
 public record RunOptions(
-        long seed,
-        long maxSteps,
-        long checkpointInterval,
-        double triggerProbability,
-        int maxCheckpoints,
-        long checkpointTimeout,
-        double abortProbability,
-        int maxConcurrentAligned,
-        int maxFailures,
-        double failureProbability,
-        long failAtStep,
-        int failAfterCheckpoint,
-        Supplier<CheckpointStore> storeFactory,
-        RunObserver observer,
-        boolean trackProcessed,
-        Consumer<CompletedCheckpoint> onCheckpoint,
-        Consumer<String> progress,
-        int tolerableFailedCheckpoints,
-        boolean abortsReachTasks,
-        boolean endOfInput,
-        int savepointEvery,
-        double failureAfterCompletionProbability,
-        double declineProbability,
-        int bufferSize,
-        long bufferTimeout,
-        LongFunction<RandomGenerator> draws) {
+        CheckpointSettings checkpoints,
+        SimulationSettings simulation,
+        ThreadSettings threads,
+        ObservationSettings observation,
+        DrawSettings draws) {
 
     public RunOptions {
-        Objects.requireNonNull(storeFactory, "storeFactory");
-        Objects.requireNonNull(observer, "observer");
-        Objects.requireNonNull(onCheckpoint, "onCheckpoint");
-        Objects.requireNonNull(progress, "progress");
+        Objects.requireNonNull(checkpoints, "checkpoints");
+        Objects.requireNonNull(simulation, "simulation");
+        Objects.requireNonNull(threads, "threads");
+        Objects.requireNonNull(observation, "observation");
         Objects.requireNonNull(draws, "draws");
-        requireProbability("triggerProbability", triggerProbability);
-        requireProbability("abortProbability", abortProbability);
-        requireProbability("failureProbability", failureProbability);
-        requireProbability("failureAfterCompletionProbability", failureAfterCompletionProbability);
-        requireProbability("declineProbability", declineProbability);
-        requireAtLeast("maxSteps", maxSteps, 1);
-        requireAtLeast("checkpointInterval", checkpointInterval, 0);
-        requireAtLeast("maxCheckpoints", maxCheckpoints, 0);
-        requireAtLeast("checkpointTimeout", checkpointTimeout, 0);
-        requireAtLeast("maxConcurrentAligned", maxConcurrentAligned, 1);
-        requireAtLeast("maxFailures", maxFailures, 0);
-        requireAtLeast("failAfterCheckpoint", failAfterCheckpoint, 0);
-        requireAtLeast("tolerableFailedCheckpoints", tolerableFailedCheckpoints, 0);
-        requireAtLeast("savepointEvery", savepointEvery, 0);
-        requireAtLeast("bufferSize", bufferSize, 0);
-        requireAtLeast("bufferTimeout", bufferTimeout, 0);
-    }
-
-    /**
-     * A new source of the run's random draws, seeded with {@link #seed()}: the simulation chooses
-     * its steps and draws its failures, aborts and declines from it; the threaded runtime draws
-     * its declines from it (on the task threads, so the source must be thread-safe there).
-     */
-    public RandomGenerator newDraws() {
-        return draws.apply(seed);
-    }
-
-    /** Whether the {@code n}-th triggered checkpoint (from 1) is a savepoint. */
-    public boolean isSavepoint(long n) {
-        return savepointEvery > 0 && n % savepointEvery == 0;
-    }
-
-    private static void requireAtLeast(String name, long value, long min) {
-        if (value < min) {
-            throw new IllegalArgumentException(name + " must be >= " + min + ", got " + value);
-        }
-    }
-
-    private static void requireProbability(String name, double p) {
-        if (!(p >= 0 && p <= 1)) {
-            throw new IllegalArgumentException(name + " must be within [0, 1], got " + p);
-        }
     }
 
     public static Builder builder() {
@@ -165,6 +64,7 @@ public record RunOptions(
         private int bufferSize;
         private long bufferTimeout = 100_000_000L;
         private LongFunction<RandomGenerator> draws = Random::new;
+        private StepOrdering stepOrdering = StepOrdering.CONCURRENT;
 
         /** Default 1. */
         public Builder seed(long v) {
@@ -356,12 +256,25 @@ public record RunOptions(
             return this;
         }
 
+        /**
+         * Default {@link StepOrdering#CONCURRENT} (threads): steps race, and the observer is called
+         * from every thread at once. A trace recorder passes {@link StepOrdering#oneAtATime()}.
+         */
+        public Builder stepOrdering(StepOrdering v) {
+            stepOrdering = v;
+            return this;
+        }
+
         public RunOptions build() {
-            return new RunOptions(seed, maxSteps, checkpointInterval, triggerProbability, maxCheckpoints,
-                    checkpointTimeout, abortProbability, maxConcurrentAligned, maxFailures, failureProbability,
-                    failAtStep, failAfterCheckpoint, storeFactory, observer, trackProcessed, onCheckpoint, progress,
-                    tolerableFailedCheckpoints, abortsReachTasks, endOfInput, savepointEvery,
-                    failureAfterCompletionProbability, declineProbability, bufferSize, bufferTimeout, draws);
+            SimulationSettings simulation = new SimulationSettings(maxSteps, triggerProbability, maxCheckpoints,
+                    abortProbability, maxFailures, failureProbability, failAtStep, failureAfterCompletionProbability);
+            CheckpointSettings checkpoints = new CheckpointSettings(checkpointInterval, checkpointTimeout,
+                    maxConcurrentAligned, failAfterCheckpoint, storeFactory, tolerableFailedCheckpoints,
+                    abortsReachTasks, endOfInput, savepointEvery, declineProbability);
+            ThreadSettings threads = new ThreadSettings(bufferSize, bufferTimeout, stepOrdering);
+            return new RunOptions(checkpoints, simulation, threads,
+                    new ObservationSettings(observer, trackProcessed, onCheckpoint, progress),
+                    new DrawSettings(seed, draws));
         }
     }
 }

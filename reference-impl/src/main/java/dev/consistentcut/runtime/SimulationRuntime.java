@@ -26,16 +26,16 @@ import java.util.random.RandomGenerator;
 /**
  * The deterministic simulation runtime: every task of the job in one thread, advanced one step at
  * a time; the clock is the step counter. At each step it collects every enabled step and chooses
- * one with the run's draws ({@link RunOptions#newDraws()}, seeded by {@link RunOptions#seed()}), so a
+ * one with the run's draws ({@link DrawSettings#newDraws()}, seeded by {@link DrawSettings#seed()}), so a
  * run is reproduced exactly by (job, mode, options).
  *
  * <p>Choice of a step: first the environment's and coordinator's occasional steps, each taken with
  * its probability while enabled: {@code FailAndRestore} (while the failure budget lasts; always at
- * {@link RunOptions#failAtStep()} and right after the {@link RunOptions#failAfterCheckpoint()}-th
+ * {@link SimulationSettings#failAtStep()} and right after the {@link CheckpointSettings#failAfterCheckpoint()}-th
  * completed checkpoint), {@code TriggerCheckpoint} (when the coordinator allows it, the interval
  * has passed and the checkpoint budget lasts), {@code AbortCheckpoint} (a pending checkpoint at
  * random). Otherwise one of the enabled task steps and {@code CompleteCheckpoint} steps, uniformly.
- * The run ends when no such step is enabled (or after {@link RunOptions#maxSteps()}).
+ * The run ends when no such step is enabled (or after {@link SimulationSettings#maxSteps()}).
  *
  * <p>Checks: every completed checkpoint against {@code ConsistentCutInv} (and
  * {@code AlignedNoChannelStateInv} in aligned mode) as it completes; {@code UnalignedNeverBlocksInv}
@@ -60,7 +60,10 @@ public final class SimulationRuntime extends DrivenRuntime {
 
     private final CheckpointDriver driver;
     private final BarrierMode mode;
-    private final RunOptions options;
+    /** The simulation's own settings; the driver has the checkpoints' and the observers'. */
+    private final SimulationSettings settings;
+    private final CheckpointSettings checkpoints;
+    private final long seed;
     private final RandomGenerator random;
 
     private long step;
@@ -86,19 +89,21 @@ public final class SimulationRuntime extends DrivenRuntime {
     @TestSeam
     SimulationRuntime(JobGraph job, BarrierMode mode, RunOptions options, UnaryOperator<LifecycleChecks.Coordinator> lifecycleView) {
         this.mode = mode;
-        this.options = options;
-        this.random = options.newDraws();
+        this.settings = options.simulation();
+        this.checkpoints = options.checkpoints();
+        this.seed = options.draws().seed();
+        this.random = options.draws().newDraws();
         // One step stands for one millisecond; declines are drawn from the run's seeded draws.
-        this.driver = new CheckpointDriver(job, mode, options, () -> step, 1, lifecycleView, false,
+        this.driver = new CheckpointDriver(job, mode, checkpoints, options.observation(), () -> step, 1, lifecycleView, false,
                 new DriverGateway.Choices(1, random::nextDouble, () -> { }, () -> false));
         for (String t : driver.deployment.tasks.keySet()) {
             outputsOf.put(t, driver.graph.outputs(t).stream().map(c -> driver.deployment.channels.get(c.id())).toList());
         }
     }
-    /** Runs the job to its end (or {@link RunOptions#maxSteps()}) and checks it; see the class comment. */
+    /** Runs the job to its end (or {@link SimulationSettings#maxSteps()}) and checks it; see the class comment. */
     @Override
     public RunResult run() {
-        while (step < options.maxSteps() && step()) {
+        while (step < settings.maxSteps() && step()) {
             // every step is checked as it happens
         }
         return result();
@@ -133,7 +138,7 @@ public final class SimulationRuntime extends DrivenRuntime {
         } catch (TooManyFailedCheckpointsException e) {
             throw e; // the job failed as configured, not the simulation: the caller reports it
         } catch (RuntimeException e) {
-            throw new IllegalStateException("simulation (mode " + mode.name() + ", seed " + options.seed()
+            throw new IllegalStateException("simulation (mode " + mode.name() + ", seed " + seed
                     + ") failed at step " + step + ", " + chosen + ": " + e.getMessage(), e);
         }
         step++;
@@ -201,7 +206,7 @@ public final class SimulationRuntime extends DrivenRuntime {
             all.addAll(driver.finalChecks(false)); // NoDuplicateOutputInv was checked step by step
         } else {
             all.add(new Violation(TERMINATION, 0, null, null, 0, 0, "the run stopped after " + step
-                    + " steps before finishing: " + (step >= options.maxSteps() ? "step limit reached" : "no step is enabled")
+                    + " steps before finishing: " + (step >= settings.maxSteps() ? "step limit reached" : "no step is enabled")
                     + "; sources exhausted " + d.sourcesExhausted() + ", channels empty "
                     + d.channelsEmpty() + ", in flight " + driver.coordinator.inFlight()
                     + (d.endOfInput ? ", every task ended " + d.allEnded() : "")
@@ -221,15 +226,15 @@ public final class SimulationRuntime extends DrivenRuntime {
     }
 
     private Step chooseOccasionalStep() {
-        boolean failureDue = step == options.failAtStep() || driver.failAfterCheckpointDue() || failAfterCompletion;
-        if (failureDue || (driver.failures() < options.maxFailures() && options.failureProbability() > 0
-                && random.nextDouble() < options.failureProbability())) {
+        boolean failureDue = step == settings.failAtStep() || driver.failAfterCheckpointDue() || failAfterCompletion;
+        if (failureDue || (driver.failures() < settings.maxFailures() && settings.failureProbability() > 0
+                && random.nextDouble() < settings.failureProbability())) {
             return new Step(Action.FAIL_AND_RESTORE, null, -1, 0);
         }
-        if (triggerAllowed(true) && random.nextDouble() < options.triggerProbability()) {
+        if (triggerAllowed(true) && random.nextDouble() < settings.triggerProbability()) {
             return new Step(Action.TRIGGER_CHECKPOINT, null, -1, 0);
         }
-        if (options.abortProbability() > 0 && random.nextDouble() < options.abortProbability()) {
+        if (settings.abortProbability() > 0 && random.nextDouble() < settings.abortProbability()) {
             CheckpointCoordinator coordinator = driver.coordinator;
             List<Long> pending = coordinator.inFlight().stream()
                     .filter(c -> coordinator.status(c) == CheckpointStatus.PENDING).sorted().toList();
@@ -241,8 +246,8 @@ public final class SimulationRuntime extends DrivenRuntime {
     }
 
     private boolean triggerAllowed(boolean respectInterval) {
-        return driver.triggeredCount() < options.maxCheckpoints()
-                && (!respectInterval || step - lastTrigger >= options.checkpointInterval())
+        return driver.triggeredCount() < settings.maxCheckpoints()
+                && (!respectInterval || step - lastTrigger >= checkpoints.checkpointInterval())
                 && driver.coordinator.canTrigger();
     }
 
@@ -261,9 +266,9 @@ public final class SimulationRuntime extends DrivenRuntime {
             }
             case COMPLETE_CHECKPOINT -> driver.complete(s.checkpointId()).ifPresent(cp -> {
                 driver.notifyCompletion(cp.id()); // NotifyCheckpointComplete(t, c) is now enabled for every sink
-                if (!driver.sinks.isEmpty() && driver.failures() < options.maxFailures()
-                        && options.failureAfterCompletionProbability() > 0
-                        && random.nextDouble() < options.failureAfterCompletionProbability()) {
+                if (!driver.sinks.isEmpty() && driver.failures() < settings.maxFailures()
+                        && settings.failureAfterCompletionProbability() > 0
+                        && random.nextDouble() < settings.failureAfterCompletionProbability()) {
                     failAfterCompletion = true; // the next step is a failure: the notification is lost
                 }
             });

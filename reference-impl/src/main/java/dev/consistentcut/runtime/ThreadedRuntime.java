@@ -10,7 +10,6 @@ import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.task.Action;
 import dev.consistentcut.task.OperatorTask;
-import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.task.SourceTask;
 import dev.consistentcut.task.Step;
 import dev.consistentcut.task.Task;
@@ -23,7 +22,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
 import java.util.random.RandomGenerator;
@@ -31,9 +29,10 @@ import java.util.random.RandomGenerator;
 /**
  * The threaded runtime: one thread per task instance, running the same task classes as the
  * simulation, and a coordinator thread (the thread that calls {@link #run()}) that triggers a
- * checkpoint every {@link RunOptions#checkpointInterval()} nanoseconds, completes checkpoints,
- * aborts those older than {@link RunOptions#checkpointTimeout()}, injects the failure after the
- * {@link RunOptions#failAfterCheckpoint()}-th completed checkpoint, and detects termination.
+ * checkpoint every {@link CheckpointSettings#checkpointInterval()} nanoseconds, completes
+ * checkpoints, aborts those older than {@link CheckpointSettings#checkpointTimeout()}, injects the
+ * failure after the {@link CheckpointSettings#failAfterCheckpoint()}-th completed checkpoint, and
+ * detects termination.
  *
  * <p><b>Waiting, not spinning.</b> A task thread with no enabled step waits on its {@link Wakeup};
  * each channel wakes its receiver when an element arrives and its sender when a record leaves (the
@@ -42,11 +41,12 @@ import java.util.random.RandomGenerator;
  * parks its thread after each record.
  *
  * <p><b>Network buffers</b>: channels carry records in buffers of
- * {@link RunOptions#bufferSize()} records (a quarter of a channel's capacity by default). A task
+ * {@link ThreadSettings#bufferSize()} records (a quarter of a channel's capacity by default). A task
  * hands a buffer over when it is full, before any event it sends, when it has no step enabled
- * (before it waits), and at the latest {@link RunOptions#bufferTimeout()} after its last flush
- * (checked every few steps, Flink's output flusher). While tracing, a flush is done under the
- * trace lock like a step (it is none: a channel's contents include its open buffer).
+ * (before it waits), and at the latest {@link ThreadSettings#bufferTimeout()} after its last flush
+ * (checked every few steps, Flink's output flusher). A flush holds the {@link StepOrdering}
+ * like a step (it is none, but a channel's contents include its open buffer, so a trace must not
+ * see one half done).
  *
  * <p><b>Completion.</b> A task whose acknowledgement makes a checkpoint complete-able hands its id
  * to the coordinator thread, which calls {@code completeCheckpoint} and checks the checkpoint
@@ -64,36 +64,35 @@ import java.util.random.RandomGenerator;
  * <p><b>Stopping threads</b> (termination, {@code FailAndRestore}): {@link Wakeup#stop()}, the
  * request and its wake-up in one step (a flag beside the wake-up lost stops: see {@link Wakeup}),
  * then {@code join}. Threads are not interrupted, because an interrupt closes any
- * {@code FileChannel} the thread is using (a trace-writing {@link RunObserver}, say), and
+ * {@code FileChannel} the thread is using (a trace-writing {@link dev.consistentcut.task.RunObserver}, say), and
  * every step is short anyway.
  *
  * <p><b>Threading contract.</b> {@link #run()} is called once, by one thread, which becomes the
  * coordinator thread. {@link #failAndRestore()} may be called from any other thread while
  * {@code run()} runs: it asks the coordinator thread to do it and waits until it is done
  * ({@link CoordinatorControl}). The coordinator side ({@link CheckpointDriver}) is called by the
- * coordinator thread only, each step inside {@code coordinatorStep} (under the trace lock while
- * tracing; {@code FailAndRestore} with every task thread stopped); the task threads
- * ({@link Worker}) reach the coordinator through the driver's {@link DriverGateway} only.
+ * coordinator thread only, each step inside {@code coordinatorStep} (holding the
+ * {@link ThreadSettings#stepOrdering()}; {@code FailAndRestore} with every task thread stopped);
+ * the task threads ({@link Worker}) reach the coordinator through the driver's
+ * {@link DriverGateway} only. The observer is called from every task thread and the coordinator
+ * thread; one at a time only under a one-lock ordering ({@link StepOrdering#oneAtATime()}).
  */
 public final class ThreadedRuntime extends DrivenRuntime {
 
     private static final long PROGRESS_INTERVAL = TimeUnit.SECONDS.toNanos(1);
 
     final CheckpointDriver driver;
-    final RunOptions options;
+    final ThreadSettings threads;
+    final CheckpointSettings checkpoints;
+    final ObservationSettings observation;
     /**
-     * While an observer is installed (a trace is recorded), held around every step together with its
-     * event, task steps and coordinator steps alike, so that the order of the calls is an
-     * order in which the steps happened one at a time. Tracing serializes the run; it is
-     * never taken without an observer.
+     * Held around every task step, coordinator step and flush together with their events, as the
+     * installer of the observer chose ({@link ThreadSettings#stepOrdering()}): one lock for a trace,
+     * so that the order of the calls is an order in which the steps happened one at a time;
+     * nothing by default. A causal trace orders the task steps by their channels' locks instead
+     * ({@link #causal}).
      */
-    final ReentrantLock traceLock = new ReentrantLock();
-    final boolean tracing;
-    /**
-     * Held around every task and coordinator step while a trace is recorded under the trace lock:
-     * {@link #traceLock}; nothing without a trace. A causal trace replaces it ({@link #causal}).
-     */
-    final StepLock traceStep;
+    final StepOrdering traceStep;
     /**
      * A causal trace: every task and the coordinator log their own events, stamped with vector
      * clocks that the channels and the coordinator carry ({@link VectorClocks}); no trace lock
@@ -122,20 +121,19 @@ public final class ThreadedRuntime extends DrivenRuntime {
     private long abortsSeen;
 
     public ThreadedRuntime(JobGraph job, BarrierMode mode, RunOptions options) {
-        this.options = options;
-        // Serializing is the runtime's price for an observer that needs one order of steps (a trace);
-        // the checks observe the coordinator's steps only, on its thread, and need none.
-        this.tracing = options.observer() != RunObserver.NONE;
-        this.traceStep = tracing ? StepLock.of(traceLock) : StepLock.NONE;
+        this.threads = options.threads();
+        this.checkpoints = options.checkpoints();
+        this.observation = options.observation();
+        this.traceStep = threads.stepOrdering();
         // Declines are drawn by the task threads, in no fixed order: the seed does not reproduce them.
-        RandomGenerator declineDraws = options.newDraws();
-        this.driver = new CheckpointDriver(job, mode, options, System::nanoTime, options.bufferSize(),
+        RandomGenerator declineDraws = options.draws().newDraws();
+        this.driver = new CheckpointDriver(job, mode, checkpoints, observation, System::nanoTime, threads.bufferSize(),
                 UnaryOperator.identity(), true, new DriverGateway.Choices(TimeUnit.MILLISECONDS.toNanos(1),
                         declineDraws::nextDouble, this::wakeCoordinator, onTaskThread::get));
     }
 
     /**
-     * Records causally instead of under the trace lock: each thread's events go to its process's
+     * Records causally instead of under a one-lock {@link StepOrdering}: each thread's events go to its process's
      * log in {@code c} (the task ids and {@link VectorClocks#COORDINATOR}), with the clocks every
      * channel (a {@link CausalChannel} installed on each) and the coordinator carry. Call once,
      * before {@link #run()}.
@@ -166,7 +164,7 @@ public final class ThreadedRuntime extends DrivenRuntime {
         control.begin();
         causal.bind(VectorClocks.COORDINATOR);
         long start = System.nanoTime();
-        long nextTrigger = start + options.checkpointInterval();
+        long nextTrigger = start + checkpoints.checkpointInterval();
         long nextProgress = start + PROGRESS_INTERVAL;
         long lastSinkRecords = 0;
         long lastProgress = start;
@@ -185,20 +183,20 @@ public final class ThreadedRuntime extends DrivenRuntime {
                     failAndRestoreNow();
                 }
                 performRequestedFailures();
-                if (options.checkpointTimeout() > 0) {
+                if (checkpoints.checkpointTimeout() > 0) {
                     coordinatorStep(driver::abortExpired);
                 }
                 long now = System.nanoTime();
                 boolean canTrigger = shouldTrigger();
                 if (canTrigger && now >= nextTrigger) {
                     coordinatorStep(this::triggerCheckpoint);
-                    nextTrigger = now + options.checkpointInterval();
+                    nextTrigger = now + checkpoints.checkpointInterval();
                     canTrigger = shouldTrigger();
                 }
                 if (now >= nextProgress) {
                     long sink = sinkRecords.get();
                     double seconds = (now - lastProgress) / 1e9;
-                    options.progress().accept(String.format("%.1f s: sinks received %d records (%.0f records/s)",
+                    observation.progress().accept(String.format("%.1f s: sinks received %d records (%.0f records/s)",
                             (now - start) / 1e9, sink, (sink - lastSinkRecords) / seconds));
                     lastSinkRecords = sink;
                     lastProgress = now;
@@ -315,7 +313,7 @@ public final class ThreadedRuntime extends DrivenRuntime {
         return true;
     }
 
-    /** A coordinator step: under {@link #traceStep} (the trace lock while tracing), or with a causal trace atomically with the coordinator's clock. */
+    /** A coordinator step: under {@link #traceStep} (the {@link ThreadSettings#stepOrdering()}), or with a causal trace atomically with the coordinator's clock. */
     private void coordinatorStep(Runnable step) {
         causal.coordinatorStep(step, traceStep);
         driver.gateway.coordinatorChanged(); // aborts, completions: before the loop wakes the tasks with the news

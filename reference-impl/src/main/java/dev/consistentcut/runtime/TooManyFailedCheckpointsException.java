@@ -4,7 +4,7 @@ import java.io.UncheckedIOException;
 
 /**
  * The job failed because more consecutive checkpoint store writes failed than
- * {@link RunOptions#tolerableFailedCheckpoints()} allows. The message says which
+ * {@link CheckpointSettings#tolerableFailedCheckpoints()} allows. The message says which
  * checkpoint, how many failed in a row, and the last cause (the path and the I/O error).
  */
 public final class TooManyFailedCheckpointsException extends RuntimeException {

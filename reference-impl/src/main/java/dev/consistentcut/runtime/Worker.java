@@ -33,10 +33,11 @@ final class Worker implements Runnable {
     private final int recordsPerChoice;
 
     /**
-     * Held around each step ({@link #performStep}), chosen once by the wiring: the trace lock while
-     * tracing, a causal trace's locks of this task's channels, or nothing.
+     * Held around each step ({@link #performStep}), chosen once by the wiring: the run's
+     * {@link StepOrdering} (one lock for a trace, nothing by default), or a causal trace's locks of
+     * this task's channels.
      */
-    private final StepLock stepLock;
+    private final StepOrdering stepLock;
 
     Worker(ThreadedRuntime rt, Task task) {
         this.rt = rt;
@@ -45,7 +46,7 @@ final class Worker implements Runnable {
         this.sink = task instanceof OperatorTask o && o.isSink();
         this.source = task instanceof SourceTask;
         this.recordsPerChoice = ThreadedRuntime.recordsPerChoice(task);
-        this.bufferTimeout = rt.options.bufferTimeout();
+        this.bufferTimeout = rt.threads.bufferTimeout();
         this.thread = new Thread(this, "task-" + task.id());
         this.thread.setDaemon(true);
     }
@@ -96,7 +97,7 @@ final class Worker implements Runnable {
 
     /**
      * Chooses one enabled step and performs it, holding {@link #stepLock}; null, doing nothing,
-     * when none is enabled. While tracing, choice and step are one unit under the trace lock;
+     * when none is enabled. Under a one-lock {@link StepOrdering}, choice and step are one unit;
      * while tracing causally, under the locks of this task's channels: the other ends see
      * the step's operations on them as one, as the spec's step is. Otherwise a step that
      * operates on several channels (a barrier injected on three outputs, a record taken and
@@ -139,19 +140,10 @@ final class Worker implements Runnable {
         }
     }
 
-    /** Hands this task's open output buffers over (under the trace lock while rt.tracing). */
+    /** Hands this task's open output buffers over, holding the run's {@link StepOrdering} as a step does. */
     private void flush() {
         lastFlush = System.nanoTime();
-        if (rt.tracing) {
-            rt.traceLock.lock();
-        }
-        try {
-            task.flushOutputs();
-        } finally {
-            if (rt.tracing) {
-                rt.traceLock.unlock();
-            }
-        }
+        rt.traceStep.run(task::flushOutputs);
     }
 
     private void pause(long nanos) {

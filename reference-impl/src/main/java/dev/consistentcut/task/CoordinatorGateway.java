@@ -49,7 +49,7 @@ public interface CoordinatorGateway {
      * Whether {@code task} cannot take part in checkpoint {@code checkpointId}, whose first
      * barrier just reached it: it then declines it ({@link #declineCheckpoint}) and abandons it on
      * that barrier. Asked once per task and checkpoint. Default: never (the threaded runtime);
-     * the simulation: a seeded choice ({@code RunOptions.declineProbability}).
+     * the simulation: a seeded choice ({@code CheckpointSettings.declineProbability}).
      */
     default boolean declinesOnFirstBarrier(String task, long checkpointId) {
         return false;

@@ -40,7 +40,7 @@ public final class SourceTask implements Task {
      */
     private volatile long offset;
 
-    /** Whether this source sends end of partition once its log is read (FLIP-147; RunOptions.endOfInput). */
+    /** Whether this source sends end of partition once its log is read (FLIP-147; CheckpointSettings.endOfInput). */
     private final boolean endOfInput;
     /** The spec's {@code s \in endedSources}: end of partition sent; no more steps. Volatile as {@link #offset}. */
     private volatile boolean ended;

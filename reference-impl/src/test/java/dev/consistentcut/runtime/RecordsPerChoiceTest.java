@@ -81,7 +81,7 @@ class RecordsPerChoiceTest {
         Map<String, Integer> events = new ConcurrentHashMap<>();
         ThreadedRuntime runtime = new ThreadedRuntime(ThreadedRuntimeTest.demo(500, 0, 256), BarrierHandlers.aligned(),
                 RunOptions.builder().checkpointInterval(TimeUnit.HOURS.toNanos(1))
-                        .observer(e -> events.merge(e.name(), 1, Integer::sum)).build());
+                        .stepOrdering(StepOrdering.oneAtATime()).observer(e -> events.merge(e.name(), 1, Integer::sum)).build());
         RunResult r = runtime.run();
         assertTrue(r.holds(), r.violations().toString());
         assertEquals(Map.of("EmitRecord", 1000, "ProcessRecord", 2000), events, "every record emitted, counted and sunk once");

@@ -142,61 +142,65 @@ class RuntimePartsTest {
                 .maxConcurrentAligned(1).maxFailures(0).failAfterCheckpoint(0).tolerableFailedCheckpoints(0)
                 .savepointEvery(0).triggerProbability(0).abortProbability(1).failureProbability(0)
                 .failureAfterCompletionProbability(1).bufferSize(0).bufferTimeout(0).build();
-        assertEquals(1, edge.maxSteps());
-        assertEquals(1.0, edge.abortProbability());
+        assertEquals(1, edge.simulation().maxSteps());
+        assertEquals(1.0, edge.simulation().abortProbability());
     }
 
     @Test
     void theBuilderKeepsEverySettingAndDocumentsItsDefaults() {
         RunOptions d = RunOptions.builder().build();
-        assertEquals(1, d.seed());
-        assertEquals(50_000_000, d.maxSteps());
-        assertEquals(0.05, d.triggerProbability());
-        assertEquals(Integer.MAX_VALUE, d.maxCheckpoints());
-        assertEquals(1, d.maxConcurrentAligned());
-        assertEquals(-1, d.failAtStep());
-        assertTrue(d.abortsReachTasks(), "Flink's abort semantics by default");
-        assertFalse(d.endOfInput());
-        assertTrue(d.trackProcessed());
-        assertSame(RunObserver.NONE, d.observer());
-        assertEquals(0, d.tolerableFailedCheckpoints());
+        assertEquals(1, d.draws().seed());
+        assertEquals(50_000_000, d.simulation().maxSteps());
+        assertEquals(0.05, d.simulation().triggerProbability());
+        assertEquals(Integer.MAX_VALUE, d.simulation().maxCheckpoints());
+        assertEquals(1, d.checkpoints().maxConcurrentAligned());
+        assertEquals(-1, d.simulation().failAtStep());
+        assertTrue(d.checkpoints().abortsReachTasks(), "Flink's abort semantics by default");
+        assertFalse(d.checkpoints().endOfInput());
+        assertTrue(d.observation().trackProcessed());
+        assertSame(RunObserver.NONE, d.observation().observer());
+        assertEquals(0, d.checkpoints().tolerableFailedCheckpoints());
+        assertSame(StepOrdering.CONCURRENT, d.threads().stepOrdering(), "steps race unless a recorder asks otherwise");
         RunOptions o = RunOptions.builder().seed(7).maxSteps(9).checkpointInterval(3).triggerProbability(0.5)
                 .maxCheckpoints(4).checkpointTimeout(11).abortProbability(0.25).maxConcurrentAligned(2).maxFailures(5)
                 .failureProbability(0.125).failAtStep(6).failAfterCheckpoint(2).trackProcessed(false)
                 .tolerableFailedCheckpoints(3).abortsReachTasks(false).endOfInput(true).savepointEvery(2)
                 .failureAfterCompletionProbability(0.75).build();
         assertEquals(List.of(7L, 9L, 3L, 4L, 11L, 2L, 5L, 6L, 2L, 3L, 2L),
-                List.of(o.seed(), o.maxSteps(), o.checkpointInterval(), (long) o.maxCheckpoints(), o.checkpointTimeout(),
-                        (long) o.maxConcurrentAligned(), (long) o.maxFailures(), o.failAtStep(),
-                        (long) o.failAfterCheckpoint(), (long) o.tolerableFailedCheckpoints(), (long) o.savepointEvery()));
-        assertEquals(List.of(0.5, 0.25, 0.125, 0.75), List.of(o.triggerProbability(), o.abortProbability(),
-                o.failureProbability(), o.failureAfterCompletionProbability()));
-        assertFalse(o.trackProcessed());
-        assertFalse(o.abortsReachTasks());
-        assertTrue(o.endOfInput());
-        assertTrue(d.storeFactory().get() instanceof InMemoryCheckpointStore, "an in-memory store by default");
+                List.of(o.draws().seed(), o.simulation().maxSteps(), o.checkpoints().checkpointInterval(),
+                        (long) o.simulation().maxCheckpoints(), o.checkpoints().checkpointTimeout(),
+                        (long) o.checkpoints().maxConcurrentAligned(), (long) o.simulation().maxFailures(),
+                        o.simulation().failAtStep(), (long) o.checkpoints().failAfterCheckpoint(),
+                        (long) o.checkpoints().tolerableFailedCheckpoints(), (long) o.checkpoints().savepointEvery()));
+        assertEquals(List.of(0.5, 0.25, 0.125, 0.75), List.of(o.simulation().triggerProbability(),
+                o.simulation().abortProbability(), o.simulation().failureProbability(),
+                o.simulation().failureAfterCompletionProbability()));
+        assertFalse(o.observation().trackProcessed());
+        assertFalse(o.checkpoints().abortsReachTasks());
+        assertTrue(o.checkpoints().endOfInput());
+        assertTrue(d.checkpoints().storeFactory().get() instanceof InMemoryCheckpointStore, "an in-memory store by default");
         RunObserver l = e -> { };
         java.util.function.Supplier<dev.consistentcut.checkpoint.CheckpointStore> store = () -> new InMemoryCheckpointStore(1);
         Consumer<dev.consistentcut.checkpoint.CompletedCheckpoint> each = c -> { };
         Consumer<String> lines = progress::add;
         RunOptions hooks = RunOptions.builder().observer(l).store(store).onCheckpoint(each).progress(lines)
                 .declineProbability(0.5).build();
-        assertSame(l, hooks.observer());
-        assertSame(store, hooks.storeFactory());
-        assertSame(each, hooks.onCheckpoint());
-        assertSame(lines, hooks.progress());
-        assertEquals(0.5, hooks.declineProbability());
-        assertEquals(0.0, d.declineProbability());
+        assertSame(l, hooks.observation().observer());
+        assertSame(store, hooks.checkpoints().storeFactory());
+        assertSame(each, hooks.observation().onCheckpoint());
+        assertSame(lines, hooks.observation().progress());
+        assertEquals(0.5, hooks.checkpoints().declineProbability());
+        assertEquals(0.0, d.checkpoints().declineProbability());
     }
 
     @Test
     void everyNthCheckpointIsASavepointAndNoneWithoutTheSetting() {
         RunOptions every3 = RunOptions.builder().savepointEvery(3).build();
         assertEquals(List.of(false, false, true, false, false, true),
-                java.util.stream.LongStream.rangeClosed(1, 6).mapToObj(every3::isSavepoint).toList());
+                java.util.stream.LongStream.rangeClosed(1, 6).mapToObj(every3.checkpoints()::isSavepoint).toList());
         RunOptions none = RunOptions.builder().build();
-        assertFalse(none.isSavepoint(0), "0 % 0 would throw: no savepoints means none, for every n");
-        assertFalse(none.isSavepoint(3));
+        assertFalse(none.checkpoints().isSavepoint(0), "0 % 0 would throw: no savepoints means none, for every n");
+        assertFalse(none.checkpoints().isSavepoint(3));
     }
 
     @Test

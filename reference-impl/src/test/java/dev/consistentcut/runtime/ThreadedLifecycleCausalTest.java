@@ -48,7 +48,7 @@ class ThreadedLifecycleCausalTest {
         List<String> notAfterTheFailure = Collections.synchronizedList(new ArrayList<>());
         ThreadedRuntime rt = new ThreadedRuntime(ThreadedRuntimeTest.demo(300, 0, 4), BarrierHandlers.unaligned(),
                 RunOptions.builder().checkpointInterval(TimeUnit.HOURS.toNanos(1))
-                        .observer(e -> {
+                        .stepOrdering(StepOrdering.oneAtATime()).observer(e -> {
                             String a = e.name();
                             VectorClocks.Proc proc = clocks.current();
                             long[] vc = proc.event(a); // as TraceRecorder does in a causal trace

@@ -232,7 +232,7 @@ class ThreadedLifecycleChecksTest {
         AtomicLong abortedByTest = new AtomicLong();
         List<Long> triggered = new ArrayList<>(); // the observer's calls do not overlap (trace lock)
         RunResult r = (runtime[0] = new ThreadedRuntime(ThreadedRuntimeTest.demo(200, 0, 4), BarrierHandlers.unaligned(),
-                RunOptions.builder().checkpointInterval(MS).trackProcessed(false).observer(e -> {
+                RunOptions.builder().checkpointInterval(MS).trackProcessed(false).stepOrdering(StepOrdering.oneAtATime()).observer(e -> {
                     if (e instanceof RunEvent.TriggerCheckpoint t) {
                         triggered.add(t.checkpoint());
                     }

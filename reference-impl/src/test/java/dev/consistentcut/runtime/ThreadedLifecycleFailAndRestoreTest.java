@@ -41,7 +41,7 @@ class ThreadedLifecycleFailAndRestoreTest {
         CountDownLatch returned = new CountDownLatch(1);
         AtomicBoolean restored = new AtomicBoolean();
         ThreadedRuntime runtime = new ThreadedRuntime(ThreadedRuntimeTest.demo(300, 0, 4), BarrierHandlers.aligned(),
-                RunOptions.builder().checkpointInterval(MS).observer(e -> {
+                RunOptions.builder().checkpointInterval(MS).stepOrdering(StepOrdering.oneAtATime()).observer(e -> {
                     if (e instanceof RunEvent.FailAndRestore) {
                         restored.set(true);
                         return;

@@ -30,7 +30,7 @@ class ThreadedLifecycleResultTest {
         List<long[]> triggers = Collections.synchronizedList(new ArrayList<>());
         RunResult r = new ThreadedRuntime(ThreadedRuntimeTest.demo(200, 0, 4),
                 BarrierHandlers.alternating(BarrierHandlers.MAX_ALIGNED_TIMEOUT_MILLIS),
-                RunOptions.builder().checkpointInterval(MS).savepointEvery(3).observer(e -> {
+                RunOptions.builder().checkpointInterval(MS).savepointEvery(3).stepOrdering(StepOrdering.oneAtATime()).observer(e -> {
                     if (e instanceof RunEvent.TriggerCheckpoint t) {
                         triggers.add(new long[] {t.checkpoint(), t.savepoint() ? 1 : 0});
                     }

@@ -203,7 +203,7 @@ class ThreadedPartsGatewayTest {
                 .checkpointInterval(TimeUnit.MILLISECONDS.toNanos(1200))
                 .maxConcurrentAligned(2)
                 .endOfInput(true)
-                .observer(e -> {
+                .stepOrdering(StepOrdering.oneAtATime()).observer(e -> {
                     if (e instanceof RunEvent.AbortCheckpoint a) {
                         aborts.add(a);
                     } else if (e instanceof RunEvent.ReceiveBarrier b && b.task().equals("d#0")) {
@@ -232,7 +232,7 @@ class ThreadedPartsGatewayTest {
         // never negative. Traced (an observer that records nothing), so that the trigger and its
         // trigger time are one step that no task step can come between.
         RunResult r = new ThreadedRuntime(ThreadedRuntimeTest.demo(100, 0, 4), BarrierHandlers.aligned(),
-                RunOptions.builder().checkpointInterval(MS).failAfterCheckpoint(2).observer(e -> { }).build()).run();
+                RunOptions.builder().checkpointInterval(MS).failAfterCheckpoint(2).stepOrdering(StepOrdering.oneAtATime()).observer(e -> { }).build()).run();
         assertTrue(r.holds(), r.violations().toString());
         assertTrue(r.checkpoints().size() >= 2, r.checkpoints().toString());
         for (CompletedCheckpoint c : r.checkpoints()) {

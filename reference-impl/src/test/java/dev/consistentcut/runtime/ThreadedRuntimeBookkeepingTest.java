@@ -38,7 +38,7 @@ class ThreadedRuntimeBookkeepingTest {
         ThreadedRuntime runtime = new ThreadedRuntime(ThreadedRuntimeTest.demo(200, 0, 4),
                 BarrierHandlers.alternating(BarrierHandlers.MAX_ALIGNED_TIMEOUT_MILLIS),
                 RunOptions.builder().checkpointInterval(MS).savepointEvery(2).failAfterCheckpoint(2)
-                        .observer(e -> events.add(CoordinatorEvent.of(e))).build());
+                        .stepOrdering(StepOrdering.oneAtATime()).observer(e -> events.add(CoordinatorEvent.of(e))).build());
         RunResult r = runtime.run();
         assertTrue(r.holds(), r.violations().toString());
         assertEquals(1, r.failures());
@@ -98,7 +98,7 @@ class ThreadedRuntimeBookkeepingTest {
     void aRunWithoutAFailureAbortsNothingAndDeliversEveryRecord() {
         List<String> triggers = Collections.synchronizedList(new ArrayList<>());
         ThreadedRuntime runtime = new ThreadedRuntime(ThreadedRuntimeTest.demo(300, 0, 4), BarrierHandlers.unaligned(),
-                RunOptions.builder().checkpointInterval(MS).observer(e -> {
+                RunOptions.builder().checkpointInterval(MS).stepOrdering(StepOrdering.oneAtATime()).observer(e -> {
                     if (e instanceof RunEvent.TriggerCheckpoint) {
                         triggers.add(e.name());
                     }
@@ -200,7 +200,7 @@ class ThreadedRuntimeBookkeepingTest {
         java.util.concurrent.atomic.AtomicInteger overlaps = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.atomic.AtomicLong calls = new java.util.concurrent.atomic.AtomicLong();
         RunResult r = new ThreadedRuntime(ThreadedRuntimeTest.demo(300, 0, 4), BarrierHandlers.unaligned(),
-                RunOptions.builder().checkpointInterval(MS).failAfterCheckpoint(1).observer(e -> {
+                RunOptions.builder().checkpointInterval(MS).failAfterCheckpoint(1).stepOrdering(StepOrdering.oneAtATime()).observer(e -> {
                     if (inside.incrementAndGet() != 1) {
                         overlaps.incrementAndGet();
                     }
@@ -233,7 +233,7 @@ class ThreadedRuntimeBookkeepingTest {
         // A sink costing 10 us per record keeps barriers travelling long enough to be timed out.
         RunResult r = new ThreadedRuntime(ThreadedRuntimeTest.demo(300, 10_000, 4), BarrierHandlers.aligned(),
                 RunOptions.builder().checkpointInterval(TimeUnit.MICROSECONDS.toNanos(100)).checkpointTimeout(1)
-                        .abortsReachTasks(false).observer(e -> events.merge(e.name(), 1, Integer::sum)).build()).run();
+                        .abortsReachTasks(false).stepOrdering(StepOrdering.oneAtATime()).observer(e -> events.merge(e.name(), 1, Integer::sum)).build()).run();
         assertTrue(r.holds(), r.violations().toString());
         assertTrue(r.abortedCheckpoints() > 0, "a 1 ns timeout aborted nothing");
         assertEquals(null, events.get("NotifyCheckpointAborted"), events.toString());

@@ -35,7 +35,7 @@ class ThreadedRuntimeEdgesTest {
         AtomicReference<ThreadedRuntime> runtime = new AtomicReference<>();
         List<String> refused = Collections.synchronizedList(new ArrayList<>());
         RunOptions options = RunOptions.builder().checkpointInterval(MS)
-                .observer(e -> {
+                .stepOrdering(StepOrdering.oneAtATime()).observer(e -> {
                     if (e instanceof RunEvent.EmitRecord && refused.isEmpty()) {
                         refused.add(assertThrows(IllegalStateException.class, () -> runtime.get().failAndRestore()).getMessage());
                     }
@@ -94,7 +94,7 @@ class ThreadedRuntimeEdgesTest {
         java.util.concurrent.atomic.AtomicInteger triggered = new java.util.concurrent.atomic.AtomicInteger();
         RunResult aborting = new ThreadedRuntime(ThreadedRuntimeTest.demo(300, 10_000, 4), BarrierHandlers.aligned(),
                 RunOptions.builder().checkpointInterval(TimeUnit.MICROSECONDS.toNanos(100)).checkpointTimeout(1)
-                        .observer(e -> {
+                        .stepOrdering(StepOrdering.oneAtATime()).observer(e -> {
                             if (e instanceof RunEvent.TriggerCheckpoint) {
                                 triggered.incrementAndGet();
                             }

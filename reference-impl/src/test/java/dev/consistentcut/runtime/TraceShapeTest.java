@@ -106,7 +106,7 @@ class TraceShapeTest {
         List<CoordinatorEvent> events = Collections.synchronizedList(new ArrayList<>());
         ThreadedRuntime runtime = new ThreadedRuntime(ThreadedRuntimeTest.demo(300, 20_000, 4), BarrierHandlers.aligned(),
                 RunOptions.builder().checkpointInterval(TimeUnit.MILLISECONDS.toNanos(2)).failAfterCheckpoint(2)
-                        .savepointEvery(2).observer(recording(events)).build());
+                        .savepointEvery(2).stepOrdering(StepOrdering.oneAtATime()).observer(recording(events)).build());
         RunResult r = runtime.run();
         assertTrue(r.holds(), r.violations().toString());
         List<CoordinatorEvent> copy;

@@ -149,9 +149,13 @@ public final class Main {
         }
     }
 
+    /**
+     * What {@code --version} prints: the tools, whose runnable jar this is (the engine is shaded
+     * in, so the engine's name would misname it), their version, and the formats they read and write.
+     */
     static String version() {
         String v = Main.class.getPackage().getImplementationVersion();
-        return "consistent-cut reference-impl " + (v == null ? "(development build)" : v)
+        return "consistent-cut tools " + (v == null ? "(development build)" : v)
                 + "; checkpoint format versions " + CheckpointCodec.VERSION + "-" + CheckpointCodec.VERSION_WITH_JOB
                 + ", job manifest version " + JobManifest.FORMAT_VERSION;
     }

@@ -45,14 +45,14 @@ import java.util.TreeMap;
  * {@link TraceValidator} lets TLC decide whether the spec allows it.
  *
  * <p>Use: {@code RunOptions.builder().observer(recorder).onCheckpoint(recorder::checkpointCompleted)},
- * build the runtime, {@link #attach} its state view ({@link RuntimeViews}), run, {@link #close}.
+ * in the threaded runtime with {@code .stepOrdering(StepOrdering.oneAtATime())}, build the runtime, {@link #attach} its state view ({@link RuntimeViews}), run, {@link #close}.
  * The recorder is a {@link RunObserver}: each {@link RunEvent} becomes one line.
  *
  * <p><b>Threading contract.</b> {@link #on}, {@link #onAction} and {@link #checkpointCompleted}
  * may be called from any thread; they are synchronized, so lines never interleave. The trace is a
  * valid linearization only if each step and its event are atomic with respect to other steps: the
- * simulation runs one step at a time; the threaded runtime holds its trace lock around each step
- * while an observer is installed. {@link #attach} must happen before the run starts and
+ * simulation runs one step at a time; the threaded runtime holds the {@code StepOrdering} it was given
+ * around each step: {@code StepOrdering.oneAtATime()} for this recorder. {@link #attach} must happen before the run starts and
  * {@link #close} after it ended. Memory consistency: what a thread did before its {@link #on}
  * call happens-before anything another thread does after a later {@link #on} call.
  */

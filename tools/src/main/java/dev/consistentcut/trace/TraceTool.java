@@ -9,6 +9,7 @@ import dev.consistentcut.picture.EngineTraceDiagrams;
 import dev.consistentcut.picture.PictureTool;
 import dev.consistentcut.picture.SvgDiagram;
 import dev.consistentcut.runtime.RunOptions;
+import dev.consistentcut.runtime.StepOrdering;
 import dev.consistentcut.runtime.RunResult;
 import dev.consistentcut.runtime.SimulationRuntime;
 import dev.consistentcut.runtime.ThreadedRuntime;
@@ -277,7 +278,10 @@ public final class TraceTool {
         try {
             if (s.threads()) {
                 // A checkpoint every 2 ms; the sink's pause keeps records in flight meanwhile.
+                // A trace needs one order of steps: one at a time (a causal trace orders its steps by
+                // their channels' locks and clocks instead; its buffer flushes still take this).
                 ThreadedRuntime rt = new ThreadedRuntime(graph, mode, options
+                        .stepOrdering(StepOrdering.oneAtATime())
                         .checkpointInterval(TimeUnit.MILLISECONDS.toNanos(2))
                         .checkpointTimeout(TimeUnit.MILLISECONDS.toNanos(s.checkpointTimeout()))
                         .bufferSize(bufferSize)

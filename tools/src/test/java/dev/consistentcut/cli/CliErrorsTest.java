@@ -48,7 +48,7 @@ class CliErrorsTest {
     void versionNamesTheFormats() {
         Outcome o = MainTest.cli("--version");
         assertEquals(0, o.code());
-        assertTrue(o.out().startsWith("consistent-cut reference-impl "), o.out());
+        assertTrue(o.out().startsWith("consistent-cut tools "), o.out());
         assertTrue(o.out().contains("checkpoint format versions 1-2, job manifest version 1"), o.out());
     }
 

@@ -9,6 +9,7 @@ import dev.consistentcut.channel.ChannelClock;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.runtime.RunOptions;
+import dev.consistentcut.runtime.StepOrdering;
 import dev.consistentcut.runtime.ThreadedRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,6 +73,7 @@ class CausalStepAtomicityTest {
                 true, true, clocks, seed);
         try (recorder) {
             ThreadedRuntime rt = new ThreadedRuntime(job, BarrierHandlers.byName("unaligned"), RunOptions.builder()
+                    .stepOrdering(StepOrdering.oneAtATime())
                     .observer(recorder)
                     .onCheckpoint(recorder::checkpointCompleted)
                     .seed(seed)

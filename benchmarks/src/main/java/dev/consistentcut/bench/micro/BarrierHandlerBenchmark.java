@@ -3,7 +3,9 @@ package dev.consistentcut.bench.micro;
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.channel.Channel;
-import dev.consistentcut.checkpoint.Acknowledgement;
+import dev.consistentcut.checkpoint.CheckpointCoordinator;
+import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.checkpoint.InMemoryCheckpointStore;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
@@ -12,12 +14,12 @@ import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
 import dev.consistentcut.operator.KeyedCount;
 import dev.consistentcut.source.InMemorySourceLog;
-import dev.consistentcut.task.CoordinatorGateway;
 import dev.consistentcut.task.OperatorTask;
 import dev.consistentcut.task.RunObserver;
+import dev.consistentcut.testsupport.RecordingGateway;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -40,10 +42,13 @@ import org.openjdk.jmh.annotations.State;
  *       barrier is still to come) processed and persisted as channel state.</li>
  * </ul>
  * Every {@link #RECORDS_PER_CHECKPOINT} records the checkpoint completes (input 1's barrier:
- * snapshot, acknowledgement) and the next one starts, so the cost of snapshots and of handing the
- * persisted records to the acknowledgement is spread over the records, as in a running job. The
- * task keeps no processed-records ledger (the benchmark setting of the macro run too).
- * Single-threaded: the channel is filled and drained by the benchmark thread.
+ * snapshot, acknowledgement, completion by the coordinator, through the engine's recording gateway
+ * as the stress tests drive tasks) and the next one is triggered and starts, so the cost of
+ * snapshots and of handing the persisted records to the acknowledgement is spread over the
+ * records, as in a running job. The coordinator knows only the benchmarked task, whose
+ * acknowledgement completes each checkpoint. The task keeps no processed-records ledger (the
+ * benchmark setting of the macro run too). Single-threaded: the channel is filled and drained by
+ * the benchmark thread.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -63,8 +68,9 @@ public class BarrierHandlerBenchmark {
     private int next;
     private long checkpoint;
     private int sinceBarrier;
-    /** The last acknowledgement, kept so that building it cannot be optimized away. */
-    Acknowledgement lastAck;
+    private CheckpointCoordinator coordinator;
+    /** The last completed checkpoint, kept so that building it cannot be optimized away (and no more of them). */
+    CompletedCheckpoint lastCompleted;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -83,7 +89,12 @@ public class BarrierHandlerBenchmark {
         input0 = channels.get(graph.inputs("count#0").get(0).id());
         input1 = channels.get(graph.inputs("count#0").get(1).id());
         BarrierMode mode = handler.equals("unaligned") ? BarrierHandlers.unaligned() : BarrierHandlers.aligned();
-        task = new OperatorTask("count#0", graph, channels, mode, new Gateway(), RunObserver.NONE, false);
+        Set<String> tasks = Set.of("count#0");
+        coordinator = mode.overtaking()
+                ? CheckpointCoordinator.forUnaligned(tasks, channels.keySet(), new InMemoryCheckpointStore(1), () -> 0L)
+                : CheckpointCoordinator.forAligned(tasks, channels.keySet(), 1, new InMemoryCheckpointStore(1), () -> 0L);
+        RecordingGateway gateway = new RecordingGateway(coordinator, timeoutMillis -> false, c -> lastCompleted = c);
+        task = new OperatorTask("count#0", graph, channels, mode, gateway, RunObserver.NONE, false);
         for (int k = 0; k < KEYS; k++) {
             records[k] = new Record(new RecordId("b#0", k), k, 1);
         }
@@ -92,9 +103,10 @@ public class BarrierHandlerBenchmark {
         }
     }
 
-    /** Input 0's barrier of the next checkpoint arrives: the task is now in the middle of it. */
+    /** The next checkpoint is triggered and input 0's barrier of it arrives: the task is now in the middle of it. */
     private void startCheckpoint() {
-        input0.putBarrier(new Barrier(++checkpoint));
+        checkpoint = coordinator.triggerCheckpoint().getAsLong();
+        input0.putBarrier(new Barrier(checkpoint));
         task.receiveBarrier(0);
     }
 
@@ -110,28 +122,5 @@ public class BarrierHandlerBenchmark {
             startCheckpoint();
         }
         return task;
-    }
-
-    /** A coordinator that accepts every acknowledgement; no source asks it for barriers. */
-    private final class Gateway implements CoordinatorGateway {
-        @Override
-        public OptionalLong nextBarrierFor(String sourceTask) {
-            return OptionalLong.empty();
-        }
-
-        @Override
-        public void acknowledge(Acknowledgement ack) {
-            lastAck = ack;
-        }
-
-        @Override
-        public long triggerTime(long checkpointId) {
-            return 0;
-        }
-
-        @Override
-        public long now() {
-            return System.nanoTime();
-        }
     }
 }

@@ -18,6 +18,7 @@ import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.task.SourceTask;
 import dev.consistentcut.task.Step;
 import dev.consistentcut.task.Task;
+import dev.consistentcut.testsupport.RecordingGateway;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

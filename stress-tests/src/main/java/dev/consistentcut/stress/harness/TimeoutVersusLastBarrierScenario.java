@@ -19,6 +19,7 @@ import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.task.SourceTask;
 import dev.consistentcut.task.Step;
 import dev.consistentcut.task.Task;
+import dev.consistentcut.testsupport.RecordingGateway;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

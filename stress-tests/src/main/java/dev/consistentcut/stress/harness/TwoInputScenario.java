@@ -17,6 +17,7 @@ import dev.consistentcut.task.OperatorTask;
 import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.task.SourceTask;
 import dev.consistentcut.task.Step;
+import dev.consistentcut.testsupport.RecordingGateway;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
