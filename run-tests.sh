@@ -16,7 +16,7 @@ Runs, in order (quick modes of every step except the model check, which is the R
                               (model-checker's among them: the runner's verdicts on a toy spec,
                               right and wrong expectations)
   2. ./model-check.sh         TLC on every model that ./model-check.sh checks by default (tiers
-                              quick, full and simulate of spec/models.tsv), one TLC per core,
+                              quick, full and simulate of spec/*/models.tsv), one TLC per core,
                               each exhaustive model with its pinned state count
                               (--strict-counts: an unpinned one fails too; --no-pictures:
                               a picture never changes a verdict)

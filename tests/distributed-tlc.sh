@@ -46,8 +46,9 @@ else
 fi
 
 # The broken twin: a manifest that wrongly expects BugOffsetEarly to pass.
-awk -F'\t' -v OFS='\t' '/^[[:space:]]*(#|$)/ { print; next } $1 == "BugOffsetEarly" { $1 = "BugOffsetEarlyExpectedPass"; $4 = "pass"; print }' \
-  "$ROOT/spec/models.tsv" >"$OUT/twin.tsv"
+# MODEL_CHECK_MANIFEST's configs are paths under spec/: the row's config gets its folder.
+awk -F'\t' -v OFS='\t' '/^[[:space:]]*(#|$)/ { print; next } $1 == "BugOffsetEarly" { $1 = "BugOffsetEarlyExpectedPass"; $3 = "aligned/" $3; $4 = "pass"; print }' \
+  "$ROOT/spec/aligned/models.tsv" >"$OUT/twin.tsv"
 MODEL_CHECK_MANIFEST="$OUT/twin.tsv" MODEL_CHECK_OUT_DIR="$OUT/twin" distributed --model BugOffsetEarlyExpectedPass >"$OUT/twin.log" 2>&1
 rc=$?
 if [ $rc -eq 1 ] && grep -q -- '-> error-found,.*FAILED' "$OUT/twin.log"; then

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # tests/docs-pictures.sh: regenerates every picture in docs/pictures/ from real runs:
-#   1. a picture of each model of the manifests (spec/**/models.tsv) whose outcome is a violation (TLC error trace,
+#   1. a picture of each model of spec/*/models.tsv whose outcome is a violation (TLC error trace,
 #      drawn by ./model-check.sh --pictures), NAME.svg;
 #   2. a rejected engine trace (a deliberately broken engine, as in tests/trace-validation.sh),
 #      its first unexplained event marked: rejected-trace-*.svg;
-#   3. the state graph of the smallest aligned model (spec/MCAlignedCheckpoint_StateGraph.cfg,
+#   3. the state graph of the smallest aligned model (spec/aligned/MCAlignedCheckpoint_StateGraph.cfg,
 #      TLC -dump dot), state-graph-aligned.svg: needs Graphviz (installed when missing and
 #      possible, else skipped with a message).
 # A few minutes on 2 cores (TLC with one worker). Not part of ./run-tests.sh: the pictures are
@@ -29,7 +29,7 @@ status=0
 echo "--- building the tools (the renderer; test classes for the broken engine) ---"
 mvn -B -q -ntp -DskipTests package -pl tools -am || { echo "docs-pictures.sh: build failed" >&2; exit 3; }
 
-echo "--- 1. the failing models of the manifests ---"
+echo "--- 1. the failing models of spec/*/models.tsv ---"
 failing=()
 # Every manifest's models (--list: MODEL TIER EXPECT DESCRIPTION, after a header line).
 while read -r name _ expect _; do
@@ -65,7 +65,7 @@ if ! command -v dot >/dev/null 2>&1; then
   echo "docs-pictures.sh: Graphviz 'dot' not found: state graph skipped (Debian: apt-get install graphviz)"
 else
   # TLC through the model checker's runner (built with the tools above): its one command line.
-  (cd spec && java -jar "$ROOT/model-checker/target/model-checker.jar" tlc -workers 1 -metadir "$WORK/sg-meta" \
+  (cd spec/aligned && java -jar "$ROOT/model-checker/target/model-checker.jar" tlc -workers 1 -metadir "$WORK/sg-meta" \
      -config MCAlignedCheckpoint_StateGraph.cfg -dump dot,actionlabels,colorize "$WORK/state-graph" MCAlignedCheckpoint.tla) \
      >"$WORK/state-graph.log" 2>&1
   if [ $? -ne 0 ] || [ ! -f "$WORK/state-graph.dot" ]; then

@@ -2,11 +2,11 @@
 # spec-mutants.sh: mutation testing of the TLA+ protocol modules.
 #
 # Each mutant of tests/spec-mutants.tsv is one small, plausible mistake in an action of
-# spec/Dataflow.tla, spec/AlignedCheckpoint.tla, spec/UnalignedCheckpoint.tla, ...: an exact
+# spec/core/Dataflow*.tla, spec/aligned/AlignedCheckpoint.tla, ...: an exact
 # text to find (it must occur exactly once in its file) and its replacement. For each mutant
 # the script copies spec/ to a scratch directory (the real files are never edited), applies
 # the edit, checks with SANY that the mutant still parses, and runs the quick models of
-# spec/models.tsv that use the file, cheapest first, until one does not do what the manifest
+# spec/*/models.tsv that use the file, cheapest first, until one does not do what the manifest
 # says: the mutant is KILLED by that model (with what TLC reported instead). A mutant that
 # every model lets through SURVIVED. See --help and docs/spec-mutants.md.
 set -uo pipefail
@@ -22,7 +22,7 @@ usage() {
 Usage: tests/spec-mutants.sh [options]      (also: ./model-check.sh --mutants [options])
 
 Applies each mutant of tests/spec-mutants.tsv to a scratch copy of spec/, checks that SANY
-parses it, and runs the quick models of spec/models.tsv that use the mutated file (cheapest
+parses it, and runs the quick models of spec/*/models.tsv that use the mutated file (cheapest
 first, stopping at the first model that does not do what the manifest says). Prints a table
 and writes target/spec-mutants/results.csv.
 
@@ -73,7 +73,7 @@ while [ $# -gt 0 ]; do
 done
 
 # ---- catalogue -----------------------------------------------------------------------------
-# Columns (tab-separated): id, tier (quick|full), file (in spec/), find, replace, verdict
+# Columns (tab-separated): id, tier (quick|full), file (its path under spec/), find, replace, verdict
 # (kill|equivalent), description, and optionally the models to try first (comma-separated:
 # the ones that killed it last time). "#order" lines list the other models cheapest first.
 [ -f "$CATALOGUE" ] || die "no catalogue at $CATALOGUE"
@@ -97,8 +97,8 @@ done <"$CATALOGUE"
 [ ${#IDS[@]} -gt 0 ] || die "$CATALOGUE lists no mutant"
 
 if [ $LIST -eq 1 ]; then
-  printf '%-6s %-6s %-24s %-10s %s\n' ID TIER FILE VERDICT DESCRIPTION
-  for id in "${IDS[@]}"; do printf '%-6s %-6s %-24s %-10s %s\n' "$id" "${C_TIER[$id]}" "${C_FILE[$id]}" "${C_VERDICT[$id]}" "${C_DESC[$id]}"; done
+  printf '%-6s %-6s %-36s %-10s %s\n' ID TIER FILE VERDICT DESCRIPTION
+  for id in "${IDS[@]}"; do printf '%-6s %-6s %-36s %-10s %s\n' "$id" "${C_TIER[$id]}" "${C_FILE[$id]}" "${C_VERDICT[$id]}" "${C_DESC[$id]}"; done
   exit 0
 fi
 
@@ -110,18 +110,20 @@ else
 fi
 
 # ---- the quick models and the modules they read --------------------------------------------
-[ -f "$SPEC_DIR/models.tsv" ] || env_die "no manifest at $SPEC_DIR/models.tsv"
+# Every models.tsv under spec/ (one per protocol family), in sorted path order, as model-check.sh.
+mapfile -t MANIFESTS < <(find "$SPEC_DIR" -name models.tsv | LC_ALL=C sort)
+[ ${#MANIFESTS[@]} -gt 0 ] || env_die "no manifest (models.tsv) under $SPEC_DIR"
 QUICK_MODELS=(); declare -A MODEL_MODULE
 while IFS=$'\t' read -r name module config expect tier desc; do
   [[ -z "${name//[[:space:]]/}" || "$name" =~ ^[[:space:]]*# ]] && continue
   [ "$tier" = quick ] || continue
   QUICK_MODELS+=("$name"); MODEL_MODULE[$name]=$module
-done <"$SPEC_DIR/models.tsv"
-[ ${#QUICK_MODELS[@]} -gt 0 ] || env_die "spec/models.tsv lists no quick model"
+done < <(cat "${MANIFESTS[@]}")
+[ ${#QUICK_MODELS[@]} -gt 0 ] || env_die "the manifests under spec/ list no quick model"
 # SPEC_MUTANTS_MODELS: run only these models (space-separated; the harness's self-test uses it).
 if [ -n "${SPEC_MUTANTS_MODELS:-}" ]; then
   read -r -a QUICK_MODELS <<<"$SPEC_MUTANTS_MODELS"
-  for m in "${QUICK_MODELS[@]}"; do [ -n "${MODEL_MODULE[$m]:-}" ] || die "SPEC_MUTANTS_MODELS: '$m' is no quick model of spec/models.tsv"; done
+  for m in "${QUICK_MODELS[@]}"; do [ -n "${MODEL_MODULE[$m]:-}" ] || die "SPEC_MUTANTS_MODELS: '$m' is no quick model of the manifests under spec/"; done
 fi
 
 # Cheapest first: the #order list of the catalogue, then any other quick model (manifest order).
@@ -131,8 +133,11 @@ for m in "${ORDER[@]}"; do [[ " ${QUICK_MODELS[*]} " == *" $m "* ]] && [ -z "${s
 for m in "${QUICK_MODELS[@]}"; do [ -z "${seen[$m]:-}" ] && { ORDERED+=("$m"); seen[$m]=1; }; done
 
 # The modules a module EXTENDS, transitively (itself included); standard modules drop out
-# because they have no file in spec/.
-declare -A CLOSURE
+# because they have no file in spec/. MODULE_FILE: each module's file, whichever folder it is in.
+declare -A CLOSURE MODULE_FILE
+while IFS= read -r f; do MODULE_FILE[$(basename "$f" .tla)]=$f; done < <(find "$SPEC_DIR" -name '*.tla')
+# TLC's and SANY's library: every folder of spec/ holding a module (of the scratch copy DIR).
+library_of() { find "$1" -name '*.tla' -printf '%h\n' | LC_ALL=C sort -u | paste -sd:; }
 closure_of() {
   local mod=$1
   [ -n "${CLOSURE[$mod]:-}" ] && { echo "${CLOSURE[$mod]}"; return; }
@@ -140,9 +145,9 @@ closure_of() {
   while [ ${#todo[@]} -gt 0 ]; do
     m=${todo[0]}; todo=("${todo[@]:1}")
     [[ "$done" == *" $m "* ]] && continue
-    [ -f "$SPEC_DIR/$m.tla" ] || continue
+    [ -n "${MODULE_FILE[$m]:-}" ] || continue
     done+="$m "
-    for ext in $(awk '/^[[:space:]]*EXTENDS/ {f=1} f {print} f && !/,[[:space:]]*$/ {exit}' "$SPEC_DIR/$m.tla" \
+    for ext in $(awk '/^[[:space:]]*EXTENDS/ {f=1} f {print} f && !/,[[:space:]]*$/ {exit}' "${MODULE_FILE[$m]}" \
                  | sed 's/EXTENDS//; s/\\\*.*//' | tr ',' ' '); do
       todo+=("$ext")
     done
@@ -158,6 +163,7 @@ for m in "${ORDERED[@]}"; do closure_of "${MODEL_MODULE[$m]}" >/dev/null; done
 # the others in cost order.
 models_using() {
   local target=${1%.tla} first=",${2:-}," m
+  target=${target##*/}
   for m in "${ORDERED[@]}"; do
     [[ "$first" == *",$m,"* ]] && [[ "${CLOSURE[${MODEL_MODULE[$m]}]}" == *" $target "* ]] && echo "$m"
   done
@@ -215,13 +221,13 @@ apply_mutant() {
     { i = index($0, f); if (i > 0) $0 = substr($0, 1, i - 1) r substr($0, i + length(f)); printf "%s", $0 }' \
     "$1" >"$1.mutant" && mv "$1.mutant" "$1"
 }
-# SANY on the modules $3... in directory $1 (one JVM), output appended to $2; 0 if every
-# module parses and has no semantic error.
+# SANY on the modules $3... of the spec tree $1 (one JVM, every folder of it its library),
+# output appended to $2; 0 if every module parses and has no semantic error.
 sany_ok() {
   local dir=$1 log=$2 tmp; shift 2
   tmp=$(mktemp -d) || return 3
   # C1 alone: a parse of a few seconds, too short for C2 to repay its compiling.
-  (cd "$dir" && "$JAVA" -XX:TieredStopAtLevel=1 -Djava.io.tmpdir="$tmp" -cp "$JAR" tla2sany.SANY "$@") >>"$log" 2>&1
+  (cd "$dir" && "$JAVA" -XX:TieredStopAtLevel=1 -Djava.io.tmpdir="$tmp" -DTLA-Library="$(library_of "$dir")" -cp "$JAR" tla2sany.SANY "$@") >>"$log" 2>&1
   local rc=$?
   rm -rf "$tmp"
   [ $rc -eq 0 ] || return 1
@@ -264,7 +270,7 @@ mutant_one() {
   elif [ -z "$verdict" ]; then
     args=(--workers "$WORKERS" --fail-fast --no-pictures)
     for m in "${models[@]}"; do args+=(--model "$m"); done
-    MODEL_CHECK_SPEC_DIR="$work/spec" MODEL_CHECK_MANIFEST="$SPEC_DIR/models.tsv" MODEL_CHECK_OUT_DIR="$work/mc" \
+    MODEL_CHECK_SPEC_DIR="$work/spec" MODEL_CHECK_OUT_DIR="$work/mc" \
       timeout "$TIMEOUT" "$ROOT/model-check.sh" "${args[@]}" >>"$log" 2>&1
     rc=$?
     csv="$work/mc/results.csv"
@@ -289,9 +295,9 @@ mutant_one() {
     fi
   fi
   secs=$((SECONDS - start))
-  printf '[%2d/%d] %-5s %-24s %-10s %s\n' "$i" "${#SELECTED[@]}" "$id" "$file" "$verdict" \
+  printf '[%2d/%d] %-5s %-36s %-10s %s\n' "$i" "${#SELECTED[@]}" "$id" "$file" "$verdict" \
     "$([ "$verdict" = KILLED ] && echo "by $model: expected $expected, got $result" || echo "$result") (${secs}s)"
-  printf '%-5s %-5s %-24s %-10s %-28s %-28s %-36s %6s %5s' "$id" "${C_TIER[$id]}" "$file" "$verdict" "$model" "$expected" "$result" "$ran" "$secs" >"$RES/$id.row"
+  printf '%-5s %-5s %-36s %-10s %-28s %-28s %-36s %6s %5s' "$id" "${C_TIER[$id]}" "$file" "$verdict" "$model" "$expected" "$result" "$ran" "$secs" >"$RES/$id.row"
   echo "$id,${C_TIER[$id]},$file,$verdict,$model,$expected,$(q "$result"),$ran,$secs,$(q "${C_DESC[$id]}")" >"$RES/$id.csv"
   [ "$verdict" = KILLED ] || [ "$verdict" = EQUIVALENT ] || echo "       ${C_DESC[$id]}"
   rm -rf "$work"
@@ -321,7 +327,7 @@ for id in "${SELECTED[@]}"; do
 done
 
 echo
-printf '%-5s %-5s %-24s %-10s %-28s %-28s %-36s %6s %5s\n' ID TIER FILE VERDICT MODEL EXPECTED RESULT MODELS SECS
+printf '%-5s %-5s %-36s %-10s %-28s %-28s %-36s %6s %5s\n' ID TIER FILE VERDICT MODEL EXPECTED RESULT MODELS SECS
 printf '%s\n' "${ROWS[@]}"
 echo
 echo "Results: ${CSV#$ROOT/}; logs: ${OUT_DIR#$ROOT/}/logs/"

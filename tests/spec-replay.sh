@@ -18,7 +18,7 @@ steps, states and edges covered and the paths the engine could not follow or div
 
   --quick       (default) the replay models: Join and Diamond, aligned and unaligned, 1 record
                 per source, 1 checkpoint, 1 failure, timeouts, and the aligned Join with end of
-                input (spec/MC*Checkpoint_Replay*.cfg), every edge; then the three broken twins
+                input (spec/*/MC*Checkpoint_Replay*.cfg), every edge; then the three broken twins
                 (about a minute of CPU)
   --full        the quick models and bigger ones, every edge: the other three with end of input,
                 the four with 2 checkpoints, and the aligned Join and Diamond models' own bounds
@@ -37,22 +37,22 @@ Exit codes: 0 the engine followed every path of every model and every broken twi
 USAGE
 }
 
-# name | module | config (in spec/, or base config + sed edits after ':') | mode | capacity | cover | tier
+# name | module | config (its path under spec/, or base config + sed edits after ':') | mode | capacity | cover | tier
 MODELS=(
-  "ReplayAlignedJoin|MCAlignedCheckpoint|MCAlignedCheckpoint_ReplayJoin.cfg|aligned|1|edges|quick"
-  "ReplayAlignedDiamond|MCAlignedCheckpoint|MCAlignedCheckpoint_ReplayDiamond.cfg|aligned|1|edges|quick"
-  "ReplayUnalignedJoin|MCUnalignedCheckpoint|MCUnalignedCheckpoint_ReplayJoin.cfg|unaligned|1|edges|quick"
-  "ReplayUnalignedDiamond|MCUnalignedCheckpoint|MCUnalignedCheckpoint_ReplayDiamond.cfg|unaligned|1|edges|quick"
-  "ReplayAlignedEndJoin|MCAlignedCheckpoint|MCAlignedCheckpoint_ReplayEndJoin.cfg|aligned|1|edges|quick"
-  "ReplayAlignedEndDiamond|MCAlignedCheckpoint|MCAlignedCheckpoint_ReplayDiamond.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|aligned|1|edges|full"
-  "ReplayUnalignedEndJoin|MCUnalignedCheckpoint|MCUnalignedCheckpoint_ReplayJoin.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|unaligned|1|edges|full"
-  "ReplayUnalignedEndDiamond|MCUnalignedCheckpoint|MCUnalignedCheckpoint_ReplayDiamond.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|unaligned|1|edges|full"
-  "ReplayAlignedJoin2Checkpoints|MCAlignedCheckpoint|MCAlignedCheckpoint_Join.cfg:s/RecordsPerSource = 2/RecordsPerSource = 1/|aligned|1|edges|full"
-  "ReplayAlignedDiamond2Checkpoints|MCAlignedCheckpoint|MCAlignedCheckpoint_Diamond.cfg:s/RecordsPerSource = 2/RecordsPerSource = 1/|aligned|1|edges|full"
-  "ReplayUnalignedJoin2Checkpoints|MCUnalignedCheckpoint|MCUnalignedCheckpoint_Join.cfg:s/RecordsPerSource = 2/RecordsPerSource = 1/|unaligned|1|edges|full"
-  "ReplayUnalignedDiamond2Checkpoints|MCUnalignedCheckpoint|MCUnalignedCheckpoint_Diamond.cfg:s/RecordsPerSource = 2/RecordsPerSource = 1/|unaligned|1|edges|full"
-  "ReplayAlignedJoinModel|MCAlignedCheckpoint|MCAlignedCheckpoint_Join.cfg:|aligned|1|edges|full"
-  "ReplayAlignedDiamondModel|MCAlignedCheckpoint|MCAlignedCheckpoint_Diamond.cfg:|aligned|1|edges|full"
+  "ReplayAlignedJoin|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayJoin.cfg|aligned|1|edges|quick"
+  "ReplayAlignedDiamond|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayDiamond.cfg|aligned|1|edges|quick"
+  "ReplayUnalignedJoin|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayJoin.cfg|unaligned|1|edges|quick"
+  "ReplayUnalignedDiamond|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayDiamond.cfg|unaligned|1|edges|quick"
+  "ReplayAlignedEndJoin|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayEndJoin.cfg|aligned|1|edges|quick"
+  "ReplayAlignedEndDiamond|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayDiamond.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|aligned|1|edges|full"
+  "ReplayUnalignedEndJoin|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayJoin.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|unaligned|1|edges|full"
+  "ReplayUnalignedEndDiamond|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayDiamond.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|unaligned|1|edges|full"
+  "ReplayAlignedJoin2Checkpoints|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_Join.cfg:s/RecordsPerSource = 2/RecordsPerSource = 1/|aligned|1|edges|full"
+  "ReplayAlignedDiamond2Checkpoints|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_Diamond.cfg:s/RecordsPerSource = 2/RecordsPerSource = 1/|aligned|1|edges|full"
+  "ReplayUnalignedJoin2Checkpoints|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_Join.cfg:s/RecordsPerSource = 2/RecordsPerSource = 1/|unaligned|1|edges|full"
+  "ReplayUnalignedDiamond2Checkpoints|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_Diamond.cfg:s/RecordsPerSource = 2/RecordsPerSource = 1/|unaligned|1|edges|full"
+  "ReplayAlignedJoinModel|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_Join.cfg:|aligned|1|edges|full"
+  "ReplayAlignedDiamondModel|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_Diamond.cfg:|aligned|1|edges|full"
 )
 # The broken twins: model | broken engine | extra replay options | the component its bug shows in
 TWINS=(

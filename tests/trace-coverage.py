@@ -8,7 +8,7 @@ has none (a changed engine can make a seed stop showing a case: choose another s
 
 tests/trace-coverage.py --branches COVERAGE.tsv: the spec side of the same question.
 COVERAGE.tsv is what `./model-check.sh --trace ... --coverage FILE` wrote: per trace module (mode),
-spec action and branch (spec/TraceAligned.tla and TraceUnaligned.tla, ProtocolBranch; shared ones
+spec action and branch (spec/traces/TraceAligned.tla and TraceUnaligned.tla, ProtocolBranch; shared ones
 in TraceValidation.tla), how often TLC took it while matching the traces.  Every branch of the
 aligned and the unaligned modules must have been taken, except those in NOT_BY_THE_ENGINE, each
 with the reason no run of the correct engine takes it; exit 1 names each branch missing.

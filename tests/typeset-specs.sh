@@ -24,11 +24,13 @@ for a in "$@"; do
   case "$a" in
     --shade) SHADE=(-shade) ;;
     -*) echo "typeset-specs.sh: unknown option '$a' (see --help)" >&2; exit 2 ;;
-    *) [ -f "spec/$(basename "$a")" ] || { echo "typeset-specs.sh: no module spec/$(basename "$a")" >&2; exit 2; }
-       MODULES+=("$(basename "$a")") ;;
+    *) # a module by its name, in whichever family folder of spec/ it is
+       found=$(cd spec && ls */"$(basename "$a")" 2>/dev/null | head -1)
+       [ -n "$found" ] || { echo "typeset-specs.sh: no module $(basename "$a") in spec/" >&2; exit 2; }
+       MODULES+=("$found") ;;
   esac
 done
-[ ${#MODULES[@]} -gt 0 ] || MODULES=($(cd spec && ls *.tla))
+[ ${#MODULES[@]} -gt 0 ] || MODULES=($(cd spec && ls */*.tla))
 
 command -v java >/dev/null 2>&1 || { echo "typeset-specs.sh: java not found: install a JDK 17+" >&2; exit 3; }
 OUT="$ROOT/target/typeset"; mkdir -p "$OUT"
@@ -52,10 +54,10 @@ if [ ! -f "$JAR" ]; then # resolved as model-check.sh does, through Maven
 fi
 
 failed=0
-for m in "${MODULES[@]}"; do
-  base=${m%.tla}
+for path in "${MODULES[@]}"; do
+  m=${path##*/}; base=${m%.tla}
   # tla2tex writes next to the .tla unless -out/-metadir say otherwise; work on a copy.
-  cp "spec/$m" "$OUT/$m"
+  cp "spec/$path" "$OUT/$m"
   if (cd "$OUT" && java -cp "$JAR" tla2tex.TLA "${SHADE[@]}" -latexCommand pdflatex -latexOutputExt pdf "$m") \
        >"$OUT/$base.log" 2>&1 && [ -s "$OUT/$base.pdf" ]; then
     echo "typeset: target/typeset/$base.pdf"

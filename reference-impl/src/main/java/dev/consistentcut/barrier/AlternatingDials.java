@@ -2,7 +2,7 @@ package dev.consistentcut.barrier;
 
 /**
  * The three places where the switch to unaligned can go wrong, as the spec's constants of
- * {@code spec/AlternatingCheckpoint.tla} (defined correctly and wrongly in
+ * {@code spec/alternating/AlternatingCheckpoint.tla} (defined correctly and wrongly in
  * {@code MCAlternatingCheckpoint.tla}): the alternating handler states read them, the shipped
  * mode uses {@link #CORRECT}, and the broken twins of the tests set one wrong each.
  *

@@ -20,7 +20,7 @@ import java.util.function.IntPredicate;
 
 /**
  * The one place where the Java states the specification's invariants, with the spec's names and
- * formulas ({@code spec/Dataflow.tla}, {@code docs/vocabulary.md}), over a physical graph and the
+ * formulas ({@code spec/core/Dataflow.tla}, {@code docs/vocabulary.md}), over a physical graph and the
  * records of its source logs (the input universe).
  *
  * <p>Notation, as in the spec: {@code source(r)} is the source instance that read record {@code r};
@@ -234,7 +234,7 @@ public final class CutInvariants {
     }
 
     /**
-     * {@code NoDuplicateOutputInv} (spec/CutInvariants.tla): at every moment, no record
+     * {@code NoDuplicateOutputInv} (spec/core/CutInvariants.tla): at every moment, no record
      * is in the committed output more often than its routes to the sinks:
      * {@code CopiesIn(r, committed) <= SinkRoutes(r)} with {@code committed} the bag sum of every
      * transactional sink's committed output and {@code SinkRoutes(r) = Σ_t paths(source(r), r, t)}
@@ -298,7 +298,7 @@ public final class CutInvariants {
     }
 
     /**
-     * {@code AtLeastOnceInv} (spec/CutInvariants.tla): once every source is exhausted and no
+     * {@code AtLeastOnceInv} (spec/core/CutInvariants.tla): once every source is exhausted and no
      * channel holds a record, every operator {@code t} has processed every record {@code r} at
      * least {@code paths(source(r), r, t)} times: what at-least-once mode promises (it may count
      * a record more often after a restore).
@@ -408,7 +408,7 @@ public final class CutInvariants {
     }
 
     /**
-     * Per completed checkpoint of an alternating job (spec/AlternatingCheckpoint.tla):
+     * Per completed checkpoint of an alternating job (spec/alternating/AlternatingCheckpoint.tla):
      * {@code ConsistentCutInv} and {@code UnalignedChannelStateBoundInv} always (with ledgers);
      * {@code AlignedNoChannelStateInv} only if no task switched it ({@code switched} false);
      * {@code SavepointNoChannelStateInv} if it is a savepoint.
@@ -479,7 +479,7 @@ public final class CutInvariants {
     /**
      * {@code UnalignedChannelStateBoundInv}: the channel state a checkpoint persists on a channel
      * holds only records its sender had sent on it before the sender's own snapshot, each at most
-     * as often as it was sent. As in {@code spec/UnalignedCheckpoint.tla}: for every channel
+     * as often as it was sent. As in {@code spec/unaligned/UnalignedCheckpoint.tla}: for every channel
      * {@code e} with sender {@code v} and every record {@code r},
      * <pre>
      * copies(r, c.channelState[e]) <= SentBeforeSnapshot(c, e, r) ==
@@ -529,7 +529,7 @@ public final class CutInvariants {
     }
 
     /**
-     * {@code SwitchPropagatesInv} (spec/AlternatingCheckpoint.tla), for one task: while it aligns
+     * {@code SwitchPropagatesInv} (spec/alternating/AlternatingCheckpoint.tla), for one task: while it aligns
      * checkpoint {@code c}, no input it blocks comes from a task that handled {@code c} unaligned
      * (that barrier overtook, so the receiver must handle {@code c} unaligned, not wait for the
      * alignment the switch was meant to skip).
@@ -623,7 +623,7 @@ public final class CutInvariants {
     }
 
     /**
-     * {@code FifoChannelInv == \A e \in Edges : InSourceOrder(chan[e])} (spec/CutInvariants.tla),
+     * {@code FifoChannelInv == \A e \in Edges : InSourceOrder(chan[e])} (spec/core/CutInvariants.tla),
      * for one channel {@code e} whose queued elements, in delivery order, are {@code contents}:
      * the records of each source in strictly increasing offset order, at every moment and across
      * restores; per route where a source reaches the channel along several (see
@@ -641,7 +641,7 @@ public final class CutInvariants {
 
     /**
      * {@code FifoChannelStateInv == \A c \in CheckpointIds, e \in Edges : InSourceOrder(snapChan[c][e])}
-     * (spec/CutInvariants.tla), for checkpoint {@code c} (the engine assembles a checkpoint's
+     * (spec/core/CutInvariants.tla), for checkpoint {@code c} (the engine assembles a checkpoint's
      * channel state only when it completes, so completed checkpoints are the ones it checks): the
      * channel state of every channel, receiver-side part then sender-side part, is in the order
      * its records were sent, per source (per route, as {@link #fifoChannel}).
@@ -669,7 +669,7 @@ public final class CutInvariants {
     }
 
     /**
-     * {@code BarrierOvertakesInv} (spec/CutInvariants.tla), unaligned only, for one channel whose
+     * {@code BarrierOvertakesInv} (spec/core/CutInvariants.tla), unaligned only, for one channel whose
      * queued elements in delivery order are {@code contents}:
      * {@code \A i \in 1..Len(chan[e]) : IsBarrier(chan[e][i]) => \A j \in 1..(i - 1) : ~IsRecord(chan[e][j])}:
      * no checkpoint barrier waits behind a record (classic Chandy-Lamport placement fails it).
@@ -689,7 +689,7 @@ public final class CutInvariants {
     }
 
     /**
-     * {@code RestorePointInv == latest = NewestCompleted} (spec/CutInvariants.tla): the checkpoint a
+     * {@code RestorePointInv == latest = NewestCompleted} (spec/core/CutInvariants.tla): the checkpoint a
      * restore would use ({@code latest}, 0 for the initial state) is the newest completed one (the
      * largest id of {@code completed}, 0 if none).
      */
@@ -707,7 +707,7 @@ public final class CutInvariants {
     }
 
     /**
-     * {@code RestorePointMonotoneProp == [][latest' >= latest]_latest} (spec/CutInvariants.tla),
+     * {@code RestorePointMonotoneProp == [][latest' >= latest]_latest} (spec/core/CutInvariants.tla),
      * for one step that moved the restore point from {@code before} to {@code after} (0: the
      * initial state).
      */
@@ -721,7 +721,7 @@ public final class CutInvariants {
     }
 
     /**
-     * {@code CheckpointStatusProp} (spec/CutInvariants.tla), for checkpoint {@code id} in one step:
+     * {@code CheckpointStatusProp} (spec/core/CutInvariants.tla), for checkpoint {@code id} in one step:
      * its status stays, or moves {@code NONE -> PENDING}, {@code PENDING -> COMPLETED} or
      * {@code PENDING -> ABORTED} (the spec's "none", "pending", "completed", "aborted"). So an
      * aborted checkpoint never completes and a completed one never aborts.
@@ -742,7 +742,7 @@ public final class CutInvariants {
 
     /**
      * {@code FailureAbortsPendingInv == \A c \in CheckpointIds : ckpt[c] = "pending" => c > discardedUpTo}
-     * (spec/CutInvariants.tla): a failure aborts every pending checkpoint, so no checkpoint
+     * (spec/core/CutInvariants.tla): a failure aborts every pending checkpoint, so no checkpoint
      * triggered before the last failure (ids up to {@code discardedUpTo}, the highest id triggered
      * before it; 0 before any failure) is still PENDING.
      *

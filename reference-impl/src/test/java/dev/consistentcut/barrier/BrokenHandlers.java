@@ -32,7 +32,7 @@ public final class BrokenHandlers {
         return new Mode("broken-unaligned-forgetful", BrokenUnalignedIdle.INSTANCE, true);
     }
 
-    // The broken twins of alternating mode, one per bug class of spec/MCAlternatingCheckpoint.tla:
+    // The broken twins of alternating mode, one per bug class of spec/alternating/MCAlternatingCheckpoint.tla:
     // the shipped states with one dial set wrong (AlternatingDials).
 
     /** {@code BugSwitchPersistsArrivedInputs}: handling unaligned, records behind an arrived barrier are persisted too. */

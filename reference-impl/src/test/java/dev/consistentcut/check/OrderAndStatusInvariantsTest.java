@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The Java mirrors of the order, restore-point and status invariants ({@code spec/CutInvariants.tla}), each shown holding
+ * The Java mirrors of the order, restore-point and status invariants ({@code spec/core/CutInvariants.tla}), each shown holding
  * and failing on hand-made channel contents, checkpoints and status steps.
  */
 @Timeout(10)

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * Seeded simulation runs of alternating mode over every topology, with failures, aborts,
  * savepoints and alignment timeouts from 0 to 40 steps (one step stands for a millisecond, and
  * the timeout fires as a seeded choice once due), every completed checkpoint and the final state
- * checked; and the four broken twins of spec/MCAlternatingCheckpoint.tla, each caught by its
+ * checked; and the four broken twins of spec/alternating/MCAlternatingCheckpoint.tla, each caught by its
  * named invariant.
  */
 class AlternatingSimulationTest {

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Command line of the counterexample pictures: a TLC error trace ({@code tlc}) or an engine trace
@@ -139,7 +138,7 @@ public final class PictureTool {
                     }
                 }
             }
-        } catch (IOException e) {
+        } catch (IOException | UncheckedIOException e) {
             return List.of();
         }
         return List.of();

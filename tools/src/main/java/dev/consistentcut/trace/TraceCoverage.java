@@ -17,7 +17,7 @@ import java.util.TreeSet;
  * Coverage over a set of validated traces: per trace module (the header's mode), how
  * often each spec action fired and by which branch, and which branches of the module's table no
  * trace reached. The branches are named by the trace modules ({@code ProtocolBranch} and
- * {@code SharedBranch}, spec/TraceValidation.tla, "Coverage"); TLC prints them as it matches
+ * {@code SharedBranch}, spec/traces/TraceValidation.tla, "Coverage"); TLC prints them as it matches
  * the events ({@link TraceValidator.Coverage}).
  */
 final class TraceCoverage {

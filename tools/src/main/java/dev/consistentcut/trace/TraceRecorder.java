@@ -108,7 +108,7 @@ public final class TraceRecorder implements RunObserver, Closeable {
     private final PhysicalGraph graph;
     private final Map<Long, CompletedCheckpoint> completed = new java.util.concurrent.ConcurrentHashMap<>();
     /**
-     * Alternating mode (spec/TraceAlternating.tla): barriers in channels carry their alignment
+     * Alternating mode (spec/traces/TraceAlternating.tla): barriers in channels carry their alignment
      * type ({@code {"ckpt": c, "aligned": b}}), {@code ReceiveBarrier} the received one's, and
      * {@code TimeoutAlignment} events are recorded.
      */

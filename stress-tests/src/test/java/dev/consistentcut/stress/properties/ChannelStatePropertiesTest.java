@@ -19,7 +19,7 @@ import org.junit.jupiter.api.TestInfo;
  * What checkpoints cost in channel state: aligned checkpoints persist none
  * ({@code AlignedNoChannelStateInv}); unaligned ones persist on each channel only records its
  * sender had sent there before its own snapshot, each at most as often as sent
- * ({@code UnalignedChannelStateBoundInv}, spec/UnalignedCheckpoint.tla; the spec explains why the
+ * ({@code UnalignedChannelStateBoundInv}, spec/unaligned/UnalignedCheckpoint.tla; the spec explains why the
  * channel capacity is not a bound). Each property also shows it is not vacuous: the runs did
  * complete checkpoints, and the unaligned ones did persist records.
  */

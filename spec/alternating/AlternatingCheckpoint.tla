@@ -289,8 +289,8 @@ ReceiveBarrier(t, e) ==
 \* (an event that may or may not happen; the timer is not modelled).  Never for a savepoint
 \* (MaySwitch).  The task's own timer decides, whatever the coordinator knows: a checkpoint
 \* aborted meanwhile may still switch at a task that has not learnt of the abort (its barriers
-\* are live: t aligns it, or one is queued at t).  So does the engine's timer (it used to fire
-\* only while c was pending at the coordinator, a subset of these behaviours).
+\* are live: t aligns it, or one is queued at t).  So does the engine's timer, which fires
+\* whether or not c is still pending at the coordinator.
 \* - active: t aligns c (AlternatingCollectingBarriers): the switch (Switch), with the inputs
 \*   whose barrier arrived as they are (released).
 \* - passive: t has not seen c, but c's barrier is queued on one of its inputs

@@ -49,11 +49,11 @@ TraceMaxCheckpoints ==
     Max({0} \cup {Trace[j].checkpoint : j \in {j \in DOMAIN Trace : Trace[j].event = "TriggerCheckpoint"}})
 TraceMaxFailures == Cardinality({j \in DOMAIN Trace : Trace[j].event = "FailAndRestore"})
 TraceAbortEnabled == TRUE
-\* The lifecycle options the run used (traces recorded before they were in the header: off).
+\* The lifecycle options the run used (off when the header has no such field).
 TraceAbortsReachTasks == "abortsReachTasks" \in DOMAIN TraceHeader /\ TraceHeader.abortsReachTasks
 TraceEndOfInput == "endOfInput" \in DOMAIN TraceHeader /\ TraceHeader.endOfInput
-\* The job's sinks are two-phase-commit sinks (TransactionalFileSink); traces recorded
-\* before the field existed: off.
+\* The job's sinks are two-phase-commit sinks (TransactionalFileSink); off when the header
+\* has no such field.
 TraceTransactionalSink == "transactionalSink" \in DOMAIN TraceHeader /\ TraceHeader.transactionalSink
 
 \* <<node, source>> -> for each offset of that source, the out-edges of node its record takes.

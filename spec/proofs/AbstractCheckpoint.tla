@@ -86,4 +86,4 @@ Spec == Init /\ [][Next]_absVars
 
 =============================================================================
 Checked only as the target of the refinements in MCAlignedCheckpointRefinement.tla and
-MCUnalignedCheckpointRefinement.tla (figures there, and in spec/models.tsv).
+MCUnalignedCheckpointRefinement.tla (figures there, and in spec/proofs/models.tsv).

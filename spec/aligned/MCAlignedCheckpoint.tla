@@ -5,7 +5,7 @@
 (* claim that must fail.  The topologies and the shared bad definitions    *)
 (* come from MCDataflow.tla; each .cfg named                               *)
 (* MCAlignedCheckpoint_<Purpose>.cfg picks one combination, and            *)
-(* spec/models.tsv records what TLC must report for it.                    *)
+(* its models.tsv records what TLC must report for it.                     *)
 (***************************************************************************)
 EXTENDS AlignedCheckpoint, MCDataflow, TLC
 

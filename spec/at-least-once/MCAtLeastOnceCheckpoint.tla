@@ -5,7 +5,7 @@
 (* it does not promise (NoDoubleCountInv, model AtLeastOnce).  The         *)
 (* topologies and the shared bad definitions come from MCDataflow.tla;     *)
 (* each .cfg named MCAtLeastOnceCheckpoint_<Purpose>.cfg picks one         *)
-(* combination, and spec/models.tsv records what TLC must report for it.   *)
+(* combination, and its models.tsv records what TLC must report for it.    *)
 (* (Model 7 of the first specs, moved here from MCAlignedCheckpoint, where *)
 (* it was the bad definition NoBlocking.)                                  *)
 (***************************************************************************)

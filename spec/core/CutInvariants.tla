@@ -78,7 +78,7 @@ AtLeastOnceInv ==
 -----------------------------------------------------------------------------
 (* The blind spots of the counting invariants closed.  Each                *)
 (* claim below fails on a named bad definition in an MC module (see        *)
-(* spec/models.tsv); docs/spec.md lists which model shows which.           *)
+(* spec/*/models.tsv); docs/spec.md lists which model shows which.         *)
 
 \* In the sequence q, the records of each source appear in strictly increasing offset order.
 InSourceOrder(q) ==

@@ -155,4 +155,4 @@ CancelLemmaForgetsHandling(e, q) ==
         /\ CancelsIn(q, c) = 1 => Live(c) /\ c <= current[e[1]] /\ e[1] \in Operators
 
 =============================================================================
-TLC figures: see docs/inductive-invariant.md and spec/models.tsv.
+TLC figures: see docs/inductive-invariant.md and spec/proofs/models.tsv.

@@ -4,7 +4,7 @@
 (* bug models substitute for the protocol's, and claims that must fail.    *)
 (* The topologies and the shared bad definitions come from MCDataflow.tla; *)
 (* each .cfg named MCUnalignedCheckpoint_<Purpose>.cfg picks one           *)
-(* combination, and spec/models.tsv records what TLC must report for it.   *)
+(* combination, and its models.tsv records what TLC must report for it.    *)
 (***************************************************************************)
 EXTENDS UnalignedCheckpoint, MCDataflow, TLC
 

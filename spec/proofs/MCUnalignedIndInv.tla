@@ -171,4 +171,4 @@ IndInit ==
 IndSpec == IndInit /\ [][Next]_vars
 
 =============================================================================
-TLC figures: see docs/inductive-invariant.md and spec/models.tsv.
+TLC figures: see docs/inductive-invariant.md and spec/proofs/models.tsv.

@@ -81,4 +81,4 @@ IndSinkInit ==
 IndSinkSpec == IndSinkInit /\ [][Next]_vars
 
 =============================================================================
-TLC figures: see docs/inductive-invariant.md and spec/models.tsv.
+TLC figures: see docs/inductive-invariant.md and spec/proofs/models.tsv.

