@@ -33,10 +33,10 @@ final class Distributed {
         Files.createDirectories(dir);
         Path serverLog = dir.resolve("server.log");
         long start = Instant.now().getEpochSecond();
-        Process server = Children.register(TlcCommand.of(java, tlcJar).jvm("-XX:+UseParallelGC").specRoot(setup.specDir())
+        Process server = Children.start(TlcCommand.of(java, tlcJar).jvm("-XX:+UseParallelGC").specRoot(setup.specDir())
                 .jvm("-Djava.rmi.server.hostname=" + o.serverHost, "-Dtlc2.tool.distributed.TLCServer.port=" + o.rmiPort)
                 .main(TlcCommand.SERVER).metadir(dir.resolve("meta")).config(m.config()).module(m.module())
-                .processBuilder(m.folder()).redirectErrorStream(true).redirectOutput(serverLog.toFile()).start());
+                .processBuilder(m.folder()).redirectErrorStream(true).redirectOutput(serverLog.toFile()));
         for (int waited = 0; !READY.matcher(Files.readString(serverLog, StandardCharsets.ISO_8859_1)).find();
              waited++) {
             if (!server.isAlive()) {
@@ -59,8 +59,8 @@ final class Distributed {
                 // Started with ssh: the same JAVA and jar paths must exist there.
                 cmd = List.of("ssh", "-o", "BatchMode=yes", host, String.join(" ", cmd.stream().map(Distributed::quote).toList()));
             }
-            workers.add(Children.register(new ProcessBuilder(cmd).redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("worker" + (i + 1) + ".log").toFile()).start()));
+            workers.add(Children.start(new ProcessBuilder(cmd).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("worker" + (i + 1) + ".log").toFile())));
         }
         out.println("      server pid " + server.pid() + " on " + o.serverHost + ":" + o.rmiPort + ", " + hosts.length
                 + " workers (" + o.workerHosts + "), logs: " + setup.shown(dir) + "/");

@@ -73,7 +73,7 @@ final class ModelRun {
         }
         cmd.module(m.module());
         long start = Instant.now().getEpochSecond();
-        Process p = Children.register(cmd.processBuilder(m.folder()).redirectErrorStream(true).start());
+        Process p = Children.start(cmd.processBuilder(m.folder()).redirectErrorStream(true));
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.ISO_8859_1));
              BufferedWriter w = Files.newBufferedWriter(log, StandardCharsets.ISO_8859_1)) {
             for (String line = r.readLine(); line != null; line = r.readLine()) {

@@ -16,7 +16,7 @@ final class Mutants {
         cmd.add(setup.root().resolve("tests/spec-mutants.sh").toString());
         cmd.addAll(args);
         try {
-            return Children.waitFor(new ProcessBuilder(cmd).inheritIO().start());
+            return Children.waitFor(Children.start(new ProcessBuilder(cmd).inheritIO()));
         } catch (IOException e) {
             stderr.println("model-check.sh: " + e.getMessage());
             return 3;

@@ -64,7 +64,7 @@ final class Pictures {
         }
         try {
             Files.createDirectories(dir);
-            Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile()).start();
+            Process p = Children.start(new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile()));
             if (Children.waitFor(p) == 0) {
                 Files.deleteIfExists(err);
                 return r.withPicture(svg.toString(), null);

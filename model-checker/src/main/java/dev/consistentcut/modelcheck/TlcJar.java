@@ -51,9 +51,9 @@ final class TlcJar {
         Path log = dir.resolve("resolve.log");
         try {
             Files.createDirectories(dir);
-            Process p = new ProcessBuilder("mvn", "-B", "-q", "-N", DEPENDENCY_PLUGIN + ":copy", "-Dartifact=" + GAV,
+            Process p = Children.start(new ProcessBuilder("mvn", "-B", "-q", "-N", DEPENDENCY_PLUGIN + ":copy", "-Dartifact=" + GAV,
                     "-DoutputDirectory=" + dir).directory(setup.root().toFile()).redirectErrorStream(true)
-                    .redirectOutput(log.toFile()).start();
+                    .redirectOutput(log.toFile()));
             if (Children.waitFor(p) == 0 && Files.isRegularFile(jar)) {
                 return;
             }
@@ -106,9 +106,8 @@ final class TlcJar {
             return known;
         }
         try {
-            Process p = TlcCommand.of(java, jar).option("-version").processBuilder(setup.root())
-                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            Children.register(p);
+            Process p = Children.start(TlcCommand.of(java, jar).option("-version").processBuilder(setup.root())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD));
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             Children.waitFor(p);
             Matcher m = Pattern.compile("Version [^ \\n]+").matcher(out);

@@ -43,7 +43,7 @@ final class TlcTool {
             tmp = Files.createTempDirectory("tlc-tmp");
             List<String> cmd = TlcCommand.of(java, jar).gcFor(workers).jvm(jvm.toArray(String[]::new)).tmpDir(tmp)
                     .specRoot(setup.specDir()).option(tlcArgs.toArray(String[]::new)).toList();
-            return Children.waitFor(new ProcessBuilder(cmd).inheritIO().start());
+            return Children.waitFor(Children.start(new ProcessBuilder(cmd).inheritIO()));
         } catch (SetupException e) {
             err.println("model-checker tlc: " + e.getMessage());
             return 3;

@@ -63,8 +63,8 @@ final class Traces {
             cmd.addAll(List.of("--json", json.toString()));
         }
         cmd.addAll(o.traceFiles);
-        Process p = Children.register(new ProcessBuilder(cmd).redirectErrorStream(false)
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start());
+        Process p = Children.start(new ProcessBuilder(cmd).redirectErrorStream(false)
+                .redirectError(ProcessBuilder.Redirect.INHERIT));
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = r.readLine(); line != null; line = r.readLine()) {
                 human.println(line);

@@ -39,11 +39,11 @@ class SignalTest {
         }
         assertFalse(tlc.isEmpty(), "TLC never started: " + Files.readString(dir.resolve("runner.log")));
         runner.destroy(); // SIGTERM
-        assertTrue(runner.waitFor(30, TimeUnit.SECONDS), "the runner did not end");
+        assertTrue(runner.waitFor(60, TimeUnit.SECONDS), "the runner did not end");
         assertEquals(143, runner.exitValue());
         for (ProcessHandle h : tlc) {
             try {
-                h.onExit().get(10, TimeUnit.SECONDS);
+                h.onExit().get(60, TimeUnit.SECONDS); // a bound for a hang, not a measure: TLC ends at once on SIGTERM
             } catch (ExecutionException | TimeoutException e) {
                 throw new AssertionError("TLC (pid " + h.pid() + ") outlived the runner", e);
             }
