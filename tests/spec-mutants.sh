@@ -194,8 +194,10 @@ else
   fi
 fi
 export TLA2TOOLS_JAR=$JAR
-# model-check.sh names the TLC version in its header; ask once, not once per mutant.
-MODEL_CHECK_TLC_VERSION=$("$JAVA" -cp "$JAR" tlc2.TLC -version 2>/dev/null | grep -oE 'Version [^ ]+' | head -1)
+# model-check.sh names the TLC version in its header; ask once, not once per mutant, through the
+# runner's tlc command (the one TLC command line; --list builds the runner if it is not built yet).
+"$ROOT/model-check.sh" --list >/dev/null || env_die "model-check.sh --list failed: the runner (model-checker/) does not build or start"
+MODEL_CHECK_TLC_VERSION=$("$JAVA" -jar "$ROOT/model-checker/target/model-checker.jar" tlc -version 2>/dev/null | grep -oE 'Version [^ ]+' | head -1)
 export MODEL_CHECK_TLC_VERSION
 command -v timeout >/dev/null 2>&1 || env_die "timeout (coreutils) not found"
 
