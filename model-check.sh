@@ -47,6 +47,13 @@ if stale; then
   fi
 fi
 
+# A run reads a copy put in place by rename: a rebuild while a run is going on (an edit of the
+# runner, a second run) replaces the copy, and the running JVM keeps reading the jar it opened.
+RUN_JAR="$ROOT/model-checker/target/model-check-run.jar"
+if [ ! -f "$RUN_JAR" ] || [ "$JAR" -nt "$RUN_JAR" ]; then
+  cp "$JAR" "$RUN_JAR.$$" && mv -f "$RUN_JAR.$$" "$RUN_JAR" || env_die "cannot write $RUN_JAR"
+fi
+
 # The runner's own JVM: C1 alone and the serial collector; it parses, starts TLCs and waits (each
 # TLC's JVM gets its own flags). exec: a signal reaches the JVM, whose shutdown hook ends its TLCs.
-exec "$RUNNER_JAVA" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dmodel-check.root="$ROOT" -jar "$JAR" "$@"
+exec "$RUNNER_JAVA" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dmodel-check.root="$ROOT" -jar "$RUN_JAR" "$@"
