@@ -2,6 +2,12 @@ package dev.consistentcut.sink;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 
 /** An I/O failure of a {@link SinkDirectory}, naming the file and the operation. */
 public final class SinkIoException extends UncheckedIOException {
@@ -10,5 +16,43 @@ public final class SinkIoException extends UncheckedIOException {
 
     public SinkIoException(String message, IOException cause) {
         super(message, cause);
+    }
+
+    /**
+     * The cause of {@code e} in words, for a message that already names the path and what was
+     * attempted: the operating system's reason ("no space left on device") where it gave one,
+     * never a Java class name, which tells a user nothing.
+     */
+    public static String reason(IOException e) {
+        if (e instanceof FileSystemException f && f.getReason() != null && !f.getReason().isBlank()) {
+            return sentenceCase(f.getReason());
+        }
+        if (e instanceof NoSuchFileException) {
+            return "no such file or directory";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileAlreadyExistsException) {
+            return "already exists";
+        }
+        if (e instanceof NotDirectoryException) {
+            return "not a directory";
+        }
+        if (e instanceof DirectoryNotEmptyException) {
+            return "directory not empty";
+        }
+        if (e instanceof FileSystemException) {
+            return "I/O error";
+        }
+        // A plain IOException's message is the operating system's reason ("No space left on device").
+        return e.getMessage() == null || e.getMessage().isBlank() ? "I/O error" : sentenceCase(e.getMessage());
+    }
+
+    /** "No space left on device" as the end of a sentence: "no space left on device" (an acronym stays). */
+    private static String sentenceCase(String reason) {
+        String r = reason.strip();
+        return r.length() > 1 && Character.isUpperCase(r.charAt(0)) && Character.isLowerCase(r.charAt(1))
+                ? Character.toLowerCase(r.charAt(0)) + r.substring(1) : r;
     }
 }
