@@ -35,8 +35,8 @@ final class ResumeCommand {
     private ResumeCommand() {
     }
 
-    static int run(String[] args, PrintStream out, PrintStream err, Function<String, BarrierMode> modes)
-            throws UsageException {
+    static int run(String[] args, PrintStream out, PrintStream err, Plugs plugs) throws UsageException {
+        Function<String, BarrierMode> modes = plugs.modes();
         if (args.length == 0 || args[0].startsWith("--")) {
             throw new UsageException("resume needs the job's directory: resume DIR [options]");
         }
@@ -104,7 +104,9 @@ final class ResumeCommand {
                             job.tolerableFailedCheckpoints()),
                     false, given.given(), job.endOfInput(), job.savepointEvery(), job.inputs(), job.output(),
                     job.bufferSize());
-            return Main.execute(effective, dir, manifest.jobId(), true, out, err);
+            try (DirectoryLock output = JobOutput.lockResumed(effective, manifest.jobId(), hasCheckpoints)) {
+                return Main.execute(effective, dir, manifest.jobId(), true, out, err, plugs);
+            }
         } finally {
             dir.unlock();
         }
