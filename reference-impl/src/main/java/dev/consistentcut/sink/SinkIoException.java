@@ -8,11 +8,20 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import java.util.Map;
 
 /** An I/O failure of a {@link SinkDirectory}, naming the file and the operation. */
 public final class SinkIoException extends UncheckedIOException {
 
     private static final long serialVersionUID = 1L;
+
+    /** The failures Java reports without the operating system's reason, in its words. */
+    private static final Map<Class<?>, String> WORDS = Map.of(
+            NoSuchFileException.class, "no such file or directory",
+            AccessDeniedException.class, "permission denied",
+            FileAlreadyExistsException.class, "already exists",
+            NotDirectoryException.class, "not a directory",
+            DirectoryNotEmptyException.class, "directory not empty");
 
     public SinkIoException(String message, IOException cause) {
         super(message, cause);
@@ -24,26 +33,9 @@ public final class SinkIoException extends UncheckedIOException {
      * never a Java class name, which tells a user nothing.
      */
     public static String reason(IOException e) {
-        if (e instanceof FileSystemException f && f.getReason() != null && !f.getReason().isBlank()) {
-            return sentenceCase(f.getReason());
-        }
-        if (e instanceof NoSuchFileException) {
-            return "no such file or directory";
-        }
-        if (e instanceof AccessDeniedException) {
-            return "permission denied";
-        }
-        if (e instanceof FileAlreadyExistsException) {
-            return "already exists";
-        }
-        if (e instanceof NotDirectoryException) {
-            return "not a directory";
-        }
-        if (e instanceof DirectoryNotEmptyException) {
-            return "directory not empty";
-        }
-        if (e instanceof FileSystemException) {
-            return "I/O error";
+        if (e instanceof FileSystemException f) {
+            return f.getReason() != null && !f.getReason().isBlank() ? sentenceCase(f.getReason())
+                    : WORDS.getOrDefault(f.getClass(), "I/O error");
         }
         // A plain IOException's message is the operating system's reason ("No space left on device").
         return e.getMessage() == null || e.getMessage().isBlank() ? "I/O error" : sentenceCase(e.getMessage());

@@ -10,11 +10,11 @@ import dev.consistentcut.sink.SinkDirectory;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -49,52 +49,17 @@ class OutputDirectoryCliTest {
     /** An output directory on a full disk: every transaction's file is {@code /dev/full}, so its first write fails with ENOSPC. */
     static SinkDirectory fullDisk(Path dir) {
         FileSinkDirectory real = new FileSinkDirectory(dir);
-        return new SinkDirectory() {
-            @Override
-            public TempFile create(String name) {
-                try {
-                    Files.createSymbolicLink(dir.resolve(name), Path.of("/dev/full"));
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                return real.create(name);
-            }
-
-            @Override
-            public boolean exists(String name) {
-                return real.exists(name);
-            }
-
-            @Override
-            public void rename(String from, String to) {
-                real.rename(from, to);
-            }
-
-            @Override
-            public void copy(String from, String to) {
-                real.copy(from, to);
-            }
-
-            @Override
-            public void delete(String name) {
-                real.delete(name);
-            }
-
-            @Override
-            public List<String> list() {
-                return real.list();
-            }
-
-            @Override
-            public byte[] read(String name) {
-                return real.read(name);
-            }
-
-            @Override
-            public String describe() {
-                return real.describe();
-            }
-        };
+        return (SinkDirectory) Proxy.newProxyInstance(SinkDirectory.class.getClassLoader(),
+                new Class<?>[] {SinkDirectory.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("create")) {
+                        Files.createSymbolicLink(dir.resolve((String) args[0]), Path.of("/dev/full"));
+                    }
+                    try {
+                        return method.invoke(real, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause(); // the real directory's SinkIoException, as the sink would get it
+                    }
+                });
     }
 
     private Path input(int records) throws IOException {
