@@ -61,17 +61,15 @@ final class DirectoryLock implements AutoCloseable {
             for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
                 FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                 FileLock lock;
-                boolean here = false;
                 try {
                     lock = ch.tryLock();
                 } catch (OverlappingFileLockException e) {
                     lock = null; // held by this very process (a test running two commands at once)
-                    here = true;
                 }
                 if (lock == null) {
                     ch.close();
                     throw new EnvironmentException(dir + ": in use by another process (" + file + " is locked"
-                            + (here ? "" : holderOf(file)) + "); " + rule);
+                            + holderOf(file) + "); " + rule);
                 }
                 ch.truncate(0);
                 ByteBuffer b = ByteBuffer.wrap(holder);

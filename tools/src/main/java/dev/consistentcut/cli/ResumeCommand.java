@@ -32,6 +32,10 @@ final class ResumeCommand {
             "Exit codes: 0 the mode's promise holds (exactly-once; at-least-once in that mode); 1 violated;",
             "2 bad usage or options contradicting the manifest; 3 DIR missing, unreadable, in use, or not a job directory.");
 
+    /** The verdicts a finished run records in FINISHED ({@link Report#verdictLine}) that say its promise holds. */
+    private static final java.util.Set<String> HOLDS = java.util.Set.of("verdict: exactly-once holds",
+            "verdict: at-least-once holds");
+
     private ResumeCommand() {
     }
 
@@ -109,10 +113,6 @@ final class ResumeCommand {
             dir.unlock();
         }
     }
-
-    /** The verdicts a finished run records in FINISHED ({@link Report#verdictLine}) that say its promise holds. */
-    private static final java.util.Set<String> HOLDS = java.util.Set.of("verdict: exactly-once holds",
-            "verdict: at-least-once holds");
 
     /**
      * The verdict {@code FINISHED} records. A marker without a verdict this tool writes is damaged

@@ -79,12 +79,13 @@ class CliErrorsTableTest {
             return m.appendTail(b).toString();
         }
 
-        /** Holds {@code dir}'s lock file {@code name} (as another process would) until the command has run. */
+        /** Holds {@code dir}'s lock file {@code name} as process 4242 would, until the command has run. */
         void holdLock(Path dir, String name) throws IOException {
             Files.createDirectories(dir);
             FileChannel ch = FileChannel.open(dir.resolve(name), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             held.add(ch);
             held.add(ch.lock());
+            ch.write(java.nio.ByteBuffer.wrap("pid 4242\n".getBytes(StandardCharsets.US_ASCII)));
         }
 
         /** The CLI as a user calls it (for a setup), which must succeed. */
