@@ -14,7 +14,7 @@ if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
   cat <<'USAGE'
 Usage: tests/trace-validation.sh
 
-Builds the tools and the engine (jar and test classes), records the traces into target/trace-validation/,
+Builds the tools and the engine (jar and test classes) if a source is newer, records the traces into target/trace-validation/,
 validates them with ./model-check.sh --trace (TLC output in target/model-check/traces/), and
 prints "N passed, M failed" over its checks. Exit 0 iff every correct trace is accepted and
 every broken engine's trace is rejected.
@@ -29,8 +29,12 @@ JAR="$ROOT/tools/target/tools.jar"
 CP="$ROOT/tools/target/classes:$ROOT/tools/target/test-classes:$ROOT/reference-impl/target/classes:$ROOT/reference-impl/target/test-classes"
 rm -rf "$OUT"; mkdir -p "$OUT/good" "$OUT/broken"
 
-echo "--- building the tools and the engine (jar and test classes, tests not run) ---"
-mvn -B -q -ntp -DskipTests package -pl tools -am || { echo "trace-validation.sh: build failed" >&2; exit 3; }
+. "$ROOT/tests/lib/tools-build.sh"
+if tools_stale "$JAR" "$ROOT/tools/target/test-classes/dev/consistentcut/trace/BrokenTraces.class" \
+    "$ROOT/reference-impl/target/test-classes/dev/consistentcut/barrier/BrokenHandlers.class" \
+    "$ROOT/model-checker/target/model-checker.jar"; then
+  tools_build "$OUT/build.log" || exit 3
+fi
 
 passed=0; failed=0
 check() { if [ "$1" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $2"; fi; }
