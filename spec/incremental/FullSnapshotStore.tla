@@ -22,12 +22,14 @@ CONSTANTS
 ASSUME Empty \in States /\ CheckpointIds \subseteq Nat /\ Retained \in Nat \ {0}
 
 VARIABLES
-    state,  \* the job's state now
-    snap,   \* snap[c]: the copy of the state that checkpoint c took (Empty until taken)
-    store,  \* the checkpoints the running job's store keeps: a restart restores the newest
-    kept    \* the checkpoints retained for the user when a job stopped: a new job may resume from one
+    state,    \* the job's state now
+    snap,     \* snap[c]: the copy of the state that checkpoint c took (Empty until taken)
+    store,    \* the checkpoints the running job's store keeps: a restart restores the newest
+    kept,     \* the checkpoints retained for the user when a job stopped: a new job may resume from one
+    restarts  \* how often the job has failed and restarted (a restart is seen, even one that
+              \* happens to leave the state as it was)
 
-vars == <<state, snap, store, kept>>
+vars == <<state, snap, store, kept, restarts>>
 
 Newest(S) == CHOOSE c \in S : \A d \in S : d <= c
 Oldest(S) == CHOOSE c \in S : \A d \in S : c <= d
@@ -39,45 +41,47 @@ Init == /\ state = Empty
         /\ snap = [c \in CheckpointIds |-> Empty]
         /\ store = {}
         /\ kept = {}
+        /\ restarts = 0
 
 \* The job changes its state.
 Update == /\ state' \in States
-          /\ UNCHANGED <<snap, store, kept>>
+          /\ UNCHANGED <<snap, store, kept, restarts>>
 
 \* Checkpoint c, neither kept nor in the store, copies the state.
 Take(c) == /\ c \notin store \cup kept
            /\ snap' = [snap EXCEPT ![c] = state]
-           /\ UNCHANGED <<state, store, kept>>
+           /\ UNCHANGED <<state, store, kept, restarts>>
 
 \* Checkpoint c, newer than every one in the store, joins it in one step.
 Complete(c) == /\ c \notin store
                /\ \A d \in store : d < c
                /\ store' = store \cup {c}
-               /\ UNCHANGED <<state, snap, kept>>
+               /\ UNCHANGED <<state, snap, kept, restarts>>
 
 \* The oldest checkpoint leaves the store once more than Retained are in it.
 Subsume(c) == /\ c \in store
               /\ Cardinality(store) > Retained
               /\ c = Oldest(store)
               /\ store' = store \ {c}
-              /\ UNCHANGED <<state, snap, kept>>
+              /\ UNCHANGED <<state, snap, kept, restarts>>
 
 \* A failure: the job restarts with the copy of the newest checkpoint in the store.
 Restore == /\ state' = RestoredFrom(store)
+           /\ restarts' = restarts + 1
            /\ UNCHANGED <<snap, store, kept>>
 
 \* The job stops; the checkpoints of its store are kept for the user.
 Stop == /\ kept' = kept \cup store
         /\ store' = {}
         /\ state' = Empty
-        /\ UNCHANGED snap
+        /\ UNCHANGED <<snap, restarts>>
 
 \* A new job starts from the newest kept checkpoint, which is its store's first one.
 Resume == /\ store = {}
           /\ kept # {}
           /\ store' = {Newest(kept)}
           /\ state' = snap[Newest(kept)]
-          /\ UNCHANGED <<snap, kept>>
+          /\ UNCHANGED <<snap, kept, restarts>>
 
 Next == \/ Update \/ Restore \/ Stop \/ Resume
         \/ \E c \in CheckpointIds : Take(c) \/ Complete(c) \/ Subsume(c)

@@ -145,8 +145,9 @@ Subsumable(d) == /\ d \in store
                  /\ d = Oldest(store)
 
 \* The remote files the coordinator deletes when in-flight checkpoint c fails: what c
-\* uploaded itself (nothing else references them: the task reuses only files of completed
-\* checkpoints).
+\* uploaded itself, and nothing it reuses (FLINK-24611: an abort must not discard shared
+\* files, CheckpointCoordinatorTest.testSharedStateNotDiscaredOnAbort).  Nothing else
+\* references c's uploads: the task reuses only files of completed checkpoints.
 DiscardedOnFailure(c) == OwnUploads(c) \cap storage
 
 \* Of the discards D the old registry had decided at a restart or a stop, those the new
@@ -302,7 +303,8 @@ DeleteFile(o) ==
 \* store is empty): the in-flight checkpoint fails and its uploads are scheduled for
 \* deletion; the task reads the checkpoint's files back; a new registry counts the store's
 \* checkpoints; the old registry finishes the discards it had decided.  Flink:
-\* CheckpointCoordinator.restoreLatestCheckpointedState, SharedStateRegistryFactory.
+\* CheckpointCoordinator.restoreLatestCheckpointedState, SharedStateRegistryFactory
+\* (CheckpointCoordinatorTest.testSharedStateRegistrationOnRestore).
 RestoreCheckpoint ==
     /\ ~stopped
     /\ failures < MaxFailures
@@ -423,7 +425,8 @@ Full == INSTANCE FullSnapshotStore WITH
     state <- db,
     snap <- [c \in CheckpointIds |-> Content(refs[c])],
     store <- store,
-    kept <- kept
+    kept <- kept,
+    restarts <- failures
 
 RefinesFullSnapshotStoreProp == Full!Spec
 
