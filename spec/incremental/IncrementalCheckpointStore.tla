@@ -42,7 +42,7 @@
 (* like from outside (RefinesFullSnapshotStoreProp below);                 *)
 (* MCIncrementalCheckpointStore.tla gives the models and the bad           *)
 (* definitions its bug models substitute.  Java: spec only for now; the    *)
-(* action names are those of the future store (docs/vocabulary.md).       *)
+(* action names are those of the future store (docs/vocabulary.md).        *)
 (***************************************************************************)
 EXTENDS Naturals, FiniteSets
 

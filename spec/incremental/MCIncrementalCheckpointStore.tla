@@ -73,8 +73,10 @@ BugSubsumeBeforeDurableRefinement  BugSubsumeBeforeDurableRefinement.cfg   prop:
 BugForgetsUploadsBeforeAck         BugForgetsUploadsBeforeAck.cfg          prop:NoSharedFileLeakProp                53     -    3 quick
 IncrementalLarge                   Large.cfg                               pass                                232,818    32  101 long
 IncrementalRetainTwo               RetainTwo.cfg                           pass                                244,337    32  149 long
+IncrementalLivenessLarge           LivenessLarge.cfg                       pass                                 36,280    25  151 long
 
 The eight quick models in one ./model-check.sh run (--jobs 1): 33 s wall, 17 s CPU with the
 runner.  The five quick spec mutants IN01-IN05 (tests/spec-mutants.tsv): each killed by
 IncrementalFailure in 2-8 s.  One size up, Failure and Resume together (IncrementalLarge) is
 thirteen times as many states as either and finds nothing new; so does a store keeping 2.
+IncrementalLivenessLarge: 42 s of CPU (TLC's liveness check of 13 leads-to properties).
