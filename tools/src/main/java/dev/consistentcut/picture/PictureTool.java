@@ -151,8 +151,9 @@ public final class PictureTool {
 
     /**
      * The text of an action property where TLC placed it (module {@code place.module()} in any
-     * folder under the spec directory), as "TEXT (module M, line L) is false of that step"; TLC's
-     * place alone without a spec directory or if the module cannot be read.
+     * folder under the spec directory), as "TEXT of module M is false of that step" (no line number:
+     * the picture is kept in docs/, and lines move); TLC's place alone without a spec directory or if
+     * the module cannot be read.
      */
     static String quote(Path spec, TlcTrace.Place place) {
         String where = "module " + place.module() + ", line " + place.fromLine();
@@ -170,7 +171,7 @@ public final class PictureTool {
                     int to = l == place.toLine() ? Math.min(place.toCol(), line.length()) : line.length();
                     text.append(text.length() == 0 ? "" : " ").append(from < to ? line.substring(from, to).strip() : "");
                 }
-                return text + " (" + where + ") is false of that step";
+                return text + " of module " + place.module() + " is false of that step";
             }
         } catch (IOException | UncheckedIOException e) {
             // the place as TLC gave it, below
