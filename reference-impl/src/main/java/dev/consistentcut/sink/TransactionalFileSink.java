@@ -30,7 +30,8 @@ import java.util.random.RandomGenerator;
  *       state, which goes into the snapshot (so into the durable checkpoint). A new transaction
  *       opens with the next record.
  *   <li><b>Commit</b> ({@link #notifyCheckpointComplete}): every pending transaction of a
- *       checkpoint up to {@code c} is renamed into place (atomic, then the directory is fsynced).
+ *       checkpoint up to {@code c} is renamed into place (atomic, then the directory is fsynced:
+ *       a restore of a later checkpoint, which no longer lists the transaction, would abort it).
  *       Idempotent: a transaction whose temp file is gone and whose part file exists was committed
  *       already, and is left alone.
  *   <li><b>Recover</b> ({@link #initializeState}): the restored state's pending
@@ -199,6 +200,7 @@ public class TransactionalFileSink implements TransactionalSink {
                         + " is both pending (" + temp + ") and committed (" + part + ") in " + dir.describe());
             }
             dir.rename(temp, part);
+            dir.syncDirectory(); // the commit is durable: a restore of a later checkpoint no longer holds this transaction
         } else if (!dir.exists(part)) {
             throw new IllegalStateException("sink " + task + ": transaction " + txn + " of checkpoint " + checkpointId
                     + " is lost: neither " + temp + " nor " + part + " is in " + dir.describe());
