@@ -20,7 +20,17 @@ if [ -n "${JAVA:-}" ]; then RUNNER_JAVA=$JAVA
 elif [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then RUNNER_JAVA="$JAVA_HOME/bin/java"
 elif command -v java >/dev/null 2>&1; then RUNNER_JAVA=java
 else env_die "java not found: install a JDK (17 or newer) or set JAVA_HOME"; fi
-command -v "$RUNNER_JAVA" >/dev/null 2>&1 || env_die "JAVA=$RUNNER_JAVA: no such executable"
+JAVA_PATH=$(command -v "$RUNNER_JAVA" 2>/dev/null) || env_die "JAVA=$RUNNER_JAVA: no such executable"
+# A java that is there but does not start (a broken JDK; one older than 17 cannot load the runner)
+# exits 1, which reads as a verdict: it is tried first, an environment error (3). A java that
+# started is remembered (by path, until it changes), so that a run does not pay a JVM start for it.
+JAVA_OK="$ROOT/model-checker/target/.java-ok"
+if ! { [ "$JAVA_OK" -nt "$JAVA_PATH" ] && [ "$(cat "$JAVA_OK" 2>/dev/null)" = "$JAVA_PATH" ]; }; then
+  version=$("$RUNNER_JAVA" -version 2>&1) || env_die "JAVA=$RUNNER_JAVA does not start: $(head -1 <<<"$version")"
+  v=$(sed -n 's/.* version "\([^"]*\)".*/\1/p' <<<"$version" | head -1); v=${v#1.}; major=${v%%[!0-9]*}
+  [ -n "$major" ] && [ "$major" -lt 17 ] && env_die "JAVA=$RUNNER_JAVA is Java $major; the runner needs 17 or newer"
+  mkdir -p "$ROOT/model-checker/target" && echo "$JAVA_PATH" >"$JAVA_OK.$$" && mv -f "$JAVA_OK.$$" "$JAVA_OK"
+fi
 
 # The jar is rebuilt when a source of the module (or its pom, or the parent's) is newer than it,
 # so that an edit of the runner takes effect on the next run. Not offline (-o): a fresh clone

@@ -12,7 +12,7 @@ Usage: ./run-tests.sh
 
 Runs, in order (quick modes of every step except the model check, which is the README's
 ./model-check.sh itself):
-  1. mvn -B verify            build; JUnit, lincheck and QuickTheories tests of every module
+  1. mvn -B -T 2 verify       build; JUnit, lincheck and QuickTheories tests of every module
                               (model-checker's among them: the runner's verdicts on a toy spec,
                               right and wrong expectations)
   2. ./model-check.sh         TLC on every model that ./model-check.sh checks by default (tiers
@@ -59,7 +59,10 @@ step() {
   else failed=$((failed + 1)); summary+=("FAILED  $(printf '%5ss' $((SECONDS - start)))  $name"); fi
 }
 
-step "maven verify" mvn -B -ntp verify
+# Two module builds at once (-T 2): after the engine, the tools, the stress tests and the
+# benchmarks build independently, and their compiling, shading and single-JVM test runs leave a
+# core idle one module at a time.
+step "maven verify" mvn -B -ntp -T 2 verify
 step "model check (every default model)" ./model-check.sh --strict-counts --no-pictures
 step "distributed TLC on 127.0.0.1" tests/distributed-tlc.sh
 step "trace validation" tests/trace-validation.sh

@@ -9,16 +9,25 @@
 #      possible, else skipped with a message).
 # A few minutes on 2 cores (TLC with one worker). Not part of ./run-tests.sh: the pictures are
 # committed, and ./model-check.sh draws fresh ones of every run under target/model-check/pictures/.
+# --model NAME (repeatable): only the pictures of these failing models (1. alone), e.g. after a
+# change of one spec or of the renderer that concerns a few models.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 
 if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
-  echo "Usage: tests/docs-pictures.sh    (exit 0: every picture written; 1: one could not be made; 3: setup)"
+  sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+  echo "Usage: tests/docs-pictures.sh [--model NAME]...    (exit 0: every picture written; 1: one could not be made; 3: setup)"
   exit 0
 fi
-[ $# -eq 0 ] || { echo "docs-pictures.sh: unknown argument '$1' (see --help)" >&2; exit 2; }
+only=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --model) [ $# -ge 2 ] || { echo "docs-pictures.sh: --model needs a name (see --help)" >&2; exit 2; }
+             only+=("$2"); shift 2 ;;
+    *) echo "docs-pictures.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
 command -v java >/dev/null 2>&1 || { echo "docs-pictures.sh: java not found: install a JDK 17+" >&2; exit 3; }
 
 PICS="$ROOT/docs/pictures"
@@ -32,15 +41,27 @@ mvn -B -q -ntp -DskipTests package -pl tools -am || { echo "docs-pictures.sh: bu
 echo "--- 1. the failing models of spec/*/models.tsv ---"
 failing=()
 # Every manifest's models (--list: MODEL TIER EXPECT DESCRIPTION, after a header line).
+all_failing=()
 while read -r name _ expect _; do
-  [ "$expect" = pass ] || failing+=(--model "$name")
+  [ "$expect" = pass ] || all_failing+=("$name")
 done < <(./model-check.sh --list | tail -n +2)
+for name in "${all_failing[@]}"; do
+  if [ ${#only[@]} -eq 0 ] || [[ " ${only[*]} " == *" $name "* ]]; then failing+=(--model "$name"); fi
+done
+for name in "${only[@]}"; do
+  [[ " ${all_failing[*]} " == *" $name "* ]] || { echo "docs-pictures.sh: $name is not a failing model of spec/*/models.tsv" >&2; exit 2; }
+done
 MODEL_CHECK_OUT_DIR="$WORK/model-check" ./model-check.sh --workers 1 --pictures "${failing[@]}" || status=1
 for ((i = 1; i < ${#failing[@]}; i += 2)); do
   m=${failing[$i]}
   if [ -f "$WORK/model-check/pictures/$m.svg" ]; then cp "$WORK/model-check/pictures/$m.svg" "$PICS/$m.svg"
   else echo "docs-pictures.sh: no picture of $m"; status=1; fi
 done
+
+if [ ${#only[@]} -gt 0 ]; then
+  [ $status -eq 0 ] && echo "docs-pictures.sh: the pictures of ${only[*]} written" || echo "docs-pictures.sh: some picture missing (above)"
+  exit $status
+fi
 
 echo "--- 2. a rejected engine trace ---"
 # BrokenTraces is a test class of the tools; the broken handlers it runs are test classes of the engine.

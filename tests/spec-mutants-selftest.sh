@@ -2,7 +2,7 @@
 # spec-mutants-selftest.sh: the broken twins of tests/spec-mutants.sh. Runs the harness on
 # small fixture catalogues (tests/spec-mutants-fixtures/) against one tiny model and checks
 # each verdict and exit code: a killed mutant passes (0); a survivor, a stale find text, a
-# mutant that does not parse, and an "equivalent" mutant that a model kills each fail (1); a
+# mutant that does not parse (a syntax or a semantic error, and one catalogued as equivalent), and an "equivalent" mutant that a model kills each fail (1); a
 # malformed catalogue is a usage error (2). About a minute on 2 cores.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -37,6 +37,8 @@ check killed           killed.tsv           0 KILLED
 check survivor         survivor.tsv         1 SURVIVED
 check stale            stale.tsv            1 STALE
 check invalid          invalid.tsv          1 INVALID
+check invalid-semantic invalid-semantic.tsv 1 INVALID
+check invalid-equivalent invalid-equivalent.tsv 1 INVALID
 check wrong-equivalent wrong-equivalent.tsv 1 MISCATALOGUED --run-equivalent
 check malformed        malformed.tsv        2 ""
 check bad-option       killed.tsv           2 "" --no-such-option

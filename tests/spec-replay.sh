@@ -88,12 +88,9 @@ rm -rf "$OUT"; mkdir -p "$OUT"
 CP="$ROOT/tools/target/classes:$ROOT/reference-impl/target/classes:$ROOT/reference-impl/target/test-classes"
 MARK="$ROOT/tools/target/classes/dev/consistentcut/replay/SpecReplay.class"
 TWIN_MARK="$ROOT/reference-impl/target/test-classes/dev/consistentcut/barrier/BrokenHandlers.class"
-if [ ! -f "$MARK" ] || [ ! -f "$TWIN_MARK" ] || [ ! -f "$ROOT/model-checker/target/model-checker.jar" ] \
-    || [ -n "$(find "$ROOT/reference-impl/src" "$ROOT/tools/src" "$ROOT/model-checker/src" -name '*.java' -newer "$MARK" -print -quit)" ]; then
-  command -v mvn >/dev/null 2>&1 || { echo "spec-replay.sh: mvn not found: install Maven 3.8+" >&2; exit 3; }
-  echo "--- building the tools and the engine (classes and test classes, tests not run) ---"
-  mvn -B -q -ntp -DskipTests package -pl tools -am >"$OUT/build.log" 2>&1 \
-    || { cat "$OUT/build.log" >&2; echo "spec-replay.sh: build failed (above)" >&2; exit 3; }
+. "$ROOT/tests/lib/tools-build.sh"
+if tools_stale "$MARK" "$TWIN_MARK" "$ROOT/model-checker/target/model-checker.jar"; then
+  tools_build "$OUT/build.log" || exit 3
 fi
 
 # TLC runs through the model checker's runner (model-checker/, built with the tools above), the one

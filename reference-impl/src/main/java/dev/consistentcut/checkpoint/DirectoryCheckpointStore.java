@@ -333,7 +333,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
             Matcher m = LEFTOVER_CHECKPOINT_TEMP.matcher(name);
             if (m.matches() && Long.parseLong(m.group(1)) <= newest) {
                 try {
-                    Files.deleteIfExists(dir.resolve(name));
+                    files.delete(dir.resolve(name)); // a file operation of the store like any other: recorded too
                     warnings.accept(dir.resolve(name) + ": leftover of an interrupted write removed");
                 } catch (IOException e) {
                     warnings.accept(dir.resolve(name) + ": could not remove a leftover temporary file: " + e);

@@ -15,9 +15,9 @@ import java.util.stream.Stream;
 /**
  * A {@link SinkDirectory} on a real directory: temp files are written through a buffer and
  * {@link FileChannel#force fsynced} on {@link TempFile#sync}; {@link #rename} is
- * {@code ATOMIC_MOVE} followed by an fsync of the directory, so a committed file survives a power
- * loss once the rename returned (Flink's FileSink commits part files the same way). Every failure
- * is a {@link SinkIoException} naming the path.
+ * {@code ATOMIC_MOVE}, made durable by {@link #syncDirectory} (an fsync of the directory), so a
+ * committed file survives a power loss once both returned (Flink's FileSink commits part files the
+ * same way). Every failure is a {@link SinkIoException} naming the path.
  */
 public final class FileSinkDirectory implements SinkDirectory {
 
@@ -129,7 +129,6 @@ public final class FileSinkDirectory implements SinkDirectory {
         } catch (IOException e) {
             throw new SinkIoException(dir.resolve(from) + ": cannot be renamed to " + to + ": " + SinkIoException.reason(e), e);
         }
-        syncDirectory();
     }
 
     @Override
@@ -146,7 +145,8 @@ public final class FileSinkDirectory implements SinkDirectory {
         syncDirectory();
     }
 
-    private void syncDirectory() {
+    @Override
+    public void syncDirectory() {
         try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
             d.force(true);
         } catch (IOException e) {

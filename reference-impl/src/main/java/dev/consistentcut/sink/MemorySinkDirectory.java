@@ -58,6 +58,11 @@ public final class MemorySinkDirectory implements SinkDirectory {
     }
 
     @Override
+    public void syncDirectory() {
+        // memory has no power to lose
+    }
+
+    @Override
     public synchronized void copy(String from, String to) {
         if (files.containsKey(to)) {
             throw new SinkIoException("memory:" + to + ": already exists", new IOException("exists"));

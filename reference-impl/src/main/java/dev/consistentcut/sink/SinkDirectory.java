@@ -8,10 +8,12 @@ import java.util.List;
  * real directory ({@link FileSinkDirectory}) and, in the thousands of seeded simulation runs, on
  * memory ({@link MemorySinkDirectory}) with the same code.
  *
- * <p>Contract (POSIX, as the real directory gives it): {@link #rename} is atomic and, once it
- * returns, durable together with the file's contents as far as {@link TempFile#sync} made them
- * durable; a name starting with {@code .} is never output ({@link #list} returns every name,
- * readers of the output skip those).
+ * <p>Contract (POSIX, as the real directory gives it): {@link #rename} is atomic; a name change
+ * ({@link #create}, {@link #rename}, {@link #delete}) is durable once {@link #syncDirectory}
+ * returned after it, and a file's contents as far as {@link TempFile#sync} made them durable. The
+ * sink calls each fsync itself, in the order its protocol needs, so that a test recording these
+ * calls sees every one (the power-loss test); a name starting with {@code .} is never output
+ * ({@link #list} returns every name, readers of the output skip those).
  *
  * <p>Threading: every method is thread-safe; one {@link TempFile} is used by one thread.
  */
@@ -35,10 +37,13 @@ public interface SinkDirectory {
     boolean exists(String name);
 
     /**
-     * Moves {@code from} to {@code to} atomically (replacing nothing: {@code to} must not exist),
-     * then makes the rename durable (fsync of the directory).
+     * Moves {@code from} to {@code to} atomically (replacing nothing: {@code to} must not exist);
+     * durable after the next {@link #syncDirectory}.
      */
     void rename(String from, String to);
+
+    /** Makes every name change so far durable (fsync of the directory). */
+    void syncDirectory();
 
     /** Copies {@code from} to a new file {@code to} (durable when it returns); {@code from} stays. */
     void copy(String from, String to);

@@ -26,11 +26,13 @@ import java.util.random.RandomGenerator;
  *   <li><b>Write</b>: a record is appended to the open transaction's temp file (created with the
  *       first record; a transaction without records has no file and nothing to commit).
  *   <li><b>Pre-commit</b> ({@link #preCommit}, in the task's snapshot for checkpoint {@code c}):
- *       the temp file is fsynced and closed, and recorded as pending for {@code c} in the sink's
- *       state, which goes into the snapshot (so into the durable checkpoint). A new transaction
- *       opens with the next record.
+ *       the temp file and the directory (the file's name) are fsynced, the file is closed, and
+ *       the transaction is recorded as pending for {@code c} in the sink's state, which goes into
+ *       the snapshot (so into the durable checkpoint). A new transaction opens with the next
+ *       record.
  *   <li><b>Commit</b> ({@link #notifyCheckpointComplete}): every pending transaction of a
- *       checkpoint up to {@code c} is renamed into place (atomic, then the directory is fsynced).
+ *       checkpoint up to {@code c} is renamed into place (atomic, then the directory is fsynced:
+ *       a restore of a later checkpoint, which no longer lists the transaction, would abort it).
  *       Idempotent: a transaction whose temp file is gone and whose part file exists was committed
  *       already, and is left alone.
  *   <li><b>Recover</b> ({@link #initializeState}): the restored state's pending
@@ -157,6 +159,10 @@ public class TransactionalFileSink implements TransactionalSink {
         requireInitialized("preCommit");
         if (openFile != null) {
             openFile.sync(); // fsync before the snapshot refers to it: the checkpoint may be restored in another process
+            // The file's name too: an fsync of a file does not make its directory entry durable
+            // (fsync(2)), and a restore that finds neither the temp file nor the part file has lost
+            // the transaction.
+            dir.syncDirectory();
             openFile.close();
             openFile = null;
             onPreCommitted(checkpointId, openTxn);
@@ -199,6 +205,7 @@ public class TransactionalFileSink implements TransactionalSink {
                         + " is both pending (" + temp + ") and committed (" + part + ") in " + dir.describe());
             }
             dir.rename(temp, part);
+            dir.syncDirectory(); // the commit is durable: a restore of a later checkpoint no longer holds this transaction
         } else if (!dir.exists(part)) {
             throw new IllegalStateException("sink " + task + ": transaction " + txn + " of checkpoint " + checkpointId
                     + " is lost: neither " + temp + " nor " + part + " is in " + dir.describe());

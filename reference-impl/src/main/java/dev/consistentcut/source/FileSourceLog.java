@@ -18,7 +18,9 @@ import java.util.List;
  * UTF-8 text, one record per line: {@code <key> <value>}, two signed decimal integers (Java
  * {@code long}) separated by spaces or tabs. Blank lines and lines whose first non-blank character
  * is {@code #} are ignored. The record on the {@code n}-th non-ignored line (counting from 0) has
- * offset {@code n}. Example:
+ * offset {@code n}. A UTF-8 byte-order mark at the start of the file is skipped (editors on Windows
+ * write one); a line may have at most {@value #MAX_LINE_CHARS} characters, and a NUL character
+ * marks a binary file, which is refused. Example:
  * <pre>
  * # key value
  * 7 1
@@ -31,6 +33,12 @@ import java.util.List;
  * the same record. Immutable and thread-safe once opened.
  */
 public final class FileSourceLog implements SourceLog {
+
+    /** Most characters of one line: a record needs fewer than 50; the bound is for comments. */
+    public static final int MAX_LINE_CHARS = 65_536;
+    /** Characters of a line that a message quotes; the rest is counted, not echoed. */
+    static final int QUOTED_CHARS = 80;
+    private static final char BYTE_ORDER_MARK = '\uFEFF';
 
     private final Path file;
     private final InMemorySourceLog entries;
@@ -49,10 +57,13 @@ public final class FileSourceLog implements SourceLog {
     public static FileSourceLog open(Path file) {
         List<Entry> list = new ArrayList<>();
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            TextLines lines = new TextLines(in, MAX_LINE_CHARS, "source log " + file);
             String line;
-            int lineNumber = 0;
-            while ((line = in.readLine()) != null) {
-                lineNumber++;
+            while ((line = lines.next()) != null) {
+                int lineNumber = lines.lineNumber();
+                if (lineNumber == 1 && !line.isEmpty() && line.charAt(0) == BYTE_ORDER_MARK) {
+                    line = line.substring(1);
+                }
                 String text = line.strip();
                 if (text.isEmpty() || text.startsWith("#")) {
                     continue;
@@ -73,7 +84,7 @@ public final class FileSourceLog implements SourceLog {
         String[] fields = text.split("[ \\t]+");
         if (fields.length != 2) {
             throw new IllegalArgumentException("source log " + file + " line " + lineNumber
-                    + ": expected '<key> <value>' (two integers), found " + fields.length + " field(s): '" + text + "'");
+                    + ": expected '<key> <value>' (two integers), found " + fields.length + " field(s): '" + quoted(text) + "'");
         }
         return new Entry(parseLong(file, lineNumber, "key", fields[0]), parseLong(file, lineNumber, "value", fields[1]));
     }
@@ -83,8 +94,14 @@ public final class FileSourceLog implements SourceLog {
             return Long.parseLong(field);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("source log " + file + " line " + lineNumber
-                    + ": " + what + " '" + field + "' is not an integer", e);
+                    + ": " + what + " '" + quoted(field) + "' is not an integer", e);
         }
+    }
+
+    /** {@code text} as a message quotes it: whole if short, else its start and its length. */
+    static String quoted(String text) {
+        return text.length() <= QUOTED_CHARS ? text
+                : text.substring(0, QUOTED_CHARS) + "... (" + text.length() + " characters)";
     }
 
     /** Writes {@code entries} to {@code file} in the format {@link #open} reads. */

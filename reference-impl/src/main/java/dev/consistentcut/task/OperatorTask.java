@@ -277,10 +277,13 @@ public final class OperatorTask implements Task {
 
     /**
      * Action {@code ReceiveBarrier(t, e)}: takes the barrier at the head of {@code input} and hands
-     * it to the handler state, which may block the input, snapshot, forward and acknowledge.
+     * it to the handler state. A barrier of the checkpoint being handled marks its input arrived
+     * (which may block the input, snapshot, forward and acknowledge); one of a newer checkpoint
+     * subsumes the one being handled (abandoned, declined to the coordinator) and starts the newer
+     * one; one of an older, finished or abandoned checkpoint is dropped as obsolete.
      *
-     * @throws IllegalStateException naming task, input and both ids if the barrier belongs to a
-     *     newer (or older) checkpoint than the one being handled
+     * @throws IllegalStateException naming the task and input if the step is not enabled, or task,
+     *     input and checkpoint if that checkpoint's barrier has already arrived on this input
      */
     public void receiveBarrier(int input) {
         if (!canReceiveBarrier(input)) {

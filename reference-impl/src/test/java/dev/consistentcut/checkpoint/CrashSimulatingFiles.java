@@ -146,16 +146,7 @@ final class CrashSimulatingFiles implements StoreFiles {
         for (int j = 0; j <= pending.size(); j++) {
             Map<String, Inode> names = new HashMap<>(durableNames);
             for (NameChange c : pending.subList(0, j)) {
-                if (c.created() != null) {
-                    names.put(c.to(), c.created());
-                } else if (c.to() != null) {
-                    Inode moved = names.remove(c.from());
-                    if (moved != null) {
-                        names.put(c.to(), moved);
-                    }
-                } else {
-                    names.remove(c.from());
-                }
+                PowerLossDisk.apply(names, c.from(), c.to(), c.created());
             }
             Map<String, byte[]> state = new LinkedHashMap<>();
             names.forEach((n, i) -> state.put(n, i.synced ? i.content : new byte[0]));

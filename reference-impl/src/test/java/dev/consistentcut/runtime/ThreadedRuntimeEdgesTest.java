@@ -46,7 +46,12 @@ class ThreadedRuntimeEdgesTest {
                     }
                 })
                 .build();
-        runtime.set(new ThreadedRuntime(ThreadedRuntimeTest.demo(50, 0, 4), BarrierHandlers.aligned(), options));
+        // The two-phase-commit sink: its transactions are committed only by a completed checkpoint,
+        // so the run cannot end before onCheckpoint has run on the coordinator thread, however the
+        // threads are scheduled (a job that may end before its first checkpoint completes made this
+        // test fail under load).
+        runtime.set(new ThreadedRuntime(SinkSimulationTest.job(11, new MemorySinkDirectory(), 1, TransactionalFileSink::new),
+                BarrierHandlers.aligned(), options));
         RunResult r = runtime.get().run();
         assertTrue(r.holds(), r.violations().toString());
         assertEquals(List.of("a task thread cannot fail the job: it would wait for itself to stop",

@@ -7,6 +7,7 @@ import dev.consistentcut.sink.SinkDirectory;
 import dev.consistentcut.sink.SinkIoException;
 import dev.consistentcut.sink.TransactionalFileSink;
 import dev.consistentcut.source.FileSourceLog;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,6 +56,21 @@ final class CliJob {
             b.edge(sourceName(i), "count", Partitioning.HASH);
         }
         return b.edge("count", "sink", Partitioning.HASH).build();
+    }
+
+    /**
+     * Refuses an input that exists but is neither a regular file nor a directory (a device such as
+     * {@code /dev/zero}, a pipe): the job reads its inputs again, after a restart and to check its
+     * output, which such a file cannot give twice the same, if it ends at all. A missing input or a
+     * directory is left to {@link #open}, which names it as an I/O problem.
+     */
+    static void requireRegularFiles(List<Path> inputs) throws UsageException {
+        for (Path p : inputs) {
+            if (Files.exists(p) && !Files.isRegularFile(p) && !Files.isDirectory(p)) {
+                throw new UsageException("--input " + p + " is not a regular file (a device or a pipe): the job reads"
+                        + " its inputs again after a restart and to check its output");
+            }
+        }
     }
 
     /** Opens every input file; a missing, unreadable or malformed one is an EnvironmentException naming it. */

@@ -2,6 +2,7 @@ package dev.consistentcut.cli;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.trace.TraceJobs;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -41,8 +42,8 @@ record CliOptions(
         return output != null;
     }
 
-    /** Most records per source: beyond it the ledgers the invariant checks need outgrow a default heap. */
-    static final int MAX_RECORDS = 2_000_000;
+    /** Most records per source: one bound for run and trace record (the checks' ledgers, see there). */
+    static final int MAX_RECORDS = TraceJobs.MAX_RECORDS;
     /** Longest checkpoint interval: 10 minutes. */
     static final long MAX_INTERVAL_MS = 600_000;
     /** Most sink time per record: 1 second. */

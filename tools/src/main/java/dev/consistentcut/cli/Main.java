@@ -77,8 +77,7 @@ public final class Main {
         } catch (EnvironmentException | UncheckedIOException e) {
             return fail(err, e.getMessage(), e, debug);
         } catch (OutOfMemoryError e) {
-            return fail(err, "out of memory (" + e.getMessage() + "): lower --records, or give the JVM more heap"
-                    + " (-Xmx)", e, debug);
+            return fail(err, "out of memory (" + e.getMessage() + "): " + memoryAdvice(a), e, debug);
         } catch (RuntimeException e) {
             UncheckedIOException io = ioCause(e);
             if (io != null) {
@@ -100,6 +99,15 @@ public final class Main {
             }
         }
         return null;
+    }
+
+    /**
+     * What to do when the heap ran out: name --records only to a command that has it (a demo run;
+     * a file job's records are its input files), else only the heap.
+     */
+    private static String memoryAdvice(String[] a) {
+        boolean records = a.length > 0 && a[0].equals("run") && !Arrays.asList(a).contains("--input");
+        return (records ? "lower --records, or give" : "give") + " the JVM more heap (-Xmx)";
     }
 
     /** One line naming the problem; exit 3. */
@@ -182,6 +190,7 @@ public final class Main {
             err.println("warning: " + warning);
         }
         if (options.fileJob()) {
+            CliJob.requireRegularFiles(options.inputs());
             CliJob.open(options.inputs()); // a bad input stops the job before anything is written
         }
         try (DirectoryLock output = JobOutput.lockNew(options)) {

@@ -140,8 +140,20 @@ record OutputCheck(Map<String, Long> files, long expected, long committed, long 
         }
     }
 
-    /** One line: the verdict. */
+    /** One line: the verdict on exactly-once. */
     String verdictLine() {
+        return verdictLine(DeliveryGuarantee.EXACTLY_ONCE);
+    }
+
+    /** One line: the verdict on the promise of {@code guarantee}. */
+    String verdictLine(DeliveryGuarantee guarantee) {
+        if (guarantee == DeliveryGuarantee.AT_LEAST_ONCE) {
+            return atLeastOnce()
+                    ? "output: at-least-once holds (" + expected + " input records, each committed at least once, "
+                            + duplicated + " of them more than once, in " + files.size() + " part files)"
+                    : "output: VIOLATED for at-least-once (" + missing + " missing, " + unknown + " unknown, "
+                            + pending.size() + " pending transaction(s); " + duplicated + " duplicated, which it allows)";
+        }
         return exactlyOnce()
                 ? "output: exactly-once holds (" + expected + " input records, each committed once, in " + files.size()
                         + " part files)"
@@ -150,6 +162,11 @@ record OutputCheck(Map<String, Long> files, long expected, long committed, long 
     }
 
     String text(Path output, int maxFiles) {
+        return text(output, maxFiles, DeliveryGuarantee.EXACTLY_ONCE);
+    }
+
+    /** The part files (the first {@code maxFiles}), the problems and the verdict on {@code guarantee}'s promise. */
+    String text(Path output, int maxFiles, DeliveryGuarantee guarantee) {
         StringBuilder b = new StringBuilder();
         b.append("output ").append(output).append(": ").append(files.size()).append(" part file(s), ")
                 .append(committed).append(" record(s)\n");
@@ -162,13 +179,24 @@ record OutputCheck(Map<String, Long> files, long expected, long committed, long 
             b.append(String.format("  %-48s %8d records%n", f.getKey(), f.getValue()));
         }
         problems.forEach(p -> b.append("  ").append(p).append('\n'));
-        return b.append(verdictLine()).toString();
+        return b.append(verdictLine(guarantee)).toString();
     }
 
     String json(Path output) {
+        return json(output, DeliveryGuarantee.EXACTLY_ONCE);
+    }
+
+    /**
+     * The check as one JSON object; with {@code AT_LEAST_ONCE} it also names the mode and its verdict
+     * ({@code "mode"}, {@code "atLeastOnce"}), so the exactly-once document stays as it was.
+     */
+    String json(Path output, DeliveryGuarantee guarantee) {
         StringBuilder b = new StringBuilder("{\"output\":").append(Json.str(output))
-                .append(",\"exactlyOnce\":").append(exactlyOnce())
-                .append(",\"inputRecords\":").append(expected)
+                .append(",\"exactlyOnce\":").append(exactlyOnce());
+        if (guarantee == DeliveryGuarantee.AT_LEAST_ONCE) {
+            b.append(",\"mode\":\"at-least-once\",\"atLeastOnce\":").append(atLeastOnce());
+        }
+        b.append(",\"inputRecords\":").append(expected)
                 .append(",\"committedRecords\":").append(committed)
                 .append(",\"missing\":").append(missing)
                 .append(",\"duplicated\":").append(duplicated)

@@ -92,12 +92,17 @@ public final class PictureTool {
     }
 
     private static Diagram tlc(Path log, Map<String, List<String>> o) {
-        TlcTrace trace = TlcTrace.read(log);
+        TlcTrace trace = TlcTrace.read(log).named(one(o, "--property", ""));
         TlcTrace.State last = trace.states().get(trace.states().size() - 1);
         List<String> verdict = new ArrayList<>();
-        String name = trace.violatedName().isEmpty() ? one(o, "--property", "") : trace.violatedName();
+        String name = trace.violatedName();
+        Path spec = o.containsKey("--spec") ? Path.of(one(o, "--spec", "")) : null;
         if (name.equals("deadlock")) {
             verdict.add("Deadlock in state " + last.number() + ": no action is enabled, and the run has not terminated");
+        } else if (trace.actionPropertyViolated()) {
+            verdict.add((name.isEmpty() ? "An action property" : "Action property " + name) + " is violated by the step into state "
+                    + last.number() + " (" + last.action() + ", the last row): a step the property does not allow");
+            trace.place().ifPresent(p -> verdict.add(quote(spec, p)));
         } else if (trace.violation().startsWith("Temporal") || trace.violation().contains("Property")) {
             verdict.add("Temporal property violated" + (name.isEmpty() ? "" : ": " + name) + ". After state " + last.number()
                     + " the behaviour " + (trace.loopsBackTo() > 0 && trace.loopsBackTo() < last.number()
@@ -106,7 +111,6 @@ public final class PictureTool {
         } else {
             verdict.add("Invariant " + name + " is violated in state " + last.number() + " (the last row)");
         }
-        Path spec = o.containsKey("--spec") ? Path.of(one(o, "--spec", "")) : null;
         if (spec != null && !name.isEmpty() && !name.equals("deadlock")) {
             verdict.addAll(claim(spec, name));
         }
@@ -143,6 +147,36 @@ public final class PictureTool {
             return List.of();
         }
         return List.of();
+    }
+
+    /**
+     * The text of an action property where TLC placed it (module {@code place.module()} in any
+     * folder under the spec directory), as "TEXT of module M is false of that step" (no line number:
+     * the picture is kept in docs/, and lines move); TLC's place alone without a spec directory or if
+     * the module cannot be read.
+     */
+    static String quote(Path spec, TlcTrace.Place place) {
+        String where = "module " + place.module() + ", line " + place.fromLine();
+        if (spec == null) {
+            return "TLC: the action property at " + where + ", col " + place.fromCol();
+        }
+        try (Stream<Path> files = Files.walk(spec)) {
+            Path f = files.filter(p -> p.getFileName().toString().equals(place.module() + ".tla")).sorted().findFirst().orElse(null);
+            List<String> lines = f == null ? List.of() : Files.readAllLines(f);
+            if (place.toLine() <= lines.size() && place.fromLine() >= 1) {
+                StringBuilder text = new StringBuilder();
+                for (int l = place.fromLine(); l <= place.toLine(); l++) {
+                    String line = lines.get(l - 1);
+                    int from = l == place.fromLine() ? place.fromCol() - 1 : 0;
+                    int to = l == place.toLine() ? Math.min(place.toCol(), line.length()) : line.length();
+                    text.append(text.length() == 0 ? "" : " ").append(from < to ? line.substring(from, to).strip() : "");
+                }
+                return text + " of module " + place.module() + " is false of that step";
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // the place as TLC gave it, below
+        }
+        return "TLC: the action property at " + where + ", col " + place.fromCol();
     }
 
     private static String one(Map<String, List<String>> o, String key, String dflt) {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -17,8 +18,11 @@ import java.util.regex.Pattern;
  * {@code target/model-check/logs/}): what was violated and every state of the behaviour, with the
  * action that led to it and its variables parsed as {@link TlaValue}s. Immutable.
  *
- * @param violation what TLC reported, e.g. "Invariant NoDoubleCountInv is violated."
- * @param violatedName the invariant or property, "deadlock", or "" if TLC did not name it
+ * @param violation what TLC reported, e.g. "Invariant NoDoubleCountInv is violated.", or for a
+ *     step that breaks an action property (a refinement's {@code [][Next]_vars}) "Action property
+ *     line 85, col 17 to line 85, col 32 of module AbstractCheckpoint is violated."
+ * @param violatedName the invariant or property, "deadlock", or "" if TLC did not name it (TLC
+ *     names an action property by its place in the spec only: see {@link #named})
  * @param states the behaviour, state 1 first
  * @param loopsBackTo for a liveness counterexample, the state number the behaviour returns to for
  *     ever (or stutters in, for "Stuttering"); 0 if none
@@ -40,7 +44,35 @@ public record TlcTrace(String violation, String violatedName, List<State> states
     private static final Pattern BACK = Pattern.compile("^State (\\d+): Back to state (\\d+)|^State (\\d+): Stuttering|^(\\d+): Stuttering|^(\\d+): Back to state (\\d+)");
     private static final Pattern VIOLATION = Pattern.compile(
             "^Error: (Invariant ([A-Za-z0-9_]+) is violated\\.|Deadlock reached\\.|Temporal properties were violated\\.|"
-                    + "(?:Temporal property|Property) ([A-Za-z0-9_]+) is violated\\.?)");
+                    + "(?:Temporal property|Property) ([A-Za-z0-9_]+) is violated\\.?|Action property (?:([A-Za-z0-9_]+)|.+) is violated\\.)");
+    private static final Pattern PLACE = Pattern.compile("line (\\d+), col (\\d+) to line (\\d+), col (\\d+) of module ([A-Za-z0-9_]+)");
+
+    /** Whether the last step broke an action property: TLC stops at the first step that does, with no lasso. */
+    public boolean actionPropertyViolated() {
+        return violation.startsWith("Action property");
+    }
+
+    /**
+     * Where the violated action property is written, as TLC printed it: module, first line, first
+     * column, last line, last column; empty for any other violation.
+     */
+    public Optional<Place> place() {
+        Matcher m = PLACE.matcher(violation);
+        if (!actionPropertyViolated() || !m.find()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Place(m.group(5), Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                Integer.parseInt(m.group(3)), Integer.parseInt(m.group(4))));
+    }
+
+    /** A span of a TLA+ module, 1-based and inclusive as TLC prints it. */
+    public record Place(String module, int fromLine, int fromCol, int toLine, int toCol) {
+    }
+
+    /** This trace with {@code name} as the violated name if TLC did not name it (the manifest knows it). */
+    public TlcTrace named(String name) {
+        return violatedName.isEmpty() ? new TlcTrace(violation, name, states, loopsBackTo) : this;
+    }
 
     /** Reads the first error trace of {@code log}; IllegalArgumentException if it holds none. */
     public static TlcTrace read(Path log) {
@@ -62,7 +94,7 @@ public record TlcTrace(String violation, String violatedName, List<State> states
             Matcher m = VIOLATION.matcher(lines.get(i));
             if (m.find()) {
                 violation = m.group(1);
-                name = m.group(2) != null ? m.group(2) : m.group(3) != null ? m.group(3)
+                name = m.group(2) != null ? m.group(2) : m.group(3) != null ? m.group(3) : m.group(4) != null ? m.group(4)
                         : violation.startsWith("Deadlock") ? "deadlock" : "";
             }
         }

@@ -23,6 +23,12 @@ import java.util.function.Function;
  */
 public final class TraceJobs {
 
+    /**
+     * Most records per source of a job run with the engine's invariant checks (trace record, and
+     * the CLI's run): beyond it the ledgers the checks keep outgrow a default heap.
+     */
+    public static final int MAX_RECORDS = 2_000_000;
+
     /** The names {@link #build} knows. */
     public static final List<String> NAMES = List.of("demo", "join", "diamond", "fanin", "sink");
 

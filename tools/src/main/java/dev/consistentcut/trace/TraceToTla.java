@@ -48,13 +48,7 @@ public final class TraceToTla {
      * @throws UncheckedIOException when the file cannot be read
      */
     public static Converted convert(Path trace) {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(trace, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read trace " + trace + ": " + e.getMessage(), e);
-        }
-        return convert(trace.toString(), lines);
+        return convert(trace.toString(), TraceLines.read(trace));
     }
 
     /** {@link #convert(Path)} of lines already read; {@code name} is used in messages. */

@@ -6,7 +6,6 @@ import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.check.Violation;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.picture.EngineTraceDiagrams;
-import dev.consistentcut.picture.PictureTool;
 import dev.consistentcut.picture.SvgDiagram;
 import dev.consistentcut.runtime.RunOptions;
 import dev.consistentcut.runtime.StepOrdering;
@@ -42,7 +41,7 @@ public final class TraceTool {
                 --mode aligned|unaligned|at-least-once   (default aligned)
                 --job demo|join|diamond|fanin|sink  (default demo); sink: the demo's shape ending in the
                                                two-phase-commit sink, implies --end-of-input
-                --records N                    records per source (default 6)
+                --records N                    records per source, 0..%d as for run --records (default 6)
                 --capacity N                   records per channel (default 2)
                 --buffer-size N                threads: records per network buffer, 0: a quarter of
                                                the capacity (default 0)
@@ -81,14 +80,17 @@ public final class TraceTool {
                                             %d MB is refused (an ERROR verdict naming the limit);
                                             --pictures: draw each rejected trace next to its TLC log (.svg);
                                             --json FILE: write the verdicts as one JSON document
-              render TRACE OUT.svg [--unexplained N] [--why TEXT]
+              render [--force] TRACE OUT.svg [--unexplained N] [--why TEXT]
                                             draw a trace as a picture (lanes per channel, one row per
-                                            event); --unexplained marks event N as rejected
+                                            event); --unexplained marks event N as rejected (1 is the
+                                            first event; default 0: none); an existing OUT.svg only
+                                            with --force; a trace above %d MB is refused
               -h, --help                    this help (also after each command); --debug: stack traces
 
             Exit codes: 0 as expected; 1 a trace not as expected (or a run that did not finish); 2 bad usage;
             3 an I/O problem (a path that cannot be read or written: one line naming it and the cause).
-            """.formatted(TraceValidator.MAX_TRACE_BYTES / 1_000_000);
+            """.formatted(TraceJobs.MAX_RECORDS, TraceValidator.MAX_TRACE_BYTES / 1_000_000,
+                    TraceRender.MAX_TRACE_BYTES / 1_000_000);
 
     /** The simulation's step limit when recording: a run that reaches it is cut short (no RunEnded). */
     static final int SIMULATION_STEPS = 100_000;
@@ -161,9 +163,7 @@ public final class TraceTool {
                 case "record" -> record(rest, out);
                 case "to-tla" -> toTla(rest, out);
                 case "validate" -> validate(rest, out);
-                case "render" -> PictureTool.run(
-                        java.util.stream.Stream.concat(java.util.stream.Stream.of("trace"), rest.stream()).toArray(String[]::new),
-                        out, err);
+                case "render" -> TraceRender.run(rest, out, err);
                 default -> throw new IllegalArgumentException("unknown command '" + args[0] + "'");
             };
         } catch (IllegalArgumentException e) {
@@ -178,6 +178,13 @@ public final class TraceTool {
             return 3;
         } catch (RuntimeException e) {
             err.println("TraceTool: internal error: " + e + (debug ? "" : " (--debug shows the stack trace)"));
+            if (debug) {
+                e.printStackTrace(err);
+            }
+            return 3;
+        } catch (OutOfMemoryError e) {
+            // No option of these commands bounds memory below their own limits: only the heap can help.
+            err.println("TraceTool: out of memory (" + e.getMessage() + "): give the JVM more heap (-Xmx)");
             if (debug) {
                 e.printStackTrace(err);
             }
@@ -222,6 +229,10 @@ public final class TraceTool {
         }
         BarrierMode mode = BarrierHandlers.byName(o.getOrDefault("--mode", "aligned"));
         int records = count(o, "--records", 6, 0);
+        if (records > TraceJobs.MAX_RECORDS) {
+            throw new IllegalArgumentException("--records must be at most " + TraceJobs.MAX_RECORDS
+                    + " (as for run --records), got " + records);
+        }
         int capacity = count(o, "--capacity", 2, 1);
         int bufferSize = count(o, "--buffer-size", 0, 0);
         long seed = number(o, "--seed", 1L, Long::parseLong);

@@ -125,14 +125,28 @@ public final class BrokenTraces {
         return f;
     }
 
+    /**
+     * Records the named cases into DIR, or every case (those of {@link #CASES} and
+     * {@link #COMMIT_ON_SNAPSHOT}) when no name is given; an unknown name is bad usage.
+     */
     public static void main(String[] args) {
-        if (args.length != 1) {
-            System.err.println("usage: BrokenTraces DIR");
+        if (args.length < 1) {
+            System.err.println("usage: BrokenTraces DIR [CASE...]");
             System.exit(2);
         }
-        for (Case c : CASES) {
-            record(c, Path.of(args[0]), System.out);
+        List<Case> all = new java.util.ArrayList<>(CASES);
+        all.add(COMMIT_ON_SNAPSHOT);
+        List<String> names = List.of(args).subList(1, args.length);
+        for (String n : names) {
+            if (all.stream().noneMatch(c -> c.name().equals(n))) {
+                System.err.println("BrokenTraces: no case named '" + n + "'");
+                System.exit(2);
+            }
         }
-        record(COMMIT_ON_SNAPSHOT, Path.of(args[0]), System.out);
+        for (Case c : all) {
+            if (names.isEmpty() || names.contains(c.name())) {
+                record(c, Path.of(args[0]), System.out);
+            }
+        }
     }
 }
