@@ -31,7 +31,7 @@ public final class FileSinkDirectory implements SinkDirectory {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
-            throw new SinkIoException("output directory " + dir + ": cannot be created: " + e, e);
+            throw new SinkIoException("output directory " + dir + ": cannot be created: " + SinkIoException.reason(e), e);
         }
         if (!Files.isDirectory(dir)) {
             throw new SinkIoException("output directory " + dir + ": not a directory", new IOException("not a directory"));
@@ -50,7 +50,7 @@ public final class FileSinkDirectory implements SinkDirectory {
                     StandardOpenOption.WRITE);
             return new Temp(p, ch);
         } catch (IOException e) {
-            throw new SinkIoException(p + ": cannot be created: " + e, e);
+            throw new SinkIoException(p + ": cannot be created: " + SinkIoException.reason(e), e);
         }
     }
 
@@ -88,7 +88,7 @@ public final class FileSinkDirectory implements SinkDirectory {
                     channel.write(b);
                 }
             } catch (IOException e) {
-                throw new SinkIoException(path + ": cannot be written: " + e, e);
+                throw new SinkIoException(path + ": cannot be written: " + SinkIoException.reason(e), e);
             }
         }
 
@@ -98,7 +98,7 @@ public final class FileSinkDirectory implements SinkDirectory {
             try {
                 channel.force(true);
             } catch (IOException e) {
-                throw new SinkIoException(path + ": fsync failed: " + e, e);
+                throw new SinkIoException(path + ": fsync failed: " + SinkIoException.reason(e), e);
             }
         }
 
@@ -107,7 +107,7 @@ public final class FileSinkDirectory implements SinkDirectory {
             try {
                 channel.close();
             } catch (IOException e) {
-                throw new SinkIoException(path + ": cannot be closed: " + e, e);
+                throw new SinkIoException(path + ": cannot be closed: " + SinkIoException.reason(e), e);
             }
         }
     }
@@ -127,7 +127,7 @@ public final class FileSinkDirectory implements SinkDirectory {
         try {
             Files.move(dir.resolve(from), target, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
-            throw new SinkIoException(dir.resolve(from) + ": cannot be renamed to " + to + ": " + e, e);
+            throw new SinkIoException(dir.resolve(from) + ": cannot be renamed to " + to + ": " + SinkIoException.reason(e), e);
         }
     }
 
@@ -140,7 +140,7 @@ public final class FileSinkDirectory implements SinkDirectory {
                 ch.force(true);
             }
         } catch (IOException e) {
-            throw new SinkIoException(dir.resolve(from) + ": cannot be copied to " + to + ": " + e, e);
+            throw new SinkIoException(dir.resolve(from) + ": cannot be copied to " + to + ": " + SinkIoException.reason(e), e);
         }
         syncDirectory();
     }
@@ -159,7 +159,7 @@ public final class FileSinkDirectory implements SinkDirectory {
         try {
             Files.deleteIfExists(dir.resolve(name));
         } catch (IOException e) {
-            throw new SinkIoException(dir.resolve(name) + ": cannot be deleted: " + e, e);
+            throw new SinkIoException(dir.resolve(name) + ": cannot be deleted: " + SinkIoException.reason(e), e);
         }
     }
 
@@ -171,7 +171,7 @@ public final class FileSinkDirectory implements SinkDirectory {
             names.sort(null);
             return names;
         } catch (IOException e) {
-            throw new SinkIoException(dir + ": cannot be listed: " + e, e);
+            throw new SinkIoException(dir + ": cannot be listed: " + SinkIoException.reason(e), e);
         }
     }
 
@@ -180,7 +180,7 @@ public final class FileSinkDirectory implements SinkDirectory {
         try {
             return Files.readAllBytes(dir.resolve(name));
         } catch (IOException e) {
-            throw new SinkIoException(dir.resolve(name) + ": cannot be read: " + e, e);
+            throw new SinkIoException(dir.resolve(name) + ": cannot be read: " + SinkIoException.reason(e), e);
         }
     }
 

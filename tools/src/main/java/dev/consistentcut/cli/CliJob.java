@@ -3,7 +3,7 @@ package dev.consistentcut.cli;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.operator.KeyedCount;
-import dev.consistentcut.sink.FileSinkDirectory;
+import dev.consistentcut.sink.SinkDirectory;
 import dev.consistentcut.sink.SinkIoException;
 import dev.consistentcut.sink.TransactionalFileSink;
 import dev.consistentcut.source.FileSourceLog;
@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The job the CLI runs for a set of options: the demo job ({@link DemoJob}), or, with
@@ -33,13 +34,14 @@ final class CliJob {
         return sourceName(index) + "#0";
     }
 
-    static JobGraph build(CliOptions o, long sinkDelayNanos) {
+    /** The job for {@code o}; the file job's sink writes through {@code outputs} applied to {@code --output}. */
+    static JobGraph build(CliOptions o, long sinkDelayNanos, Function<Path, SinkDirectory> outputs) {
         if (!o.fileJob()) {
             return DemoJob.build(o.records(), o.seed(), sinkDelayNanos, o.capacity());
         }
-        FileSinkDirectory out;
+        SinkDirectory out;
         try {
-            out = new FileSinkDirectory(o.output());
+            out = outputs.apply(o.output());
         } catch (SinkIoException e) {
             throw new EnvironmentException(e.getMessage(), e);
         }

@@ -245,6 +245,9 @@ record CliOptions(
         if (output != null && given.contains("--records")) {
             throw new UsageException("--records does not apply with --input: the input files give the records");
         }
+        if (output != null && dir != null) {
+            JobOutput.requireApart(output, dir);
+        }
         if (output != null) {
             endOfInput = true; // the final checkpoint commits the last transaction (FLIP-147)
             records = 0;

@@ -3,6 +3,7 @@ package dev.consistentcut.cli;
 import dev.consistentcut.checkpoint.CheckpointCodec;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.DirectoryCheckpointStore;
+import dev.consistentcut.sink.SinkIoException;
 import dev.consistentcut.text.Json;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -92,7 +93,7 @@ final class InspectCommand {
             size = Files.size(file);
             bytes = Files.readAllBytes(file);
         } catch (IOException e) {
-            return new Entry(id, file.getFileName().toString(), -1, -1, "cannot be read: " + e);
+            return new Entry(id, file.getFileName().toString(), -1, -1, "cannot be read: " + SinkIoException.reason(e));
         }
         try {
             CheckpointCodec.Decoded d = CheckpointCodec.decodeWithJob(bytes, file.getFileName().toString());

@@ -1,9 +1,9 @@
 package dev.consistentcut.cli;
 
+import dev.consistentcut.sink.SinkIoException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  * A durable job's directory: the checkpoint files of
  * {@link dev.consistentcut.checkpoint.DirectoryCheckpointStore}, the {@link JobManifest}, the
  * {@code FINISHED} marker written when the job ran to its end, and {@code LOCK}, held (an OS file
- * lock, released by the kernel even after {@code kill -9}) by the one process running the job, so
+ * lock, released by the kernel even after {@code kill -9}: {@link DirectoryLock}) by the one process running the job, so
  * that two processes never write one directory. Every I/O failure becomes an
  * {@link EnvironmentException} naming the path. Used by one thread.
  */
@@ -35,8 +35,8 @@ final class JobDirectory {
             "chk-\\d{1,18}\\.(ckpt|tmp)|LATEST(\\.tmp)?|MANIFEST(\\.tmp)?|FINISHED(\\.tmp)?|LOCK");
 
     private final Path dir;
-    /** The lock's channel while this process holds the lock; closing it releases the lock. */
-    private FileChannel locked;
+    /** This process's hold on the directory, while it has one. */
+    private DirectoryLock locked;
 
     JobDirectory(Path dir) {
         this.dir = dir;
@@ -60,7 +60,7 @@ final class JobDirectory {
             names.sort(null);
             return names;
         } catch (IOException e) {
-            throw new EnvironmentException(dir + ": cannot be listed: " + e, e);
+            throw new EnvironmentException(dir + ": cannot be listed: " + SinkIoException.reason(e), e);
         }
     }
 
@@ -81,7 +81,7 @@ final class JobDirectory {
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
-            throw new EnvironmentException(f + ": cannot be read: " + e, e);
+            throw new EnvironmentException(f + ": cannot be read: " + SinkIoException.reason(e), e);
         }
     }
 
@@ -98,7 +98,7 @@ final class JobDirectory {
             try {
                 Files.createDirectories(dir);
             } catch (IOException e) {
-                throw new EnvironmentException("--checkpoint-dir " + dir + ": cannot be created: " + e, e);
+                throw new EnvironmentException("--checkpoint-dir " + dir + ": cannot be created: " + SinkIoException.reason(e), e);
             }
             return;
         }
@@ -114,7 +114,7 @@ final class JobDirectory {
             try {
                 Files.deleteIfExists(dir.resolve("MANIFEST.tmp"));
             } catch (IOException e) {
-                throw new EnvironmentException(dir.resolve("MANIFEST.tmp") + ": cannot be deleted: " + e, e);
+                throw new EnvironmentException(dir.resolve("MANIFEST.tmp") + ": cannot be deleted: " + SinkIoException.reason(e), e);
             }
             return;
         }
@@ -137,7 +137,7 @@ final class JobDirectory {
             try {
                 Files.deleteIfExists(dir.resolve(n));
             } catch (IOException e) {
-                throw new EnvironmentException(dir.resolve(n) + ": cannot be deleted (--force): " + e, e);
+                throw new EnvironmentException(dir.resolve(n) + ": cannot be deleted (--force): " + SinkIoException.reason(e), e);
             }
         }
     }
@@ -149,39 +149,15 @@ final class JobDirectory {
      * @throws EnvironmentException when another process holds it, or it cannot be taken
      */
     void lock() {
-        if (locked != null) {
-            return;
-        }
-        Path file = dir.resolve(LOCK);
-        try {
-            FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            FileLock lock;
-            try {
-                lock = ch.tryLock();
-            } catch (java.nio.channels.OverlappingFileLockException e) {
-                lock = null; // held by this very process (a test running two commands at once)
-            }
-            if (lock == null) {
-                ch.close();
-                throw new EnvironmentException(dir + ": in use by another process (" + file
-                        + " is locked); one job directory, one process");
-            }
-            ch.truncate(0);
-            ch.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)));
-            locked = ch;
-        } catch (IOException e) {
-            throw new EnvironmentException(file + ": cannot be locked: " + e, e);
+        if (locked == null) {
+            locked = DirectoryLock.take(dir, LOCK, "one job directory, one process", false);
         }
     }
 
     /** Releases the lock taken by {@link #lock}, if any. */
     void unlock() {
         if (locked != null) {
-            try {
-                locked.close();
-            } catch (IOException e) {
-                // the process ends soon, and with it the lock
-            }
+            locked.close();
             locked = null;
         }
     }
@@ -237,7 +213,7 @@ final class JobDirectory {
                 // some platforms cannot fsync a directory; the rename is still atomic
             }
         } catch (IOException e) {
-            throw new EnvironmentException(target + ": cannot be written: " + e, e);
+            throw new EnvironmentException(target + ": cannot be written: " + SinkIoException.reason(e), e);
         }
     }
 }

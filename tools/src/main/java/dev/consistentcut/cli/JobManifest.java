@@ -1,5 +1,6 @@
 package dev.consistentcut.cli;
 
+import dev.consistentcut.sink.SinkIoException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -118,7 +119,7 @@ record JobManifest(int formatVersion, String jobId, String graph, Map<String, St
         } catch (NoSuchFileException e) {
             throw e;
         } catch (IOException e) {
-            throw new EnvironmentException(file + ": cannot be read: " + e, e);
+            throw new EnvironmentException(file + ": cannot be read: " + SinkIoException.reason(e), e);
         }
         Map<String, String> kv = new LinkedHashMap<>();
         for (String line : text.split("\n")) {

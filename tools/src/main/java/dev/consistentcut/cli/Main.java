@@ -1,8 +1,6 @@
 package dev.consistentcut.cli;
 
 import dev.consistentcut.annotation.TestSeam;
-import dev.consistentcut.barrier.BarrierHandlers;
-import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.checkpoint.CheckpointCodec;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
@@ -24,7 +22,6 @@ import java.util.Arrays;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 
 /**
  * The command line: {@code run} runs the demo job ({@link DemoJob}) in either runtime and reports
@@ -51,21 +48,21 @@ public final class Main {
 
     /** Runs the command line and returns the exit code (tests call this instead of {@link #main}). */
     static int run(String[] args, PrintStream out, PrintStream err) {
-        return run(args, out, err, BarrierHandlers::byName);
+        return run(args, out, err, Plugs.REAL);
     }
 
     /**
-     * As {@link #run(String[], PrintStream, PrintStream)}, with the modes {@code --mode} may name
-     * given by {@code modes} (which throws {@link IllegalArgumentException} for an unknown name):
-     * the seam through which a test runs the demo with a deliberately broken handler.
+     * As {@link #run(String[], PrintStream, PrintStream)}, with the jobs built from {@code plugs}:
+     * the seam through which a test runs the demo with a deliberately broken handler, or a file
+     * job whose output's disk is full.
      */
     @TestSeam
-    static int run(String[] args, PrintStream out, PrintStream err, Function<String, BarrierMode> modes) {
+    static int run(String[] args, PrintStream out, PrintStream err, Plugs plugs) {
         boolean debug = Arrays.asList(args).contains("--debug");
         String[] a = Arrays.stream(args).filter(x -> !x.equals("--debug")).toArray(String[]::new);
         String command = a.length == 0 ? "" : a[0];
         try {
-            return dispatch(a, out, err, modes, debug);
+            return dispatch(a, out, err, plugs, debug);
         } catch (UsageException e) {
             err.println("error: " + e.getMessage());
             err.println();
@@ -82,8 +79,26 @@ public final class Main {
         } catch (OutOfMemoryError e) {
             return fail(err, "out of memory (" + e.getMessage() + "): " + memoryAdvice(a), e, debug);
         } catch (RuntimeException e) {
+            UncheckedIOException io = ioCause(e);
+            if (io != null) {
+                return fail(err, io.getMessage(), e, debug);
+            }
             return fail(err, "internal error: " + e + (debug ? "" : " (--debug shows the stack trace)"), e, debug);
         }
+    }
+
+    /**
+     * The I/O failure that {@code e} reports, if any: a task's failure reaches the command
+     * wrapped by its runtime, and a failed write under the output is the environment, not a bug.
+     * Its message names the path, the operation and the cause in words.
+     */
+    private static UncheckedIOException ioCause(Throwable e) {
+        for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof UncheckedIOException io) {
+                return io;
+            }
+        }
+        return null;
     }
 
     /**
@@ -104,8 +119,8 @@ public final class Main {
         return ENVIRONMENT;
     }
 
-    private static int dispatch(String[] a, PrintStream out, PrintStream err, Function<String, BarrierMode> modes,
-            boolean debug) throws UsageException {
+    private static int dispatch(String[] a, PrintStream out, PrintStream err, Plugs plugs, boolean debug)
+            throws UsageException {
         if (a.length == 1 && (a[0].equals("--help") || a[0].equals("-h"))) {
             out.println(CliOptions.USAGE);
             return OK;
@@ -129,14 +144,14 @@ public final class Main {
                     out.println(CliOptions.RUN_USAGE);
                     return OK;
                 }
-                return runCommand(a, out, err, modes);
+                return runCommand(a, out, err, plugs);
             }
             case "resume" -> {
                 if (help) {
                     out.println(ResumeCommand.USAGE);
                     return OK;
                 }
-                return ResumeCommand.run(rest, out, err, modes);
+                return ResumeCommand.run(rest, out, err, plugs);
             }
             case "inspect" -> {
                 if (help) {
@@ -168,9 +183,8 @@ public final class Main {
                 + ", job manifest version " + JobManifest.FORMAT_VERSION;
     }
 
-    private static int runCommand(String[] a, PrintStream out, PrintStream err, Function<String, BarrierMode> modes)
-            throws UsageException {
-        CliOptions options = CliOptions.parse(a, 1, modes, true);
+    private static int runCommand(String[] a, PrintStream out, PrintStream err, Plugs plugs) throws UsageException {
+        CliOptions options = CliOptions.parse(a, 1, plugs.modes(), true);
         String warning = options.checkFeasible();
         if (warning != null) {
             err.println("warning: " + warning);
@@ -178,49 +192,34 @@ public final class Main {
         if (options.fileJob()) {
             CliJob.requireRegularFiles(options.inputs());
             CliJob.open(options.inputs()); // a bad input stops the job before anything is written
-            requireNewOutput(options.output());
         }
-        if (options.checkpointDir() == null) {
-            return execute(options, null, null, false, out, err);
-        }
-        JobDirectory dir = new JobDirectory(options.checkpointDir());
-        try {
-            dir.prepareNew(options.force());
-            dir.lock();
-            String jobId = UUID.randomUUID().toString();
-            dir.writeManifest(JobManifest.of(jobId, options));
-            err.println("job " + jobId + ": manifest written to " + dir.path().resolve(JobManifest.FILE)
-                    + "; after a crash, continue it with 'resume " + dir.path() + "'");
-            return execute(options, dir, jobId, false, out, err);
-        } finally {
-            dir.unlock();
-        }
-    }
-
-    /** A new job's output directory must be new or empty: its part files are the job's output and nothing else. */
-    private static void requireNewOutput(java.nio.file.Path output) throws UsageException {
-        if (!java.nio.file.Files.exists(output)) {
-            return;
-        }
-        if (!java.nio.file.Files.isDirectory(output)) {
-            throw new UsageException("--output " + output + " is not a directory");
-        }
-        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(output)) {
-            if (files.findAny().isPresent()) {
-                throw new UsageException("--output " + output + " is not empty; give a new or empty directory"
-                        + " (a job's output is exactly what its sink committed there)");
+        try (DirectoryLock output = JobOutput.lockNew(options)) {
+            if (options.checkpointDir() == null) {
+                return execute(options, null, null, false, out, err, plugs);
             }
-        } catch (java.io.IOException e) {
-            throw new EnvironmentException("--output " + output + ": cannot be listed: " + e, e);
+            JobDirectory dir = new JobDirectory(options.checkpointDir());
+            try {
+                dir.prepareNew(options.force());
+                dir.lock();
+                String jobId = UUID.randomUUID().toString();
+                dir.writeManifest(JobManifest.of(jobId, options));
+                err.println("job " + jobId + ": manifest written to " + dir.path().resolve(JobManifest.FILE)
+                        + "; after a crash, continue it with 'resume " + dir.path() + "'");
+                return execute(options, dir, jobId, false, out, err, plugs);
+            } finally {
+                dir.unlock();
+            }
         }
     }
 
     /**
      * Runs the demo job with {@code o}: in memory ({@code dir} null) or durable in {@code dir} as
      * job {@code jobId}, from the directory's latest valid checkpoint if it has one. Writes the
-     * report and, when the job ran to its end, the directory's FINISHED marker.
+     * report and, when the job ran to its end, the directory's FINISHED marker. The caller holds
+     * the locks of the job's directories ({@link JobDirectory#lock}, {@link JobOutput}).
      */
-    static int execute(CliOptions o, JobDirectory dir, String jobId, boolean resumed, PrintStream out, PrintStream err) {
+    static int execute(CliOptions o, JobDirectory dir, String jobId, boolean resumed, PrintStream out, PrintStream err,
+            Plugs plugs) {
         ObservedStore store;
         if (dir != null) {
             try {
@@ -233,7 +232,8 @@ public final class Main {
         } else {
             store = new ObservedStore(new InMemoryCheckpointStore(3));
         }
-        JobGraph job = CliJob.build(o, o.simulation() ? 0 : TimeUnit.MICROSECONDS.toNanos(o.sinkDelayMicros()));
+        JobGraph job = CliJob.build(o, o.simulation() ? 0 : TimeUnit.MICROSECONDS.toNanos(o.sinkDelayMicros()),
+                plugs.outputs());
         JobRuntime runtime = runtime(o, job, store, resumed ? 0 : o.failAfterCheckpoint(), err);
         Optional<CompletedCheckpoint> from = store.startedFrom();
         if (resumed) {

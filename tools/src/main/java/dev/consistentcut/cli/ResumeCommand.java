@@ -32,11 +32,15 @@ final class ResumeCommand {
             "Exit codes: 0 the mode's promise holds (exactly-once; at-least-once in that mode); 1 violated;",
             "2 bad usage or options contradicting the manifest; 3 DIR missing, unreadable, in use, or not a job directory.");
 
+    /** The verdicts a finished run records in FINISHED ({@link Report#verdictLine}) that say its promise holds. */
+    private static final java.util.Set<String> HOLDS = java.util.Set.of("verdict: exactly-once holds",
+            "verdict: at-least-once holds");
+
     private ResumeCommand() {
     }
 
-    static int run(String[] args, PrintStream out, PrintStream err, Function<String, BarrierMode> modes)
-            throws UsageException {
+    static int run(String[] args, PrintStream out, PrintStream err, Plugs plugs) throws UsageException {
+        Function<String, BarrierMode> modes = plugs.modes();
         if (args.length == 0 || args[0].startsWith("--")) {
             throw new UsageException("resume needs the job's directory: resume DIR [options]");
         }
@@ -89,12 +93,10 @@ final class ResumeCommand {
         try {
             Optional<String> finished = dir.finished();
             if (finished.isPresent()) {
-                String verdict = finished.get().lines().filter(l -> l.startsWith("verdict="))
-                        .map(l -> l.substring("verdict=".length())).findFirst().orElse("verdict: unknown");
+                String verdict = recordedVerdict(path, finished.get());
                 out.println("job " + manifest.jobId() + " in " + path + " already finished (" + verdict
                         + "); nothing to resume. Start a new job with 'run --checkpoint-dir " + path + " --force'.");
-                return verdict.equals("verdict: exactly-once holds") || verdict.equals("verdict: at-least-once holds")
-                        ? Main.OK : Main.VIOLATED;
+                return HOLDS.contains(verdict) ? Main.OK : Main.VIOLATED;
             }
             CliOptions effective = new CliOptions(job.mode(), job.records(),
                     pick(given, "--interval-ms", given.intervalMs(), job.intervalMs()),
@@ -104,10 +106,29 @@ final class ResumeCommand {
                             job.tolerableFailedCheckpoints()),
                     false, given.given(), job.endOfInput(), job.savepointEvery(), job.inputs(), job.output(),
                     job.bufferSize());
-            return Main.execute(effective, dir, manifest.jobId(), true, out, err);
+            try (DirectoryLock output = JobOutput.lockResumed(effective, manifest.jobId(), hasCheckpoints)) {
+                return Main.execute(effective, dir, manifest.jobId(), true, out, err, plugs);
+            }
         } finally {
             dir.unlock();
         }
+    }
+
+    /**
+     * The verdict {@code FINISHED} records. A marker without a verdict this tool writes is damaged
+     * (a torn copy, an edit): exit 3 naming it, since reading it as a violation (exit 1) would
+     * report a verdict the job never had.
+     */
+    private static String recordedVerdict(Path dir, String finished) {
+        String verdict = finished.lines().filter(l -> l.startsWith("verdict="))
+                .map(l -> l.substring("verdict=".length())).findFirst().orElse(null);
+        if (verdict == null || !(HOLDS.contains(verdict) || verdict.equals("verdict: VIOLATED"))) {
+            throw new EnvironmentException(dir.resolve(JobDirectory.FINISHED) + ": damaged: "
+                    + (verdict == null ? "no verdict line" : "unknown verdict '" + verdict + "'")
+                    + "; the job finished, but its verdict cannot be read: start a new job with 'run --checkpoint-dir "
+                    + dir + " --force'");
+        }
+        return verdict;
     }
 
     private static long pick(CliOptions given, String option, long mine, long manifest) {

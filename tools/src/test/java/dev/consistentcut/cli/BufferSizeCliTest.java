@@ -50,7 +50,7 @@ class BufferSizeCliTest {
     /** The runtime {@code run} would start for {@code args}, not run: what its channels got. */
     private static ThreadedRuntime runtimeFor(String... args) throws UsageException {
         CliOptions o = parse(args);
-        JobRuntime rt = Main.runtime(o, CliJob.build(o, 0), new ObservedStore(new InMemoryCheckpointStore(3)), 0,
+        JobRuntime rt = Main.runtime(o, CliJob.build(o, 0, Plugs.REAL.outputs()), new ObservedStore(new InMemoryCheckpointStore(3)), 0,
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         return assertInstanceOf(ThreadedRuntime.class, rt);
     }

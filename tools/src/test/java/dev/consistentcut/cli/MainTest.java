@@ -38,8 +38,8 @@ class MainTest {
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
              PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
             int code = broken
-                    ? Main.run(args, o, e, name -> name.equals("broken") ? BrokenHandlers.alignedWithoutBlocking()
-                            : BarrierHandlers.byName(name))
+                    ? Main.run(args, o, e, new Plugs(name -> name.equals("broken") ? BrokenHandlers.alignedWithoutBlocking()
+                            : BarrierHandlers.byName(name), Plugs.REAL.outputs()))
                     : Main.run(args, o, e);
             return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
         }
