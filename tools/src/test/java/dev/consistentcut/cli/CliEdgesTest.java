@@ -207,7 +207,8 @@ class CliEdgesTest {
                 tmp.resolve("out").toString());
     }
 
-    private static List<Path> parts(Path out) throws IOException {
+    /** The committed part files of an output directory, in name order. */
+    static List<Path> parts(Path out) throws IOException {
         try (Stream<Path> files = Files.list(out)) {
             return files.filter(p -> SinkFiles.isPart(p.getFileName().toString())).sorted().toList();
         }

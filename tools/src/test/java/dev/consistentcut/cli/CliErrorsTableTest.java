@@ -131,6 +131,27 @@ class CliErrorsTableTest {
             Map.entry("trace-record-into-directory", p -> Files.createDirectories(p.dir)),
             Map.entry("validate-without-tlc", p -> Files.createDirectories(p.dir)),
             Map.entry("to-tla-unwritable", CliErrorsTableTest::recordTrace),
+            Map.entry("verify-output-at-least-once-duplicates", p -> copyOnePart(p, false)),
+            Map.entry("verify-output-at-least-once-missing", p -> copyOnePart(p, true)),
+            Map.entry("render-exists", CliErrorsTableTest::recordTrace),
+            Map.entry("render-unexplained-negative", CliErrorsTableTest::recordTrace),
+            Map.entry("render-too-big", p -> {
+                try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(
+                        Files.createDirectories(p.dir).resolve("big.ndjson").toFile(), "rw")) {
+                    f.setLength(52_000_000); // sparse: nothing is written
+                }
+            }),
+            Map.entry("to-tla-not-utf8", p -> {
+                byte[] json = "{\"trace\":\"x\"}\n".getBytes(StandardCharsets.UTF_8);
+                byte[] all = java.util.Arrays.copyOf(json, json.length + 3);
+                all[json.length] = (byte) 0xff;
+                all[json.length + 1] = (byte) 0xfe;
+                all[json.length + 2] = '\n';
+                Files.write(Files.createDirectories(p.dir).resolve("garbage.bin"), all);
+            }),
+            Map.entry("input-byte-order-mark", p -> Files.write(p.file, "\uFEFF7 1\n3 1\n".getBytes(StandardCharsets.UTF_8))),
+            Map.entry("input-line-too-long", p -> Files.writeString(p.file, "1 1\n1 " + "2".repeat(100_000) + "\n")),
+            Map.entry("input-binary", p -> Files.write(p.file, new byte[] {'1', ' ', '2', '\n', 0, 0, 0, 0})),
             Map.entry("to-tla-exists", p -> {
                 recordTrace(p);
                 Files.writeString(Files.createDirectories(p.out).resolve("TraceData.tla"), "my module");
@@ -139,6 +160,22 @@ class CliErrorsTableTest {
     private static void recordTrace(Places p) throws IOException {
         Files.createDirectories(p.dir);
         p.ok("trace", "record", "--out", p.dir.resolve("t.ndjson").toString(), "--records", "2");
+    }
+
+    /**
+     * A file job's output on FILE in OUT with one part file copied: every record of it committed
+     * twice; with {@code lessItsFirst}, the copy lacks its first record and the original is gone.
+     */
+    private static void copyOnePart(Places p, boolean lessItsFirst) throws IOException {
+        p.ok("run", "--mode", "aligned", "--runtime", "simulation", "--input", p.file.toString(), "--output",
+                p.out.toString());
+        Path part = CliEdgesTest.parts(p.out).get(0);
+        Path copy = Files.copy(part, p.out.resolve(part.getFileName().toString().replace(".txt", "-copy.txt")));
+        if (lessItsFirst) {
+            List<String> lines = Files.readAllLines(copy);
+            Files.write(copy, lines.subList(1, lines.size()));
+            Files.delete(part);
+        }
     }
 
     private static void deleteTree(Path root) throws IOException {
