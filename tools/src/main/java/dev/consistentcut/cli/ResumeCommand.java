@@ -30,7 +30,8 @@ final class ResumeCommand {
             "failure of --fail-after-checkpoint is injected by the first process only. The job keeps",
             "its --buffer-size (a manifest written before that option existed: the default, 0).",
             "Exit codes: 0 the mode's promise holds (exactly-once; at-least-once in that mode); 1 violated;",
-            "2 bad usage or options contradicting the manifest; 3 DIR missing, unreadable, in use, or not a job directory.");
+            "2 bad usage or options contradicting the manifest; 3 DIR missing, unreadable, in use, or not a job",
+            "directory, its FINISHED marker damaged, or the file job's --output gone or failing (I/O).");
 
     /** The verdicts a finished run records in FINISHED ({@link Report#verdictLine}) that say its promise holds. */
     private static final java.util.Set<String> HOLDS = java.util.Set.of("verdict: exactly-once holds",
