@@ -3,20 +3,12 @@ package dev.consistentcut.task;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.checkpoint.Acknowledgement;
-import dev.consistentcut.graph.JobGraph;
-import dev.consistentcut.graph.Partitioning;
-import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.message.Barrier;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
-import dev.consistentcut.sink.MemorySinkDirectory;
 import dev.consistentcut.sink.SinkFiles;
-import dev.consistentcut.sink.TransactionalFileSink;
-import dev.consistentcut.source.InMemorySourceLog;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -43,17 +35,9 @@ class RestoreRecommitsEveryPendingTransactionTest {
 
     @Test
     void aRestoreRecommitsEveryPendingTransactionOfTheRestoredCheckpoint() {
-        MemorySinkDirectory dir = new MemorySinkDirectory();
-        PhysicalGraph job = PhysicalGraph.of(JobGraph.builder()
-                .source("s", InMemorySourceLog.ofKeys(1, 2, 3))
-                .operator("out", 1, () -> new TransactionalFileSink(dir))
-                .edge("s", "out", Partitioning.FORWARD, 4)
-                .build());
-        Map<String, Channel> ch = new LinkedHashMap<>();
-        job.channels().forEach(c -> ch.put(c.id(), new Channel(c.id(), c.capacity())));
-        Channel in = ch.get("s#0->out#0");
-        OperatorTask out = new OperatorTask("out#0", job, ch, BarrierHandlers.aligned(), gateway, observer, true);
-        out.restore(null);
+        OneSinkTask sink = new OneSinkTask(gateway, observer);
+        Channel in = sink.in;
+        OperatorTask out = sink.out;
         for (long c = 1; c <= 2; c++) {
             in.offerRecord(rec(c));
             out.processRecord(0);
@@ -67,6 +51,6 @@ class RestoreRecommitsEveryPendingTransactionTest {
         out.restore(two.snapshot());
         assertEquals(List.of(1L, 2L), out.lastRecommitted(), "every pending transaction of checkpoint 2, not only its newest");
         assertEquals(Map.of(new RecordId("s#0", 1), 1, new RecordId("s#0", 2), 1), out.committedOutput());
-        assertTrue(dir.list().stream().noneMatch(SinkFiles::isTemp), "nothing left pending: " + dir.list());
+        assertTrue(sink.dir.list().stream().noneMatch(SinkFiles::isTemp), "nothing left pending: " + sink.dir.list());
     }
 }
