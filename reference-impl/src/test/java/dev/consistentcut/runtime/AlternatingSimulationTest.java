@@ -40,11 +40,12 @@ class AlternatingSimulationTest {
         int[] timeouts = new int[2]; // active, passive
         int[] late = new int[1]; // timeouts of a checkpoint the coordinator had aborted already
         int[] prioritized = new int[1]; // PrioritizeBarrier steps
+        LifecycleBranches branches = new LifecycleBranches();
         for (long seed = 0; seed < RUNS; seed++) {
             Topologies.Topology topology = Topologies.ALL.get((int) (seed % Topologies.ALL.size()));
             BarrierMode mode = BarrierHandlers.alternating(seed % 41);
             SimulationRuntime[] runtime = new SimulationRuntime[1];
-            RunOptions o = options(seed).observer(e -> {
+            RunOptions o = options(seed).observer(branches.seed(e -> {
                 if (e instanceof RunEvent.TimeoutAlignment t) {
                     timeouts[t.passive() ? 1 : 0]++;
                     if (runtime[0].coordinator().status(t.checkpoint())
@@ -54,7 +55,7 @@ class AlternatingSimulationTest {
                 } else if (e instanceof RunEvent.PrioritizeBarrier) {
                     prioritized[0]++;
                 }
-            }).build();
+            })).build();
             runtime[0] = new SimulationRuntime(topology.build().apply(seed), mode, o);
             RunResult r = runtime[0].run();
             if (!r.holds()) {
@@ -84,6 +85,8 @@ class AlternatingSimulationTest {
         assertTrue(timeouts[0] > RUNS / 10 && timeouts[1] > RUNS / 10, "active, passive timeouts: " + timeouts[0] + ", " + timeouts[1]);
         assertTrue(failures > RUNS / 2, "failures: " + failures);
         assertTrue(persisted > 0, "no in-flight record persisted");
+        branches.assertEachReached("alternating runs", LifecycleBranches.ABORTS_AND_FAILURES,
+                LifecycleBranches.ACTIVE_TIMEOUT, LifecycleBranches.PASSIVE_TIMEOUT, LifecycleBranches.PRIORITIZED);
     }
 
     /** Runs the broken mode over the multi-input topologies until a run reports a violation. */

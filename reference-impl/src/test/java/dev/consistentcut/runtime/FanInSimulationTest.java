@@ -54,10 +54,11 @@ class FanInSimulationTest {
         long checkpoints = 0;
         long persisted = 0;
         Map<String, Integer> runsPerMode = new HashMap<>();
+        LifecycleBranches branches = new LifecycleBranches();
         for (long seed = 0; seed < RUNS; seed++) {
             BarrierMode mode = seed % 2 == 0 ? BarrierHandlers.aligned() : BarrierHandlers.unaligned();
             MidCheckpointFailureCounter counter = new MidCheckpointFailureCounter();
-            RunOptions options = SimulationRuntimeTest.withFailures(seed).observer(counter::on).build();
+            RunOptions options = SimulationRuntimeTest.withFailures(seed).observer(branches.seed(counter::on)).build();
             RunResult r = new SimulationRuntime(Topologies.fanin(8, 1 + (int) (seed % 3), seed), mode, options).run();
             if (!r.holds()) {
                 fail("fanin seed " + seed + ", " + mode.name() + ": "
@@ -71,6 +72,7 @@ class FanInSimulationTest {
         System.out.printf("%d seeded fanin runs: %d checkpoints completed and checked, %d failures in the middle"
                 + " of a checkpoint, %d in-flight records persisted%n", RUNS, checkpoints, midCheckpointFailures, persisted);
         assertEquals(Map.of("aligned", RUNS / 2, "unaligned", RUNS / 2), runsPerMode);
+        branches.assertEachReached("fan-in runs", LifecycleBranches.ABORTS_AND_FAILURES);
         assertTrue(midCheckpointFailures > RUNS / 10, "failures in the middle of a checkpoint: " + midCheckpointFailures);
         assertTrue(checkpoints > RUNS, "checkpoints completed: " + checkpoints);
         assertTrue(persisted > 0, "no in-flight record persisted: the unaligned runs persisted nothing");

@@ -35,20 +35,21 @@ class LifecycleRuntimeTest {
         AtomicInteger aborts = new AtomicInteger();
         AtomicInteger notifications = new AtomicInteger();
         AtomicInteger cancellations = new AtomicInteger();
+        LifecycleBranches branches = new LifecycleBranches();
         for (long seed = 0; seed < 600; seed++) {
             Topologies.Topology topology = Topologies.ALL.get((int) (seed % Topologies.ALL.size()));
             BarrierMode mode = MODES.get((int) ((seed / 4) % 3));
             RunOptions options = SimulationRuntimeTest.withFailures(seed)
                     .abortProbability(0.02)
                     .endOfInput(true)
-                    .observer(e -> {
+                    .observer(branches.seed(e -> {
                         switch (e.name()) {
                             case "AbortCheckpoint" -> aborts.incrementAndGet();
                             case "NotifyCheckpointAborted" -> notifications.incrementAndGet();
                             case "ReceiveCancelBarrier" -> cancellations.incrementAndGet();
                             default -> { }
                         }
-                    })
+                    }))
                     .build();
             SimulationRuntime sim = new SimulationRuntime(topology.build().apply(seed), mode, options);
             RunResult r = sim.run();
@@ -62,6 +63,8 @@ class LifecycleRuntimeTest {
                 ended, aborts.get(), notifications.get(), cancellations.get());
         assertTrue(aborts.get() > 0 && notifications.get() > 0 && cancellations.get() > 0,
                 "the runs exercised aborts, notifications and cancellation barriers");
+        branches.assertEachReached("runs to the end of input", LifecycleBranches.ABORTS_AND_FAILURES,
+                LifecycleBranches.SUBSUMED_AT_THE_COORDINATOR, LifecycleBranches.END_OF_INPUT);
     }
 
     @Test
@@ -93,6 +96,7 @@ class LifecycleRuntimeTest {
         // task declines it, CheckpointCoordinator#receiveDeclineMessage aborts the pending one.)
         AtomicInteger declines = new AtomicInteger();
         int completed = 0;
+        LifecycleBranches branches = new LifecycleBranches();
         for (long seed = 0; seed < 90; seed++) {
             Topologies.Topology topology = Topologies.MULTI_INPUT.get((int) (seed % Topologies.MULTI_INPUT.size()));
             BarrierMode mode = MODES.get((int) (seed % 3));
@@ -100,11 +104,11 @@ class LifecycleRuntimeTest {
                     .declineProbability(0.2)
                     .maxConcurrentAligned(mode.oneInFlight() ? 1 : 2)
                     .endOfInput(true)
-                    .observer(e -> {
+                    .observer(branches.seed(e -> {
                         if (e instanceof RunEvent.AbortCheckpoint a && a.declinedBy() != null) {
                             declines.incrementAndGet();
                         }
-                    })
+                    }))
                     .build();
             RunResult r = new SimulationRuntime(topology.build().apply(seed), mode, options).run();
             if (!r.holds() || !r.finished()) {
@@ -115,6 +119,8 @@ class LifecycleRuntimeTest {
         }
         assertTrue(declines.get() > 0, "some task declined a pending checkpoint");
         assertTrue(completed > 0, "checkpoints still completed");
+        branches.assertEachReached("runs with declines", LifecycleBranches.DECLINED, LifecycleBranches.COMPLETED,
+                LifecycleBranches.SUBSUMED_AT_A_TASK, LifecycleBranches.END_OF_INPUT);
     }
 
     @ParameterizedTest

@@ -36,15 +36,16 @@ class SeededSimulationRunsTest {
         long failures = 0;
         long persistedRecords = 0;
         Map<String, Integer> runsPerTopology = new HashMap<>();
+        LifecycleBranches branches = new LifecycleBranches();
         for (long seed = 0; seed < RUNS; seed++) {
             Topologies.Topology topology = Topologies.ALL.get((int) (seed % Topologies.ALL.size()));
             BarrierMode mode = modeOf(seed);
             RunOptions options = SimulationRuntimeTest.withFailures(seed)
-                    .observer(e -> {
+                    .observer(branches.seed(e -> {
                         if (e instanceof RunEvent.FailAndRestore f && f.restored() > 0) {
                             restoredCheckpoints.incrementAndGet();
                         }
-                    })
+                    }))
                     .build();
             RunResult r = new SimulationRuntime(topology.build().apply(seed), mode, options).run();
             if (!r.holds()) {
@@ -62,6 +63,8 @@ class SeededSimulationRunsTest {
         // The runs must actually exercise what they claim to: checkpoints, failures, restores from
         // a checkpoint (not only from the initial state), and persisted channel state.
         assertEquals(8, runsPerTopology.size(), runsPerTopology.toString());
+        branches.assertEachReached("seeded runs", LifecycleBranches.ABORTS_AND_FAILURES,
+                LifecycleBranches.SUBSUMED_AT_THE_COORDINATOR);
         assertTrue(checkpoints > 3 * RUNS, "checkpoints completed: " + checkpoints);
         assertTrue(failures > RUNS / 2, "failures injected: " + failures);
         assertTrue(restoredCheckpoints.get() > RUNS / 4, "restores from a checkpoint: " + restoredCheckpoints);

@@ -67,14 +67,15 @@ class SinkSimulationTest {
         long recommits = 0;
         long failures = 0;
         AtomicInteger recommitEvents = new AtomicInteger();
+        LifecycleBranches branches = new LifecycleBranches();
         for (long seed = 0; seed < RUNS; seed++) {
             MemorySinkDirectory dir = new MemorySinkDirectory();
-            RunOptions o = options(seed).observer(e -> {
+            RunOptions o = options(seed).observer(branches.seed(e -> {
                 if (e instanceof RunEvent.FailAndRestore f
                         && f.recommitted().values().stream().anyMatch(v -> !v.isEmpty())) {
                     recommitEvents.incrementAndGet();
                 }
-            }).build();
+            })).build();
             SimulationRuntime sim = new SimulationRuntime(job(seed, dir, 1 + (int) (seed % 4 == 3 ? 1 : 0),
                     TransactionalFileSink::new), mode(seed), o);
             RunResult r = sim.run();
@@ -90,6 +91,9 @@ class SinkSimulationTest {
                 RUNS, failures, lost, recommitEvents.get());
         assertTrue(lost > RUNS / 4, "notifications lost to a failure: " + lost);
         assertTrue(recommitEvents.get() > RUNS / 10, "restores that re-committed: " + recommitEvents.get());
+        branches.assertEachReached("sink runs", LifecycleBranches.ABORTS_AND_FAILURES,
+                LifecycleBranches.NOTIFICATION_LOST, LifecycleBranches.RESTORE_WITH_PENDING_TRANSACTIONS,
+                LifecycleBranches.END_OF_INPUT);
     }
 
     @Test

@@ -8,18 +8,12 @@ import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.checkpoint.Acknowledgement;
-import dev.consistentcut.graph.JobGraph;
-import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.message.Barrier;
 import dev.consistentcut.message.CancelBarrier;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
-import dev.consistentcut.sink.MemorySinkDirectory;
-import dev.consistentcut.sink.TransactionalFileSink;
-import dev.consistentcut.source.InMemorySourceLog;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -177,17 +171,9 @@ class TaskStateEdgesTest {
 
     @Test
     void aTransactionalSinkPreCommitsInItsSnapshotCommitsOnNotificationAndRecommitsOnRestore() {
-        MemorySinkDirectory dir = new MemorySinkDirectory();
-        PhysicalGraph job = PhysicalGraph.of(JobGraph.builder()
-                .source("s", InMemorySourceLog.ofKeys(1, 2, 3))
-                .operator("out", 1, () -> new TransactionalFileSink(dir))
-                .edge("s", "out", Partitioning.FORWARD, 4)
-                .build());
-        Map<String, Channel> ch = new LinkedHashMap<>();
-        job.channels().forEach(c -> ch.put(c.id(), new Channel(c.id(), c.capacity())));
-        Channel in = ch.get("s#0->out#0");
-        OperatorTask out = new OperatorTask("out#0", job, ch, BarrierHandlers.aligned(), gateway, observer, true);
-        out.restore(null);
+        OneSinkTask sink = new OneSinkTask(gateway, observer);
+        Channel in = sink.in;
+        OperatorTask out = sink.out;
         in.offerRecord(rec("s#0", 0, 1));
         out.processRecord(0);
         in.putBarrier(new Barrier(1));

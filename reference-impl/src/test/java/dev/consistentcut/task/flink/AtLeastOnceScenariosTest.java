@@ -157,6 +157,25 @@ class AtLeastOnceScenariosTest {
         assertEquals(List.of(2L), t.acknowledged());
     }
 
+    // Flink: CheckpointBarrierTrackerTest#testMultiChannelSkippingCheckpoints ignores a barrier of
+    // a checkpoint the tracker no longer holds. A late barrier of an older checkpoint that is no
+    // longer pending counts for nothing: counted for the newest pending one, it would complete that
+    // checkpoint before its own barrier came on that input, snapshotting too early.
+    @Test
+    void aLateBarrierOfACheckpointNoLongerPendingCountsForNothing() {
+        OneTask t = task(3).run("b1@0 b2@0 b2@1 n1"); // 1 aborted while pending: dropped; 2 waits for input 2
+        t.run("b1@2");
+        assertEquals(List.of(), t.snapshots(), "input 2's late barrier of 1 is not its barrier of 2");
+        t.run("b2@2");
+        assertEquals(List.of(2L), t.acknowledged());
+
+        OneTask u = task(2).run("b2@0 b1@1"); // 1 was never pending here: older than the newest pending one
+        assertEquals(List.of(), u.snapshots(), "input 1's barrier of 1 is not its barrier of 2");
+        assertEquals(2, u.task.handlerState().checkpointId(), "2 still pending");
+        u.run("b2@1");
+        assertEquals(List.of(2L), u.acknowledged());
+    }
+
     // Not from Flink: records of an input whose barrier has arrived flow into the snapshot, which
     // is what makes this mode at-least-once (NoDoubleCountInv does not hold).
     @Test

@@ -31,7 +31,11 @@ import org.junit.jupiter.api.Test;
  */
 class ChannelLinearizabilityTest {
 
-    /** The engine's channel, every operation of its contract except the blocking {@code putRecord}. */
+    /**
+     * The engine's channel, every operation of its contract except the blocking {@code putRecord}
+     * (a generated scenario would leave it waiting for good; {@link ChannelBlockingPutTest} runs it
+     * in scenarios where a poll frees its room).
+     */
     @Param(name = "offset", gen = IntGen.class, conf = "0:3")
     @Param(name = "id", gen = IntGen.class, conf = "1:2")
     public static class EngineChannel {

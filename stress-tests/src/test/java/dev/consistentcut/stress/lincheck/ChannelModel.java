@@ -52,6 +52,22 @@ public class ChannelModel {
         return true;
     }
 
+    /**
+     * The sender's blocking put. Sequentially a full channel would wait for good, so there the model
+     * refuses the put (an exception the engine never throws): no linearization may place the put
+     * before the poll that frees its room.
+     */
+    public void putRecord(int offset) {
+        if (!offerRecord(offset)) {
+            throw new IllegalStateException("full: the sender waits, so the put cannot take effect here");
+        }
+    }
+
+    /** Handing the open buffer over changes nothing a record-level model sees. */
+    public void flush() {
+        // records are in the records lane from their put on
+    }
+
     public boolean hasRoom() {
         return records() < CAPACITY;
     }
