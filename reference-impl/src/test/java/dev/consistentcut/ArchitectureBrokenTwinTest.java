@@ -65,6 +65,11 @@ class ArchitectureBrokenTwinTest {
     }
 
     @Test
+    void theInvariantsRuleCatchesAnInvariantReadingATaskEvent() {
+        assertNames(failure(ArchitectureTest::theInvariantsReadNoTaskEvents, WITH_TWINS), "check.InvariantArchTwin");
+    }
+
+    @Test
     void theChecksCoreOnlyRuleCatchesACheckUsingTheVectorClocks() {
         assertNames(failure(ArchitectureTest::theChecksDependOnTheCoreOnly, WITH_TWINS), "check.CheckCausalArchTwin");
     }
