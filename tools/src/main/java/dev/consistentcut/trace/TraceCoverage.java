@@ -61,7 +61,7 @@ final class TraceCoverage {
             return;
         }
         Map<String, Integer> traces = traces(verdicts);
-        out.println("coverage: spec actions TLC took while matching the traces, by branch (spec/Trace*.tla ProtocolBranch):");
+        out.println("coverage: spec actions TLC took while matching the traces, by branch (spec/traces/Trace*.tla ProtocolBranch):");
         List<String> unreached = new ArrayList<>();
         for (var mode : all.entrySet()) {
             out.printf("  %s (%d traces):%n", mode.getKey(), traces.getOrDefault(mode.getKey(), 0));
