@@ -2,6 +2,7 @@ package dev.consistentcut.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -240,6 +241,18 @@ class CliErrorsTableTest {
             assertTrue(r.exit() >= 0 && r.exit() <= 3, r.name() + ": exit codes are 0 to 3");
         }
         assertTrue(names.containsAll(SETUPS.keySet()), "a setup without a row: " + SETUPS.keySet());
+    }
+
+    /**
+     * The check's broken twins: a row whose exit code or message the command does not give must
+     * fail it, or a table that drifted from the code would still pass.
+     */
+    @Test
+    void aRowThatDisagreesWithTheCommandFailsTheCheck() {
+        assertThrows(AssertionError.class, () -> eachCaseExitsAndSaysWhatTheTableSays(
+                new Row("unknown-command", "nonsense", 1, "error: unknown command 'nonsense'")));
+        assertThrows(AssertionError.class, () -> eachCaseExitsAndSaysWhatTheTableSays(
+                new Row("unknown-command", "nonsense", 2, "error: no such message")));
     }
 
     @ParameterizedTest(name = "{0}")
