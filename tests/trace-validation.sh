@@ -25,7 +25,7 @@ USAGE
   exit 0
 fi
 # The trace mutants per operator: one in the test command (each of the 12 operators judged once,
-# 12 TLC runs), three in --long (36). Each mutant is one TLC run of about 3.5 s of CPU.
+# 12 TLC runs), three in --long (36). Each mutant is one TLC run of about 3 s of CPU.
 PER_OPERATOR=1
 case "${1:-}" in
   --long) PER_OPERATOR=3; shift ;;
