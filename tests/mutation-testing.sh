@@ -158,6 +158,9 @@ if $run; then
   # more minion JVMs (46 units instead of 29 took the test command's PIT step from 230 to 297 s).
   unit=()
   case " $mutated " in *" runtime "*) unit=(-DmutationUnitSize=25) ;; esac
+  # PIT's own analysis runs in Maven's JVM for minutes, long enough for C2 to pay back: the
+  # default JIT level (4) overrides .mvn/jvm.config's C1-only one, which is for short builds.
+  MAVEN_OPTS="-XX:TieredStopAtLevel=4 ${MAVEN_OPTS:-}" \
   mvn -B -ntp -q -pl reference-impl -am -Ppitest verify -Dmaven.test.skip.exec=true "${unit[@]}" \
       -Dpit.targetClasses="$classes" -Dpit.targetTests="$tests" -Dpit.threshold="$min" -Dpit.threads="$threads" 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}

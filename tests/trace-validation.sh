@@ -13,16 +13,23 @@ cd "$ROOT"
 
 if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
   cat <<'USAGE'
-Usage: tests/trace-validation.sh
+Usage: tests/trace-validation.sh [--long]
 
 Builds the tools and the engine (jar and test classes) if a source is newer, records the traces into target/trace-validation/,
 validates them with ./model-check.sh --trace (TLC output in target/model-check/traces/), and
 prints "N passed, M failed" over its checks. Exit 0 iff every correct trace is accepted, every
 check's broken twin fails, and the broken engine's trace is rejected (the other broken engines'
 traces are checked by the build: BrokenEngineTraceTest, SinkTraceTest).
+  --long   three trace mutants per operator (36) instead of one (12, the test command's sample)
 USAGE
   exit 0
 fi
+# The trace mutants per operator: one in the test command (each of the 12 operators judged once,
+# 12 TLC runs), three in --long (36). Each mutant is one TLC run of about 3 s of CPU.
+PER_OPERATOR=1
+case "${1:-}" in
+  --long) PER_OPERATOR=3; shift ;;
+esac
 [ $# -eq 0 ] || { echo "trace-validation.sh: unknown argument '$1' (see --help)" >&2; exit 2; }
 
 OUT="$ROOT/target/trace-validation"
@@ -202,7 +209,7 @@ echo "--- trace mutants (tests/trace-mutants.py): every semantic mutant rejected
 # every run): aligned with subsumption, unaligned with timeouts and persisted channel state, the
 # two-phase-commit sink; and the equivalent ones also from a causal threaded run (it differs from
 # run to run; its causally independent neighbours give the equivalent swaps).
-python3 tests/trace-mutants.py --seed 13 --per-operator 3 --jobs 2 --out "$OUT/mutants" \
+python3 tests/trace-mutants.py --seed 13 --per-operator "$PER_OPERATOR" --jobs 2 --out "$OUT/mutants" \
   "$OUT"/good/sim-join-aligned-subsumption.ndjson "$OUT"/good/sim-diamond-unaligned-timeouts.ndjson \
   "$OUT"/good/sim-sink-aligned.ndjson --equivalent-only "$OUT"/good/threads-diamond-unaligned.ndjson
 check $? "trace mutants (the score per operator above; mutants and verdicts in $OUT/mutants)"

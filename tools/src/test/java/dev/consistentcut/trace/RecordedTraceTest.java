@@ -12,13 +12,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs of both runtimes in both modes, recorded and validated by TLC: every one is a behaviour
- * of the specification. (tests/trace-validation.sh validates a larger set.)
+ * of the specification. Tagged "long": tests/trace-validation.sh, a step of the test command,
+ * validates a larger set of such runs (and checks that the failures, aborts and timeouts these
+ * assert are in them), so the build leaves these out unless run with -Dtools.excludedGroups=none.
  */
+@Tag("long")
 class RecordedTraceTest {
 
     @TempDir
