@@ -33,6 +33,8 @@ final class Options {
     String serverHost = "127.0.0.1";
     int rmiPort = 10997;
     boolean list;
+    /** --claims: the invariants and properties the quick models check, from the configs (no TLC). */
+    boolean claims;
     final List<String> traceFiles = new ArrayList<>();
     boolean expectReject;
     boolean requireEnd;
@@ -101,6 +103,7 @@ final class Options {
                     o.rmiPort = Integer.parseInt(next);
                 }
                 case "--list" -> o.list = true;
+                case "--claims" -> o.claims = true;
                 case "--trace" -> o.traceFiles.add(value(next, "--trace needs a trace file"));
                 case "--expect-reject" -> o.expectReject = true;
                 case "--require-end" -> o.requireEnd = true;
@@ -196,7 +199,8 @@ final class Options {
             throw new UsageException("--coverage does not apply to --distributed");
         }
         if (tracesMode()) {
-            for (String f : List.of("--quick", "--simulate", "--model", "--depth", "--traces", "--workers", "--list", "--seed")) {
+            for (String f : List.of("--quick", "--simulate", "--model", "--depth", "--traces", "--workers", "--list", "--seed",
+                    "--claims")) {
                 if (given(f)) {
                     throw new UsageException(f + " does not apply to --trace (trace validation reads no manifest and runs TLC with one worker)");
                 }

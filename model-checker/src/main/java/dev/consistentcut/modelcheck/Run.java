@@ -44,6 +44,9 @@ final class Run {
                 }
                 return 0;
             }
+            if (o.claims) {
+                return Claims.print(models, setup, out);
+            }
             selected = select(models);
         }
         String java = setup.java();

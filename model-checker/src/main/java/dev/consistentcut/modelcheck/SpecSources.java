@@ -47,6 +47,11 @@ final class SpecSources {
         return files.containsKey(module) && !module.startsWith("MC") && !module.startsWith("Trace");
     }
 
+    /** The module's file, or null when it is not under the spec directory (a standard module). */
+    Path file(String module) {
+        return files.get(module);
+    }
+
     /** The text of the range, its whitespace runs collapsed to one space ("" when not found). */
     String text(TlcCoverage.Span s) {
         List<String> lines = read.computeIfAbsent(s.module(), this::lines);
