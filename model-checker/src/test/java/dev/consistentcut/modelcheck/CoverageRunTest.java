@@ -51,9 +51,13 @@ class CoverageRunTest {
         return r.run("--model", "BranchesPass", "--coverage", "--no-pictures");
     }
 
-    private void exempt(String branch) throws IOException {
+    /** The run's output with one exemption in the family's file, after checking its exit code. */
+    private String runExempting(String branch, int exit) throws IOException {
         Files.writeString(folder.resolve(CoverageExemptions.FILE_NAME),
                 "# module\tbranch\treason\nBranches\t" + branch + "\tx never passes 2: Step's guard\n");
+        Runner.Outcome o = run();
+        assertEquals(exit, o.exit(), o.all());
+        return o.out();
     }
 
     @Test
@@ -72,35 +76,28 @@ class CoverageRunTest {
 
     @Test
     void anExemptedBranchPasses() throws IOException {
-        exempt("x' = 0");
-        Runner.Outcome o = run();
-        assertEquals(0, o.exit(), o.all());
-        assertTrue(o.out().contains("    exempted  7:42-7:47  x' = 0  (spec/branches/coverage-exemptions.tsv:2)"), o.out());
-        assertTrue(o.out().contains("0 unreached and not exempted, 1 exempted, 0 stale exemption(s)"), o.out());
+        String out = runExempting("x' = 0", 0);
+        assertTrue(out.contains("    exempted  7:42-7:47  x' = 0  (spec/branches/coverage-exemptions.tsv:2)"), out);
+        assertTrue(out.contains("0 unreached and not exempted, 1 exempted, 0 stale exemption(s)"), out);
     }
 
     @Test
     void anExemptionByLocationPassesToo() throws IOException {
-        exempt("7:42-7:47");
-        assertEquals(0, run().exit());
+        runExempting("7:42-7:47", 0);
     }
 
     @Test
     void anExemptionOfAReachedBranchIsStale() throws IOException {
-        exempt("x' = x + 1");
-        Runner.Outcome o = run();
-        assertEquals(1, o.exit(), o.all());
-        assertTrue(o.out().contains("STALE EXEMPTION spec/branches/coverage-exemptions.tsv:2: Branches 'x' = x + 1': reached by BranchesPass"),
-                o.out());
-        assertTrue(o.out().contains("    UNREACHED 7:42-7:47"), "the unexempted arm is still named: " + o.out());
+        String out = runExempting("x' = x + 1", 1);
+        assertTrue(out.contains("STALE EXEMPTION spec/branches/coverage-exemptions.tsv:2: Branches 'x' = x + 1': reached by BranchesPass"),
+                out);
+        assertTrue(out.contains("    UNREACHED 7:42-7:47"), "the unexempted arm is still named: " + out);
     }
 
     @Test
     void anExemptionOfABranchThatNoLongerExistsIsStale() throws IOException {
-        exempt("x' = 3");
-        Runner.Outcome o = run();
-        assertEquals(1, o.exit(), o.all());
-        assertTrue(o.out().contains("Branches 'x' = 3': no such branch (any more)"), o.out());
+        String out = runExempting("x' = 3", 1);
+        assertTrue(out.contains("Branches 'x' = 3': no such branch (any more)"), out);
     }
 
     @Test
