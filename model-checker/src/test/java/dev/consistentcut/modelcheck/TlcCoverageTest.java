@@ -76,6 +76,32 @@ class TlcCoverageTest {
         assertEquals(java.util.Map.of("B", 3L), tally.distinctStates(notify.key()));
     }
 
+    /**
+     * TLC lists an IF arm it never evaluated conjunct by conjunct, one it evaluated as one line: a
+     * zero inside an arm some model evaluated whole is no branch of its own; a zero nested under
+     * its evaluated parent in the same listing is.
+     */
+    @Test
+    void aZeroInsideARangeAModelEvaluatedWholeIsLeftOut(@TempDir Path spec) throws IOException {
+        Files.writeString(spec.resolve("P.tla"), "---- MODULE P ----\n====\n");
+        TlcCoverage.Span def = new TlcCoverage.Span("P", 1, 1, 1, 4);
+        TlcCoverage.Span arm = new TlcCoverage.Span("P", 3, 15, 4, 40);
+        TlcCoverage.Span conjunct = new TlcCoverage.Span("P", 3, 18, 3, 40);
+        TlcCoverage.Span otherArm = new TlcCoverage.Span("P", 5, 15, 5, 40);
+        CoverageTally tally = new CoverageTally(SpecSources.of(spec));
+        tally.add("Off", List.of(new TlcCoverage.Action("Fail", def, null, 0, 0, List.of(new TlcCoverage.Evaluated(conjunct, 0, 0)))));
+        tally.add("On", List.of(new TlcCoverage.Action("Fail", def, null, 2, 5,
+                List.of(new TlcCoverage.Evaluated(arm, 0, 3), new TlcCoverage.Evaluated(otherArm, 0, 0)))));
+        assertEquals(List.of("3:15-4:40", "5:15-5:40"), tally.branches().stream().map(CoverageTally.Branch::location).toList());
+
+        CoverageTally nested = new CoverageTally(SpecSources.of(spec));
+        nested.add("Off", List.of(new TlcCoverage.Action("Fail", def, null, 0, 0, List.of(new TlcCoverage.Evaluated(conjunct, 0, 0)))));
+        nested.add("On", List.of(new TlcCoverage.Action("Fail", def, null, 2, 5,
+                List.of(new TlcCoverage.Evaluated(arm, 0, 3), new TlcCoverage.Evaluated(conjunct, 1, 0)))));
+        assertEquals(List.of("3:15-4:40", "3:18-3:40"), nested.branches().stream().map(CoverageTally.Branch::location).toList());
+        assertTrue(!nested.branches().get(1).reached());
+    }
+
     private static CoverageTally.Branch branch(List<CoverageTally.Branch> all, String action, String location) {
         return all.stream().filter(b -> b.action().equals(action) && b.location().equals(location)).findFirst().orElseThrow();
     }
