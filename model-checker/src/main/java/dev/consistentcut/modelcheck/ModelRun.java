@@ -25,6 +25,9 @@ final class ModelRun {
 
     private static final Pattern SPECIFICATION = Pattern.compile("^\\s*SPECIFICATION\\s+([A-Za-z]+)\\s*$");
 
+    /** How often TLC prints its coverage during a run; the last section (at the end) is the one read. */
+    static final int COVERAGE_MINUTES = 60;
+
     private final Options options;
     private final Setup setup;
     private final String java;
@@ -66,6 +69,10 @@ final class ModelRun {
                 .specRoot(setup.specDir());
         if (m.simulated()) {
             cmd.simulate(options.traces, options.depth);
+        }
+        if (options.coverage) {
+            // TLC prints the section every N minutes and at the end; the runner reads the last one.
+            cmd.option("-coverage", Integer.toString(COVERAGE_MINUTES));
         }
         cmd.workers(workers).metadir(meta).config(m.config());
         if (m.module().endsWith("Sample")) {

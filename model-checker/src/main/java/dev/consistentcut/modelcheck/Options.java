@@ -33,10 +33,15 @@ final class Options {
     String serverHost = "127.0.0.1";
     int rmiPort = 10997;
     boolean list;
+    /** --claims: the invariants and properties the quick models check, from the configs (no TLC). */
+    boolean claims;
     final List<String> traceFiles = new ArrayList<>();
     boolean expectReject;
     boolean requireEnd;
+    /** --trace --coverage FILE: the trace coverage table's file. */
     String coverageFile;
+    /** --coverage without --trace: the models run with TLC's -coverage, which the run then checks. */
+    boolean coverage;
     int jobs = 1;
     boolean failFast;
     Pictures pictures = Pictures.AUTO;
@@ -98,10 +103,19 @@ final class Options {
                     o.rmiPort = Integer.parseInt(next);
                 }
                 case "--list" -> o.list = true;
+                case "--claims" -> o.claims = true;
                 case "--trace" -> o.traceFiles.add(value(next, "--trace needs a trace file"));
                 case "--expect-reject" -> o.expectReject = true;
                 case "--require-end" -> o.requireEnd = true;
-                case "--coverage" -> o.coverageFile = value(next, "--coverage needs a file name");
+                case "--coverage" -> {
+                    // A value only with --trace (its file); before another flag or last, the models' check.
+                    if (next != null && !next.startsWith("-")) {
+                        o.coverageFile = next;
+                        k++;
+                    } else {
+                        o.coverage = true;
+                    }
+                }
                 case "--jobs" -> o.jobs = count("--jobs", value(next, "--jobs needs a number"), 64);
                 case "--fail-fast" -> o.failFast = true;
                 case "--pictures" -> o.pictures = Pictures.ON;
@@ -133,7 +147,7 @@ final class Options {
     private static boolean takesValue(String a) {
         return switch (a) {
             case "--model", "--workers", "--depth", "--traces", "--seed", "--workers-hosts", "--server-host", "--port",
-                    "--trace", "--coverage", "--jobs" -> true;
+                    "--trace", "--jobs" -> true;
             default -> false;
         };
     }
@@ -172,13 +186,21 @@ final class Options {
         if (expectReject && !tracesMode()) {
             throw new UsageException("--expect-reject goes with --trace");
         }
-        for (String f : List.of("--require-end", "--coverage")) {
-            if (given(f) && !tracesMode()) {
-                throw new UsageException(f + " goes with --trace");
-            }
+        if (requireEnd && !tracesMode()) {
+            throw new UsageException("--require-end goes with --trace");
+        }
+        if (coverageFile != null && !tracesMode()) {
+            throw new UsageException("--coverage FILE goes with --trace (without a file it checks the models' coverage)");
+        }
+        if (coverage && tracesMode()) {
+            throw new UsageException("--coverage needs a file name");
+        }
+        if (coverage && distributed) {
+            throw new UsageException("--coverage does not apply to --distributed");
         }
         if (tracesMode()) {
-            for (String f : List.of("--quick", "--simulate", "--model", "--depth", "--traces", "--workers", "--list", "--seed")) {
+            for (String f : List.of("--quick", "--simulate", "--model", "--depth", "--traces", "--workers", "--list", "--seed",
+                    "--claims")) {
                 if (given(f)) {
                     throw new UsageException(f + " does not apply to --trace (trace validation reads no manifest and runs TLC with one worker)");
                 }

@@ -44,6 +44,9 @@ final class Run {
                 }
                 return 0;
             }
+            if (o.claims) {
+                return Claims.print(models, setup, out);
+            }
             selected = select(models);
         }
         String java = setup.java();
@@ -70,6 +73,7 @@ final class Run {
             done = Scheduler.runAll(selected, o.jobs, runner, pictures, out);
         }
         Pins pins = new Pins(o, models);
+        List<Model> ran = new ArrayList<>(); // --fail-fast may stop early: a log of a model not run is an older run's
         for (int i = 0; i < selected.size(); i++) {
             Model m = selected.get(i);
             out.println("[" + (i + 1) + "/" + selected.size() + "] " + m.name() + " (" + m.config() + ", expect " + m.expect() + ") ...");
@@ -81,6 +85,7 @@ final class Run {
                 r = pictures.draw(m, pins.check(m, runner.run(m), note));
             }
             report.model(m, r, note[0]);
+            ran.add(m);
             if (!r.ok() && !r.result().equals(m.expect())) {
                 out.println("      --- TLC output of " + m.name() + " from its first error (full log: "
                         + setup.shown(runner.log(m)) + ") ---");
@@ -92,6 +97,9 @@ final class Run {
             }
         }
         report.table();
+        if (o.coverage && !coverage(ran, runner)) {
+            report.failed.add("(--coverage)");
+        }
         if (o.updateCounts && !pins.update(setup, out)) {
             report.failed.add("(--update-counts)");
         }
@@ -106,6 +114,15 @@ final class Run {
         }
         out.println("All " + selected.size() + " models did what the manifest says.");
         return 0;
+    }
+
+    /** --coverage: the models' coverage added up and checked; false when a branch lacks a model or an exemption is stale. */
+    private boolean coverage(List<Model> ran, ModelRun runner) {
+        CoverageTally tally = new CoverageTally(SpecSources.of(setup.specDir()));
+        for (Model m : ran) {
+            tally.add(m.name(), TlcCoverage.parse(TlcLog.lines(runner.log(m))));
+        }
+        return new CoverageCheck(tally, CoverageExemptions.read(setup)).report(out, setup.outDir().resolve("coverage.tsv"), setup);
     }
 
     private List<Model> select(Map<String, Model> models) {

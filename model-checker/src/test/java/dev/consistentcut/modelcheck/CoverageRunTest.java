@@ -1,0 +1,117 @@
+package dev.consistentcut.modelcheck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * --coverage on a real TLC run of a small model whose ELSE arm no behaviour takes, and its broken
+ * twins: the unreached arm fails the run (the model's own verdict stays ok), an exemption with its
+ * reason lets it pass, and an exemption of a reached branch or of one that does not exist is
+ * reported as stale and fails the run.
+ */
+class CoverageRunTest {
+
+    private static final String MODULE = """
+            ---- MODULE Branches ----
+            \\* No behaviour takes the ELSE arm: x never passes 2.
+            EXTENDS Naturals
+            VARIABLE x
+            Init == x = 0
+            Step == /\\ x < 2
+                    /\\ IF x < 5 THEN x' = x + 1 ELSE x' = 0
+            Done == x = 2 /\\ UNCHANGED x
+            Spec == Init /\\ [][Step \\/ Done]_x
+            ====
+            """;
+
+    @TempDir
+    Path dir;
+    Runner r;
+    Path folder;
+
+    @BeforeEach
+    void branchesModel() throws IOException {
+        r = new Runner(dir);
+        folder = r.spec.resolve("branches");
+        Files.createDirectories(folder);
+        Files.writeString(folder.resolve("Branches.tla"), MODULE);
+        Files.writeString(folder.resolve("Branches.cfg"), "SPECIFICATION Spec\n");
+        Files.writeString(folder.resolve("models.tsv"), "BranchesPass\tBranches\tBranches.cfg\tpass\tquick\tx climbs to 2\t3\t3\n");
+    }
+
+    private Runner.Outcome run() {
+        return r.run("--model", "BranchesPass", "--coverage", "--no-pictures");
+    }
+
+    /** The run's output with one exemption in the family's file, after checking its exit code. */
+    private String runExempting(String branch, int exit) throws IOException {
+        Files.writeString(folder.resolve(CoverageExemptions.FILE_NAME),
+                "# module\tbranch\treason\nBranches\t" + branch + "\tx never passes 2: Step's guard\n");
+        Runner.Outcome o = run();
+        assertEquals(exit, o.exit(), o.all());
+        return o.out();
+    }
+
+    @Test
+    void anUnreachedBranchFailsTheRunAndIsNamed() throws IOException {
+        Runner.Outcome o = run();
+        assertEquals(1, o.exit(), o.all());
+        assertTrue(o.out().contains("counts as pinned"), "the model's verdict and counts are unchanged: " + o.out());
+        assertTrue(o.out().contains("    UNREACHED 7:42-7:47  x' = 0\n"), o.out());
+        assertTrue(o.out().contains("  Step: BranchesPass 2\n"), o.out());
+        assertTrue(o.out().contains("NOT AS EXPECTED: (--coverage)"), o.out());
+        String tsv = Files.readString(r.out.resolve("coverage.tsv"));
+        assertTrue(tsv.startsWith(CoverageCheck.TSV_HEADER + "\n"), tsv);
+        assertTrue(tsv.contains("Branches\tStep\t7:42-7:47\tx' = 0\t\t0\n"), tsv);
+        assertTrue(tsv.contains("Branches\tStep\t7:26-7:35\tx' = x + 1\tBranchesPass\t"), tsv);
+    }
+
+    @Test
+    void anExemptedBranchPasses() throws IOException {
+        String out = runExempting("x' = 0", 0);
+        assertTrue(out.contains("    exempted  7:42-7:47  x' = 0  (spec/branches/coverage-exemptions.tsv:2)"), out);
+        assertTrue(out.contains("0 unreached and not exempted, 1 exempted, 0 stale exemption(s)"), out);
+    }
+
+    @Test
+    void anExemptionByLocationPassesToo() throws IOException {
+        runExempting("7:42-7:47", 0);
+    }
+
+    @Test
+    void anExemptionOfAReachedBranchIsStale() throws IOException {
+        String out = runExempting("x' = x + 1", 1);
+        assertTrue(out.contains("STALE EXEMPTION spec/branches/coverage-exemptions.tsv:2: Branches 'x' = x + 1': reached by BranchesPass"),
+                out);
+        assertTrue(out.contains("    UNREACHED 7:42-7:47"), "the unexempted arm is still named: " + out);
+    }
+
+    @Test
+    void anExemptionOfABranchThatNoLongerExistsIsStale() throws IOException {
+        String out = runExempting("x' = 3", 1);
+        assertTrue(out.contains("Branches 'x' = 3': no such branch (any more)"), out);
+    }
+
+    @Test
+    void anExemptionWithoutAReasonIsASetupError() throws IOException {
+        Files.writeString(folder.resolve(CoverageExemptions.FILE_NAME), "Branches\tx' = 0\t\n");
+        Runner.Outcome o = run();
+        assertEquals(3, o.exit(), o.all());
+        assertTrue(o.err().contains("coverage-exemptions.tsv:1: an exemption has three tab-separated columns"), o.err());
+    }
+
+    @Test
+    void withoutCoverageTheRunChecksNoBranches() {
+        Runner.Outcome o = r.run("--model", "BranchesPass", "--no-pictures");
+        assertEquals(0, o.exit(), o.all());
+        assertFalse(o.out().contains("UNREACHED"), o.out());
+    }
+}

@@ -1,0 +1,108 @@
+package dev.consistentcut.modelcheck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * TLC's coverage section, parsed from a recorded excerpt of a real run (the last section counts;
+ * invariants are not actions), and added up over models: a branch any model evaluated is reached,
+ * one with only zero counts is not.
+ */
+class TlcCoverageTest {
+
+    static List<String> excerpt() throws IOException {
+        try (InputStream in = TlcCoverageTest.class.getResourceAsStream("tlc-coverage-excerpt.log")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        }
+    }
+
+    @Test
+    void theLastSectionsActionsAreReadWithTheirCountsAndSplits() throws IOException {
+        List<TlcCoverage.Action> actions = TlcCoverage.parse(excerpt());
+        assertEquals(List.of("Init", "ProcessRecord", "ReceiveBarrier", "NotifyCheckpointAborted"),
+                actions.stream().map(TlcCoverage.Action::name).toList(), "the earlier section's InjectBarrier and the invariant are left out");
+
+        TlcCoverage.Action process = actions.get(1);
+        assertEquals(1581, process.distinct());
+        assertEquals(11612, process.generated());
+        assertNull(process.split());
+        assertEquals(new TlcCoverage.Span("AlignedCheckpoint", 59, 1, 59, 19), process.definition());
+        TlcCoverage.Evaluated costed = process.evaluated().stream()
+                .filter(e -> e.span().equals(new TlcCoverage.Span("DataflowChannels", 12, 23, 12, 88))).findFirst().orElseThrow();
+        assertEquals(11612, costed.count(), "the count, not the cost after it");
+        assertEquals(2, costed.nesting());
+
+        TlcCoverage.Action receive = actions.get(2);
+        assertEquals("ReceiveBarrier [96:5-111:71]", receive.label());
+        assertEquals(16, receive.evaluated().size());
+        assertEquals(0, actions.get(3).generated());
+        assertEquals(0, actions.get(3).evaluated().get(1).count());
+    }
+
+    @Test
+    void aBranchIsReachedWhenSomeModelEvaluatedItAndOnlyProtocolModulesCount(@TempDir Path spec) throws IOException {
+        for (String m : List.of("AlignedCheckpoint", "DataflowCoordinator", "MCAlignedCheckpoint")) {
+            Files.writeString(spec.resolve(m + ".tla"), "---- MODULE " + m + " ----\n====\n");
+        }
+        List<TlcCoverage.Action> actions = TlcCoverage.parse(excerpt());
+        TlcCoverage.Action notify = actions.get(3);
+        List<TlcCoverage.Evaluated> some = notify.evaluated().stream()
+                .map(e -> e.span().line() == 121 ? new TlcCoverage.Evaluated(e.span(), e.nesting(), 7) : e).toList();
+        TlcCoverage.Action taken = new TlcCoverage.Action(notify.name(), notify.definition(), null, 3, 7, some);
+
+        CoverageTally tally = new CoverageTally(SpecSources.of(spec));
+        tally.add("A", actions);
+        tally.add("B", List.of(taken));
+
+        List<CoverageTally.Branch> branches = tally.branches();
+        assertTrue(branches.stream().allMatch(b -> b.module().equals("AlignedCheckpoint") || b.module().equals("DataflowCoordinator")),
+                "modules not under the spec directory are not protocol modules");
+        CoverageTally.Branch reached = branch(branches, "NotifyCheckpointAborted", "121:8-121:43");
+        assertEquals(List.of("B"), List.copyOf(reached.models()));
+        assertEquals(7, reached.count());
+        assertTrue(!branch(branches, "NotifyCheckpointAborted", "122:8-122:45").reached());
+        assertEquals("NotifyCheckpointAborted (AlignedCheckpoint)",
+                branches.stream().filter(b -> b.module().equals("DataflowCoordinator")).findFirst().orElseThrow().action());
+        assertEquals(java.util.Map.of("B", 3L), tally.distinctStates(notify.key()));
+    }
+
+    /**
+     * TLC lists an IF arm it never evaluated conjunct by conjunct, one it evaluated as one line: a
+     * zero inside an arm some model evaluated whole is no branch of its own; a zero nested under
+     * its evaluated parent in the same listing is.
+     */
+    @Test
+    void aZeroInsideARangeAModelEvaluatedWholeIsLeftOut(@TempDir Path spec) throws IOException {
+        Files.writeString(spec.resolve("P.tla"), "---- MODULE P ----\n====\n");
+        TlcCoverage.Span def = new TlcCoverage.Span("P", 1, 1, 1, 4);
+        TlcCoverage.Span arm = new TlcCoverage.Span("P", 3, 15, 4, 40);
+        TlcCoverage.Span conjunct = new TlcCoverage.Span("P", 3, 18, 3, 40);
+        TlcCoverage.Span otherArm = new TlcCoverage.Span("P", 5, 15, 5, 40);
+        CoverageTally tally = new CoverageTally(SpecSources.of(spec));
+        tally.add("Off", List.of(new TlcCoverage.Action("Fail", def, null, 0, 0, List.of(new TlcCoverage.Evaluated(conjunct, 0, 0)))));
+        tally.add("On", List.of(new TlcCoverage.Action("Fail", def, null, 2, 5,
+                List.of(new TlcCoverage.Evaluated(arm, 0, 3), new TlcCoverage.Evaluated(otherArm, 0, 0)))));
+        assertEquals(List.of("3:15-4:40", "5:15-5:40"), tally.branches().stream().map(CoverageTally.Branch::location).toList());
+
+        CoverageTally nested = new CoverageTally(SpecSources.of(spec));
+        nested.add("Off", List.of(new TlcCoverage.Action("Fail", def, null, 0, 0, List.of(new TlcCoverage.Evaluated(conjunct, 0, 0)))));
+        nested.add("On", List.of(new TlcCoverage.Action("Fail", def, null, 2, 5,
+                List.of(new TlcCoverage.Evaluated(arm, 0, 3), new TlcCoverage.Evaluated(conjunct, 1, 0)))));
+        assertEquals(List.of("3:15-4:40", "3:18-3:40"), nested.branches().stream().map(CoverageTally.Branch::location).toList());
+        assertTrue(!nested.branches().get(1).reached());
+    }
+
+    private static CoverageTally.Branch branch(List<CoverageTally.Branch> all, String action, String location) {
+        return all.stream().filter(b -> b.action().equals(action) && b.location().equals(location)).findFirst().orElseThrow();
+    }
+}
