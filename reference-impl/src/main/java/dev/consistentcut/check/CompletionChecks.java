@@ -24,6 +24,8 @@ public final class CompletionChecks implements RunObserver {
     private final BarrierMode mode;
     private final boolean trackProcessed;
     private final List<Violation> sink;
+    /** The last checkpoint for which every check held, or null: the next one's cut is checked for what changed since. */
+    private CompletedCheckpoint held;
 
     /**
      * @param trackProcessed whether the tasks keep their processed ledgers (without them only the
@@ -43,9 +45,12 @@ public final class CompletionChecks implements RunObserver {
         if (event instanceof RunEvent.CompleteCheckpoint e) {
             CompletedCheckpoint cp = e.completed();
             long c = cp.id();
-            sink.addAll(mode.alignedTimeoutMillis() >= 0
-                    ? invariants.completedAlternating(cp, coordinator.switched(c), coordinator.isSavepoint(c), trackProcessed)
-                    : invariants.completedCheckpoint(cp, mode.name(), mode.overtaking(), trackProcessed));
+            List<Violation> found = mode.alignedTimeoutMillis() >= 0
+                    ? invariants.completedAlternating(cp, coordinator.switched(c), coordinator.isSavepoint(c), trackProcessed,
+                            held)
+                    : invariants.completedCheckpoint(cp, mode.name(), mode.overtaking(), trackProcessed, held);
+            sink.addAll(found);
+            held = found.isEmpty() ? cp : null;
         }
     }
 }
