@@ -114,7 +114,7 @@ public final class CutInvariants {
      * earlier checkpoint of the same run (null: none known): only what changed since is looked at
      * again (see {@link CutRecheck}), for the same verdict.
      */
-    List<Violation> consistentCut(CompletedCheckpoint c, CompletedCheckpoint held) {
+    public List<Violation> consistentCut(CompletedCheckpoint c, CompletedCheckpoint held) {
         List<Violation> out = new ArrayList<>();
         checkCut(c, true, true, out, held);
         return out;
@@ -133,7 +133,7 @@ public final class CutInvariants {
     }
 
     /** {@link #noSkip(CompletedCheckpoint)}, knowing that every check held in {@code held} (as {@link #consistentCut(CompletedCheckpoint, CompletedCheckpoint)}). */
-    List<Violation> noSkip(CompletedCheckpoint c, CompletedCheckpoint held) {
+    public List<Violation> noSkip(CompletedCheckpoint c, CompletedCheckpoint held) {
         List<Violation> out = new ArrayList<>();
         checkCut(c, false, true, out, held);
         return out;

@@ -23,8 +23,14 @@ import java.util.Map;
  */
 final class TaskChangelogs {
 
-    /** Segments a chain may have before it is compacted: what a restore replays at most. */
-    static final int MAX_SEGMENTS = 32;
+    /**
+     * Segments a chain may have before it is compacted: what a restore replays and a lookup walks
+     * at most. Not smaller: each compaction is a new whole copy, and a run keeps its completed
+     * checkpoints (their statistics), so compacting every few snapshots would keep a whole copy
+     * per few checkpoints; the bytes rule of {@link Changelog#compactionDue} bounds the restore's
+     * bytes anyway.
+     */
+    static final int MAX_SEGMENTS = 256;
 
     private final Operator operator;
     /** The operator's changes, or null if it can only be snapshotted whole. */
