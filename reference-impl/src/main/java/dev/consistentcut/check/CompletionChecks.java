@@ -11,7 +11,9 @@ import java.util.List;
  * The invariants of each completed checkpoint ({@link CutInvariants#completedCheckpoint}, in
  * alternating mode {@link CutInvariants#completedAlternating}), checked as its
  * {@code CompleteCheckpoint} event comes: what the mode promises of the cut it took. Violations
- * go to the run's list.
+ * go to the run's list. The cut of a checkpoint is checked from the last one for which every
+ * check held, looking again only at what changed since ({@link CutRecheck}): the same verdict as
+ * the whole check, without walking every ledger at every completion.
  *
  * <p>Threading: {@code CompleteCheckpoint} is told by the coordinator's thread (the simulation's,
  * or the threaded runtime's coordinator thread), the only one that appends to the list through
