@@ -11,7 +11,9 @@ import java.util.List;
  * The invariants of each completed checkpoint ({@link CutInvariants#completedCheckpoint}, in
  * alternating mode {@link CutInvariants#completedAlternating}), checked as its
  * {@code CompleteCheckpoint} event comes: what the mode promises of the cut it took. Violations
- * go to the run's list.
+ * go to the run's list. The cut of a checkpoint is checked from the last one for which every
+ * check held, looking again only at what changed since ({@link CutRecheck}): the same verdict as
+ * the whole check, without walking every ledger at every completion.
  *
  * <p>Threading: {@code CompleteCheckpoint} is told by the coordinator's thread (the simulation's,
  * or the threaded runtime's coordinator thread), the only one that appends to the list through
@@ -24,6 +26,8 @@ public final class CompletionChecks implements RunObserver {
     private final BarrierMode mode;
     private final boolean trackProcessed;
     private final List<Violation> sink;
+    /** The last checkpoint for which every check held, or null: the next one's cut is checked for what changed since. */
+    private CompletedCheckpoint held;
 
     /**
      * @param trackProcessed whether the tasks keep their processed ledgers (without them only the
@@ -43,9 +47,12 @@ public final class CompletionChecks implements RunObserver {
         if (event instanceof RunEvent.CompleteCheckpoint e) {
             CompletedCheckpoint cp = e.completed();
             long c = cp.id();
-            sink.addAll(mode.alignedTimeoutMillis() >= 0
-                    ? invariants.completedAlternating(cp, coordinator.switched(c), coordinator.isSavepoint(c), trackProcessed)
-                    : invariants.completedCheckpoint(cp, mode.name(), mode.overtaking(), trackProcessed));
+            List<Violation> found = mode.alignedTimeoutMillis() >= 0
+                    ? invariants.completedAlternating(cp, coordinator.switched(c), coordinator.isSavepoint(c), trackProcessed,
+                            held)
+                    : invariants.completedCheckpoint(cp, mode.name(), mode.overtaking(), trackProcessed, held);
+            sink.addAll(found);
+            held = found.isEmpty() ? cp : null;
         }
     }
 }

@@ -11,6 +11,7 @@ import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
 import dev.consistentcut.source.SourceLog;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -65,6 +66,7 @@ public final class CutInvariants {
      * takes to the sender ("" for several routes).
      */
     private final ConcurrentHashMap<String, String> routes = new ConcurrentHashMap<>();
+    private final CutRecheck recheck;
 
     public CutInvariants(PhysicalGraph graph) {
         this.graph = graph;
@@ -76,6 +78,7 @@ public final class CutInvariants {
             }
         }
         this.universe = List.copyOf(all);
+        this.recheck = new CutRecheck(universe);
         this.operators = graph.operatorTasks();
         this.expected = new int[universe.size()][operators.size()];
         for (int i = 0; i < universe.size(); i++) {
@@ -103,29 +106,45 @@ public final class CutInvariants {
      * as it has routes to it, and nothing after the cut.
      */
     public List<Violation> consistentCut(CompletedCheckpoint c) {
+        return consistentCut(c, null);
+    }
+
+    /**
+     * {@link #consistentCut(CompletedCheckpoint)}, knowing that every check held in {@code held}, an
+     * earlier checkpoint of the same run (null: none known): only what changed since is looked at
+     * again (see {@link CutRecheck}), for the same verdict.
+     */
+    public List<Violation> consistentCut(CompletedCheckpoint c, CompletedCheckpoint held) {
         List<Violation> out = new ArrayList<>();
-        checkCut(c, true, true, out);
+        checkCut(c, true, true, out, held);
         return out;
     }
 
     /** {@code NoDoubleCountInv}: no operator would count a record more often than it has routes to it after a restore (the {@code <=} half). */
     public List<Violation> noDoubleCount(CompletedCheckpoint c) {
         List<Violation> out = new ArrayList<>();
-        checkCut(c, true, false, out);
+        checkCut(c, true, false, out, null);
         return out;
     }
 
     /** {@code NoSkipInv}: no operator would miss a record of the cut after a restore (the {@code >=} half). */
     public List<Violation> noSkip(CompletedCheckpoint c) {
+        return noSkip(c, null);
+    }
+
+    /** {@link #noSkip(CompletedCheckpoint)}, knowing that every check held in {@code held} (as {@link #consistentCut(CompletedCheckpoint, CompletedCheckpoint)}). */
+    public List<Violation> noSkip(CompletedCheckpoint c, CompletedCheckpoint held) {
         List<Violation> out = new ArrayList<>();
-        checkCut(c, false, true, out);
+        checkCut(c, false, true, out, held);
         return out;
     }
 
-    private void checkCut(CompletedCheckpoint c, boolean over, boolean under, List<Violation> out) {
+    private void checkCut(CompletedCheckpoint c, boolean over, boolean under, List<Violation> out,
+                          CompletedCheckpoint held) {
         if (!structureComplete(c, out)) {
             return;
         }
+        BitSet common = held == null ? null : recheck.common(c, held);
         // Where each record sits in the persisted channel state: the receivers of its copies.
         Map<RecordId, List<String>> persistedAt = new HashMap<>();
         for (Map.Entry<String, List<Record>> e : c.channelState().entrySet()) {
@@ -142,13 +161,16 @@ public final class CutInvariants {
         for (int k = 0; k < operators.size(); k++) {
             String t = operators.get(k);
             TaskSnapshot snap = c.taskSnapshots().get(t);
-            for (RecordId id : snap.processed().keySet()) {
+            java.util.Set<RecordId> changed = common == null ? null : snap.changedSince(held.taskSnapshots().get(t));
+            BitSet again = changed == null ? null : recheck.with(common, changed);
+            for (RecordId id : changed == null ? snap.processed().keySet() : changed) {
                 if (!byId.containsKey(id)) {
                     out.add(new Violation(CONSISTENT_CUT, c.id(), t, id, 1, 0, "ConsistentCutInv violated in checkpoint "
                             + c.id() + ": operator " + t + " has processed record " + id + ", which no source log has"));
                 }
             }
-            for (int i = 0; i < universe.size(); i++) {
+            for (int i = again == null ? 0 : again.nextSetBit(0); i >= 0 && i < universe.size();
+                 i = again == null ? i + 1 : again.nextSetBit(i + 1)) {
                 Record r = universe.get(i);
                 long processed = snap.timesProcessed(r.id());
                 long inChannels = 0;
@@ -386,7 +408,13 @@ public final class CutInvariants {
      * than at-least-once (e.g. the broken twins of the tests) by their overtaking flag.
      */
     public List<Violation> completedCheckpoint(CompletedCheckpoint c, String mode, boolean overtaking, boolean ledgers) {
-        return completedCheckpoint(c, guaranteeOf(mode), overtaking, ledgers);
+        return completedCheckpoint(c, mode, overtaking, ledgers, null);
+    }
+
+    /** As {@link #completedCheckpoint(CompletedCheckpoint, String, boolean, boolean)}, knowing that every check held in {@code held} (null: none known). */
+    List<Violation> completedCheckpoint(CompletedCheckpoint c, String mode, boolean overtaking, boolean ledgers,
+                                        CompletedCheckpoint held) {
+        return completedCheckpoint(c, guaranteeOf(mode), overtaking, ledgers, held);
     }
 
     /**
@@ -395,12 +423,17 @@ public final class CutInvariants {
      */
     public List<Violation> completedCheckpoint(CompletedCheckpoint c, DeliveryGuarantee guarantee, boolean overtaking,
                                                boolean ledgers) {
+        return completedCheckpoint(c, guarantee, overtaking, ledgers, null);
+    }
+
+    private List<Violation> completedCheckpoint(CompletedCheckpoint c, DeliveryGuarantee guarantee, boolean overtaking,
+                                                boolean ledgers, CompletedCheckpoint held) {
         if (guarantee != DeliveryGuarantee.AT_LEAST_ONCE) {
-            return completedCheckpoint(c, overtaking, ledgers);
+            return completedCheckpoint(c, overtaking, ledgers, held);
         }
         List<Violation> out = new ArrayList<>();
         if (ledgers) {
-            out.addAll(noSkip(c));
+            out.addAll(noSkip(c, held));
         }
         out.addAll(alignedNoChannelState(c));
         out.addAll(fifoChannelState(c));
@@ -414,9 +447,15 @@ public final class CutInvariants {
      * {@code SavepointNoChannelStateInv} if it is a savepoint.
      */
     public List<Violation> completedAlternating(CompletedCheckpoint c, boolean switched, boolean savepoint, boolean ledgers) {
+        return completedAlternating(c, switched, savepoint, ledgers, null);
+    }
+
+    /** As {@link #completedAlternating(CompletedCheckpoint, boolean, boolean, boolean)}, knowing that every check held in {@code held} (null: none known). */
+    List<Violation> completedAlternating(CompletedCheckpoint c, boolean switched, boolean savepoint, boolean ledgers,
+                                         CompletedCheckpoint held) {
         List<Violation> out = new ArrayList<>();
         if (ledgers) {
-            out.addAll(consistentCut(c));
+            out.addAll(consistentCut(c, held));
             out.addAll(unalignedChannelStateBound(c));
         }
         if (!switched) {
@@ -461,9 +500,14 @@ public final class CutInvariants {
      * {@code ledgers}); for aligned barriers, {@code AlignedNoChannelStateInv}.
      */
     public List<Violation> completedCheckpoint(CompletedCheckpoint c, boolean overtaking, boolean ledgers) {
+        return completedCheckpoint(c, overtaking, ledgers, null);
+    }
+
+    private List<Violation> completedCheckpoint(CompletedCheckpoint c, boolean overtaking, boolean ledgers,
+                                                CompletedCheckpoint held) {
         List<Violation> out = new ArrayList<>();
         if (ledgers) {
-            out.addAll(consistentCut(c));
+            out.addAll(consistentCut(c, held));
         }
         if (overtaking) {
             if (ledgers) {

@@ -2,20 +2,26 @@ package dev.consistentcut.operator;
 
 import dev.consistentcut.message.Record;
 import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * Counts records per key and emits each record with the new count of its key as value: the
  * operator whose state makes double counting and skipping visible.
  */
-public final class KeyedCount implements Operator {
+public final class KeyedCount implements Operator, ChangelogState {
 
     private TreeMap<Long, Long> counts = new TreeMap<>();
+    /** Keys counted since the previous {@link #snapshotChanges} (or restore). */
+    private Set<Long> changed = new HashSet<>();
 
     @Override
     public Record process(int input, Record record) {
         long count = counts.merge(record.key(), 1L, Long::sum);
+        changed.add(record.key());
         return record.withValue(count);
     }
 
@@ -37,5 +43,28 @@ public final class KeyedCount implements Operator {
     @Override
     public void restoreState(byte[] state) {
         counts = StateCodec.decode("KeyedCount", state, StateCodec::readLongMap);
+        changed = new HashSet<>();
+    }
+
+    /** The new counts of the keys counted since the previous call, encoded as a state of them alone. */
+    @Override
+    public byte[] snapshotChanges() {
+        TreeMap<Long, Long> changes = new TreeMap<>();
+        changed.forEach(k -> changes.put(k, counts.get(k)));
+        changed = new HashSet<>();
+        return StateCodec.encode(out -> StateCodec.writeLongMap(out, changes));
+    }
+
+    @Override
+    public long stateSize() {
+        return 4 + 16L * counts.size();
+    }
+
+    /** Later segments overwrite the counts of their keys. */
+    @Override
+    public byte[] mergeState(List<byte[]> segments) {
+        TreeMap<Long, Long> merged = new TreeMap<>();
+        segments.forEach(segment -> merged.putAll(StateCodec.decode("KeyedCount", segment, StateCodec::readLongMap)));
+        return StateCodec.encode(out -> StateCodec.writeLongMap(out, merged));
     }
 }

@@ -12,10 +12,14 @@ import java.util.List;
  * end of an exactly-once run it holds every record exactly as often as it has routes to it.
  * It passes each record on unchanged (a sink normally has no out-edges).
  */
-public final class RecordingSink implements Operator {
+public final class RecordingSink implements Operator, ChangelogState {
 
     private final long delayNanosPerRecord;
     private List<Record> received = new ArrayList<>();
+    /** How many of {@link #received} the previous {@link #snapshotChanges} (or restore) covered. */
+    private int sealed;
+    /** {@link #snapshotState()}'s length, kept as records come. */
+    private long stateSize = 4;
 
     public RecordingSink() {
         this(0);
@@ -32,6 +36,7 @@ public final class RecordingSink implements Operator {
     @Override
     public Record process(int input, Record record) {
         received.add(record);
+        stateSize += encodedSize(record);
         return record;
     }
 
@@ -47,9 +52,42 @@ public final class RecordingSink implements Operator {
 
     @Override
     public byte[] snapshotState() {
+        return encode(received);
+    }
+
+    /** The records received since the previous call, encoded as a whole state of them alone. */
+    @Override
+    public byte[] snapshotChanges() {
+        byte[] changes = encode(received.subList(sealed, received.size()));
+        sealed = received.size();
+        return changes;
+    }
+
+    @Override
+    public long stateSize() {
+        return stateSize;
+    }
+
+    /** The state is a list of appends: the segments' records, concatenated in order. */
+    @Override
+    public byte[] mergeState(List<byte[]> segments) {
+        List<Record> all = new ArrayList<>();
+        segments.forEach(segment -> all.addAll(decode(segment)));
+        return encode(all);
+    }
+
+    @Override
+    public void restoreState(byte[] state) {
+        received = decode(state);
+        sealed = received.size();
+        stateSize = 4;
+        received.forEach(r -> stateSize += encodedSize(r));
+    }
+
+    private static byte[] encode(List<Record> records) {
         return StateCodec.encode(out -> {
-            out.writeInt(received.size());
-            for (Record r : received) {
+            out.writeInt(records.size());
+            for (Record r : records) {
                 out.writeUTF(r.id().source());
                 out.writeLong(r.id().offset());
                 out.writeLong(r.key());
@@ -58,9 +96,8 @@ public final class RecordingSink implements Operator {
         });
     }
 
-    @Override
-    public void restoreState(byte[] state) {
-        received = StateCodec.decode("RecordingSink", state, in -> {
+    private static List<Record> decode(byte[] state) {
+        return StateCodec.decode("RecordingSink", state, in -> {
             int size = in.readInt();
             if (size < 0) {
                 throw new java.io.IOException("negative record count " + size);
@@ -71,5 +108,9 @@ public final class RecordingSink implements Operator {
             }
             return list;
         });
+    }
+
+    private static long encodedSize(Record r) {
+        return 2 + StateCodec.modifiedUtf8Length(r.id().source()) + 3 * 8;
     }
 }

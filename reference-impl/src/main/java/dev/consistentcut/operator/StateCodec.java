@@ -71,4 +71,14 @@ final class StateCodec {
         }
         return map;
     }
+
+    /** Bytes {@code DataOutputStream.writeUTF} writes for {@code s} after its 2-byte length. */
+    static int modifiedUtf8Length(String s) {
+        int n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            n += c >= 0x0001 && c <= 0x007F ? 1 : c <= 0x07FF ? 2 : 3;
+        }
+        return n;
+    }
 }

@@ -178,7 +178,7 @@ final class Deployment {
     Map<String, Map<RecordId, Integer>> ledgers() {
         Map<String, Map<RecordId, Integer>> out = new LinkedHashMap<>();
         for (OperatorTask o : operators) {
-            out.put(o.id(), Map.copyOf(o.processed()));
+            out.put(o.id(), TaskSnapshot.frozen(o.processed())); // not Map.copyOf: see there
         }
         return out;
     }

@@ -75,6 +75,8 @@ public final class OperatorTask implements Task {
     private BarrierHandlerState handler;
     /** The spec's {@code processed[t]}. */
     private HashMap<RecordId, Integer> processed = new HashMap<>();
+    /** The operator state and {@link #processed} as changelogs: what a snapshot shares with the previous one. */
+    private TaskChangelogs changelogs;
     /** The spec's {@code endedInputs[t]}: inputs that delivered their end of partition. */
     private final BitSet endedInputs = new BitSet();
     /** Checkpoints aborted before the task handled them (BarrierHandlerContext.markAborted); their barriers are dropped. */
@@ -256,7 +258,7 @@ public final class OperatorTask implements Task {
         Record record = (Record) element;
         handler = handler.recordReceived(input, record, context);
         if (trackProcessed) {
-            processed.merge(record.id(), 1, Integer::sum);
+            changelogs.processed(record.id(), processed.merge(record.id(), 1, Integer::sum));
         }
         Record result = operator.process(logicalInput[input], record);
         if (result == null || !result.id().equals(record.id()) || result.key() != record.key()) {
@@ -516,7 +518,7 @@ public final class OperatorTask implements Task {
                 settled = sink.settled();
             }
             ended = true;
-            coordinator.taskEnded(Acknowledgement.ofOperator(id, 1, new TaskSnapshot(operator.snapshotState(), processed),
+            coordinator.taskEnded(Acknowledgement.ofOperator(id, 1, changelogs.snapshot(processed),
                     Map.of(), Map.of(), 0, 0));
         }
         observer.on(new RunEvent.ReceiveEndOfPartition(id, input, inputs.get(input).id(), last,
@@ -556,6 +558,7 @@ public final class OperatorTask implements Task {
             operator.restoreState(snapshot.operatorState());
             processed.putAll(snapshot.processed());
         }
+        changelogs = new TaskChangelogs(operator, snapshot);
         sink = operator instanceof TransactionalSink t ? t : null;
         lastRecommitted = List.of();
         if (sink != null && initializeState) {
@@ -703,7 +706,7 @@ public final class OperatorTask implements Task {
                 sink.preCommit(checkpointId); // the pre-committed transaction goes into this snapshot
                 settled = sink.settled();
             }
-            pendingSnapshot = new TaskSnapshot(operator.snapshotState(), processed);
+            pendingSnapshot = changelogs.snapshot(processed);
             pendingSnapshotId = checkpointId;
             effects.snapshot = pendingSnapshot;
         }

@@ -1,0 +1,133 @@
+package dev.consistentcut.checkpoint;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One state of a task as the spec's local files (spec/incremental/IncrementalCheckpointStore.tla):
+ * an immutable chain of segments, the base (oldest) first. {@link #writeState} ({@code WriteState})
+ * seals the changes since the previous snapshot as a new segment and keeps the earlier ones;
+ * {@link #compactState} ({@code CompactState}) replaces the whole chain by one materialised
+ * segment. Chains share their prefixes, so a snapshot costs the changes since the previous one,
+ * never the whole state. Immutable and thread-safe (the segments must not be changed after they
+ * are sealed).
+ *
+ * @param <S> a segment: whole state for the base, the changes for the later ones
+ */
+public final class Changelog<S> {
+
+    private final Changelog<S> previous;
+    private final S segment;
+    private final int length;
+    private final long baseBytes;
+    private final long changeBytes;
+
+    private Changelog(Changelog<S> previous, S segment, long bytes) {
+        this.previous = previous;
+        this.segment = Objects.requireNonNull(segment, "segment");
+        this.length = previous == null ? 1 : previous.length + 1;
+        this.baseBytes = previous == null ? bytes : previous.baseBytes;
+        this.changeBytes = previous == null ? 0 : previous.changeBytes + bytes;
+    }
+
+    /** A one-segment chain: the whole state {@code base}, of {@code bytes} bytes. */
+    public static <S> Changelog<S> base(S base, long bytes) {
+        return new Changelog<>(null, base, bytes);
+    }
+
+    /** Action {@code WriteState}: this chain and one more segment, the {@code bytes} bytes of changes {@code changes}. */
+    public Changelog<S> writeState(S changes, long bytes) {
+        return new Changelog<>(this, changes, bytes);
+    }
+
+    /** Action {@code CompactState}: one segment, {@code whole}, in place of the chain it was materialised from. */
+    public static <S> Changelog<S> compactState(S whole, long bytes) {
+        return base(whole, bytes);
+    }
+
+    /**
+     * Whether a compaction is due before a segment of {@code bytes} bytes is written: the chain
+     * would have more than {@code maxSegments} segments, or its changes more bytes than its base.
+     * So restoring a chain replays a bounded number of segments and at most about twice the
+     * state's bytes, and the compactions' cost stays linear in the bytes written (each one at
+     * least doubles what the base held).
+     */
+    public boolean compactionDue(long bytes, int maxSegments) {
+        return length + 1 > maxSegments || changeBytes + bytes > baseBytes;
+    }
+
+    /** The newest segment. */
+    public S latest() {
+        return segment;
+    }
+
+    /** The segments, base first. */
+    public List<S> segments() {
+        List<S> out = new ArrayList<>(length);
+        for (Changelog<S> c = this; c != null; c = c.previous) {
+            out.add(c.segment);
+        }
+        Collections.reverse(out);
+        return out;
+    }
+
+    /** The segments, newest first (for a lookup that stops at the newest change of a key). */
+    public Iterable<S> newestFirst() {
+        return () -> new java.util.Iterator<>() {
+            private Changelog<S> next = Changelog.this;
+
+            @Override
+            public boolean hasNext() {
+                return next != null;
+            }
+
+            @Override
+            public S next() {
+                if (next == null) {
+                    throw new java.util.NoSuchElementException();
+                }
+                S s = next.segment;
+                next = next.previous;
+                return s;
+            }
+        };
+    }
+
+    /**
+     * The segments this chain wrote after {@code earlier}, oldest first, if this chain extends it
+     * (shares it as a prefix); null if it does not (a compaction or a restore in between).
+     */
+    public List<S> segmentsSince(Changelog<?> earlier) {
+        if (earlier == null || earlier.length > length) {
+            return null;
+        }
+        List<S> out = new ArrayList<>(length - earlier.length);
+        Changelog<S> c = this;
+        while (c.length > earlier.length) {
+            out.add(c.segment);
+            c = c.previous;
+        }
+        if (c != earlier) {
+            return null;
+        }
+        Collections.reverse(out);
+        return out;
+    }
+
+    /** Segments in the chain. */
+    public int length() {
+        return length;
+    }
+
+    /** Bytes of the base segment. */
+    public long baseBytes() {
+        return baseBytes;
+    }
+
+    /** Bytes of the segments after the base. */
+    public long changeBytes() {
+        return changeBytes;
+    }
+}
