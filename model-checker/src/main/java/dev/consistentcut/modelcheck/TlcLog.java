@@ -126,26 +126,9 @@ final class TlcLog {
     /** The names listed under PROPERTY/PROPERTIES in a TLC config file, sorted. */
     static List<String> properties(Path config) {
         TreeSet<String> names = new TreeSet<>();
-        boolean in = false;
-        for (String l : lines(config)) {
-            if (l.matches("^\\s*\\\\\\*.*")) {
-                continue;
-            }
-            String line = l.replaceAll("\\\\\\*.*", "");
-            if (line.matches("^\\s*(PROPERTY|PROPERTIES)(\\s.*|$)")) {
-                in = true;
-                line = line.replaceFirst("^\\s*PROPERT(Y|IES)", "");
-            }
-            if (line.matches("^\\s*(INIT|NEXT|SPECIFICATION|INVARIANTS?|CONSTANTS?|CONSTRAINTS?|ACTION_CONSTRAINTS?|SYMMETRY"
-                    + "|VIEW|CHECK_DEADLOCK|POSTCONDITION|ALIAS)(\\s.*|$)")) {
-                in = false;
-            }
-            if (in) {
-                for (String w : line.trim().split("\\s+")) {
-                    if (!w.isEmpty()) {
-                        names.add(w);
-                    }
-                }
+        for (CfgClaims.Claim c : CfgClaims.ofConfig(config)) {
+            if (c.kind().equals("prop")) {
+                names.add(c.name());
             }
         }
         return new ArrayList<>(names);
