@@ -97,18 +97,27 @@ class ThreadedRuntimeEdgesTest {
         // A 1 ns timeout aborts checkpoints whose barriers are still travelling. A finished run has
         // nothing in flight: every triggered checkpoint was completed or aborted, never both.
         // The coordinator completes what every task acknowledged before it aborts what expired, so
-        // a checkpoint is aborted only if an acknowledgement is still missing when its loop comes
-        // round: a slow sink (0.2 ms a record, barriers queued behind records) keeps barriers
-        // travelling for many loops. Still a matter of timing, with a wide margin (it failed once
-        // with 10 us a record on a loaded machine).
+        // the sink is held at its first step until the coordinator has aborted one: no checkpoint
+        // can complete meanwhile (the sink has acknowledged none), so the first one triggered
+        // expires whatever the schedule. Steps race (the default ordering), so holding the sink's
+        // thread holds no other.
         java.util.concurrent.atomic.AtomicInteger triggered = new java.util.concurrent.atomic.AtomicInteger();
-        RunResult aborting = new ThreadedRuntime(ThreadedRuntimeTest.demo(300, 200_000, 4), BarrierHandlers.aligned(),
+        java.util.concurrent.CountDownLatch firstAbort = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean sinkHeld = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean abortSeenWhileHeld = new java.util.concurrent.atomic.AtomicBoolean();
+        RunResult aborting = new ThreadedRuntime(ThreadedRuntimeTest.demo(300, 20_000, 4), BarrierHandlers.aligned(),
                 RunOptions.builder().checkpointInterval(TimeUnit.MICROSECONDS.toNanos(100)).checkpointTimeout(1)
-                        .stepOrdering(StepOrdering.oneAtATime()).observer(e -> {
+                        .observer(e -> {
                             if (e instanceof RunEvent.TriggerCheckpoint) {
                                 triggered.incrementAndGet();
+                            } else if (e instanceof RunEvent.AbortCheckpoint) {
+                                firstAbort.countDown();
+                            } else if (e instanceof RunEvent.TaskEvent t && t.task().startsWith("sink#")
+                                    && sinkHeld.compareAndSet(false, true)) {
+                                awaitQuietly(firstAbort, abortSeenWhileHeld);
                             }
                         }).build()).run();
+        assertTrue(abortSeenWhileHeld.get(), "the coordinator aborted nothing while the sink was held");
         assertTrue(aborting.holds(), aborting.violations().toString());
         assertTrue(aborting.abortedCheckpoints() > 0, "a 1 ns timeout aborted nothing");
         assertEquals(triggered.get() - aborting.checkpoints().size(), aborting.abortedCheckpoints(),
@@ -125,5 +134,15 @@ class ThreadedRuntimeEdgesTest {
         RunResult r = runtime.run();
         assertTrue(r.holds(), r.violations().toString());
         assertEquals(1, r.failures());
+    }
+
+    /** Waits for {@code latch} (a hang becomes a named failure, not a stalled run); notes whether it opened. */
+    private static void awaitQuietly(java.util.concurrent.CountDownLatch latch,
+            java.util.concurrent.atomic.AtomicBoolean opened) {
+        try {
+            opened.set(latch.await(10, TimeUnit.SECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
