@@ -27,7 +27,8 @@ model that does not do what the manifest says); TLC parses the mutant first (SAN
 mutant catalogued as equivalent, which no model runs). Prints a table
 and writes target/spec-mutants/results.csv.
 
-Verdicts: KILLED (a model caught it), SURVIVED (no model did), EQUIVALENT (catalogued as
+Verdicts: KILLED (a model caught it: it passed where it must fail, or reported a violation it
+must not; a changed state count alone is no kill), SURVIVED (no model did), EQUIVALENT (catalogued as
 equivalent, with the argument; only checked to apply and parse unless --run-equivalent),
 STALE (its find text does not occur exactly once: the spec changed under the catalogue),
 INVALID (the mutant does not parse: a catalogue defect), TIMEOUT (its models ran longer than
@@ -276,7 +277,9 @@ mutant_one() {
     fi
     unset mods
   elif [ -z "$verdict" ]; then
-    args=(--workers "$WORKERS" --fail-fast --no-pictures)
+    # --ignore-counts: a kill is a model that no longer does what its row says (passes, or reports
+    # its named violation); a changed state count alone says a step changed, not what is wrong.
+    args=(--workers "$WORKERS" --fail-fast --no-pictures --ignore-counts)
     for m in "${models[@]}"; do args+=(--model "$m"); done
     MODEL_CHECK_SPEC_DIR="$work/spec" MODEL_CHECK_OUT_DIR="$work/mc" \
       timeout "$TIMEOUT" "$ROOT/model-check.sh" "${args[@]}" >>"$log" 2>&1

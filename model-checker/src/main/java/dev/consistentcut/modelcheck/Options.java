@@ -25,6 +25,8 @@ final class Options {
     boolean workersGiven;
     boolean updateCounts;
     boolean strictCounts;
+    /** --ignore-counts: a model's verdict alone decides (the spec mutation harness: a kill is a violation, not a count). */
+    boolean ignoreCounts;
     /** -seed of the ...Sample models: fixed, so that their sample is deterministic. */
     long sampleSeed = 1;
     boolean seedGiven;
@@ -86,6 +88,7 @@ final class Options {
                 case "--traces" -> o.traces = (long) count("--traces", value(next, "--traces needs a number"), 100_000_000);
                 case "--update-counts" -> o.updateCounts = true;
                 case "--strict-counts" -> o.strictCounts = true;
+                case "--ignore-counts" -> o.ignoreCounts = true;
                 case "--seed" -> {
                     if (next == null || !SEED.matcher(next).matches()) {
                         throw new UsageException("--seed needs a whole number (TLC's seed), got '" + (next == null ? "" : next) + "'");
@@ -183,6 +186,9 @@ final class Options {
     }
 
     private void check(int cores) {
+        if (ignoreCounts && (updateCounts || strictCounts)) {
+            throw new UsageException("--ignore-counts contradicts " + (updateCounts ? "--update-counts" : "--strict-counts"));
+        }
         if (expectReject && !tracesMode()) {
             throw new UsageException("--expect-reject goes with --trace");
         }

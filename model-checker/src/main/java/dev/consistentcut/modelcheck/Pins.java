@@ -51,6 +51,10 @@ final class Pins {
         if (m.simulated()) {
             return r;
         }
+        if (options.ignoreCounts) {
+            note[0] = "counts not compared (--ignore-counts)";
+            return r;
+        }
         if (options.exhaustiveWorkers() != 1) {
             note[0] = "counts not compared (" + options.workers + " workers)";
             return r;

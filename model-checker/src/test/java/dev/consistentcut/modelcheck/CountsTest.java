@@ -42,6 +42,23 @@ class CountsTest {
         assertTrue(again.out().contains("counts as pinned"), again.out());
     }
 
+    /** The spec mutation harness's mode: a changed count is not a verdict; only pass or the named violation is. */
+    @Test
+    void ignoreCountsLetsAChangedCountPassAndRefusesToUpdateOrBeStrict(@TempDir Path dir) {
+        Runner r = new Runner(dir);
+        r.edit("CounterPass", 7, Long.toString(Long.parseLong(r.column("CounterPass", 7)) + 1));
+
+        Runner.Outcome ignored = r.run("--model", "CounterPass", "--ignore-counts");
+        assertEquals(0, ignored.exit(), ignored.all());
+        assertTrue(ignored.out().contains("counts not compared (--ignore-counts)"), ignored.out());
+
+        for (String contradiction : List.of("--update-counts", "--strict-counts")) {
+            Runner.Outcome refused = r.run("--model", "CounterPass", "--ignore-counts", contradiction);
+            assertEquals(2, refused.exit(), refused.all());
+            assertTrue(refused.err().contains("--ignore-counts contradicts " + contradiction), refused.err());
+        }
+    }
+
     @Test
     void strictCountsFailsAnUnpinnedModel(@TempDir Path dir) {
         Runner r = new Runner(dir);
