@@ -293,10 +293,14 @@ ReceiveBarrier(t, e) ==
 \* whether or not c is still pending at the coordinator.
 \* - active: t aligns c (AlternatingCollectingBarriers): the switch (Switch), with the inputs
 \*   whose barrier arrived as they are (released).
-\* - passive: t has not seen c, but c's barrier is queued on one of its inputs
-\*   (AlternatingWaitingForFirstBarrier after the announcement): the queued barriers of c
-\*   jump ahead of the records on t's inputs, which are persisted as the channels' state, and
-\*   t will handle c unaligned (AlternatingWaitingForFirstBarrierUnaligned).
+\* - passive: t has not seen c and handles no checkpoint, aligned or unaligned, but c's
+\*   barrier is queued on one of its inputs (AlternatingWaitingForFirstBarrier after the
+\*   announcement): the queued barriers of c jump ahead of the records on t's inputs, which
+\*   are persisted as the channels' state, and t will handle c unaligned
+\*   (AlternatingWaitingForFirstBarrierUnaligned).  Not while t handles an older checkpoint:
+\*   its unalignedAt would be overwritten, and an older checkpoint it had switched would
+\*   count as aligning again, so its next timeout would switch it twice (its records
+\*   persisted twice, FifoChannelStateInv, in AlternatingAbortJoinNoSavepoint).
 \* Flink: AlternatingCheckpointsTest's testTimeoutAlignment, testActiveTimeoutAlignmentOnFirstBarrier
 \* (active), testPassiveTimeoutAlignmentOnAnnouncement, testTimeoutAlignmentBeforeFirstBarrier
 \* (passive), testAlignedNeverTimeoutableCheckpoint (a savepoint never switches).
@@ -306,7 +310,7 @@ TimeoutAlignment(t, c) ==
     /\ \/ /\ handling[t] = c /\ ~HandlesUnaligned(t)
           /\ Switch(t, c, arrived[t], endedInputs[t], chan)
           /\ UNCHANGED current
-       \/ /\ c > current[t] /\ unalignedAt[t] # c
+       \/ /\ c > current[t] /\ handling[t] = 0 /\ unalignedAt[t] = 0
           /\ \E e \in InputsOf(t) : \E k \in 1..Len(chan[e]) : IsBarrierOf(chan[e][k], c)
           /\ chan' = Prioritized(t, c)
           /\ snapChan' = SavePrioritized(snapChan, chan, t, c, SwitchPersistFrom(InputsOf(t), {}))
