@@ -280,5 +280,14 @@ AtLeastOnceTrackerTypeInv ==
               /\ olderTracked[t][d] # {}
               /\ olderTracked[t][d] \subseteq InputsOf(t)
 
+\* An aborted checkpoint the tracker follows is eventually dropped: the news of the abort, a
+\* cancellation barrier from upstream, or the snapshot of a newer checkpoint reaches the task.
+\* The guarantee of the mode does not need it (a tracker that kept an aborted checkpoint would
+\* skip nothing); Flink's tracker does it, and without it the tracker's memory only grows.
+\* Checked under FairSpec.
+TrackerReleasesProp ==
+    \A t \in Operators, c \in CheckpointIds :
+        (c \in DOMAIN Tracked(t) /\ ckpt[c] = "aborted") ~> c \notin DOMAIN Tracked(t)
+
 =============================================================================
 Models and TLC figures: MCAtLeastOnceCheckpoint.tla (after its ====).
