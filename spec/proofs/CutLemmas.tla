@@ -123,7 +123,9 @@ EndedLemma ==
 \*  - EndOfInput = FALSE: no source ever ends its partition;
 \*  - without timeouts and before any failure, a checkpoint is aborted only by the
 \*    completion of a newer one (CompleteCheckpoint subsumes the older pending ones);
-\*  - one checkpoint in flight at a time: a live checkpoint some task went past without
+\*  - one checkpoint in flight at a time: a checkpoint older than a triggered one is no
+\*    longer in flight (the newer one was triggered only once nothing was in flight, and a
+\*    checkpoint out of flight never returns to it); and a live checkpoint some task went past without
 \*    a snapshot, or whose cancellation barrier travels, has been aborted (a task skips,
 \*    abandons or subsumes only an aborted checkpoint: a newer one starts only once the
 \*    older one is no longer in flight, and a checkpoint a task has not acknowledged is not
@@ -134,6 +136,8 @@ OptionsLemma ==
     /\ ~AbortEnabled /\ failures = 0 =>
           \A c \in CheckpointIds : ckpt[c] = "aborted" =>
               \E d \in CheckpointIds : d > c /\ ckpt[d] = "completed"
+    /\ MaxConcurrent = 1 =>
+          \A c, d \in CheckpointIds : c < d /\ Triggered(d) => ~InFlight(c)
     /\ MaxConcurrent = 1 =>
           \A c \in CheckpointIds :
               Live(c) /\ (Doomed(c) \/ \E e \in Edges : CancelsIn(chan[e], c) > 0) =>

@@ -18,29 +18,12 @@
 (* edge; a variable a lemma pins to one value is bound to it.  None of     *)
 (* this changes the set of initial states, only the cost.                  *)
 (***************************************************************************)
-EXTENDS MCAlignedCheckpoint, AlignedIndInv
-
-CONSTANTS
-    MaxCopies,   \* the type's bound on copies of a record in a bag
-    MaxChanLen   \* the type's bound on the messages in a channel
-
-\* Bags over Records with at most k copies of each record.
-BagsUpTo(k) == UNION {[S -> 1..k] : S \in SUBSET Records}
-\* Sequences over M of length at most n.
-SeqsUpTo(M, n) == UNION {[1..i -> M] : i \in 0..n}
-RECURSIVE Product(_, _)
-\* The functions f on the set of edges E with f[e] \in cands[e] for every e, built edge by
-\* edge (so TLC enumerates only the product of the candidate sets).
-Product(E, cands) ==
-    IF E = {} THEN {<<>>}
-    ELSE LET e == CHOOSE x \in E : TRUE
-         IN  {f @@ (e :> q) : f \in Product(E \ {e}, cands), q \in cands[e]}
-\* The functions f on Edges with f[e] \in Cand(e) for every e.
-EdgeFunctions(Cand(_)) == Product(Edges, [e \in Edges |-> Cand(e)])
+EXTENDS MCAlignedCheckpoint, AlignedIndInv, IndInvTypes
 
 \* The messages edge e can carry: the records routed on it, barriers, cancellations, end.
-Alphabet(e) == {r \in Records : e \in RouteOf(e[1], r)} \cup {Barrier(c) : c \in CheckpointIds} \cup CancelBarriers
-                 \cup {EndOfPartition}
+\* A source forwards no cancellation (CancelLemma), so its edges carry none.
+Alphabet(e) == {r \in Records : e \in RouteOf(e[1], r)} \cup {Barrier(c) : c \in CheckpointIds}
+                 \cup (IF e[1] \in Operators THEN CancelBarriers ELSE {}) \cup {EndOfPartition}
 \* The shape the lemmas allow a channel whatever the state: at most Capacity records, each
 \* barrier, cancellation and end of partition at most once, barriers in id order and ahead
 \* of the end, after the end only cancellations, never a barrier and a cancellation of the
@@ -83,6 +66,7 @@ IndPrefix ==
     /\ latest # 0 => ckpt[latest] = "completed"
     /\ acked \in [CheckpointIds -> SUBSET Tasks]
     /\ BookkeepingLemma
+    /\ MaxConcurrent = 1 => \A c, d \in CheckpointIds : c < d /\ Triggered(d) => ~InFlight(c)
     /\ offset \in [Sources -> 0..RecordsPerSource]
     /\ endedSources \in IF EndOfInput THEN SUBSET Sources ELSE {{}}
     /\ endedInputs \in SubsetsOfInputs
@@ -102,17 +86,6 @@ IndPrefix ==
     /\ snapOffset \in [CheckpointIds -> [Sources -> 0..RecordsPerSource]]
     /\ SourceSnapshotLemma
 
-\* With the transactional sink off, its variables are bound to their initial
-\* values, which SinkOffLemma says they keep.  (With it on, MCAlignedIndInvSink.tla binds
-\* them after the rest, as its lemmas read processed and the snapshots.)
-SinkInit ==
-    /\ txnOpen = [t \in SinkTasks |-> EmptyBag]
-    /\ txn = [t \in SinkTasks |-> [c \in CheckpointIds |-> EmptyBag]]
-    /\ txnPending = [t \in SinkTasks |-> {}]
-    /\ snapTxnPending = [c \in CheckpointIds |-> [t \in SinkTasks |-> {}]]
-    /\ txnCommitted = [t \in SinkTasks |-> {}]
-    /\ committed = EmptyBag
-
 \* The edges out of sources, and the others.  A source edge's candidates do not depend on
 \* processed (Sent reads the source's offset), so they are enumerated first; FlowLemma then
 \* pins processed for the operators fed by sources only (FlowBag), before the other edges.
@@ -124,11 +97,10 @@ SourceCandidates(e) == {q \in ChanShapes[e] : AlignedChannelLemma(e, q) /\ Final
 FlowCount(t, f, r) == SumOver(InputsOf(t), [e \in InputsOf(t) |-> Sent(e, r) - InSeq(f[e], r)])
 FlowBag(t, f) == [r \in {x \in Records : FlowCount(t, f, x) > 0} |-> FlowCount(t, f, r)]
 
-\* All states of the bounded type that satisfy AlignedIndInv (with the transactional sink off:
-\* SinkInit; MCAlignedIndInvSink.tla's IndSinkInit with it on).
-IndInit ==
+\* All states of the bounded type that satisfy AlignedIndInv, with the sink's variables bound
+\* by SinkVars after the others (their lemmas read processed and the snapshots).
+IndInitWith(SinkVars) ==
     /\ IndPrefix
-    /\ SinkInit
     /\ snapProcessed \in [CheckpointIds -> [Operators -> BagsUpTo(MaxCopies)]]
     /\ AckedSnapshotLemma
     \* AlignedNoChannelStateInv pins snapChan to one value: bind it (the same set of states).
@@ -140,7 +112,11 @@ IndInit ==
                               \A t \in FedBySources : p[t] = FlowBag(t, f1)}
           /\ \E f2 \in Product(OperatorEdges, [e \in OperatorEdges |-> ChanCandidates(e)]) :
                 chan = f1 @@ f2
+    /\ SinkVars
     /\ AlignedIndInv
+
+\* With the transactional sink off (SinkInit); MCAlignedIndInvSink.tla binds it on.
+IndInit == IndInitWith(SinkInit)
 
 IndSpec == IndInit /\ [][Next]_vars
 

@@ -70,10 +70,11 @@ SamplePrefix ==
                             /\ Live(c) /\ s \in acked[c] => so[c][s] <= offset[s]})
     /\ SourceSnapshotLemma
 
-\* A random sample of the states of the bounded type that satisfy AlignedIndInv.
-SampleInit ==
+\* A random sample of the states of the bounded type that satisfy AlignedIndInv, with the
+\* sink's variables bound by SinkVars after the others (SinkInit binds them without a draw, so
+\* where it stands does not change the sample).
+SampleInitWith(SinkVars) ==
     /\ SamplePrefix
-    /\ SinkInit
     \* AckedSnapshotLemma pins the snapshot of an acknowledged operator (of a checkpoint that is
     \* not doomed): computed, not drawn.  Of a doomed checkpoint the sample takes the same
     \* value (any value is allowed there; the sample covers this one).
@@ -86,7 +87,11 @@ SampleInit ==
                               \A t \in FedBySources : p[t] = FlowBag(t, f1)}
           /\ \E f2 \in Product(OperatorEdges, [e \in OperatorEdges |-> ChanCandidates(e)]) :
                 chan = f1 @@ f2
+    /\ SinkVars
     /\ AlignedIndInv
+
+\* With the transactional sink off; MCAlignedIndInvSinkSample.tla binds it on.
+SampleInit == SampleInitWith(SinkInit)
 
 \* The sampled states' successors are checked (TLC checks the invariants of a state outside
 \* the constraint too) but not explored further: one step of Next from each sampled state,

@@ -13,19 +13,7 @@
 EXTENDS MCAlignedIndInvSample, MCAlignedIndInvSink
 
 \* A random sample of the states of the bounded type that satisfy AlignedIndInv, sink on.
-SampleSinkInit ==
-    /\ SamplePrefix
-    /\ snapProcessed = [c \in CheckpointIds |-> [t \in Operators |->
-                           IF t \in acked[c] THEN SnapBag(c, t) ELSE EmptyBag]]
-    /\ AckedSnapshotLemma
-    /\ snapChan = [c \in CheckpointIds |-> [e \in Edges |-> <<>>]]
-    /\ \E f1 \in Product(SourceEdges, [e \in SourceEdges |-> SourceCandidates(e)]) :
-          /\ processed \in {p \in [Operators -> BagsUpTo(MaxCopies)] :
-                              \A t \in FedBySources : p[t] = FlowBag(t, f1)}
-          /\ \E f2 \in Product(OperatorEdges, [e \in OperatorEdges |-> ChanCandidates(e)]) :
-                chan = f1 @@ f2
-    /\ SinkBind
-    /\ AlignedIndInv
+SampleSinkInit == SampleInitWith(SinkBind(SinkSnapped))
 
 SampleSinkSpec == SampleSinkInit /\ [][Next]_vars
 

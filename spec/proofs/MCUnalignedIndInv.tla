@@ -19,25 +19,8 @@
 (* Stale) is given one value and forgotten by the VIEW IndView: TLC's      *)
 (* count is the number of UnalignedIndInv states up to data nothing reads. *)
 (***************************************************************************)
-EXTENDS MCUnalignedCheckpoint, UnalignedIndInv
+EXTENDS MCUnalignedCheckpoint, UnalignedIndInv, IndInvTypes
 
-CONSTANTS
-    MaxCopies,   \* the type's bound on copies of a record in a bag
-    MaxChanLen   \* the type's bound on the messages in a channel
-
-\* Bags over Records with at most k copies of each record.
-BagsUpTo(k) == UNION {[S -> 1..k] : S \in SUBSET Records}
-\* Sequences over M of length at most n.
-SeqsUpTo(M, n) == UNION {[1..i -> M] : i \in 0..n}
-RECURSIVE Product(_, _)
-\* The functions f on the set of edges E with f[e] \in cands[e] for every e, built edge by
-\* edge (so TLC enumerates only the product of the candidate sets).
-Product(E, cands) ==
-    IF E = {} THEN {<<>>}
-    ELSE LET e == CHOOSE x \in E : TRUE
-         IN  {f @@ (e :> q) : f \in Product(E \ {e}, cands), q \in cands[e]}
-\* The functions f on Edges with f[e] \in Cand(e) for every e.
-EdgeFunctions(Cand(_)) == Product(Edges, [e \in Edges |-> Cand(e)])
 \* Stale checkpoints: discarded by a failure before they completed.  No action and no lemma
 \* reads their acknowledgements or snapshot data again (FailAndRestore reads only the latest
 \* completed checkpoint; the snapshot steps write only live ones, and no barrier of a stale
@@ -56,8 +39,9 @@ IndView ==
        latest, discardedUpTo, failures >>
 
 \* The messages edge e can carry: the records routed on it, barriers, cancellations, end.
-Alphabet(e) == {r \in Records : e \in RouteOf(e[1], r)} \cup {Barrier(c) : c \in CheckpointIds} \cup CancelBarriers
-                 \cup {EndOfPartition}
+\* A source forwards no cancellation (CancelLemma), so its edges carry none.
+Alphabet(e) == {r \in Records : e \in RouteOf(e[1], r)} \cup {Barrier(c) : c \in CheckpointIds}
+                 \cup (IF e[1] \in Operators THEN CancelBarriers ELSE {}) \cup {EndOfPartition}
 \* The shape the lemmas allow a channel whatever the state: each barrier, cancellation and
 \* end of partition at most once, barriers ahead of every record and of the end, after the
 \* end only cancellations (UnalignedChannelLemma, EndLemma, CancelLemma).
@@ -104,6 +88,7 @@ IndPrefix ==
     /\ acked \in [CheckpointIds -> SUBSET Tasks]
     /\ \A c \in CheckpointIds : Stale(c) => acked[c] = {}
     /\ BookkeepingLemma
+    /\ MaxConcurrent = 1 => \A c, d \in CheckpointIds : c < d /\ Triggered(d) => ~InFlight(c)
     /\ offset \in [Sources -> 0..RecordsPerSource]
     /\ endedSources \in IF EndOfInput THEN SUBSET Sources ELSE {{}}
     /\ endedInputs \in SubsetsOfInputs
@@ -124,16 +109,6 @@ IndPrefix ==
     /\ SourceSnapshotLemma
     /\ \A c \in CheckpointIds : Stale(c) => snapOffset[c] = [s \in Sources |-> 0]
 
-\* The transactional sink is out of reach of these models: its variables are bound
-\* to their initial values, which SinkOffLemma says they keep with the option off.
-SinkInit ==
-    /\ txnOpen = [t \in SinkTasks |-> EmptyBag]
-    /\ txn = [t \in SinkTasks |-> [c \in CheckpointIds |-> EmptyBag]]
-    /\ txnPending = [t \in SinkTasks |-> {}]
-    /\ snapTxnPending = [c \in CheckpointIds |-> [t \in SinkTasks |-> {}]]
-    /\ txnCommitted = [t \in SinkTasks |-> {}]
-    /\ committed = EmptyBag
-ASSUME ~TransactionalSink
 
 \* The edges out of sources, and the others.  A source edge's candidates do not depend on
 \* any operator's snapshot (SentBefore reads the source's recorded offset), so they are
@@ -150,10 +125,10 @@ SnapFits(t, f) ==
             CopiesIn(r, snapProcessed[c][t]) =
                 SumOver(InputsOf(t), [e \in InputsOf(t) |-> TakenAtSnapshotWith(c, e, r, f[e][1], f[e][2][c])])
 
-\* All states of the bounded type that satisfy UnalignedIndInv.
-IndInit ==
+\* All states of the bounded type that satisfy UnalignedIndInv, with the sink's variables
+\* bound by SinkVars after the others (their lemmas read processed and the snapshots).
+IndInitWith(SinkVars) ==
     /\ IndPrefix
-    /\ SinkInit
     /\ processed \in [Operators -> BagsUpTo(MaxCopies)]
     /\ \E f1 \in Product(SourceEdges, [e \in SourceEdges |-> EdgeCandidates(e)]) :
        /\ snapProcessed \in [CheckpointIds -> [Operators -> BagsUpTo(MaxCopies)]]
@@ -166,7 +141,11 @@ IndInit ==
              /\ chan = [e \in Edges |-> f[e][1]]
              /\ snapChan = [c \in CheckpointIds |-> [e \in Edges |-> f[e][2][c]]]
     /\ FlowLemma
+    /\ SinkVars
     /\ UnalignedIndInv
+
+\* With the transactional sink off (SinkInit); MCUnalignedIndInvSink.tla binds it on.
+IndInit == IndInitWith(SinkInit)
 
 IndSpec == IndInit /\ [][Next]_vars
 

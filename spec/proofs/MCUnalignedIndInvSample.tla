@@ -136,10 +136,11 @@ SamplePrefix ==
                             /\ Stale(c) => so[c][s] = 0})
     /\ SourceSnapshotLemma
 
-\* A random sample of the states of the bounded type that satisfy UnalignedIndInv.
-SampleInit ==
+\* A random sample of the states of the bounded type that satisfy UnalignedIndInv, with the
+\* sink's variables bound by SinkVars after the others (SinkInit binds them without a draw, so
+\* where it stands does not change the sample).
+SampleInitWith(SinkVars) ==
     /\ SamplePrefix
-    /\ SinkInit
     \* The source edges first (their lemmas read no operator state), then the state of the
     \* operators fed by them, computed (p1, sp1), then the other edges, then the state of
     \* their receivers, computed.
@@ -158,7 +159,11 @@ SampleInit ==
                                 IF t \in FedBySources THEN sp1[c][t] ELSE SnapBagWith(p1, sp1, c, t, f)]]
     /\ processed \in [Operators -> BagsUpTo(MaxCopies)]
     /\ snapProcessed \in [CheckpointIds -> [Operators -> BagsUpTo(MaxCopies)]]
+    /\ SinkVars
     /\ UnalignedIndInv
+
+\* With the transactional sink off; MCUnalignedIndInvSinkSample.tla binds it on.
+SampleInit == SampleInitWith(SinkInit)
 
 \* The sampled states' successors are checked (TLC checks the invariants of a state outside
 \* the constraint too) but not explored further: one step of Next from each sampled state.
