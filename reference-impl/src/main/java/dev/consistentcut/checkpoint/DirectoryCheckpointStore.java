@@ -9,32 +9,53 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * A durable {@link CheckpointStore}: one file per checkpoint in a directory, plus a pointer.
+ * A durable {@link CheckpointStore} of incremental checkpoints: per checkpoint a private file,
+ * shared segment files, and a pointer (spec/incremental/IncrementalCheckpointStore.tla).
  *
- * <p><b>Writing</b> ({@link #store}): the checkpoint, encoded by {@link CheckpointCodec}, goes to
- * {@code chk-<id>.tmp}, is fsynced, atomically renamed to {@code chk-<id>.ckpt}, and the directory
- * is fsynced (where the OS allows it). Only then is the pointer {@code LATEST} written the same way
- * (via {@code LATEST.tmp}): the pointer is the commit point. Finally checkpoints older than the
- * newest {@code retain} valid ones are deleted, but only those that still decode: a file that
- * cannot be parsed is reported and left in place, so bad input never loses data. A crash at any
- * point leaves either the old or the new pointer, each naming a complete file.
+ * <p><b>Files.</b> A task snapshot is two changelogs ({@link TaskSnapshot}: state and ledger, each
+ * a chain of immutable segments). Each segment is written once, in a shared file named by the
+ * checkpoint that uploaded it and the task ({@code shared-<id>-<task>.seg}, action
+ * {@code UploadFile}); a later checkpoint whose chains still hold it references it there. A
+ * compaction ({@code CompactState}) is a new base segment, so it is written once too. The private
+ * file {@code chk-<id>.ckpt} ({@link IncrementalCodec}) holds the source offsets, channel state and
+ * statistics, and per task the references to its segments. Whole-checkpoint files of earlier
+ * versions ({@link CheckpointCodec}) are still read.
  *
- * <p><b>Reading</b> ({@link #latest}): the checkpoint {@code LATEST} names, fully decoded and
- * checksum-verified. If the pointer is missing or corrupt, or the file it names is missing,
- * truncated or corrupt, a warning says which file and what is wrong, and the newest older
- * checkpoint file that decodes is used instead (each one skipped is reported too). The pointer
- * holds no data of its own (it is derived from the directory), so a corrupt pointer is replaced
- * by the next {@link #store}.
+ * <p><b>Writing</b> ({@link #store}): first the new shared files, then the private file, each
+ * written to a temporary file, fsynced, atomically renamed and the directory fsynced (where the OS
+ * allows it); then the pointer {@code LATEST} the same way (via {@code LATEST.tmp}): the pointer
+ * is the commit point. Once the private file is in place, its shared files are registered in the
+ * {@link SharedStateRegistry} ({@code RegisterSharedFile}). Finally checkpoints older than the
+ * newest {@code retain} restorable ones are subsumed: the private file is deleted
+ * ({@code SubsumeCheckpoint}), the reference counts of its shared files drop
+ * ({@code UnregisterCheckpoint}) and those no retained checkpoint references are deleted
+ * ({@code DeleteFile}). A file that cannot be parsed is reported and left in place, so bad input
+ * never loses data, and so are the shared files it may reference. A crash at any point leaves
+ * either the old or the new pointer, each naming a complete checkpoint; shared files a crash
+ * leaves unreferenced (an interrupted write, FLINK-30461, or an interrupted subsumption) are
+ * deleted by the next {@link #store}. The registry is not a file: the next store rebuilds it
+ * from the private files, which list what they reference.
+ *
+ * <p><b>Reading</b> ({@link #latest}): the checkpoint {@code LATEST} names, its private file and
+ * every shared file it references decoded and checksum-verified. If the pointer is missing or
+ * corrupt, or a file it needs is missing, truncated or corrupt, a warning says which file and what
+ * is wrong, and the newest older checkpoint that reads is used instead (each one skipped is
+ * reported too). The pointer holds no data of its own (it is derived from the directory), so a
+ * corrupt pointer is replaced by the next {@link #store}.
  *
  * <p><b>Threading contract.</b> Thread-safe within one process: every method holds this store's
  * lock, so a {@link #latest()} racing with a {@link #store} sees the old or the new checkpoint,
@@ -48,7 +69,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     static final String POINTER = "LATEST";
     private static final String POINTER_TEMP = "LATEST.tmp";
     private static final Pattern CHECKPOINT_FILE = Pattern.compile("chk-(\\d{1,18})\\.ckpt");
-    private static final Pattern TEMP_FILE = Pattern.compile("chk-\\d{1,18}\\.tmp|LATEST\\.tmp");
+    private static final Pattern TEMP_FILE = Pattern.compile("chk-\\d{1,18}\\.tmp|LATEST\\.tmp|shared-\\d{1,18}-.+\\.seg\\.tmp");
     private static final Pattern LEFTOVER_CHECKPOINT_TEMP = Pattern.compile("chk-(\\d{1,18})\\.tmp");
     private static final Pattern POINTER_LINE = Pattern.compile("checkpoint (\\d{1,18}) crc32c ([0-9a-f]{8})\n");
 
@@ -63,6 +84,10 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     private final WriteObserver observer;
     /** Ids whose files failed to decode when pruning: reported once, never deleted; guarded by this. */
     private final Set<Long> undecodable = new HashSet<>();
+    /** Reference counts of the shared files; built by the first {@link #store} ({@link #registry()}); guarded by this. */
+    private SharedStateRegistry registry;
+    /** The highest id whose private file could not be read: shared files up to it are never deleted; guarded by this. */
+    private long unreadableBelow;
 
     /**
      * Opens (creating if needed) a checkpoint directory and reports leftover temporary files.
@@ -152,9 +177,24 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
             throw new IllegalArgumentException("checkpoint " + c.id() + " is already stored (" + target
                     + " exists); checkpoint ids are never reused, so it is not overwritten");
         }
-        byte[] bytes = CheckpointCodec.encode(c, jobId);
+        SharedStateRegistry registry = registry();
+        deleteOrphans(registry);
+        Map<String, IncrementalCodec.TaskRefs> tasks = new TreeMap<>();
+        List<String> uploaded = new ArrayList<>();
         try {
+            for (Map.Entry<String, TaskSnapshot> e : new TreeMap<>(c.taskSnapshots()).entrySet()) {
+                tasks.put(e.getKey(), uploadTask(c.id(), e.getKey(), e.getValue(), registry, uploaded));
+            }
+            byte[] bytes = IncrementalCodec.encodeMetadata(c, jobId, tasks);
             writeAtomically(bytes, dir.resolve("chk-" + c.id() + ".tmp"), target, "checkpoint");
+        } catch (IOException e) {
+            uploaded.forEach(registry::forget); // orphans now: deleted by the next store
+            throw new UncheckedIOException("storing checkpoint " + c.id() + " in " + dir + " failed: " + e, e);
+        }
+        // The private file is in place: from now on it references its shared files, pointer or not.
+        registry.registerCheckpoint(c.id(), new IncrementalCodec.Metadata(jobId, c.id(), Map.of(), tasks, Map.of(),
+                c.stats()).sharedFiles());
+        try {
             if (c.id() > pointedIdOrZero()) {
                 writeAtomically(pointerBytes(c.id()), dir.resolve(POINTER_TEMP), dir.resolve(POINTER), "pointer");
             }
@@ -162,6 +202,134 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
             throw new UncheckedIOException("storing checkpoint " + c.id() + " in " + dir + " failed: " + e, e);
         }
         prune();
+    }
+
+    /**
+     * The references of {@code s}'s changelogs: a segment in a shared file some retained
+     * checkpoint references is referenced there; the others are uploaded in one new shared file
+     * of this checkpoint and task ({@link #uploadFile}). A state whose merge has no name
+     * ({@link OperatorStateMerge}) is uploaded whole, one segment.
+     */
+    private IncrementalCodec.TaskRefs uploadTask(long id, String task, TaskSnapshot s, SharedStateRegistry registry,
+            List<String> uploaded) throws IOException {
+        String file = SharedSegmentFiles.name(id, task);
+        List<Object> uploads = new ArrayList<>();
+        Map<Object, IncrementalCodec.SegmentRef> located = new IdentityHashMap<>();
+        Changelog<byte[]> state = s.stateChangelog();
+        String merge = "";
+        if (state.length() > 1) {
+            if (s.stateMerge() instanceof OperatorStateMerge m) {
+                merge = m.name();
+            } else {
+                byte[] whole = s.operatorState();
+                state = Changelog.base(whole, whole.length);
+            }
+        }
+        List<IncrementalCodec.SegmentRef> stateRefs = references(state.segments(), file, uploads, located, registry);
+        List<IncrementalCodec.SegmentRef> ledgerRefs =
+                references(s.ledgerChangelog().segments(), file, uploads, located, registry);
+        if (!uploads.isEmpty()) {
+            uploaded.add(file);
+            uploadFile(id, task, file, uploads);
+            located.forEach(registry::locate);
+        }
+        return new IncrementalCodec.TaskRefs(s.stateSize(), s.ledgerEntries(), s.ledgerBytes(), merge, stateRefs,
+                ledgerRefs);
+    }
+
+    private static List<IncrementalCodec.SegmentRef> references(List<?> segments, String file, List<Object> uploads,
+            Map<Object, IncrementalCodec.SegmentRef> located, SharedStateRegistry registry) {
+        List<IncrementalCodec.SegmentRef> refs = new ArrayList<>(segments.size());
+        for (Object segment : segments) {
+            IncrementalCodec.SegmentRef ref = registry.reusable(segment);
+            if (ref == null) {
+                ref = located.get(segment);
+            }
+            if (ref == null) {
+                ref = new IncrementalCodec.SegmentRef(file, uploads.size());
+                uploads.add(segment);
+                located.put(segment, ref);
+            }
+            refs.add(ref);
+        }
+        return refs;
+    }
+
+    /**
+     * Action {@code UploadFile}: the new segments of {@code task} in checkpoint {@code id} become
+     * the durable shared file {@code file}, before the checkpoint's private file references it.
+     */
+    private void uploadFile(long id, String task, String file, List<Object> segments) throws IOException {
+        writeAtomically(IncrementalCodec.encodeShared(task, id, segments), dir.resolve(file + ".tmp"),
+                dir.resolve(file), "shared");
+    }
+
+    /**
+     * The registry, rebuilt on first use from the private files in the directory (every one whose
+     * metadata decodes is registered: the retained checkpoints, and any that the next pruning
+     * subsumes). Ids whose private file does not decode are remembered: the shared files such a
+     * checkpoint may reference are never deleted ({@link #mayDelete}).
+     */
+    private SharedStateRegistry registry() {
+        if (registry == null) {
+            SharedStateRegistry r = new SharedStateRegistry();
+            for (long id : checkpointIdsDescending()) {
+                Path file = dir.resolve(fileName(id));
+                try {
+                    byte[] bytes = Files.readAllBytes(file);
+                    if (IncrementalCodec.isIncremental(bytes)) {
+                        r.registerCheckpoint(id, IncrementalCodec.decodeMetadata(bytes, file.toString()).sharedFiles());
+                    } else {
+                        CheckpointCodec.decodeWithJob(bytes, file.toString()); // a whole checkpoint: no shared file
+                    }
+                } catch (IOException e) {
+                    unreadableBelow = Math.max(unreadableBelow, id);
+                }
+            }
+            registry = r;
+        }
+        return registry;
+    }
+
+    /**
+     * Whether shared file {@code name} may be deleted once no registered checkpoint references it:
+     * not if a checkpoint whose private file cannot be read might reference it (one uploaded at or
+     * before it): bad input never loses data.
+     */
+    private boolean mayDelete(String name) {
+        return SharedSegmentFiles.uploader(name) > unreadableBelow;
+    }
+
+    /**
+     * Deletes the shared files no registered checkpoint references, and their temporary files: a
+     * crash between {@code UploadFile} and the private file's write leaves them, and no
+     * checkpoint will ever reference them (FLINK-30461). Called under the lock before a write, so
+     * no upload of this store is in progress.
+     */
+    private void deleteOrphans(SharedStateRegistry registry) {
+        for (String name : list()) {
+            boolean temp = SharedSegmentFiles.SHARED_TEMP.matcher(name).matches();
+            boolean orphan = SharedSegmentFiles.SHARED_FILE.matcher(name).matches() && registry.count(name) == 0;
+            if ((temp || orphan) && mayDelete(name) && deleteFile(name)) {
+                warnings.accept(dir.resolve(name) + (temp ? ": leftover of an interrupted write removed"
+                        : ": shared file no checkpoint references (its checkpoint's write was interrupted) deleted"));
+            }
+        }
+    }
+
+    /**
+     * Action {@code DeleteFile}: shared file {@code name}, which no retained checkpoint
+     * references, is deleted; false (reported) if it could not be.
+     */
+    private boolean deleteFile(String name) {
+        try {
+            files.delete(dir.resolve(name));
+            registry.forget(name);
+            return true;
+        } catch (IOException e) {
+            warnings.accept(dir.resolve(name) + ": could not delete an unreferenced shared file: " + e);
+            return false;
+        }
     }
 
     /** Ids the last {@link #latest()} fell back past (guarded by this). */
@@ -229,6 +397,37 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
         return ids;
     }
 
+    /**
+     * The shared files each checkpoint file in {@code dir} references, by checkpoint id: empty for
+     * a whole checkpoint; absent for a file whose private data does not decode. Reads only (for
+     * inspection; no store needs to be open).
+     */
+    public static SortedMap<Long, Set<String>> sharedFileReferences(Path dir) {
+        SortedMap<Long, Set<String>> refs = new TreeMap<>();
+        try (Stream<Path> names = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) names::iterator) {
+                Matcher m = CHECKPOINT_FILE.matcher(p.getFileName().toString());
+                if (!m.matches()) {
+                    continue;
+                }
+                try {
+                    byte[] bytes = Files.readAllBytes(p);
+                    if (IncrementalCodec.isIncremental(bytes)) {
+                        refs.put(Long.parseLong(m.group(1)), IncrementalCodec.decodeMetadata(bytes, p.toString()).sharedFiles());
+                    } else {
+                        CheckpointCodec.decodeWithJob(bytes, p.toString());
+                        refs.put(Long.parseLong(m.group(1)), Set.of());
+                    }
+                } catch (IOException e) {
+                    // not decodable: its references are unknown
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list checkpoint directory " + dir + ": " + e, e);
+        }
+        return refs;
+    }
+
     // ---------------------------------------------------------------- internals
 
     static String fileName(long id) {
@@ -269,24 +468,58 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     }
 
     private CompletedCheckpoint read(Path file, long expectedId) throws IOException {
-        CheckpointCodec.Decoded d = CheckpointCodec.decodeWithJob(Files.readAllBytes(file), file.toString());
-        CompletedCheckpoint c = d.checkpoint();
-        if (jobId != null && !jobId.equals(d.jobId())) {
+        byte[] bytes = Files.readAllBytes(file);
+        if (!IncrementalCodec.isIncremental(bytes)) { // a whole checkpoint, as this store wrote them before
+            CheckpointCodec.Decoded d = CheckpointCodec.decodeWithJob(bytes, file.toString());
+            checkIdentity(file, expectedId, d.jobId(), d.checkpoint().id());
+            return d.checkpoint();
+        }
+        IncrementalCodec.Metadata m = metadata(file, bytes, expectedId);
+        return SharedSegmentFiles.assemble(m, dir, file.toString(), registry());
+    }
+
+    /** The decoded private file {@code file}, checked to be of this job and of checkpoint {@code expectedId}. */
+    private IncrementalCodec.Metadata metadata(Path file, byte[] bytes, long expectedId) throws CorruptCheckpointException {
+        IncrementalCodec.Metadata m = IncrementalCodec.decodeMetadata(bytes, file.toString());
+        checkIdentity(file, expectedId, m.jobId(), m.id());
+        return m;
+    }
+
+    private void checkIdentity(Path file, long expectedId, String fileJob, long fileId) throws CorruptCheckpointException {
+        if (jobId != null && !jobId.equals(fileJob)) {
             throw new CorruptCheckpointException(file.toString(), "belongs to "
-                    + (d.jobId() == null ? "no job (format version 1)" : "job " + d.jobId())
+                    + (fileJob == null ? "no job (format version 1)" : "job " + fileJob)
                     + ", not to job " + jobId + "; never restored into another job");
         }
-        if (c.id() != expectedId) {
+        if (fileId != expectedId) {
             throw new CorruptCheckpointException(file.toString(),
-                    "holds checkpoint " + c.id() + ", but its name says " + expectedId);
+                    "holds checkpoint " + fileId + ", but its name says " + expectedId);
         }
-        return c;
     }
 
     /**
-     * Keeps the newest {@code retain} checkpoints that decode and deletes older ones that decode.
-     * Files that do not decode are never deleted and do not count as retained. Every candidate is
-     * decoded afresh (a few small files per store): the retention rule is then exact, not a guess.
+     * Whether checkpoint {@code id}'s file is restorable, without reading its state: a whole
+     * checkpoint decodes; an incremental one's private file decodes and every shared file it
+     * references exists (their checksums are verified when it is restored).
+     */
+    private void verify(Path file, long id) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        if (!IncrementalCodec.isIncremental(bytes)) {
+            read(file, id);
+            return;
+        }
+        String missing = SharedSegmentFiles.missing(metadata(file, bytes, id), dir);
+        if (missing != null) {
+            throw new CorruptCheckpointException(file.toString(), "references shared file " + missing
+                    + ", which is missing");
+        }
+    }
+
+    /**
+     * Keeps the newest {@code retain} checkpoints that are restorable ({@link #verify}) and
+     * subsumes older ones that are. Files that are not are never deleted and do not count as
+     * retained. Every candidate is checked afresh (a few small files per store): the retention
+     * rule is then exact, not a guess.
      */
     private void prune() {
         removeFinishedLeftovers();
@@ -298,11 +531,14 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
                 valid = false; // reported already
             } else {
                 try {
-                    read(file, id);
+                    verify(file, id);
                     valid = true;
                 } catch (IOException e) {
                     warnings.accept(describe(file, e) + "; not deleted, and not counted as retained");
                     undecodable.add(id);
+                    if (!registry.isRegistered(id)) {
+                        unreadableBelow = Math.max(unreadableBelow, id); // what it references is unknown
+                    }
                     valid = false;
                 }
             }
@@ -312,11 +548,31 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
             if (kept < retain) {
                 kept++;
             } else {
-                try {
-                    files.delete(file);
-                } catch (IOException e) {
-                    warnings.accept(file + ": could not delete an expired checkpoint: " + e);
-                }
+                subsumeCheckpoint(id);
+            }
+        }
+    }
+
+    /**
+     * Action {@code SubsumeCheckpoint(id)}, then {@code UnregisterCheckpoint(id)} and
+     * {@code DeleteFile} of each shared file no registered checkpoint references any more. Only
+     * called once a newer checkpoint's private file and the pointer are durable
+     * (SubsumedByDurableInv); the private file goes first, so a crash in between leaves
+     * unreferenced shared files (deleted by the next store), never a checkpoint missing a file
+     * (RetainedRestorableInv).
+     */
+    private void subsumeCheckpoint(long id) {
+        Path file = dir.resolve(fileName(id));
+        try {
+            files.delete(file);
+        } catch (IOException e) {
+            warnings.accept(file + ": could not delete an expired checkpoint: " + e);
+            return;
+        }
+        observer.subsumed();
+        for (String shared : registry.unregisterCheckpoint(id)) {
+            if (mayDelete(shared)) {
+                deleteFile(shared);
             }
         }
     }

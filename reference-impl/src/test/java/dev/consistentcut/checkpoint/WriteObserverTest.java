@@ -17,6 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class WriteObserverTest {
 
+    private static final String SHARED_1 = "[shared-1-count.seg, shared-1-sink.seg]";
+
     @TempDir
     Path dir;
 
@@ -41,12 +43,47 @@ class WriteObserverTest {
         };
         new DirectoryCheckpointStore(dir, 3, w -> { }, "job", recording).store(sample(1));
         assertEquals(List.of(
-                "checkpoint before temp chk-1.tmp []",
-                "checkpoint temp synced [chk-1.tmp]",
-                "checkpoint renamed [chk-1.ckpt]",
-                "pointer before temp LATEST.tmp [chk-1.ckpt]",
-                "pointer temp synced [LATEST.tmp, chk-1.ckpt]",
-                "pointer renamed [LATEST, chk-1.ckpt]"), seen);
+                "shared before temp shared-1-count.seg.tmp []",
+                "shared temp synced [shared-1-count.seg.tmp]",
+                "shared renamed [shared-1-count.seg]",
+                "shared before temp shared-1-sink.seg.tmp [shared-1-count.seg]",
+                "shared temp synced [shared-1-count.seg, shared-1-sink.seg.tmp]",
+                "shared renamed [shared-1-count.seg, shared-1-sink.seg]",
+                "checkpoint before temp chk-1.tmp " + SHARED_1,
+                "checkpoint temp synced [chk-1.tmp, shared-1-count.seg, shared-1-sink.seg]",
+                "checkpoint renamed [chk-1.ckpt, shared-1-count.seg, shared-1-sink.seg]",
+                "pointer before temp LATEST.tmp [chk-1.ckpt, shared-1-count.seg, shared-1-sink.seg]",
+                "pointer temp synced [LATEST.tmp, chk-1.ckpt, shared-1-count.seg, shared-1-sink.seg]",
+                "pointer renamed [LATEST, chk-1.ckpt, shared-1-count.seg, shared-1-sink.seg]"), seen);
+    }
+
+    @Test
+    void aSubsumedCheckpointsSharedFilesGoAfterItsPrivateFile() {
+        List<String> seen = new ArrayList<>();
+        WriteObserver recording = new WriteObserver() {
+            @Override
+            public void beforeTempWrite(String write, Path temp, byte[] bytes) {
+            }
+
+            @Override
+            public void tempSynced(String write) {
+            }
+
+            @Override
+            public void renamed(String write) {
+            }
+
+            @Override
+            public void subsumed() {
+                seen.add("subsumed " + onDisk());
+            }
+        };
+        DirectoryCheckpointStore s = new DirectoryCheckpointStore(dir, 1, w -> { }, "job", recording);
+        s.store(sample(1));
+        s.store(sample(2));
+        assertEquals(List.of("subsumed [LATEST, chk-2.ckpt, shared-1-count.seg, shared-1-sink.seg, "
+                + "shared-2-count.seg, shared-2-sink.seg]"), seen);
+        assertEquals(List.of("LATEST", "chk-2.ckpt", "shared-2-count.seg", "shared-2-sink.seg"), onDisk());
     }
 
     private List<String> onDisk() {
