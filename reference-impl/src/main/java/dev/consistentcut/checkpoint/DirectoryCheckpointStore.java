@@ -398,9 +398,39 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     }
 
     /**
+     * What a checkpoint file holds, for inspection: the job it belongs to ({@code null}: none),
+     * its id, the in-flight records it persisted, and the shared files it references (none for a
+     * whole checkpoint of an earlier version).
+     */
+    public record FileSummary(String jobId, long id, long channelStateRecords, Set<String> sharedFiles) {
+    }
+
+    /**
+     * The summary of checkpoint file {@code file}, its private data decoded and checksum-verified
+     * and each shared file it references present (their contents are verified by a restore).
+     * Reads only; no store needs to be open.
+     *
+     * @throws CorruptCheckpointException naming the file and the first defect found
+     */
+    public static FileSummary summarize(Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        if (!IncrementalCodec.isIncremental(bytes)) {
+            CheckpointCodec.Decoded d = CheckpointCodec.decodeWithJob(bytes, file.toString());
+            return new FileSummary(d.jobId(), d.checkpoint().id(), d.checkpoint().persistedRecordCount(), Set.of());
+        }
+        IncrementalCodec.Metadata m = IncrementalCodec.decodeMetadata(bytes, file.toString());
+        String missing = SharedSegmentFiles.missing(m, file.getParent());
+        if (missing != null) {
+            throw new CorruptCheckpointException(file.toString(), "references shared file " + missing
+                    + ", which is missing");
+        }
+        long records = m.channelState().values().stream().mapToLong(List::size).sum();
+        return new FileSummary(m.jobId(), m.id(), records, m.sharedFiles());
+    }
+
+    /**
      * The shared files each checkpoint file in {@code dir} references, by checkpoint id: empty for
-     * a whole checkpoint; absent for a file whose private data does not decode. Reads only (for
-     * inspection; no store needs to be open).
+     * a whole checkpoint; absent for a file that {@link #summarize} refuses. Reads only.
      */
     public static SortedMap<Long, Set<String>> sharedFileReferences(Path dir) {
         SortedMap<Long, Set<String>> refs = new TreeMap<>();
@@ -411,15 +441,9 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
                     continue;
                 }
                 try {
-                    byte[] bytes = Files.readAllBytes(p);
-                    if (IncrementalCodec.isIncremental(bytes)) {
-                        refs.put(Long.parseLong(m.group(1)), IncrementalCodec.decodeMetadata(bytes, p.toString()).sharedFiles());
-                    } else {
-                        CheckpointCodec.decodeWithJob(bytes, p.toString());
-                        refs.put(Long.parseLong(m.group(1)), Set.of());
-                    }
+                    refs.put(Long.parseLong(m.group(1)), summarize(p).sharedFiles());
                 } catch (IOException e) {
-                    // not decodable: its references are unknown
+                    // not restorable: its references are unknown or broken
                 }
             }
         } catch (IOException e) {
