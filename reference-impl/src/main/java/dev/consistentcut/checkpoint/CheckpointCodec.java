@@ -46,7 +46,9 @@ import java.util.zip.CRC32C;
  * length in the header lets a truncated file be told from a corrupt one. {@link
  * CheckpointStats#persistedBytes()} and {@link CheckpointStats#stateBytes()} are the sizes of the
  * channel-state and task-snapshot sections in this format ({@link #channelStateSize}, {@link
- * #stateSize}). Stateless and thread-safe.
+ * #stateSize}). A whole checkpoint: {@link DirectoryCheckpointStore} now writes incremental
+ * ones ({@link IncrementalCodec}, version 4 of this header) and still reads these. Stateless and
+ * thread-safe.
  */
 public final class CheckpointCodec {
 

@@ -9,13 +9,11 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
@@ -68,7 +66,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
 
     static final String POINTER = "LATEST";
     private static final String POINTER_TEMP = "LATEST.tmp";
-    private static final Pattern CHECKPOINT_FILE = Pattern.compile("chk-(\\d{1,18})\\.ckpt");
+    static final Pattern CHECKPOINT_FILE = Pattern.compile("chk-(\\d{1,18})\\.ckpt");
     private static final Pattern TEMP_FILE = Pattern.compile("chk-\\d{1,18}\\.tmp|LATEST\\.tmp|shared-\\d{1,18}-.+\\.seg\\.tmp");
     private static final Pattern LEFTOVER_CHECKPOINT_TEMP = Pattern.compile("chk-(\\d{1,18})\\.tmp");
     private static final Pattern POINTER_LINE = Pattern.compile("checkpoint (\\d{1,18}) crc32c ([0-9a-f]{8})\n");
@@ -183,7 +181,13 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
         List<String> uploaded = new ArrayList<>();
         try {
             for (Map.Entry<String, TaskSnapshot> e : new TreeMap<>(c.taskSnapshots()).entrySet()) {
-                tasks.put(e.getKey(), uploadTask(c.id(), e.getKey(), e.getValue(), registry, uploaded));
+                SharedSegmentFiles.Upload u = SharedSegmentFiles.plan(c.id(), e.getKey(), e.getValue(), registry);
+                if (!u.segments().isEmpty()) {
+                    uploaded.add(u.file());
+                    uploadFile(c.id(), e.getKey(), u.file(), u.segments());
+                    u.located().forEach(registry::locate);
+                }
+                tasks.put(e.getKey(), u.refs());
             }
             byte[] bytes = IncrementalCodec.encodeMetadata(c, jobId, tasks);
             writeAtomically(bytes, dir.resolve("chk-" + c.id() + ".tmp"), target, "checkpoint");
@@ -202,57 +206,6 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
             throw new UncheckedIOException("storing checkpoint " + c.id() + " in " + dir + " failed: " + e, e);
         }
         prune();
-    }
-
-    /**
-     * The references of {@code s}'s changelogs: a segment in a shared file some retained
-     * checkpoint references is referenced there; the others are uploaded in one new shared file
-     * of this checkpoint and task ({@link #uploadFile}). A state whose merge has no name
-     * ({@link OperatorStateMerge}) is uploaded whole, one segment.
-     */
-    private IncrementalCodec.TaskRefs uploadTask(long id, String task, TaskSnapshot s, SharedStateRegistry registry,
-            List<String> uploaded) throws IOException {
-        String file = SharedSegmentFiles.name(id, task);
-        List<Object> uploads = new ArrayList<>();
-        Map<Object, IncrementalCodec.SegmentRef> located = new IdentityHashMap<>();
-        Changelog<byte[]> state = s.stateChangelog();
-        String merge = "";
-        if (state.length() > 1) {
-            if (s.stateMerge() instanceof OperatorStateMerge m) {
-                merge = m.name();
-            } else {
-                byte[] whole = s.operatorState();
-                state = Changelog.base(whole, whole.length);
-            }
-        }
-        List<IncrementalCodec.SegmentRef> stateRefs = references(state.segments(), file, uploads, located, registry);
-        List<IncrementalCodec.SegmentRef> ledgerRefs =
-                references(s.ledgerChangelog().segments(), file, uploads, located, registry);
-        if (!uploads.isEmpty()) {
-            uploaded.add(file);
-            uploadFile(id, task, file, uploads);
-            located.forEach(registry::locate);
-        }
-        return new IncrementalCodec.TaskRefs(s.stateSize(), s.ledgerEntries(), s.ledgerBytes(), merge, stateRefs,
-                ledgerRefs);
-    }
-
-    private static List<IncrementalCodec.SegmentRef> references(List<?> segments, String file, List<Object> uploads,
-            Map<Object, IncrementalCodec.SegmentRef> located, SharedStateRegistry registry) {
-        List<IncrementalCodec.SegmentRef> refs = new ArrayList<>(segments.size());
-        for (Object segment : segments) {
-            IncrementalCodec.SegmentRef ref = registry.reusable(segment);
-            if (ref == null) {
-                ref = located.get(segment);
-            }
-            if (ref == null) {
-                ref = new IncrementalCodec.SegmentRef(file, uploads.size());
-                uploads.add(segment);
-                located.put(segment, ref);
-            }
-            refs.add(ref);
-        }
-        return refs;
     }
 
     /**
@@ -395,61 +348,6 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
         List<Long> ids = checkpointIdsDescending();
         java.util.Collections.reverse(ids);
         return ids;
-    }
-
-    /**
-     * What a checkpoint file holds, for inspection: the job it belongs to ({@code null}: none),
-     * its id, the in-flight records it persisted, and the shared files it references (none for a
-     * whole checkpoint of an earlier version).
-     */
-    public record FileSummary(String jobId, long id, long channelStateRecords, Set<String> sharedFiles) {
-    }
-
-    /**
-     * The summary of checkpoint file {@code file}, its private data decoded and checksum-verified
-     * and each shared file it references present (their contents are verified by a restore).
-     * Reads only; no store needs to be open.
-     *
-     * @throws CorruptCheckpointException naming the file and the first defect found
-     */
-    public static FileSummary summarize(Path file) throws IOException {
-        byte[] bytes = Files.readAllBytes(file);
-        if (!IncrementalCodec.isIncremental(bytes)) {
-            CheckpointCodec.Decoded d = CheckpointCodec.decodeWithJob(bytes, file.toString());
-            return new FileSummary(d.jobId(), d.checkpoint().id(), d.checkpoint().persistedRecordCount(), Set.of());
-        }
-        IncrementalCodec.Metadata m = IncrementalCodec.decodeMetadata(bytes, file.toString());
-        String missing = SharedSegmentFiles.missing(m, file.getParent());
-        if (missing != null) {
-            throw new CorruptCheckpointException(file.toString(), "references shared file " + missing
-                    + ", which is missing");
-        }
-        long records = m.channelState().values().stream().mapToLong(List::size).sum();
-        return new FileSummary(m.jobId(), m.id(), records, m.sharedFiles());
-    }
-
-    /**
-     * The shared files each checkpoint file in {@code dir} references, by checkpoint id: empty for
-     * a whole checkpoint; absent for a file that {@link #summarize} refuses. Reads only.
-     */
-    public static SortedMap<Long, Set<String>> sharedFileReferences(Path dir) {
-        SortedMap<Long, Set<String>> refs = new TreeMap<>();
-        try (Stream<Path> names = Files.list(dir)) {
-            for (Path p : (Iterable<Path>) names::iterator) {
-                Matcher m = CHECKPOINT_FILE.matcher(p.getFileName().toString());
-                if (!m.matches()) {
-                    continue;
-                }
-                try {
-                    refs.put(Long.parseLong(m.group(1)), summarize(p).sharedFiles());
-                } catch (IOException e) {
-                    // not restorable: its references are unknown or broken
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list checkpoint directory " + dir + ": " + e, e);
-        }
-        return refs;
     }
 
     // ---------------------------------------------------------------- internals

@@ -31,7 +31,8 @@ import java.util.TreeSet;
  *                       string state merge ("" for a whole-state chain),
  *                       refs state segments, base first, refs ledger segments, base first)
  *   channel state, stats                                          as CheckpointCodec
- * refs   = int32 n, n x (string shared file name, int32 index of the segment in that file)
+ * refs   = int32 n, n x (int64 id of the checkpoint that uploaded the segment, int32 index of the
+ *          segment in that checkpoint's shared file of this task, {@code shared-<id>-<task>.seg})
  *
  * shared file, magic "CCKS", version 1
  *   string task, int64 id of the checkpoint that uploaded it
@@ -103,8 +104,8 @@ final class IncrementalCodec {
                 out.writeInt(t.ledgerEntries());
                 out.writeLong(t.ledgerBytes());
                 CheckpointCodec.writeString(out, t.merge());
-                writeRefs(out, t.state());
-                writeRefs(out, t.ledger());
+                writeRefs(out, e.getKey(), t.state());
+                writeRefs(out, e.getKey(), t.ledger());
             }
             CheckpointCodec.writeChannelState(out, c.channelState());
             CheckpointCodec.writeStats(out, c.stats());
@@ -127,7 +128,7 @@ final class IncrementalCodec {
             for (int i = 0; i < n; i++) {
                 String task = in.string();
                 TaskRefs t = new TaskRefs(in.buf.getInt(), in.buf.getInt(), in.buf.getLong(), in.string(),
-                        readRefs(in), readRefs(in));
+                        readRefs(in, task), readRefs(in, task));
                 if (t.state().isEmpty() || t.ledger().isEmpty()) {
                     throw new IllegalArgumentException("task " + task + " has an empty changelog");
                 }
@@ -228,19 +229,28 @@ final class IncrementalCodec {
         }
     }
 
-    private static void writeRefs(DataOutputStream out, List<SegmentRef> refs) throws IOException {
+    /** {@code refs}, each in a shared file of {@code task}: the file is named by its uploader alone. */
+    private static void writeRefs(DataOutputStream out, String task, List<SegmentRef> refs) throws IOException {
         out.writeInt(refs.size());
         for (SegmentRef r : refs) {
-            CheckpointCodec.writeString(out, r.file());
+            long uploader = SharedSegmentFiles.uploader(r.file());
+            if (!r.file().equals(SharedSegmentFiles.name(uploader, task))) {
+                throw new IllegalArgumentException("task " + task + " references " + r.file() + ", not a file of its own");
+            }
+            out.writeLong(uploader);
             out.writeInt(r.index());
         }
     }
 
-    private static List<SegmentRef> readRefs(CheckpointCodec.BodyReader in) {
+    private static List<SegmentRef> readRefs(CheckpointCodec.BodyReader in, String task) {
         int n = in.count("segment reference");
         List<SegmentRef> refs = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            refs.add(new SegmentRef(in.string(), in.buf.getInt()));
+            long uploader = in.buf.getLong();
+            if (uploader < 1) {
+                throw new IllegalArgumentException("segment reference to checkpoint " + uploader);
+            }
+            refs.add(new SegmentRef(SharedSegmentFiles.name(uploader, task), in.buf.getInt()));
         }
         return refs;
     }

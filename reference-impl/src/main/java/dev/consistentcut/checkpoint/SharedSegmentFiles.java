@@ -7,7 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -108,6 +110,65 @@ final class SharedSegmentFiles {
                     t.ledgerEntries(), t.ledgerBytes()));
         }
         return new CompletedCheckpoint(m.id(), m.offsets(), snapshots, m.channelState(), m.stats());
+    }
+
+    /**
+     * What checkpoint {@code id} writes for {@code task}: the shared file {@code file} of the
+     * {@code segments} no registered checkpoint's shared file holds (empty: nothing to write),
+     * where each of them will be ({@code located}), and the references of the task's snapshot.
+     */
+    record Upload(String file, List<Object> segments, Map<Object, IncrementalCodec.SegmentRef> located,
+                  IncrementalCodec.TaskRefs refs) {
+    }
+
+    /**
+     * The references of {@code s}'s changelogs in checkpoint {@code id}: a segment in a shared file
+     * some registered checkpoint references is referenced there; the others go to one new shared
+     * file of this checkpoint and task. A state whose merge has no name ({@link
+     * OperatorStateMerge}) goes whole, one segment.
+     */
+    static Upload plan(long id, String task, TaskSnapshot s, SharedStateRegistry registry) {
+        String file = name(id, task);
+        List<Object> uploads = new ArrayList<>();
+        Map<Object, IncrementalCodec.SegmentRef> located = new IdentityHashMap<>();
+        Changelog<byte[]> state = s.stateChangelog();
+        String merge = "";
+        if (state.length() > 1) {
+            if (s.stateMerge() instanceof OperatorStateMerge m) {
+                merge = m.name();
+            } else {
+                byte[] whole = s.operatorState();
+                state = Changelog.base(whole, whole.length);
+            }
+        }
+        List<IncrementalCodec.SegmentRef> stateRefs =
+                references(state.segments(), task, file, uploads, located, registry);
+        List<IncrementalCodec.SegmentRef> ledgerRefs =
+                references(s.ledgerChangelog().segments(), task, file, uploads, located, registry);
+        return new Upload(file, uploads, located, new IncrementalCodec.TaskRefs(s.stateSize(), s.ledgerEntries(),
+                s.ledgerBytes(), merge, stateRefs, ledgerRefs));
+    }
+
+    /** The references of {@code segments}: reused from {@code task}'s shared files (a private file names them by uploader), or new. */
+    private static List<IncrementalCodec.SegmentRef> references(List<?> segments, String task, String file,
+            List<Object> uploads, Map<Object, IncrementalCodec.SegmentRef> located, SharedStateRegistry registry) {
+        List<IncrementalCodec.SegmentRef> refs = new ArrayList<>(segments.size());
+        for (Object segment : segments) {
+            IncrementalCodec.SegmentRef ref = registry.reusable(segment);
+            if (ref != null && !ref.file().equals(name(uploader(ref.file()), task))) {
+                ref = null; // another task's file: a private file references a task's own files only
+            }
+            if (ref == null) {
+                ref = located.get(segment);
+            }
+            if (ref == null) {
+                ref = new IncrementalCodec.SegmentRef(file, uploads.size());
+                uploads.add(segment);
+                located.put(segment, ref);
+            }
+            refs.add(ref);
+        }
+        return refs;
     }
 
     /** The first shared file {@code m} references that is not in {@code dir}, or null if all are. */

@@ -136,7 +136,7 @@ class IncrementalStoreTest {
         assertEquals(Set.of(1L, 2L, 3L), uploaders());
         assertEquals(Map.of(2L, Set.of("shared-1-a.seg", "shared-2-a.seg"),
                 3L, Set.of("shared-1-a.seg", "shared-2-a.seg", "shared-3-a.seg")),
-                DirectoryCheckpointStore.sharedFileReferences(dir));
+                CheckpointFiles.sharedFileReferences(dir));
         t.process(record(4));
         s.store(checkpoint(4, Map.of("a", t.snapshot(true)))); // a compaction: the old chain goes with 2
         t.process(record(5));
@@ -202,7 +202,7 @@ class IncrementalStoreTest {
             violations.add(when + ": restored " + fromStore.map(CompletedCheckpoint::id) + " and "
                     + reopened.map(CompletedCheckpoint::id) + ", not the checkpoint stored");
         }
-        SortedMap<Long, Set<String>> refs = DirectoryCheckpointStore.sharedFileReferences(dir);
+        SortedMap<Long, Set<String>> refs = CheckpointFiles.sharedFileReferences(dir);
         Set<String> referenced = new TreeSet<>();
         refs.values().forEach(referenced::addAll);
         Set<String> onDisk = new TreeSet<>(names());

@@ -1,5 +1,6 @@
 package dev.consistentcut.cli;
 
+import dev.consistentcut.checkpoint.CheckpointFiles;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.DirectoryCheckpointStore;
 import dev.consistentcut.sink.SinkIoException;
@@ -103,7 +104,7 @@ final class InspectCommand {
                     Map.of());
         }
         try {
-            DirectoryCheckpointStore.FileSummary d = DirectoryCheckpointStore.summarize(file);
+            CheckpointFiles.Summary d = CheckpointFiles.summarize(file);
             String problem = d.id() != id ? "holds checkpoint " + d.id()
                     : jobId != null && !jobId.equals(d.jobId()) ? "belongs to " + (d.jobId() == null ? "no job"
                     : "job " + d.jobId()) + ", not to this directory's job" : null;
