@@ -109,14 +109,29 @@ public final class CheckpointCodec {
         ByteBuffer body = verifiedBody(bytes, where, MAGIC, "CCKP", "a checkpoint file",
                 v -> v == VERSION || v == VERSION_WITH_JOB, "versions " + VERSION + " and " + VERSION_WITH_JOB);
         int version = ByteBuffer.wrap(bytes).getInt(4);
-        BodyReader in = new BodyReader(body);
-        try {
+        return decodeBody(body, where, in -> {
             String jobId = version == VERSION_WITH_JOB ? in.string() : null;
             CompletedCheckpoint c = in.readCheckpoint();
-            if (in.buf.hasRemaining()) {
-                throw new IllegalArgumentException(in.buf.remaining() + " bytes left over after the statistics");
-            }
+            in.requireEnd("the statistics");
             return new Decoded(jobId, c);
+        });
+    }
+
+    /** Reads a body that passed its checksum; {@link #decodeBody} turns what it throws into the defect. */
+    @FunctionalInterface
+    interface BodyDecoder<T> {
+        T decode(BodyReader in);
+    }
+
+    /**
+     * {@code decoder} applied to {@code body}: a body that ends in the middle of a field, or holds
+     * an impossible value, is a "malformed body" {@link CorruptCheckpointException} naming
+     * {@code where} and the body byte reached.
+     */
+    static <T> T decodeBody(ByteBuffer body, String where, BodyDecoder<T> decoder) throws CorruptCheckpointException {
+        BodyReader in = new BodyReader(body);
+        try {
+            return decoder.decode(in);
         } catch (BufferUnderflowException e) {
             throw new CorruptCheckpointException(
                     where, "malformed body: ends in the middle of a field at body byte " + in.buf.position(), e);
@@ -328,6 +343,13 @@ public final class CheckpointCodec {
                 putUnique(m, string(), buf.getLong(), what);
             }
             return m;
+        }
+
+        /** Refuses bytes left over after {@code last}, the body's last part. */
+        void requireEnd(String last) {
+            if (buf.hasRemaining()) {
+                throw new IllegalArgumentException(buf.remaining() + " bytes left over after " + last);
+            }
         }
 
         /** A count, checked against the bytes left so that a bad one cannot allocate gigabytes. */

@@ -6,7 +6,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -118,8 +117,7 @@ final class IncrementalCodec {
     static Metadata decodeMetadata(byte[] bytes, String where) throws CorruptCheckpointException {
         ByteBuffer body = CheckpointCodec.verifiedBody(bytes, where, CheckpointCodec.MAGIC, "CCKP",
                 "a checkpoint file", v -> v == VERSION, "version " + VERSION + " here");
-        CheckpointCodec.BodyReader in = new CheckpointCodec.BodyReader(body);
-        try {
+        return CheckpointCodec.decodeBody(body, where, in -> {
             String jobId = in.buf.get() == 1 ? in.string() : null;
             long id = in.buf.getLong();
             Map<String, Long> offsets = in.readLongMap("source offset");
@@ -136,17 +134,9 @@ final class IncrementalCodec {
             }
             Map<String, List<Record>> channels = in.readChannelState();
             CheckpointStats stats = in.readStats();
-            if (in.buf.hasRemaining()) {
-                throw new IllegalArgumentException(in.buf.remaining() + " bytes left over after the statistics");
-            }
+            in.requireEnd("the statistics");
             return new Metadata(jobId, id, offsets, tasks, channels, stats);
-        } catch (BufferUnderflowException e) {
-            throw new CorruptCheckpointException(
-                    where, "malformed body: ends in the middle of a field at body byte " + in.buf.position(), e);
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw new CorruptCheckpointException(
-                    where, "malformed body at body byte " + in.buf.position() + ": " + e.getMessage(), e);
-        }
+        });
     }
 
     /** A shared file of {@code task}'s segments uploaded by checkpoint {@code id}: byte[] states, ledger maps. */
@@ -188,8 +178,7 @@ final class IncrementalCodec {
             throws CorruptCheckpointException {
         ByteBuffer body = CheckpointCodec.verifiedBody(bytes, where, SHARED_MAGIC, "CCKS",
                 "a shared segment file", v -> v == SHARED_VERSION, "version " + SHARED_VERSION);
-        CheckpointCodec.BodyReader in = new CheckpointCodec.BodyReader(body);
-        try {
+        return CheckpointCodec.decodeBody(body, where, in -> {
             String owner = in.string();
             long uploader = in.buf.getLong();
             if (!owner.equals(task) || uploader != id) {
@@ -216,17 +205,9 @@ final class IncrementalCodec {
                     throw new IllegalArgumentException("unknown segment kind " + kind);
                 }
             }
-            if (in.buf.hasRemaining()) {
-                throw new IllegalArgumentException(in.buf.remaining() + " bytes left over after the segments");
-            }
+            in.requireEnd("the segments");
             return segments;
-        } catch (BufferUnderflowException e) {
-            throw new CorruptCheckpointException(
-                    where, "malformed body: ends in the middle of a field at body byte " + in.buf.position(), e);
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw new CorruptCheckpointException(
-                    where, "malformed body at body byte " + in.buf.position() + ": " + e.getMessage(), e);
-        }
+        });
     }
 
     /** {@code refs}, each in a shared file of {@code task}: the file is named by its uploader alone. */

@@ -25,22 +25,7 @@ class WriteObserverTest {
     @Test
     void aWritePassesEachWindowInOrderWithTheFilesItsNameSays() {
         List<String> seen = new ArrayList<>();
-        WriteObserver recording = new WriteObserver() {
-            @Override
-            public void beforeTempWrite(String write, Path temp, byte[] bytes) {
-                seen.add(write + " before temp " + temp.getFileName() + " " + onDisk());
-            }
-
-            @Override
-            public void tempSynced(String write) {
-                seen.add(write + " temp synced " + onDisk());
-            }
-
-            @Override
-            public void renamed(String write) {
-                seen.add(write + " renamed " + onDisk());
-            }
-        };
+        WriteObserver recording = recording(seen);
         new DirectoryCheckpointStore(dir, 3, w -> { }, "job", recording).store(sample(1));
         assertEquals(List.of(
                 "shared before temp shared-1-count.seg.tmp []",
@@ -60,17 +45,32 @@ class WriteObserverTest {
     @Test
     void aSubsumedCheckpointsSharedFilesGoAfterItsPrivateFile() {
         List<String> seen = new ArrayList<>();
-        WriteObserver recording = new WriteObserver() {
+        WriteObserver recording = recording(seen);
+        DirectoryCheckpointStore s = new DirectoryCheckpointStore(dir, 1, w -> { }, "job", recording);
+        s.store(sample(1));
+        s.store(sample(2));
+        seen.removeIf(w -> !w.startsWith("subsumed"));
+        assertEquals(List.of("subsumed [LATEST, chk-2.ckpt, shared-1-count.seg, shared-1-sink.seg, "
+                + "shared-2-count.seg, shared-2-sink.seg]"), seen);
+        assertEquals(List.of("LATEST", "chk-2.ckpt", "shared-2-count.seg", "shared-2-sink.seg"), onDisk());
+    }
+
+    /** An observer adding each window it sees, with the files on disk then, to {@code seen}. */
+    private WriteObserver recording(List<String> seen) {
+        return new WriteObserver() {
             @Override
             public void beforeTempWrite(String write, Path temp, byte[] bytes) {
+                seen.add(write + " before temp " + temp.getFileName() + " " + onDisk());
             }
 
             @Override
             public void tempSynced(String write) {
+                seen.add(write + " temp synced " + onDisk());
             }
 
             @Override
             public void renamed(String write) {
+                seen.add(write + " renamed " + onDisk());
             }
 
             @Override
@@ -78,12 +78,6 @@ class WriteObserverTest {
                 seen.add("subsumed " + onDisk());
             }
         };
-        DirectoryCheckpointStore s = new DirectoryCheckpointStore(dir, 1, w -> { }, "job", recording);
-        s.store(sample(1));
-        s.store(sample(2));
-        assertEquals(List.of("subsumed [LATEST, chk-2.ckpt, shared-1-count.seg, shared-1-sink.seg, "
-                + "shared-2-count.seg, shared-2-sink.seg]"), seen);
-        assertEquals(List.of("LATEST", "chk-2.ckpt", "shared-2-count.seg", "shared-2-sink.seg"), onDisk());
     }
 
     private List<String> onDisk() {
