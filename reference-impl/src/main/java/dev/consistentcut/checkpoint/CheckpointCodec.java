@@ -56,6 +56,8 @@ public final class CheckpointCodec {
     public static final int VERSION = 1;
     /** The version whose body starts with the job id: a durable job's checkpoints. */
     public static final int VERSION_WITH_JOB = 2;
+    /** The version of an incremental checkpoint's private file, this header over {@link IncrementalCodec}'s body. */
+    public static final int VERSION_INCREMENTAL = 4;
     public static final int HEADER_BYTES = 16;
 
     private CheckpointCodec() {

@@ -31,7 +31,8 @@ public final class CheckpointFiles {
 
     /**
      * The summary of checkpoint file {@code file}, its private data decoded and checksum-verified
-     * and each shared file it references present (their contents are verified by a restore).
+     * (whether the shared files it references are there, and their contents, is not checked
+     * here: a restore verifies them).
      * Reads only; no store needs to be open.
      *
      * @throws CorruptCheckpointException naming the file and the first defect found
@@ -43,11 +44,6 @@ public final class CheckpointFiles {
             return new Summary(d.jobId(), d.checkpoint().id(), d.checkpoint().persistedRecordCount(), Set.of());
         }
         IncrementalCodec.Metadata m = IncrementalCodec.decodeMetadata(bytes, file.toString());
-        String missing = SharedSegmentFiles.missing(m, file.getParent());
-        if (missing != null) {
-            throw new CorruptCheckpointException(file.toString(), "references shared file " + missing
-                    + ", which is missing");
-        }
         long records = m.channelState().values().stream().mapToLong(List::size).sum();
         return new Summary(m.jobId(), m.id(), records, m.sharedFiles());
     }

@@ -175,8 +175,14 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
             throw new IllegalArgumentException("checkpoint " + c.id() + " is already stored (" + target
                     + " exists); checkpoint ids are never reused, so it is not overwritten");
         }
-        SharedStateRegistry registry = registry();
-        deleteOrphans(registry);
+        SharedStateRegistry registry;
+        try {
+            registry = registry();
+            deleteOrphans(registry);
+        } catch (UncheckedIOException e) { // the directory cannot be listed: this write fails like any other
+            throw new UncheckedIOException("storing checkpoint " + c.id() + " in " + dir + " failed: " + e.getCause(),
+                    e.getCause());
+        }
         Map<String, IncrementalCodec.TaskRefs> tasks = new TreeMap<>();
         List<String> uploaded = new ArrayList<>();
         try {

@@ -45,7 +45,7 @@ import java.util.TreeSet;
 final class IncrementalCodec {
 
     /** The private file's version in {@link CheckpointCodec}'s header: its snapshots are references. */
-    static final int VERSION = 4;
+    static final int VERSION = CheckpointCodec.VERSION_INCREMENTAL;
     static final int SHARED_MAGIC = 0x43434B53;
     static final int SHARED_VERSION = 1;
 

@@ -111,8 +111,11 @@ final class InspectCommand {
             Map<String, Long> shared = new TreeMap<>();
             if (problem == null) {
                 d.sharedFiles().forEach(f -> shared.put(f, sizeOf(file.resolveSibling(f))));
+                problem = shared.entrySet().stream().filter(f -> f.getValue() < 0).findFirst()
+                        .map(f -> "references shared file " + f.getKey() + ", which is missing").orElse(null);
             }
-            return new Entry(id, file.getFileName().toString(), size, d.channelStateRecords(), problem, shared);
+            return new Entry(id, file.getFileName().toString(), size, d.channelStateRecords(), problem,
+                    problem == null ? shared : Map.of());
         } catch (IOException e) {
             return new Entry(id, file.getFileName().toString(), size, -1, e.getMessage(), Map.of());
         }

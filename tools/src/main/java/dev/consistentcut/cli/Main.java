@@ -180,7 +180,8 @@ public final class Main {
         String v = Main.class.getPackage().getImplementationVersion();
         return "consistent-cut tools " + (v == null ? "(development build)" : v)
                 + "; checkpoint format versions " + CheckpointCodec.VERSION + "-" + CheckpointCodec.VERSION_WITH_JOB
-                + ", job manifest version " + JobManifest.FORMAT_VERSION;
+                + ", job manifest version " + JobManifest.FORMAT_VERSION
+                + ", incremental checkpoint format version " + CheckpointCodec.VERSION_INCREMENTAL;
     }
 
     private static int runCommand(String[] a, PrintStream out, PrintStream err, Plugs plugs) throws UsageException {
