@@ -3,7 +3,6 @@ package dev.consistentcut.checkpoint;
 import dev.consistentcut.annotation.TestSeam;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -69,7 +68,6 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     static final Pattern CHECKPOINT_FILE = Pattern.compile("chk-(\\d{1,18})\\.ckpt");
     private static final Pattern TEMP_FILE = Pattern.compile("chk-\\d{1,18}\\.tmp|LATEST\\.tmp|shared-\\d{1,18}-.+\\.seg\\.tmp");
     private static final Pattern LEFTOVER_CHECKPOINT_TEMP = Pattern.compile("chk-(\\d{1,18})\\.tmp");
-    private static final Pattern POINTER_LINE = Pattern.compile("checkpoint (\\d{1,18}) crc32c ([0-9a-f]{8})\n");
 
     private final Path dir;
     private final int retain;
@@ -82,10 +80,10 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     private final WriteObserver observer;
     /** Ids whose files failed to decode when pruning: reported once, never deleted; guarded by this. */
     private final Set<Long> undecodable = new HashSet<>();
-    /** Reference counts of the shared files; built by the first {@link #store} ({@link #registry()}); guarded by this. */
+    /** Reference counts of the shared files; built on first use ({@link #registry()}); guarded by this. */
     private SharedStateRegistry registry;
-    /** The highest id whose private file could not be read: shared files up to it are never deleted; guarded by this. */
-    private long unreadableBelow;
+    /** Reads the checkpoint files of this directory and job. */
+    private final CheckpointReader reader;
 
     /**
      * Opens (creating if needed) a checkpoint directory and reports leftover temporary files.
@@ -137,6 +135,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     private DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings, String jobId, StoreFiles files,
             WriteObserver observer) {
         this.jobId = jobId;
+        this.reader = new CheckpointReader(dir, jobId);
         this.files = Objects.requireNonNull(files, "files");
         this.observer = Objects.requireNonNull(observer, "observer");
         this.dir = Objects.requireNonNull(dir, "dir");
@@ -223,40 +222,12 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
                 dir.resolve(file), "shared");
     }
 
-    /**
-     * The registry, rebuilt on first use from the private files in the directory (every one whose
-     * metadata decodes is registered: the retained checkpoints, and any that the next pruning
-     * subsumes). Ids whose private file does not decode are remembered: the shared files such a
-     * checkpoint may reference are never deleted ({@link #mayDelete}).
-     */
+    /** The registry, rebuilt on first use from the private files in the directory. */
     private SharedStateRegistry registry() {
         if (registry == null) {
-            SharedStateRegistry r = new SharedStateRegistry();
-            for (long id : checkpointIdsDescending()) {
-                Path file = dir.resolve(fileName(id));
-                try {
-                    byte[] bytes = Files.readAllBytes(file);
-                    if (IncrementalCodec.isIncremental(bytes)) {
-                        r.registerCheckpoint(id, IncrementalCodec.decodeMetadata(bytes, file.toString()).sharedFiles());
-                    } else {
-                        CheckpointCodec.decodeWithJob(bytes, file.toString()); // a whole checkpoint: no shared file
-                    }
-                } catch (IOException e) {
-                    unreadableBelow = Math.max(unreadableBelow, id);
-                }
-            }
-            registry = r;
+            registry = SharedStateRegistry.rebuilt(dir, checkpointIdsDescending());
         }
         return registry;
-    }
-
-    /**
-     * Whether shared file {@code name} may be deleted once no registered checkpoint references it:
-     * not if a checkpoint whose private file cannot be read might reference it (one uploaded at or
-     * before it): bad input never loses data.
-     */
-    private boolean mayDelete(String name) {
-        return SharedSegmentFiles.uploader(name) > unreadableBelow;
     }
 
     /**
@@ -269,7 +240,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
         for (String name : list()) {
             boolean temp = SharedSegmentFiles.SHARED_TEMP.matcher(name).matches();
             boolean orphan = SharedSegmentFiles.SHARED_FILE.matcher(name).matches() && registry.count(name) == 0;
-            if ((temp || orphan) && mayDelete(name) && deleteFile(name)) {
+            if ((temp || orphan) && registry.mayDelete(name) && deleteFile(name)) {
                 warnings.accept(dir.resolve(name) + (temp ? ": leftover of an interrupted write removed"
                         : ": shared file no checkpoint references (its checkpoint's write was interrupted) deleted"));
             }
@@ -363,27 +334,12 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     }
 
     static byte[] pointerBytes(long id) {
-        String body = "checkpoint " + id;
-        byte[] b = body.getBytes(StandardCharsets.US_ASCII);
-        return String.format("%s crc32c %08x\n", body, CheckpointCodec.crc32c(b, 0, b.length))
-                .getBytes(StandardCharsets.US_ASCII);
+        return PointerFile.bytes(id);
     }
 
     /** The id in a pointer file; a CorruptCheckpointException names the defect. */
     private long parsePointer(byte[] bytes) throws CorruptCheckpointException {
-        String text = new String(bytes, StandardCharsets.US_ASCII);
-        Matcher m = POINTER_LINE.matcher(text);
-        if (!m.matches()) {
-            throw new CorruptCheckpointException(dir.resolve(POINTER).toString(),
-                    "corrupt pointer: expected one line 'checkpoint <id> crc32c <8 hex digits>', found "
-                            + bytes.length + " bytes: " + printable(text));
-        }
-        long id = Long.parseLong(m.group(1));
-        if (!java.util.Arrays.equals(bytes, pointerBytes(id))) {
-            throw new CorruptCheckpointException(dir.resolve(POINTER).toString(),
-                    "checksum mismatch in pointer: " + printable(text));
-        }
-        return id;
+        return PointerFile.parse(bytes, dir.resolve(POINTER));
     }
 
     /** The id LATEST names, or 0 when it is missing or corrupt (then any new checkpoint replaces it). */
@@ -396,55 +352,11 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     }
 
     private CompletedCheckpoint read(Path file, long expectedId) throws IOException {
-        byte[] bytes = Files.readAllBytes(file);
-        if (!IncrementalCodec.isIncremental(bytes)) { // a whole checkpoint, as this store wrote them before
-            CheckpointCodec.Decoded d = CheckpointCodec.decodeWithJob(bytes, file.toString());
-            checkIdentity(file, expectedId, d.jobId(), d.checkpoint().id());
-            return d.checkpoint();
-        }
-        IncrementalCodec.Metadata m = metadata(file, bytes, expectedId);
-        return SharedSegmentFiles.assemble(m, dir, file.toString(), registry());
-    }
-
-    /** The decoded private file {@code file}, checked to be of this job and of checkpoint {@code expectedId}. */
-    private IncrementalCodec.Metadata metadata(Path file, byte[] bytes, long expectedId) throws CorruptCheckpointException {
-        IncrementalCodec.Metadata m = IncrementalCodec.decodeMetadata(bytes, file.toString());
-        checkIdentity(file, expectedId, m.jobId(), m.id());
-        return m;
-    }
-
-    private void checkIdentity(Path file, long expectedId, String fileJob, long fileId) throws CorruptCheckpointException {
-        if (jobId != null && !jobId.equals(fileJob)) {
-            throw new CorruptCheckpointException(file.toString(), "belongs to "
-                    + (fileJob == null ? "no job (format version 1)" : "job " + fileJob)
-                    + ", not to job " + jobId + "; never restored into another job");
-        }
-        if (fileId != expectedId) {
-            throw new CorruptCheckpointException(file.toString(),
-                    "holds checkpoint " + fileId + ", but its name says " + expectedId);
-        }
+        return reader.read(file, expectedId, registry());
     }
 
     /**
-     * Whether checkpoint {@code id}'s file is restorable, without reading its state: a whole
-     * checkpoint decodes; an incremental one's private file decodes and every shared file it
-     * references exists (their checksums are verified when it is restored).
-     */
-    private void verify(Path file, long id) throws IOException {
-        byte[] bytes = Files.readAllBytes(file);
-        if (!IncrementalCodec.isIncremental(bytes)) {
-            read(file, id);
-            return;
-        }
-        String missing = SharedSegmentFiles.missing(metadata(file, bytes, id), dir);
-        if (missing != null) {
-            throw new CorruptCheckpointException(file.toString(), "references shared file " + missing
-                    + ", which is missing");
-        }
-    }
-
-    /**
-     * Keeps the newest {@code retain} checkpoints that are restorable ({@link #verify}) and
+     * Keeps the newest {@code retain} checkpoints that are restorable ({@link CheckpointReader#verify}) and
      * subsumes older ones that are. Files that are not are never deleted and do not count as
      * retained. Every candidate is checked afresh (a few small files per store): the retention
      * rule is then exact, not a guess.
@@ -459,13 +371,13 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
                 valid = false; // reported already
             } else {
                 try {
-                    verify(file, id);
+                    reader.verify(file, id);
                     valid = true;
                 } catch (IOException e) {
                     warnings.accept(describe(file, e) + "; not deleted, and not counted as retained");
                     undecodable.add(id);
                     if (!registry.isRegistered(id)) {
-                        unreadableBelow = Math.max(unreadableBelow, id); // what it references is unknown
+                        registry.unreadable(id); // what it references is unknown
                     }
                     valid = false;
                 }
@@ -499,7 +411,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
         }
         observer.subsumed();
         for (String shared : registry.unregisterCheckpoint(id)) {
-            if (mayDelete(shared)) {
+            if (registry.mayDelete(shared)) {
                 deleteFile(shared);
             }
         }
@@ -573,10 +485,5 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
 
     private static String describe(Path file, IOException e) {
         return e instanceof CorruptCheckpointException ? e.getMessage() : file + ": cannot be read: " + e;
-    }
-
-    private static String printable(String s) {
-        String shown = s.length() > 80 ? s.substring(0, 80) + "..." : s;
-        return "'" + shown.replace("\n", "\\n").replaceAll("[^\\x20-\\x7e\\\\]", "?") + "'";
     }
 }

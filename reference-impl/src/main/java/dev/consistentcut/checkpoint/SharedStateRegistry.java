@@ -1,5 +1,8 @@
 package dev.consistentcut.checkpoint;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -29,6 +32,45 @@ final class SharedStateRegistry {
     private final Map<Object, IncrementalCodec.SegmentRef> located = new IdentityHashMap<>();
     /** The segments located in each shared file, to forget them when it is deleted. */
     private final Map<String, List<Object>> segmentsOf = new TreeMap<>();
+    /** The highest id whose private file could not be read: shared files up to it are never deleted. */
+    private long unreadableBelow;
+
+    /**
+     * The registry of the private files {@code ids} in {@code dir}: every one whose metadata
+     * decodes is registered (the retained checkpoints, and any the next pruning subsumes); one
+     * that does not decode is {@link #unreadable}.
+     */
+    static SharedStateRegistry rebuilt(Path dir, List<Long> ids) {
+        SharedStateRegistry r = new SharedStateRegistry();
+        for (long id : ids) {
+            Path file = dir.resolve(DirectoryCheckpointStore.fileName(id));
+            try {
+                byte[] bytes = Files.readAllBytes(file);
+                if (IncrementalCodec.isIncremental(bytes)) {
+                    r.registerCheckpoint(id, IncrementalCodec.decodeMetadata(bytes, file.toString()).sharedFiles());
+                } else {
+                    CheckpointCodec.decodeWithJob(bytes, file.toString()); // a whole checkpoint: no shared file
+                }
+            } catch (IOException e) {
+                r.unreadable(id);
+            }
+        }
+        return r;
+    }
+
+    /** Checkpoint {@code id}'s private file cannot be read: what it references is unknown. */
+    void unreadable(long id) {
+        unreadableBelow = Math.max(unreadableBelow, id);
+    }
+
+    /**
+     * Whether shared file {@code name} may be deleted once no registered checkpoint references it:
+     * not if a checkpoint whose private file cannot be read might reference it (one uploaded at or
+     * before it): bad input never loses data.
+     */
+    boolean mayDelete(String name) {
+        return SharedSegmentFiles.uploader(name) > unreadableBelow;
+    }
 
     /**
      * Action {@code RegisterSharedFile} for every shared file of checkpoint {@code id} (the

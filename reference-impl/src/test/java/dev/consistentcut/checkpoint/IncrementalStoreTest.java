@@ -124,6 +124,18 @@ class IncrementalStoreTest {
     }
 
     @Test
+    void aWholeCheckpointOfAnEarlierVersionIsStillReadAndSubsumedLikeAnother() throws IOException {
+        Files.write(dir.resolve("chk-1.ckpt"), CheckpointCodec.encode(SampleCheckpoints.sample(1), "job"));
+        Files.write(dir.resolve("LATEST"), DirectoryCheckpointStore.pointerBytes(1));
+        DirectoryCheckpointStore s = new DirectoryCheckpointStore(dir, 1, warnings::add, "job");
+        assertEquals(Optional.of(SampleCheckpoints.sample(1)), s.latest());
+        s.store(SampleCheckpoints.sample(2));
+        assertEquals(Optional.of(SampleCheckpoints.sample(2)), new DirectoryCheckpointStore(dir, 1, warnings::add, "job").latest());
+        assertEquals(Set.of("LATEST", "chk-2.ckpt", "shared-2-count.seg", "shared-2-sink.seg"), names());
+        assertEquals(List.of(), warnings);
+    }
+
+    @Test
     void aSegmentSharedByTwoCheckpointsIsDeletedOnlyWithTheLastOfThem() throws IOException {
         TaskState t = new TaskState(null);
         DirectoryCheckpointStore s = new DirectoryCheckpointStore(dir, 2, warnings::add);
