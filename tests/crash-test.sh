@@ -34,8 +34,9 @@ record may be committed twice, and after the final resume verify-output must pas
                     that the health check catches it; after each job's final resume, simulate a
                     sink that committed a transaction twice, and require that the output checks
                     catch it (exit 0 iff they caught every case)
-Windows (see CrashPoints): checkpoint-temp-partial, checkpoint-temp-synced, checkpoint-renamed,
-pointer-temp-partial, pointer-temp-synced, pointer-renamed; plus "random" (SIGKILL from outside
+Windows (see CrashPoints): shared-temp-partial, shared-temp-synced, shared-renamed,
+checkpoint-temp-partial, checkpoint-temp-synced, checkpoint-renamed, pointer-temp-partial,
+pointer-temp-synced, pointer-renamed, checkpoint-subsumed; plus "random" (SIGKILL from outside
 after 0.3-2 s). Work files in target/crash-test/. Exit 0 iff every job ended exactly-once and
 every health check passed; 1 if not; 2 bad usage; 3 setup (no java, build failed).
 USAGE
@@ -67,8 +68,9 @@ if [ ${#MODES[@]} -eq 0 ]; then
   java -jar "$JAR" run --help | grep -q 'at-least-once' && MODES+=(at-least-once)
 fi
 if [ $LONG -eq 1 ]; then KILLS=$(( (500 + ${#MODES[@]} - 1) / ${#MODES[@]} )); fi
-WINDOWS=(checkpoint-temp-partial checkpoint-temp-synced checkpoint-renamed
-         pointer-temp-partial pointer-temp-synced pointer-renamed random)
+WINDOWS=(shared-temp-partial shared-temp-synced shared-renamed
+         checkpoint-temp-partial checkpoint-temp-synced checkpoint-renamed
+         pointer-temp-partial pointer-temp-synced pointer-renamed checkpoint-subsumed random)
 # The broken twin needs kills in the middle of a checkpoint write only.
 [ $BROKEN -eq 0 ] || WINDOWS=(checkpoint-temp-partial)
 PER_JOB=${#WINDOWS[@]}

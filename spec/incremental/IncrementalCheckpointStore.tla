@@ -41,8 +41,9 @@
 (* Place in the whole: FullSnapshotStore.tla is what this store must look  *)
 (* like from outside (RefinesFullSnapshotStoreProp below);                 *)
 (* MCIncrementalCheckpointStore.tla gives the models and the bad           *)
-(* definitions its bug models substitute.  Java: spec only for now; the    *)
-(* action names are those of the future store (docs/vocabulary.md).        *)
+(* definitions its bug models substitute.  Java: DirectoryCheckpointStore  *)
+(* and SharedStateRegistry perform the store's actions under these names   *)
+(* (docs/vocabulary.md).                                                   *)
 (***************************************************************************)
 EXTENDS Naturals, FiniteSets
 

@@ -46,7 +46,9 @@ import java.util.zip.CRC32C;
  * length in the header lets a truncated file be told from a corrupt one. {@link
  * CheckpointStats#persistedBytes()} and {@link CheckpointStats#stateBytes()} are the sizes of the
  * channel-state and task-snapshot sections in this format ({@link #channelStateSize}, {@link
- * #stateSize}). Stateless and thread-safe.
+ * #stateSize}). A whole checkpoint: {@link DirectoryCheckpointStore} now writes incremental
+ * ones ({@link IncrementalCodec}, version 4 of this header) and still reads these. Stateless and
+ * thread-safe.
  */
 public final class CheckpointCodec {
 
@@ -54,6 +56,8 @@ public final class CheckpointCodec {
     public static final int VERSION = 1;
     /** The version whose body starts with the job id: a durable job's checkpoints. */
     public static final int VERSION_WITH_JOB = 2;
+    /** The version of an incremental checkpoint's private file, this header over {@link IncrementalCodec}'s body. */
+    public static final int VERSION_INCREMENTAL = 4;
     public static final int HEADER_BYTES = 16;
 
     private CheckpointCodec() {
@@ -87,14 +91,7 @@ public final class CheckpointCodec {
         } catch (IOException e) {
             throw new UncheckedIOException("writing to memory cannot fail", e);
         }
-        byte[] b = bytes.toByteArray();
-        return ByteBuffer.allocate(HEADER_BYTES + b.length)
-                .putInt(MAGIC)
-                .putInt(jobId == null ? VERSION : VERSION_WITH_JOB)
-                .putInt(b.length)
-                .putInt(crc32c(b, 0, b.length))
-                .put(b)
-                .array();
+        return withHeader(MAGIC, jobId == null ? VERSION : VERSION_WITH_JOB, bytes.toByteArray());
     }
 
     /**
@@ -111,20 +108,62 @@ public final class CheckpointCodec {
 
     /** As {@link #decode}, with the job id a version-2 file carries. */
     public static Decoded decodeWithJob(byte[] bytes, String where) throws CorruptCheckpointException {
+        ByteBuffer body = verifiedBody(bytes, where, MAGIC, "CCKP", "a checkpoint file",
+                v -> v == VERSION || v == VERSION_WITH_JOB, "versions " + VERSION + " and " + VERSION_WITH_JOB);
+        int version = ByteBuffer.wrap(bytes).getInt(4);
+        return decodeBody(body, where, in -> {
+            String jobId = version == VERSION_WITH_JOB ? in.string() : null;
+            CompletedCheckpoint c = in.readCheckpoint();
+            in.requireEnd("the statistics");
+            return new Decoded(jobId, c);
+        });
+    }
+
+    /** Reads a body that passed its checksum; {@link #decodeBody} turns what it throws into the defect. */
+    @FunctionalInterface
+    interface BodyDecoder<T> {
+        T decode(BodyReader in);
+    }
+
+    /**
+     * {@code decoder} applied to {@code body}: a body that ends in the middle of a field, or holds
+     * an impossible value, is a "malformed body" {@link CorruptCheckpointException} naming
+     * {@code where} and the body byte reached.
+     */
+    static <T> T decodeBody(ByteBuffer body, String where, BodyDecoder<T> decoder) throws CorruptCheckpointException {
+        BodyReader in = new BodyReader(body);
+        try {
+            return decoder.decode(in);
+        } catch (BufferUnderflowException e) {
+            throw new CorruptCheckpointException(
+                    where, "malformed body: ends in the middle of a field at body byte " + in.buf.position(), e);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new CorruptCheckpointException(
+                    where, "malformed body at body byte " + in.buf.position() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The body of a file in this header format (magic, version, body length, CRC32C of the body),
+     * once the header is checked against the bytes: the first defect found is thrown, named as
+     * {@link #decode} documents.
+     */
+    static ByteBuffer verifiedBody(byte[] bytes, String where, int magic, String magicName, String what,
+            java.util.function.IntPredicate supported, String supportedVersions) throws CorruptCheckpointException {
         int n = bytes.length;
         ByteBuffer buf = ByteBuffer.wrap(bytes);
-        if (n >= 4 && buf.getInt(0) != MAGIC) {
+        if (n >= 4 && buf.getInt(0) != magic) {
             throw new CorruptCheckpointException(where, String.format(
-                    "bad magic: expected 0x%08X (\"CCKP\"), found 0x%08X; not a checkpoint file", MAGIC, buf.getInt(0)));
+                    "bad magic: expected 0x%08X (\"%s\"), found 0x%08X; not %s", magic, magicName, buf.getInt(0), what));
         }
         if (n < HEADER_BYTES) {
             throw new CorruptCheckpointException(
                     where, "truncated: expected at least " + HEADER_BYTES + " bytes (the header), found " + n);
         }
         int version = buf.getInt(4);
-        if (version != VERSION && version != VERSION_WITH_JOB) {
+        if (!supported.test(version)) {
             throw new CorruptCheckpointException(where, "unsupported version: " + version
-                    + " (this build reads versions " + VERSION + " and " + VERSION_WITH_JOB + ")");
+                    + " (this build reads " + supportedVersions + ")");
         }
         int bodyLength = buf.getInt(8);
         if (bodyLength < 0) {
@@ -144,21 +183,18 @@ public final class CheckpointCodec {
             throw new CorruptCheckpointException(where, String.format(
                     "checksum mismatch: header says CRC32C 0x%08X, body has 0x%08X", stored, computed));
         }
-        BodyReader in = new BodyReader(buf.position(HEADER_BYTES).slice());
-        try {
-            String jobId = version == VERSION_WITH_JOB ? in.string() : null;
-            CompletedCheckpoint c = in.readCheckpoint();
-            if (in.buf.hasRemaining()) {
-                throw new IllegalArgumentException(in.buf.remaining() + " bytes left over after the statistics");
-            }
-            return new Decoded(jobId, c);
-        } catch (BufferUnderflowException e) {
-            throw new CorruptCheckpointException(
-                    where, "malformed body: ends in the middle of a field at body byte " + in.buf.position(), e);
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw new CorruptCheckpointException(
-                    where, "malformed body at body byte " + in.buf.position() + ": " + e.getMessage(), e);
-        }
+        return buf.position(HEADER_BYTES).slice();
+    }
+
+    /** {@code body} behind a header of this format: magic, {@code version}, length, CRC32C. */
+    static byte[] withHeader(int magic, int version, byte[] body) {
+        return ByteBuffer.allocate(HEADER_BYTES + body.length)
+                .putInt(magic)
+                .putInt(version)
+                .putInt(body.length)
+                .putInt(crc32c(body, 0, body.length))
+                .put(body)
+                .array();
     }
 
     /** Bytes the task-snapshot section takes for {@code snapshots}: {@link CheckpointStats#stateBytes()}. */
@@ -192,7 +228,7 @@ public final class CheckpointCodec {
 
     // ---------------------------------------------------------------- writing
 
-    private static void writeOffsets(DataOutputStream out, Map<String, Long> offsets) throws IOException {
+    static void writeOffsets(DataOutputStream out, Map<String, Long> offsets) throws IOException {
         out.writeInt(offsets.size());
         for (Map.Entry<String, Long> e : new TreeMap<>(offsets).entrySet()) {
             writeString(out, e.getKey());
@@ -217,7 +253,7 @@ public final class CheckpointCodec {
         }
     }
 
-    private static void writeChannelState(DataOutputStream out, Map<String, List<Record>> channels) throws IOException {
+    static void writeChannelState(DataOutputStream out, Map<String, List<Record>> channels) throws IOException {
         out.writeInt(channels.size());
         for (Map.Entry<String, List<Record>> e : new TreeMap<>(channels).entrySet()) {
             writeString(out, e.getKey());
@@ -231,7 +267,7 @@ public final class CheckpointCodec {
         }
     }
 
-    private static void writeStats(DataOutputStream out, CheckpointStats s) throws IOException {
+    static void writeStats(DataOutputStream out, CheckpointStats s) throws IOException {
         out.writeLong(s.triggerTime());
         out.writeLong(s.completionTime());
         writeOffsets(out, s.startDelay());
@@ -241,7 +277,7 @@ public final class CheckpointCodec {
         out.writeLong(s.stateBytes());
     }
 
-    private static void writeString(DataOutputStream out, String s) throws IOException {
+    static void writeString(DataOutputStream out, String s) throws IOException {
         byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
         out.writeInt(utf8.length);
         out.write(utf8);
@@ -250,7 +286,7 @@ public final class CheckpointCodec {
     // ---------------------------------------------------------------- reading
 
     /** Reads a body whose checksum already matched; any inconsistency left is a bug or a forgery. */
-    private static final class BodyReader {
+    static final class BodyReader {
         final ByteBuffer buf;
 
         BodyReader(ByteBuffer buf) {
@@ -273,6 +309,11 @@ public final class CheckpointCodec {
                 }
                 putUnique(snapshots, task, new TaskSnapshot(state, processed), "task snapshot");
             }
+            Map<String, List<Record>> channelState = readChannelState();
+            return new CompletedCheckpoint(id, offsets, snapshots, channelState, readStats());
+        }
+
+        Map<String, List<Record>> readChannelState() {
             Map<String, List<Record>> channelState = new HashMap<>();
             int channels = count("channel");
             for (int i = 0; i < channels; i++) {
@@ -285,16 +326,19 @@ public final class CheckpointCodec {
                 }
                 putUnique(channelState, channel, list, "channel");
             }
+            return channelState;
+        }
+
+        CheckpointStats readStats() {
             long triggerTime = buf.getLong();
             long completionTime = buf.getLong();
             Map<String, Long> startDelay = readLongMap("start delay");
             Map<String, Long> alignment = readLongMap("alignment duration");
-            CheckpointStats stats = new CheckpointStats(triggerTime, completionTime, startDelay, alignment,
+            return new CheckpointStats(triggerTime, completionTime, startDelay, alignment,
                     buf.getLong(), buf.getLong(), buf.getLong());
-            return new CompletedCheckpoint(id, offsets, snapshots, channelState, stats);
         }
 
-        private Map<String, Long> readLongMap(String what) {
+        Map<String, Long> readLongMap(String what) {
             Map<String, Long> m = new HashMap<>();
             int n = count(what);
             for (int i = 0; i < n; i++) {
@@ -303,8 +347,15 @@ public final class CheckpointCodec {
             return m;
         }
 
+        /** Refuses bytes left over after {@code last}, the body's last part. */
+        void requireEnd(String last) {
+            if (buf.hasRemaining()) {
+                throw new IllegalArgumentException(buf.remaining() + " bytes left over after " + last);
+            }
+        }
+
         /** A count, checked against the bytes left so that a bad one cannot allocate gigabytes. */
-        private int count(String what) {
+        int count(String what) {
             int n = buf.getInt();
             if (n < 0 || n > buf.remaining()) {
                 throw new IllegalArgumentException(
@@ -313,13 +364,13 @@ public final class CheckpointCodec {
             return n;
         }
 
-        private String string() {
+        String string() {
             byte[] utf8 = new byte[count("string byte")];
             buf.get(utf8);
             return new String(utf8, StandardCharsets.UTF_8);
         }
 
-        private static <K, V> void putUnique(Map<K, V> m, K key, V value, String what) {
+        static <K, V> void putUnique(Map<K, V> m, K key, V value, String what) {
             if (m.put(key, value) != null) {
                 throw new IllegalArgumentException("duplicate " + what + " " + key);
             }

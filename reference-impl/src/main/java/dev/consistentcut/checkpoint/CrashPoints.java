@@ -20,7 +20,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code checkpoint-temp-synced}: the temp file complete and fsynced, not yet renamed;
  *   <li>{@code checkpoint-renamed}: {@code chk-<id>.ckpt} in place, the pointer still the old one;
  *   <li>{@code pointer-temp-partial}, {@code pointer-temp-synced}: the same for {@code LATEST.tmp};
- *   <li>{@code pointer-renamed}: the new pointer committed, older checkpoints not yet pruned.
+ *   <li>{@code pointer-renamed}: the new pointer committed, older checkpoints not yet pruned;
+ *   <li>{@code checkpoint-subsumed}: a subsumed checkpoint's private file deleted, the shared
+ *       files only it referenced not yet.
  * </ul>
  * Threading: may be shared by any threads; the count is atomic.
  */
@@ -84,6 +86,11 @@ public final class CrashPoints implements WriteObserver {
     @Override
     public void renamed(String write) {
         reach(write + "-renamed");
+    }
+
+    @Override
+    public void subsumed() {
+        reach("checkpoint-subsumed");
     }
 
     /** Kills the process when {@code at} is the kill point, reached for the {@code N}-th time. */

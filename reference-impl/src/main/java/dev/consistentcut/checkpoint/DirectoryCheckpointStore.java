@@ -3,38 +3,56 @@ package dev.consistentcut.checkpoint;
 import dev.consistentcut.annotation.TestSeam;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * A durable {@link CheckpointStore}: one file per checkpoint in a directory, plus a pointer.
+ * A durable {@link CheckpointStore} of incremental checkpoints: per checkpoint a private file,
+ * shared segment files, and a pointer (spec/incremental/IncrementalCheckpointStore.tla).
  *
- * <p><b>Writing</b> ({@link #store}): the checkpoint, encoded by {@link CheckpointCodec}, goes to
- * {@code chk-<id>.tmp}, is fsynced, atomically renamed to {@code chk-<id>.ckpt}, and the directory
- * is fsynced (where the OS allows it). Only then is the pointer {@code LATEST} written the same way
- * (via {@code LATEST.tmp}): the pointer is the commit point. Finally checkpoints older than the
- * newest {@code retain} valid ones are deleted, but only those that still decode: a file that
- * cannot be parsed is reported and left in place, so bad input never loses data. A crash at any
- * point leaves either the old or the new pointer, each naming a complete file.
+ * <p><b>Files.</b> A task snapshot is two changelogs ({@link TaskSnapshot}: state and ledger, each
+ * a chain of immutable segments). Each segment is written once, in a shared file named by the
+ * checkpoint that uploaded it and the task ({@code shared-<id>-<task>.seg}, action
+ * {@code UploadFile}); a later checkpoint whose chains still hold it references it there. A
+ * compaction ({@code CompactState}) is a new base segment, so it is written once too. The private
+ * file {@code chk-<id>.ckpt} ({@link IncrementalCodec}) holds the source offsets, channel state and
+ * statistics, and per task the references to its segments. Whole-checkpoint files of earlier
+ * versions ({@link CheckpointCodec}) are still read.
  *
- * <p><b>Reading</b> ({@link #latest}): the checkpoint {@code LATEST} names, fully decoded and
- * checksum-verified. If the pointer is missing or corrupt, or the file it names is missing,
- * truncated or corrupt, a warning says which file and what is wrong, and the newest older
- * checkpoint file that decodes is used instead (each one skipped is reported too). The pointer
- * holds no data of its own (it is derived from the directory), so a corrupt pointer is replaced
- * by the next {@link #store}.
+ * <p><b>Writing</b> ({@link #store}): first the new shared files, then the private file, each
+ * written to a temporary file, fsynced, atomically renamed and the directory fsynced (where the OS
+ * allows it); then the pointer {@code LATEST} the same way (via {@code LATEST.tmp}): the pointer
+ * is the commit point. Once the private file is in place, its shared files are registered in the
+ * {@link SharedStateRegistry} ({@code RegisterSharedFile}). Finally checkpoints older than the
+ * newest {@code retain} restorable ones are subsumed: the private file is deleted
+ * ({@code SubsumeCheckpoint}), the reference counts of its shared files drop
+ * ({@code UnregisterCheckpoint}) and those no retained checkpoint references are deleted
+ * ({@code DeleteFile}). A file that cannot be parsed is reported and left in place, so bad input
+ * never loses data, and so are the shared files it may reference. A crash at any point leaves
+ * either the old or the new pointer, each naming a complete checkpoint; shared files a crash
+ * leaves unreferenced (an interrupted write, FLINK-30461, or an interrupted subsumption) are
+ * deleted by the next {@link #store}. The registry is not a file: the next store rebuilds it
+ * from the private files, which list what they reference.
+ *
+ * <p><b>Reading</b> ({@link #latest}): the checkpoint {@code LATEST} names, its private file and
+ * every shared file it references decoded and checksum-verified. If the pointer is missing or
+ * corrupt, or a file it needs is missing, truncated or corrupt, a warning says which file and what
+ * is wrong, and the newest older checkpoint that reads is used instead (each one skipped is
+ * reported too). The pointer holds no data of its own (it is derived from the directory), so a
+ * corrupt pointer is replaced by the next {@link #store}.
  *
  * <p><b>Threading contract.</b> Thread-safe within one process: every method holds this store's
  * lock, so a {@link #latest()} racing with a {@link #store} sees the old or the new checkpoint,
@@ -47,10 +65,9 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
 
     static final String POINTER = "LATEST";
     private static final String POINTER_TEMP = "LATEST.tmp";
-    private static final Pattern CHECKPOINT_FILE = Pattern.compile("chk-(\\d{1,18})\\.ckpt");
-    private static final Pattern TEMP_FILE = Pattern.compile("chk-\\d{1,18}\\.tmp|LATEST\\.tmp");
+    static final Pattern CHECKPOINT_FILE = Pattern.compile("chk-(\\d{1,18})\\.ckpt");
+    private static final Pattern TEMP_FILE = Pattern.compile("chk-\\d{1,18}\\.tmp|LATEST\\.tmp|shared-\\d{1,18}-.+\\.seg\\.tmp");
     private static final Pattern LEFTOVER_CHECKPOINT_TEMP = Pattern.compile("chk-(\\d{1,18})\\.tmp");
-    private static final Pattern POINTER_LINE = Pattern.compile("checkpoint (\\d{1,18}) crc32c ([0-9a-f]{8})\n");
 
     private final Path dir;
     private final int retain;
@@ -63,6 +80,10 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     private final WriteObserver observer;
     /** Ids whose files failed to decode when pruning: reported once, never deleted; guarded by this. */
     private final Set<Long> undecodable = new HashSet<>();
+    /** Reference counts of the shared files; built on first use ({@link #registry()}); guarded by this. */
+    private SharedStateRegistry registry;
+    /** Reads the checkpoint files of this directory and job. */
+    private final CheckpointReader reader;
 
     /**
      * Opens (creating if needed) a checkpoint directory and reports leftover temporary files.
@@ -114,6 +135,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     private DirectoryCheckpointStore(Path dir, int retain, Consumer<String> warnings, String jobId, StoreFiles files,
             WriteObserver observer) {
         this.jobId = jobId;
+        this.reader = new CheckpointReader(dir, jobId);
         this.files = Objects.requireNonNull(files, "files");
         this.observer = Objects.requireNonNull(observer, "observer");
         this.dir = Objects.requireNonNull(dir, "dir");
@@ -152,9 +174,36 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
             throw new IllegalArgumentException("checkpoint " + c.id() + " is already stored (" + target
                     + " exists); checkpoint ids are never reused, so it is not overwritten");
         }
-        byte[] bytes = CheckpointCodec.encode(c, jobId);
+        SharedStateRegistry registry;
         try {
+            registry = registry();
+            deleteOrphans(registry);
+        } catch (UncheckedIOException e) { // the directory cannot be listed: this write fails like any other
+            throw new UncheckedIOException("storing checkpoint " + c.id() + " in " + dir + " failed: " + e.getCause(),
+                    e.getCause());
+        }
+        Map<String, IncrementalCodec.TaskRefs> tasks = new TreeMap<>();
+        List<String> uploaded = new ArrayList<>();
+        try {
+            for (Map.Entry<String, TaskSnapshot> e : new TreeMap<>(c.taskSnapshots()).entrySet()) {
+                SharedSegmentFiles.Upload u = SharedSegmentFiles.plan(c.id(), e.getKey(), e.getValue(), registry);
+                if (!u.segments().isEmpty()) {
+                    uploaded.add(u.file());
+                    uploadFile(c.id(), e.getKey(), u.file(), u.segments());
+                    u.located().forEach(registry::locate);
+                }
+                tasks.put(e.getKey(), u.refs());
+            }
+            byte[] bytes = IncrementalCodec.encodeMetadata(c, jobId, tasks);
             writeAtomically(bytes, dir.resolve("chk-" + c.id() + ".tmp"), target, "checkpoint");
+        } catch (IOException e) {
+            uploaded.forEach(registry::forget); // orphans now: deleted by the next store
+            throw new UncheckedIOException("storing checkpoint " + c.id() + " in " + dir + " failed: " + e, e);
+        }
+        // The private file is in place: from now on it references its shared files, pointer or not.
+        registry.registerCheckpoint(c.id(), new IncrementalCodec.Metadata(jobId, c.id(), Map.of(), tasks, Map.of(),
+                c.stats()).sharedFiles());
+        try {
             if (c.id() > pointedIdOrZero()) {
                 writeAtomically(pointerBytes(c.id()), dir.resolve(POINTER_TEMP), dir.resolve(POINTER), "pointer");
             }
@@ -162,6 +211,55 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
             throw new UncheckedIOException("storing checkpoint " + c.id() + " in " + dir + " failed: " + e, e);
         }
         prune();
+    }
+
+    /**
+     * Action {@code UploadFile}: the new segments of {@code task} in checkpoint {@code id} become
+     * the durable shared file {@code file}, before the checkpoint's private file references it.
+     */
+    private void uploadFile(long id, String task, String file, List<Object> segments) throws IOException {
+        writeAtomically(IncrementalCodec.encodeShared(task, id, segments), dir.resolve(file + ".tmp"),
+                dir.resolve(file), "shared");
+    }
+
+    /** The registry, rebuilt on first use from the private files in the directory. */
+    private SharedStateRegistry registry() {
+        if (registry == null) {
+            registry = SharedStateRegistry.rebuilt(dir, checkpointIdsDescending());
+        }
+        return registry;
+    }
+
+    /**
+     * Deletes the shared files no registered checkpoint references, and their temporary files: a
+     * crash between {@code UploadFile} and the private file's write leaves them, and no
+     * checkpoint will ever reference them (FLINK-30461). Called under the lock before a write, so
+     * no upload of this store is in progress.
+     */
+    private void deleteOrphans(SharedStateRegistry registry) {
+        for (String name : list()) {
+            boolean temp = SharedSegmentFiles.SHARED_TEMP.matcher(name).matches();
+            boolean orphan = SharedSegmentFiles.SHARED_FILE.matcher(name).matches() && registry.count(name) == 0;
+            if ((temp || orphan) && registry.mayDelete(name) && deleteFile(name)) {
+                warnings.accept(dir.resolve(name) + (temp ? ": leftover of an interrupted write removed"
+                        : ": shared file no checkpoint references (its checkpoint's write was interrupted) deleted"));
+            }
+        }
+    }
+
+    /**
+     * Action {@code DeleteFile}: shared file {@code name}, which no retained checkpoint
+     * references, is deleted; false (reported) if it could not be.
+     */
+    private boolean deleteFile(String name) {
+        try {
+            files.delete(dir.resolve(name));
+            registry.forget(name);
+            return true;
+        } catch (IOException e) {
+            warnings.accept(dir.resolve(name) + ": could not delete an unreferenced shared file: " + e);
+            return false;
+        }
     }
 
     /** Ids the last {@link #latest()} fell back past (guarded by this). */
@@ -236,27 +334,12 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     }
 
     static byte[] pointerBytes(long id) {
-        String body = "checkpoint " + id;
-        byte[] b = body.getBytes(StandardCharsets.US_ASCII);
-        return String.format("%s crc32c %08x\n", body, CheckpointCodec.crc32c(b, 0, b.length))
-                .getBytes(StandardCharsets.US_ASCII);
+        return PointerFile.bytes(id);
     }
 
     /** The id in a pointer file; a CorruptCheckpointException names the defect. */
     private long parsePointer(byte[] bytes) throws CorruptCheckpointException {
-        String text = new String(bytes, StandardCharsets.US_ASCII);
-        Matcher m = POINTER_LINE.matcher(text);
-        if (!m.matches()) {
-            throw new CorruptCheckpointException(dir.resolve(POINTER).toString(),
-                    "corrupt pointer: expected one line 'checkpoint <id> crc32c <8 hex digits>', found "
-                            + bytes.length + " bytes: " + printable(text));
-        }
-        long id = Long.parseLong(m.group(1));
-        if (!java.util.Arrays.equals(bytes, pointerBytes(id))) {
-            throw new CorruptCheckpointException(dir.resolve(POINTER).toString(),
-                    "checksum mismatch in pointer: " + printable(text));
-        }
-        return id;
+        return PointerFile.parse(bytes, dir.resolve(POINTER));
     }
 
     /** The id LATEST names, or 0 when it is missing or corrupt (then any new checkpoint replaces it). */
@@ -269,24 +352,14 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     }
 
     private CompletedCheckpoint read(Path file, long expectedId) throws IOException {
-        CheckpointCodec.Decoded d = CheckpointCodec.decodeWithJob(Files.readAllBytes(file), file.toString());
-        CompletedCheckpoint c = d.checkpoint();
-        if (jobId != null && !jobId.equals(d.jobId())) {
-            throw new CorruptCheckpointException(file.toString(), "belongs to "
-                    + (d.jobId() == null ? "no job (format version 1)" : "job " + d.jobId())
-                    + ", not to job " + jobId + "; never restored into another job");
-        }
-        if (c.id() != expectedId) {
-            throw new CorruptCheckpointException(file.toString(),
-                    "holds checkpoint " + c.id() + ", but its name says " + expectedId);
-        }
-        return c;
+        return reader.read(file, expectedId, registry());
     }
 
     /**
-     * Keeps the newest {@code retain} checkpoints that decode and deletes older ones that decode.
-     * Files that do not decode are never deleted and do not count as retained. Every candidate is
-     * decoded afresh (a few small files per store): the retention rule is then exact, not a guess.
+     * Keeps the newest {@code retain} checkpoints that are restorable ({@link CheckpointReader#verify}) and
+     * subsumes older ones that are. Files that are not are never deleted and do not count as
+     * retained. Every candidate is checked afresh (a few small files per store): the retention
+     * rule is then exact, not a guess.
      */
     private void prune() {
         removeFinishedLeftovers();
@@ -298,11 +371,14 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
                 valid = false; // reported already
             } else {
                 try {
-                    read(file, id);
+                    reader.verify(file, id);
                     valid = true;
                 } catch (IOException e) {
                     warnings.accept(describe(file, e) + "; not deleted, and not counted as retained");
                     undecodable.add(id);
+                    if (!registry.isRegistered(id)) {
+                        registry.unreadable(id); // what it references is unknown
+                    }
                     valid = false;
                 }
             }
@@ -312,11 +388,31 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
             if (kept < retain) {
                 kept++;
             } else {
-                try {
-                    files.delete(file);
-                } catch (IOException e) {
-                    warnings.accept(file + ": could not delete an expired checkpoint: " + e);
-                }
+                subsumeCheckpoint(id);
+            }
+        }
+    }
+
+    /**
+     * Action {@code SubsumeCheckpoint(id)}, then {@code UnregisterCheckpoint(id)} and
+     * {@code DeleteFile} of each shared file no registered checkpoint references any more. Only
+     * called once a newer checkpoint's private file and the pointer are durable
+     * (SubsumedByDurableInv); the private file goes first, so a crash in between leaves
+     * unreferenced shared files (deleted by the next store), never a checkpoint missing a file
+     * (RetainedRestorableInv).
+     */
+    private void subsumeCheckpoint(long id) {
+        Path file = dir.resolve(fileName(id));
+        try {
+            files.delete(file);
+        } catch (IOException e) {
+            warnings.accept(file + ": could not delete an expired checkpoint: " + e);
+            return;
+        }
+        observer.subsumed();
+        for (String shared : registry.unregisterCheckpoint(id)) {
+            if (registry.mayDelete(shared)) {
+                deleteFile(shared);
             }
         }
     }
@@ -389,10 +485,5 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
 
     private static String describe(Path file, IOException e) {
         return e instanceof CorruptCheckpointException ? e.getMessage() : file + ": cannot be read: " + e;
-    }
-
-    private static String printable(String s) {
-        String shown = s.length() > 80 ? s.substring(0, 80) + "..." : s;
-        return "'" + shown.replace("\n", "\\n").replaceAll("[^\\x20-\\x7e\\\\]", "?") + "'";
     }
 }

@@ -167,6 +167,11 @@ public final class TaskSnapshot {
         return state;
     }
 
+    /** What materialises {@link #stateChangelog()}: {@link StateMerge#WHOLE} for a whole-state chain. */
+    public StateMerge stateMerge() {
+        return merge;
+    }
+
     /** The ledger's changelog: per segment, record id to its count after the change. */
     public Changelog<Map<RecordId, Integer>> ledgerChangelog() {
         return ledger;

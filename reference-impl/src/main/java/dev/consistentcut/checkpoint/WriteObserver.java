@@ -8,7 +8,8 @@ import java.nio.file.Path;
  * fault injector can act inside the windows a crash must survive (the crash test's kill points,
  * {@link CrashPoints}) without the store knowing whether anything is injected: the store always
  * calls its observer, and production's is {@link #NONE}. A write is named by {@code write}:
- * {@code checkpoint} (the file {@code chk-<id>.ckpt}) or {@code pointer} (the file {@code LATEST}).
+ * {@code shared} (a shared segment file {@code shared-<id>-<task>.seg}), {@code checkpoint} (the
+ * private file {@code chk-<id>.ckpt}) or {@code pointer} (the file {@code LATEST}).
  *
  * <p><b>Threading contract.</b> Called with the store's lock held, on the thread calling
  * {@link DirectoryCheckpointStore#store}; an implementation needs no synchronization for one
@@ -27,6 +28,14 @@ public interface WriteObserver {
 
     /** The temp file of {@code write} is renamed into place; the directory is not yet fsynced. */
     void renamed(String write);
+
+    /**
+     * A subsumed checkpoint's private file is deleted, the shared files only it referenced not yet
+     * (the window between {@code SubsumeCheckpoint} and {@code DeleteFile}).
+     */
+    default void subsumed() {
+        // most observers act on the writes only
+    }
 
     /** Observes nothing: production's observer. */
     WriteObserver NONE = new WriteObserver() {

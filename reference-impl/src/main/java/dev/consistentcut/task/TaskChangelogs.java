@@ -1,6 +1,7 @@
 package dev.consistentcut.task;
 
 import dev.consistentcut.checkpoint.Changelog;
+import dev.consistentcut.checkpoint.OperatorStateMerge;
 import dev.consistentcut.checkpoint.StateMerge;
 import dev.consistentcut.checkpoint.TaskSnapshot;
 import dev.consistentcut.message.RecordId;
@@ -49,7 +50,7 @@ final class TaskChangelogs {
     TaskChangelogs(Operator operator, TaskSnapshot restored) {
         this.operator = operator;
         this.changes = operator instanceof ChangelogState c ? c : null;
-        this.merge = changes == null ? StateMerge.WHOLE : changes::mergeState;
+        this.merge = changes == null ? StateMerge.WHOLE : new OperatorStateMerge(changes);
         if (restored != null) {
             state = restored.stateChangelog();
             ledger = restored.ledgerChangelog();

@@ -70,16 +70,21 @@ class DirectoryCheckpointStoreCrashTest {
 
     @Test
     void everyFileOperationOfAWriteIsACrashPoint() throws IOException {
-        // The seam covers the whole write: temp write, fsync, rename, directory fsync, for the
-        // checkpoint file and for the pointer, then the pruning delete (retain 1, one older file).
+        // The seam covers the whole write: temp write, fsync, rename, directory fsync, for each
+        // task's shared file, the checkpoint's private file and the pointer, then the pruning
+        // deletes (retain 1, one older checkpoint: its private file first, then its shared files).
         Path initial = prepared(1, 1);
         Path work = copy(initial);
         CrashSimulatingFiles files = new CrashSimulatingFiles(work, -1);
         new DirectoryCheckpointStore(work, 1, w -> { }, files).store(sample(2));
         assertEquals(List.of(
+                "write shared-2-count.seg.tmp", "fsync shared-2-count.seg.tmp",
+                "rename shared-2-count.seg.tmp -> shared-2-count.seg", "fsync directory",
+                "write shared-2-sink.seg.tmp", "fsync shared-2-sink.seg.tmp",
+                "rename shared-2-sink.seg.tmp -> shared-2-sink.seg", "fsync directory",
                 "write chk-2.tmp", "fsync chk-2.tmp", "rename chk-2.tmp -> chk-2.ckpt", "fsync directory",
                 "write LATEST.tmp", "fsync LATEST.tmp", "rename LATEST.tmp -> LATEST", "fsync directory",
-                "delete chk-1.ckpt"), files.log());
+                "delete chk-1.ckpt", "delete shared-1-count.seg", "delete shared-1-sink.seg"), files.log());
     }
 
     @Test

@@ -67,9 +67,11 @@ class DirectoryCheckpointStoreTest {
     @Test
     void roundTripThroughTheDirectorySurvivesReopening() throws IOException {
         storeAll(3, 1);
-        assertEquals(Set.of("LATEST", "chk-1.ckpt"), files());
+        assertEquals(Set.of("LATEST", "chk-1.ckpt", "shared-1-count.seg", "shared-1-sink.seg"), files());
         assertEquals(Optional.of(sample(1)), open(3).latest());
-        assertArrayEquals(CheckpointCodec.encode(sample(1)), Files.readAllBytes(file(1)));
+        // The private file references each task's segments in the shared file of its task.
+        assertEquals(Set.of("shared-1-count.seg", "shared-1-sink.seg"),
+                IncrementalCodec.decodeMetadata(Files.readAllBytes(file(1)), "chk-1.ckpt").sharedFiles());
         assertEquals(List.of(), warnings);
     }
 
@@ -92,7 +94,8 @@ class DirectoryCheckpointStoreTest {
     void keepsTheLastRetainCheckpoints() throws IOException {
         DirectoryCheckpointStore s = storeAll(2, 1, 2, 3, 4, 5);
         assertEquals(List.of(4L, 5L), s.retainedIds());
-        assertEquals(Set.of("LATEST", "chk-4.ckpt", "chk-5.ckpt"), files());
+        assertEquals(Set.of("LATEST", "chk-4.ckpt", "chk-5.ckpt", "shared-4-count.seg", "shared-4-sink.seg",
+                "shared-5-count.seg", "shared-5-sink.seg"), files());
         assertEquals(Optional.of(sample(5)), s.latest());
     }
 
@@ -242,7 +245,9 @@ class DirectoryCheckpointStoreTest {
         s.store(sample(2));
         s.store(sample(3));
         s.store(sample(4));
-        assertEquals(Set.of("LATEST", "chk-1.ckpt", "chk-4.ckpt"), files());
+        // The shared files of the unreadable chk-1 are kept too: it may reference them.
+        assertEquals(Set.of("LATEST", "chk-1.ckpt", "chk-4.ckpt", "shared-1-count.seg", "shared-1-sink.seg",
+                "shared-4-count.seg", "shared-4-sink.seg"), files());
         assertArrayEquals(new byte[] {9, 9, 9}, Files.readAllBytes(file(1)));
         assertWarned("chk-1.ckpt", "not deleted");
         assertEquals(1, warnings.stream().filter(w -> w.contains("chk-1.ckpt")).count(), "reported once");
@@ -257,7 +262,8 @@ class DirectoryCheckpointStoreTest {
         DirectoryCheckpointStore s = storeAll(1, 1, 3);
         Files.write(file(3), new byte[] {0});
         s.store(sample(2)); // older than 3: kept, since 3 is not valid
-        assertEquals(Set.of("LATEST", "chk-2.ckpt", "chk-3.ckpt"), files());
+        assertEquals(Set.of("LATEST", "chk-2.ckpt", "chk-3.ckpt", "shared-2-count.seg", "shared-2-sink.seg",
+                "shared-3-count.seg", "shared-3-sink.seg"), files());
         assertEquals(Optional.of(sample(2)), s.latest());
     }
 

@@ -41,8 +41,10 @@ final class StoreMissingFsync implements StoreFiles {
 
     @Override
     public void fsync(Path file) throws IOException {
-        boolean pointer = file.getFileName().toString().startsWith(DirectoryCheckpointStore.POINTER);
-        if (dropped != (pointer ? Dropped.POINTER_FILE_FSYNC : Dropped.CHECKPOINT_FILE_FSYNC)) {
+        String name = file.getFileName().toString();
+        boolean pointer = name.startsWith(DirectoryCheckpointStore.POINTER);
+        boolean checkpoint = name.startsWith("chk-");
+        if (!(pointer && dropped == Dropped.POINTER_FILE_FSYNC || checkpoint && dropped == Dropped.CHECKPOINT_FILE_FSYNC)) {
             files.fsync(file);
         }
     }
@@ -56,7 +58,9 @@ final class StoreMissingFsync implements StoreFiles {
     @Override
     public void fsyncDirectory(Path dir) {
         boolean pointer = lastRenamed.equals(DirectoryCheckpointStore.POINTER);
-        if (dropped != (pointer ? Dropped.DIRECTORY_FSYNC_AFTER_POINTER_RENAME : Dropped.DIRECTORY_FSYNC_AFTER_CHECKPOINT_RENAME)) {
+        boolean checkpoint = lastRenamed.startsWith("chk-");
+        if (!(pointer && dropped == Dropped.DIRECTORY_FSYNC_AFTER_POINTER_RENAME
+                || checkpoint && dropped == Dropped.DIRECTORY_FSYNC_AFTER_CHECKPOINT_RENAME)) {
             files.fsyncDirectory(dir);
         }
     }

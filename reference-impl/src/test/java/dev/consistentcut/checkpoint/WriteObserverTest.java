@@ -17,13 +17,47 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class WriteObserverTest {
 
+    private static final String SHARED_1 = "[shared-1-count.seg, shared-1-sink.seg]";
+
     @TempDir
     Path dir;
 
     @Test
     void aWritePassesEachWindowInOrderWithTheFilesItsNameSays() {
         List<String> seen = new ArrayList<>();
-        WriteObserver recording = new WriteObserver() {
+        WriteObserver recording = recording(seen);
+        new DirectoryCheckpointStore(dir, 3, w -> { }, "job", recording).store(sample(1));
+        assertEquals(List.of(
+                "shared before temp shared-1-count.seg.tmp []",
+                "shared temp synced [shared-1-count.seg.tmp]",
+                "shared renamed [shared-1-count.seg]",
+                "shared before temp shared-1-sink.seg.tmp [shared-1-count.seg]",
+                "shared temp synced [shared-1-count.seg, shared-1-sink.seg.tmp]",
+                "shared renamed [shared-1-count.seg, shared-1-sink.seg]",
+                "checkpoint before temp chk-1.tmp " + SHARED_1,
+                "checkpoint temp synced [chk-1.tmp, shared-1-count.seg, shared-1-sink.seg]",
+                "checkpoint renamed [chk-1.ckpt, shared-1-count.seg, shared-1-sink.seg]",
+                "pointer before temp LATEST.tmp [chk-1.ckpt, shared-1-count.seg, shared-1-sink.seg]",
+                "pointer temp synced [LATEST.tmp, chk-1.ckpt, shared-1-count.seg, shared-1-sink.seg]",
+                "pointer renamed [LATEST, chk-1.ckpt, shared-1-count.seg, shared-1-sink.seg]"), seen);
+    }
+
+    @Test
+    void aSubsumedCheckpointsSharedFilesGoAfterItsPrivateFile() {
+        List<String> seen = new ArrayList<>();
+        WriteObserver recording = recording(seen);
+        DirectoryCheckpointStore s = new DirectoryCheckpointStore(dir, 1, w -> { }, "job", recording);
+        s.store(sample(1));
+        s.store(sample(2));
+        seen.removeIf(w -> !w.startsWith("subsumed"));
+        assertEquals(List.of("subsumed [LATEST, chk-2.ckpt, shared-1-count.seg, shared-1-sink.seg, "
+                + "shared-2-count.seg, shared-2-sink.seg]"), seen);
+        assertEquals(List.of("LATEST", "chk-2.ckpt", "shared-2-count.seg", "shared-2-sink.seg"), onDisk());
+    }
+
+    /** An observer adding each window it sees, with the files on disk then, to {@code seen}. */
+    private WriteObserver recording(List<String> seen) {
+        return new WriteObserver() {
             @Override
             public void beforeTempWrite(String write, Path temp, byte[] bytes) {
                 seen.add(write + " before temp " + temp.getFileName() + " " + onDisk());
@@ -38,15 +72,12 @@ class WriteObserverTest {
             public void renamed(String write) {
                 seen.add(write + " renamed " + onDisk());
             }
+
+            @Override
+            public void subsumed() {
+                seen.add("subsumed " + onDisk());
+            }
         };
-        new DirectoryCheckpointStore(dir, 3, w -> { }, "job", recording).store(sample(1));
-        assertEquals(List.of(
-                "checkpoint before temp chk-1.tmp []",
-                "checkpoint temp synced [chk-1.tmp]",
-                "checkpoint renamed [chk-1.ckpt]",
-                "pointer before temp LATEST.tmp [chk-1.ckpt]",
-                "pointer temp synced [LATEST.tmp, chk-1.ckpt]",
-                "pointer renamed [LATEST, chk-1.ckpt]"), seen);
     }
 
     private List<String> onDisk() {

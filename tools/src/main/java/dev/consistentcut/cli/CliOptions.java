@@ -31,7 +31,8 @@ record CliOptions(
         int savepointEvery,
         java.util.List<Path> inputs,
         Path output,
-        int bufferSize) {
+        int bufferSize,
+        int retain) {
 
     CliOptions {
         inputs = java.util.List.copyOf(inputs);
@@ -54,6 +55,9 @@ record CliOptions(
     static final int MAX_FAIL_AFTER = 10_000;
     static final int MAX_TOLERABLE = 1_000_000;
     static final int MAX_SAVEPOINT_EVERY = 1_000_000;
+    /** Completed checkpoints the store keeps unless --retain says otherwise. */
+    static final int DEFAULT_RETAIN = 3;
+    static final int MAX_RETAIN = 1_000;
     /** A run whose least duration exceeds this is refused up front (the estimate is printed). */
     static final long MAX_ESTIMATED_MS = 3_600_000;
     /** A run whose least duration exceeds this gets a warning up front. */
@@ -140,6 +144,9 @@ record CliOptions(
             "  --tolerable-failed-checkpoints N  consecutive checkpoints whose store write may fail",
             "                                 (each is declined and the job goes on) before the job fails",
             "                                 with exit 3, 0.." + MAX_TOLERABLE + " (default 3)",
+            "  --retain N                     completed checkpoints the store keeps, the newest N, 1.."
+                    + MAX_RETAIN + " (default " + DEFAULT_RETAIN + "); an older one is subsumed: its files are",
+            "                                 deleted, except shared files a kept checkpoint references",
             "  --force                        start a new job in a DIR that holds an old job's",
             "                                 checkpoints (they are deleted; nothing else is touched)",
             "  --json                         print the result as one JSON document on stdout",
@@ -152,7 +159,7 @@ record CliOptions(
 
     /** Options a resume may set differently from the manifest: they do not change the job's result. */
     static final Set<String> PER_PROCESS = Set.of("--interval-ms", "--tolerable-failed-checkpoints", "--json",
-            "--sink-delay-us");
+            "--sink-delay-us", "--retain");
 
     /** Parses the arguments after {@code run} (or after {@code resume DIR}: then {@code --mode} is optional). */
     static CliOptions parse(String[] args, int from, Function<String, BarrierMode> modes, boolean modeRequired)
@@ -169,6 +176,7 @@ record CliOptions(
         Path dir = null;
         boolean json = false;
         int tolerable = 3;
+        int retain = DEFAULT_RETAIN;
         boolean force = false;
         Set<String> given = new LinkedHashSet<>();
         boolean endOfInput = false;
@@ -200,6 +208,7 @@ record CliOptions(
                 case "--capacity" -> capacity = (int) number(args, ++i, a, 1, MAX_CAPACITY);
                 case "--buffer-size" -> bufferSize = (int) number(args, ++i, a, 0, MAX_BUFFER_SIZE);
                 case "--fail-after-checkpoint" -> failAfter = (int) number(args, ++i, a, 0, MAX_FAIL_AFTER);
+                case "--retain" -> retain = (int) number(args, ++i, a, 1, MAX_RETAIN);
                 case "--tolerable-failed-checkpoints" -> tolerable = (int) number(args, ++i, a, 0, MAX_TOLERABLE);
                 case "--aligned-timeout-ms" -> alignedTimeout = number(args, ++i, a, 0, BarrierHandlers.MAX_ALIGNED_TIMEOUT_MILLIS);
                 case "--savepoint-every" -> savepointEvery = (int) number(args, ++i, a, 0, MAX_SAVEPOINT_EVERY);
@@ -253,7 +262,7 @@ record CliOptions(
             records = 0;
         }
         return new CliOptions(mode, records, intervalMs, sinkDelayMicros, capacity, failAfter, seed, simulation, dir,
-                json, tolerable, force, Set.copyOf(given), endOfInput, savepointEvery, inputs, output, bufferSize);
+                json, tolerable, force, Set.copyOf(given), endOfInput, savepointEvery, inputs, output, bufferSize, retain);
     }
 
     /**

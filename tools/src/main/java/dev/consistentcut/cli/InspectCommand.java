@@ -1,6 +1,6 @@
 package dev.consistentcut.cli;
 
-import dev.consistentcut.checkpoint.CheckpointCodec;
+import dev.consistentcut.checkpoint.CheckpointFiles;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.DirectoryCheckpointStore;
 import dev.consistentcut.sink.SinkIoException;
@@ -12,14 +12,17 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * {@code inspect DIR [--json]}: what a job directory holds: the job, whether it
  * finished, each checkpoint file (id, size, channel-state records, checksum verdict, job identity),
- * leftover temporary files, the pointer, and the checkpoint a resume would use (found exactly as
+ * the files each valid checkpoint consists of (its private file, the shared segment files it
+ * references and how many checkpoints reference each), leftover temporary files, the pointer, and the checkpoint a resume would use (found exactly as
  * {@code resume} finds it, so the warnings are the ones a resume would print). Reads only.
  */
 final class InspectCommand {
@@ -28,14 +31,20 @@ final class InspectCommand {
             "Usage: " + CliOptions.JAR + " inspect DIR [--json]",
             "",
             "Lists the checkpoints in the job directory DIR: id, size, in-flight records persisted",
-            "(channel state), checksum verdict, and which one 'resume DIR' would use; --json prints",
-            "one JSON document instead. Exit codes: 0 listed; 2 bad usage; 3 DIR missing or unreadable.");
+            "(channel state), checksum verdict, and which one 'resume DIR' would use; then per valid",
+            "checkpoint its private file and the shared segment files it references, each with the",
+            "number of checkpoints referencing it; --json prints one JSON document instead. Exit codes: 0 listed; 2 bad usage; 3 DIR missing or unreadable.");
 
     private static final Pattern CHECKPOINT = Pattern.compile("chk-(\\d{1,18})\\.ckpt");
-    private static final Pattern TEMP = Pattern.compile("chk-\\d{1,18}\\.tmp|LATEST\\.tmp|MANIFEST\\.tmp|FINISHED\\.tmp");
+    private static final Pattern TEMP = Pattern.compile(
+            "chk-\\d{1,18}\\.tmp|LATEST\\.tmp|MANIFEST\\.tmp|FINISHED\\.tmp|shared-\\d{1,18}-.+\\.seg\\.tmp");
 
-    /** One checkpoint file: {@code problem} null when it decodes and belongs to the job. */
-    record Entry(long id, String file, long bytes, long channelStateRecords, String problem) {
+    /**
+     * One checkpoint file: {@code problem} null when it decodes and belongs to the job; {@code
+     * shared} the shared files it references, name to size (-1: unreadable), empty if it is whole
+     * or unusable.
+     */
+    record Entry(long id, String file, long bytes, long channelStateRecords, String problem, Map<String, Long> shared) {
     }
 
     private InspectCommand() {
@@ -88,22 +97,43 @@ final class InspectCommand {
 
     private static Entry entry(Path file, long id, String jobId) {
         long size;
-        byte[] bytes;
         try {
             size = Files.size(file);
-            bytes = Files.readAllBytes(file);
         } catch (IOException e) {
-            return new Entry(id, file.getFileName().toString(), -1, -1, "cannot be read: " + SinkIoException.reason(e));
+            return new Entry(id, file.getFileName().toString(), -1, -1, "cannot be read: " + SinkIoException.reason(e),
+                    Map.of());
         }
         try {
-            CheckpointCodec.Decoded d = CheckpointCodec.decodeWithJob(bytes, file.getFileName().toString());
-            String problem = d.checkpoint().id() != id ? "holds checkpoint " + d.checkpoint().id()
+            CheckpointFiles.Summary d = CheckpointFiles.summarize(file);
+            String problem = d.id() != id ? "holds checkpoint " + d.id()
                     : jobId != null && !jobId.equals(d.jobId()) ? "belongs to " + (d.jobId() == null ? "no job"
                     : "job " + d.jobId()) + ", not to this directory's job" : null;
-            return new Entry(id, file.getFileName().toString(), size, d.checkpoint().persistedRecordCount(), problem);
+            Map<String, Long> shared = new TreeMap<>();
+            if (problem == null) {
+                d.sharedFiles().forEach(f -> shared.put(f, sizeOf(file.resolveSibling(f))));
+                problem = shared.entrySet().stream().filter(f -> f.getValue() < 0).findFirst()
+                        .map(f -> "references shared file " + f.getKey() + ", which is missing").orElse(null);
+            }
+            return new Entry(id, file.getFileName().toString(), size, d.channelStateRecords(), problem,
+                    problem == null ? shared : Map.of());
         } catch (IOException e) {
-            return new Entry(id, file.getFileName().toString(), size, -1, e.getMessage());
+            return new Entry(id, file.getFileName().toString(), size, -1, e.getMessage(), Map.of());
         }
+    }
+
+    private static long sizeOf(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /** Per shared file, the valid checkpoints referencing it (the registry's counts, from the files). */
+    private static Map<String, Integer> referenceCounts(List<Entry> entries) {
+        Map<String, Integer> counts = new TreeMap<>();
+        entries.forEach(e -> e.shared().keySet().forEach(f -> counts.merge(f, 1, Integer::sum)));
+        return counts;
     }
 
     private static String pointer(Path dir) {
@@ -141,6 +171,18 @@ final class InspectCommand {
         if (entries.isEmpty()) {
             b.append("(no checkpoint files)\n");
         }
+        Map<String, Integer> counts = referenceCounts(entries);
+        for (Entry e : entries) {
+            if (e.problem() != null) {
+                continue;
+            }
+            long sharedBytes = e.shared().values().stream().mapToLong(n -> Math.max(0, n)).sum();
+            b.append("files of checkpoint ").append(e.id()).append(": private ").append(e.file()).append(" (")
+                    .append(e.bytes()).append(" bytes), ").append(e.shared().size()).append(" shared (")
+                    .append(sharedBytes).append(" bytes)\n");
+            e.shared().forEach((f, n) -> b.append(String.format("  shared %s %d bytes, referenced by %d checkpoint%s%n",
+                    f, n, counts.get(f), counts.get(f) == 1 ? "" : "s")));
+        }
         for (String t : temps) {
             b.append("temporary file ").append(t).append(": an interrupted write's leftover (never restored)\n");
         }
@@ -172,7 +214,13 @@ final class InspectCommand {
                     .append(",\"channelStateRecords\":").append(e.channelStateRecords())
                     .append(",\"valid\":").append(e.problem() == null)
                     .append(",\"problem\":").append(Json.str(e.problem()))
-                    .append(",\"resumeUses\":").append(uses != null && uses == e.id()).append('}');
+                    .append(",\"resumeUses\":").append(uses != null && uses == e.id())
+                    .append(",\"sharedFiles\":[");
+            int[] j = {0};
+            Map<String, Integer> counts = referenceCounts(entries);
+            e.shared().forEach((f, n) -> b.append(j[0]++ == 0 ? "" : ",").append("{\"file\":").append(Json.str(f))
+                    .append(",\"bytes\":").append(n).append(",\"references\":").append(counts.get(f)).append('}'));
+            b.append("]}");
         }
         b.append("],\"temporaryFiles\":[").append(String.join(",", temps.stream().map(Json::str).toList()));
         b.append("],\"warnings\":[").append(String.join(",", warnings.stream().map(Json::str).toList()));

@@ -27,12 +27,13 @@ import java.util.stream.Stream;
 final class JobDirectory {
 
     static final String FINISHED = "FINISHED";
-    /** A checkpoint write's temporary file ({@code DirectoryCheckpointStore}'s naming). */
-    private static final Pattern CHECKPOINT_TEMP = Pattern.compile("chk-\\d{1,18}\\.tmp");
+    /** A checkpoint write's temporary file, private or shared ({@code DirectoryCheckpointStore}'s naming). */
+    private static final Pattern CHECKPOINT_TEMP = Pattern.compile("chk-\\d{1,18}\\.tmp|shared-\\d{1,18}-.+\\.seg\\.tmp");
     static final String LOCK = "LOCK";
     /** Every file a job writes: {@code --force} deletes these and nothing else. */
     private static final Pattern JOB_FILE = Pattern.compile(
-            "chk-\\d{1,18}\\.(ckpt|tmp)|LATEST(\\.tmp)?|MANIFEST(\\.tmp)?|FINISHED(\\.tmp)?|LOCK");
+            "chk-\\d{1,18}\\.(ckpt|tmp)|shared-\\d{1,18}-.+\\.seg(\\.tmp)?|LATEST(\\.tmp)?|MANIFEST(\\.tmp)?"
+                    + "|FINISHED(\\.tmp)?|LOCK");
 
     private final Path dir;
     /** This process's hold on the directory, while it has one. */
@@ -171,7 +172,7 @@ final class JobDirectory {
     }
 
     /**
-     * Deletes the {@code chk-<id>.tmp} files of checkpoint writes a killed process left behind.
+     * Deletes the {@code chk-<id>.tmp} (and shared {@code .seg.tmp}) files of checkpoint writes a killed process left behind.
      * Called by the lock holder once its run has finished: no write of its own is under way and no
      * other process may write here, so every such file is dead. The store removes those at or below
      * its newest checkpoint as it goes; one with a higher id (a kill while writing a checkpoint whose

@@ -180,7 +180,8 @@ public final class Main {
         String v = Main.class.getPackage().getImplementationVersion();
         return "consistent-cut tools " + (v == null ? "(development build)" : v)
                 + "; checkpoint format versions " + CheckpointCodec.VERSION + "-" + CheckpointCodec.VERSION_WITH_JOB
-                + ", job manifest version " + JobManifest.FORMAT_VERSION;
+                + ", job manifest version " + JobManifest.FORMAT_VERSION
+                + ", incremental checkpoint format version " + CheckpointCodec.VERSION_INCREMENTAL;
     }
 
     private static int runCommand(String[] a, PrintStream out, PrintStream err, Plugs plugs) throws UsageException {
@@ -224,13 +225,13 @@ public final class Main {
         if (dir != null) {
             try {
                 // The crash test's kill points, installed only when its system property asks for them.
-                store = new ObservedStore(new DirectoryCheckpointStore(dir.path(), 3,
+                store = new ObservedStore(new DirectoryCheckpointStore(dir.path(), o.retain(),
                         w -> err.println("warning: " + w), jobId, CrashPoints.fromSystemProperty()));
             } catch (IllegalArgumentException e) {
                 throw new EnvironmentException(e.getMessage(), e);
             }
         } else {
-            store = new ObservedStore(new InMemoryCheckpointStore(3));
+            store = new ObservedStore(new InMemoryCheckpointStore(o.retain()));
         }
         JobGraph job = CliJob.build(o, o.simulation() ? 0 : TimeUnit.MICROSECONDS.toNanos(o.sinkDelayMicros()),
                 plugs.outputs());

@@ -25,7 +25,8 @@ final class ResumeCommand {
             "DIR (an older one if the newest is damaged, saying so), and runs it to its end: the",
             "report and exit code are those of run. The job's options come from DIR/MANIFEST; an",
             "option given here must agree with it, except these, which may differ per process:",
-            "  --interval-ms N, --sink-delay-us N, --tolerable-failed-checkpoints N, --json",
+            "  --interval-ms N, --sink-delay-us N, --tolerable-failed-checkpoints N, --json,",
+            "  --retain N (the checkpoints this process's store keeps; default " + CliOptions.DEFAULT_RETAIN + ")",
             "A finished job is not run again: its recorded verdict is printed (exit 0 or 1). The",
             "failure of --fail-after-checkpoint is injected by the first process only. The job keeps",
             "its --buffer-size (a manifest written before that option existed: the default, 0).",
@@ -106,7 +107,7 @@ final class ResumeCommand {
                     (int) pick(given, "--tolerable-failed-checkpoints", given.tolerableFailedCheckpoints(),
                             job.tolerableFailedCheckpoints()),
                     false, given.given(), job.endOfInput(), job.savepointEvery(), job.inputs(), job.output(),
-                    job.bufferSize());
+                    job.bufferSize(), given.retain());
             try (DirectoryLock output = JobOutput.lockResumed(effective, manifest.jobId(), hasCheckpoints)) {
                 return Main.execute(effective, dir, manifest.jobId(), true, out, err, plugs);
             }

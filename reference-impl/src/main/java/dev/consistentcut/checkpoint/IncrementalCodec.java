@@ -1,0 +1,238 @@
+package dev.consistentcut.checkpoint;
+
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The two file formats of an incremental checkpoint (spec/incremental/IncrementalCheckpointStore.tla):
+ * a checkpoint's private file (its metadata, {@link CheckpointCodec}'s header with version
+ * {@value #VERSION}) and the shared segment files it references. Header of both: int32 magic,
+ * int32 version, int32 body length, int32 CRC32C of the body, as {@link CheckpointCodec}.
+ *
+ * <pre>
+ * private file, magic "CCKP", version 4
+ *   byte   1 if a job id follows, else 0; string job id
+ *   int64  checkpoint id
+ *   source offsets                                               as CheckpointCodec
+ *   int32  n, then n x (string task, int32 stateSize, int32 ledgerEntries, int64 ledgerBytes,
+ *                       string state merge ("" for a whole-state chain),
+ *                       refs state segments, base first, refs ledger segments, base first)
+ *   channel state, stats                                          as CheckpointCodec
+ * refs   = int32 n, n x (int64 id of the checkpoint that uploaded the segment, int32 index of the
+ *          segment in that checkpoint's shared file of this task, {@code shared-<id>-<task>.seg})
+ *
+ * shared file, magic "CCKS", version 1
+ *   string task, int64 id of the checkpoint that uploaded it
+ *   int32  n, n x segment
+ * segment = byte 0, int32 len, len bytes of operator state
+ *         | byte 1, int32 m, m x (string source, int64 offset, int32 times)   a ledger segment
+ * </pre>
+ *
+ * Stateless and thread-safe.
+ */
+final class IncrementalCodec {
+
+    /** The private file's version in {@link CheckpointCodec}'s header: its snapshots are references. */
+    static final int VERSION = CheckpointCodec.VERSION_INCREMENTAL;
+    static final int SHARED_MAGIC = 0x43434B53;
+    static final int SHARED_VERSION = 1;
+
+    private static final byte STATE = 0;
+    private static final byte LEDGER = 1;
+
+    private IncrementalCodec() {
+    }
+
+    /** Segment {@code index} of shared file {@code file}. */
+    record SegmentRef(String file, int index) {
+    }
+
+    /** A task snapshot as its private file holds it: sizes, the state's merge, its segments by reference. */
+    record TaskRefs(int stateSize, int ledgerEntries, long ledgerBytes, String merge,
+                    List<SegmentRef> state, List<SegmentRef> ledger) {
+    }
+
+    /** A decoded private file. */
+    record Metadata(String jobId, long id, Map<String, Long> offsets, Map<String, TaskRefs> tasks,
+                    Map<String, List<Record>> channelState, CheckpointStats stats) {
+
+        /** The shared files this checkpoint references, by name. */
+        Set<String> sharedFiles() {
+            Set<String> files = new TreeSet<>();
+            tasks.values().forEach(t -> {
+                t.state().forEach(r -> files.add(r.file()));
+                t.ledger().forEach(r -> files.add(r.file()));
+            });
+            return files;
+        }
+    }
+
+    /** Whether {@code bytes} are a private file of this format (the header's version; nothing verified). */
+    static boolean isIncremental(byte[] bytes) {
+        return bytes.length >= 8 && ByteBuffer.wrap(bytes).getInt(0) == CheckpointCodec.MAGIC
+                && ByteBuffer.wrap(bytes).getInt(4) == VERSION;
+    }
+
+    static byte[] encodeMetadata(CompletedCheckpoint c, String jobId, Map<String, TaskRefs> tasks) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        try {
+            out.writeByte(jobId == null ? 0 : 1);
+            if (jobId != null) {
+                CheckpointCodec.writeString(out, jobId);
+            }
+            out.writeLong(c.id());
+            CheckpointCodec.writeOffsets(out, c.sourceOffsets());
+            out.writeInt(tasks.size());
+            for (Map.Entry<String, TaskRefs> e : new TreeMap<>(tasks).entrySet()) {
+                TaskRefs t = e.getValue();
+                CheckpointCodec.writeString(out, e.getKey());
+                out.writeInt(t.stateSize());
+                out.writeInt(t.ledgerEntries());
+                out.writeLong(t.ledgerBytes());
+                CheckpointCodec.writeString(out, t.merge());
+                writeRefs(out, e.getKey(), t.state());
+                writeRefs(out, e.getKey(), t.ledger());
+            }
+            CheckpointCodec.writeChannelState(out, c.channelState());
+            CheckpointCodec.writeStats(out, c.stats());
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to memory cannot fail", e);
+        }
+        return CheckpointCodec.withHeader(CheckpointCodec.MAGIC, VERSION, bytes.toByteArray());
+    }
+
+    static Metadata decodeMetadata(byte[] bytes, String where) throws CorruptCheckpointException {
+        ByteBuffer body = CheckpointCodec.verifiedBody(bytes, where, CheckpointCodec.MAGIC, "CCKP",
+                "a checkpoint file", v -> v == VERSION, "version " + VERSION + " here");
+        return CheckpointCodec.decodeBody(body, where, in -> {
+            String jobId = in.buf.get() == 1 ? in.string() : null;
+            long id = in.buf.getLong();
+            Map<String, Long> offsets = in.readLongMap("source offset");
+            Map<String, TaskRefs> tasks = new HashMap<>();
+            int n = in.count("task snapshot");
+            for (int i = 0; i < n; i++) {
+                String task = in.string();
+                TaskRefs t = new TaskRefs(in.buf.getInt(), in.buf.getInt(), in.buf.getLong(), in.string(),
+                        readRefs(in, task), readRefs(in, task));
+                if (t.state().isEmpty() || t.ledger().isEmpty()) {
+                    throw new IllegalArgumentException("task " + task + " has an empty changelog");
+                }
+                CheckpointCodec.BodyReader.putUnique(tasks, task, t, "task snapshot");
+            }
+            Map<String, List<Record>> channels = in.readChannelState();
+            CheckpointStats stats = in.readStats();
+            in.requireEnd("the statistics");
+            return new Metadata(jobId, id, offsets, tasks, channels, stats);
+        });
+    }
+
+    /** A shared file of {@code task}'s segments uploaded by checkpoint {@code id}: byte[] states, ledger maps. */
+    @SuppressWarnings("unchecked")
+    static byte[] encodeShared(String task, long id, List<Object> segments) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        try {
+            CheckpointCodec.writeString(out, task);
+            out.writeLong(id);
+            out.writeInt(segments.size());
+            for (Object s : segments) {
+                if (s instanceof byte[] state) {
+                    out.writeByte(STATE);
+                    out.writeInt(state.length);
+                    out.write(state);
+                } else {
+                    out.writeByte(LEDGER);
+                    Map<RecordId, Integer> ledger = new TreeMap<>((Map<RecordId, Integer>) s);
+                    out.writeInt(ledger.size());
+                    for (Map.Entry<RecordId, Integer> p : ledger.entrySet()) {
+                        CheckpointCodec.writeString(out, p.getKey().source());
+                        out.writeLong(p.getKey().offset());
+                        out.writeInt(p.getValue());
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to memory cannot fail", e);
+        }
+        return CheckpointCodec.withHeader(SHARED_MAGIC, SHARED_VERSION, bytes.toByteArray());
+    }
+
+    /**
+     * The segments of a shared file, checked to be {@code task}'s as uploaded by checkpoint
+     * {@code id} (what its name says): byte[] for state, read-only maps for the ledger.
+     */
+    static List<Object> decodeShared(byte[] bytes, String where, String task, long id)
+            throws CorruptCheckpointException {
+        ByteBuffer body = CheckpointCodec.verifiedBody(bytes, where, SHARED_MAGIC, "CCKS",
+                "a shared segment file", v -> v == SHARED_VERSION, "version " + SHARED_VERSION);
+        return CheckpointCodec.decodeBody(body, where, in -> {
+            String owner = in.string();
+            long uploader = in.buf.getLong();
+            if (!owner.equals(task) || uploader != id) {
+                throw new IllegalArgumentException("holds task " + owner + " of checkpoint " + uploader
+                        + ", but its name says task " + task + " of checkpoint " + id);
+            }
+            int n = in.count("segment");
+            List<Object> segments = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                byte kind = in.buf.get();
+                if (kind == STATE) {
+                    byte[] state = new byte[in.count("operator state byte")];
+                    in.buf.get(state);
+                    segments.add(state);
+                } else if (kind == LEDGER) {
+                    int entries = in.count("processed entry");
+                    Map<RecordId, Integer> ledger = new HashMap<>(Math.max(16, entries * 4 / 3 + 1));
+                    for (int j = 0; j < entries; j++) {
+                        CheckpointCodec.BodyReader.putUnique(ledger, new RecordId(in.string(), in.buf.getLong()),
+                                in.buf.getInt(), "processed entry");
+                    }
+                    segments.add(java.util.Collections.unmodifiableMap(ledger));
+                } else {
+                    throw new IllegalArgumentException("unknown segment kind " + kind);
+                }
+            }
+            in.requireEnd("the segments");
+            return segments;
+        });
+    }
+
+    /** {@code refs}, each in a shared file of {@code task}: the file is named by its uploader alone. */
+    private static void writeRefs(DataOutputStream out, String task, List<SegmentRef> refs) throws IOException {
+        out.writeInt(refs.size());
+        for (SegmentRef r : refs) {
+            long uploader = SharedSegmentFiles.uploader(r.file());
+            if (!r.file().equals(SharedSegmentFiles.name(uploader, task))) {
+                throw new IllegalArgumentException("task " + task + " references " + r.file() + ", not a file of its own");
+            }
+            out.writeLong(uploader);
+            out.writeInt(r.index());
+        }
+    }
+
+    private static List<SegmentRef> readRefs(CheckpointCodec.BodyReader in, String task) {
+        int n = in.count("segment reference");
+        List<SegmentRef> refs = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            long uploader = in.buf.getLong();
+            if (uploader < 1) {
+                throw new IllegalArgumentException("segment reference to checkpoint " + uploader);
+            }
+            refs.add(new SegmentRef(SharedSegmentFiles.name(uploader, task), in.buf.getInt()));
+        }
+        return refs;
+    }
+}

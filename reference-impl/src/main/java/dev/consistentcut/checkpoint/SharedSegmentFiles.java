@@ -1,0 +1,216 @@
+package dev.consistentcut.checkpoint;
+
+import dev.consistentcut.message.RecordId;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The shared segment files of a {@link DirectoryCheckpointStore}: their names ({@code
+ * shared-<checkpoint>-<task>.seg}, the spec's remote file {@code <<f, c>>}: the segments of one task
+ * uploaded by checkpoint {@code c}, the task's name escaped to a file name) and the reading of a
+ * checkpoint's private file back into the {@link CompletedCheckpoint} it was written from.
+ * Stateless; the registry passed in is confined to the store's lock.
+ */
+final class SharedSegmentFiles {
+
+    /** A shared file: group 1 the id of the checkpoint that uploaded it, group 2 its task, escaped. */
+    static final Pattern SHARED_FILE = Pattern.compile("shared-(\\d{1,18})-(.+)\\.seg");
+    /** A shared file's temporary name while it is written. */
+    static final Pattern SHARED_TEMP = Pattern.compile("shared-(\\d{1,18})-.+\\.seg\\.tmp");
+
+    private SharedSegmentFiles() {
+    }
+
+    /** The shared file of {@code task}'s segments uploaded by checkpoint {@code id}. */
+    static String name(long id, String task) {
+        StringBuilder b = new StringBuilder("shared-").append(id).append('-');
+        for (byte x : task.getBytes(StandardCharsets.UTF_8)) {
+            char ch = (char) (x & 0xff);
+            if (ch < 0x80 && (Character.isLetterOrDigit(ch) || ch == '.' || ch == '_' || ch == '-')) {
+                b.append(ch);
+            } else {
+                b.append('%').append(String.format("%02X", x & 0xff));
+            }
+        }
+        return b.append(".seg").toString();
+    }
+
+    /** The id of the checkpoint that uploaded shared file (or shared temp file) {@code name}; -1 if it is none. */
+    static long uploader(String name) {
+        Matcher m = SHARED_FILE.matcher(name);
+        if (m.matches()) {
+            return Long.parseLong(m.group(1));
+        }
+        Matcher t = SHARED_TEMP.matcher(name);
+        return t.matches() ? Long.parseLong(t.group(1)) : -1;
+    }
+
+    private static String task(String escaped) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (int i = 0; i < escaped.length(); i++) {
+            char ch = escaped.charAt(i);
+            if (ch == '%' && i + 2 < escaped.length()) {
+                out.write(Integer.parseInt(escaped.substring(i + 1, i + 3), 16));
+                i += 2;
+            } else {
+                out.write(ch);
+            }
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The checkpoint private file {@code m} describes, its segments read from the shared files of
+     * {@code dir} (each verified: checksum, the task and uploader its name says); each segment is
+     * located in {@code registry}, so that a checkpoint taken after a restore from it references
+     * the segments instead of writing them again.
+     *
+     * @throws CorruptCheckpointException naming the private file when a shared file it references
+     *     is missing or damaged, or its state merge is unknown
+     */
+    static CompletedCheckpoint assemble(IncrementalCodec.Metadata m, Path dir, String where,
+            SharedStateRegistry registry) throws IOException {
+        Map<String, List<Object>> loaded = new HashMap<>();
+        Map<String, TaskSnapshot> snapshots = new HashMap<>();
+        for (Map.Entry<String, IncrementalCodec.TaskRefs> e : m.tasks().entrySet()) {
+            IncrementalCodec.TaskRefs t = e.getValue();
+            Changelog<byte[]> state = null;
+            for (IncrementalCodec.SegmentRef r : t.state()) {
+                byte[] segment = segment(r, byte[].class, dir, where, loaded, registry);
+                state = state == null ? Changelog.base(segment, segment.length) : state.writeState(segment, segment.length);
+            }
+            Changelog<Map<RecordId, Integer>> ledger = null;
+            for (IncrementalCodec.SegmentRef r : t.ledger()) {
+                @SuppressWarnings("unchecked")
+                Map<RecordId, Integer> segment = segment(r, Map.class, dir, where, loaded, registry);
+                ledger = ledger == null ? Changelog.base(segment, segment.size()) : ledger.writeState(segment, segment.size());
+            }
+            StateMerge merge;
+            try {
+                merge = t.merge().isEmpty() ? StateMerge.WHOLE : OperatorStateMerge.named(t.merge());
+            } catch (IllegalArgumentException x) {
+                throw new CorruptCheckpointException(where, "task " + e.getKey() + ": " + x.getMessage(), x);
+            }
+            if (merge == StateMerge.WHOLE && state.length() > 1) {
+                throw new CorruptCheckpointException(where, "task " + e.getKey() + ": a state of "
+                        + state.length() + " segments without a merge");
+            }
+            snapshots.put(e.getKey(), TaskSnapshot.ofChangelogs(state, merge, t.stateSize(), ledger,
+                    t.ledgerEntries(), t.ledgerBytes()));
+        }
+        return new CompletedCheckpoint(m.id(), m.offsets(), snapshots, m.channelState(), m.stats());
+    }
+
+    /**
+     * What checkpoint {@code id} writes for {@code task}: the shared file {@code file} of the
+     * {@code segments} no registered checkpoint's shared file holds (empty: nothing to write),
+     * where each of them will be ({@code located}), and the references of the task's snapshot.
+     */
+    record Upload(String file, List<Object> segments, Map<Object, IncrementalCodec.SegmentRef> located,
+                  IncrementalCodec.TaskRefs refs) {
+    }
+
+    /**
+     * The references of {@code s}'s changelogs in checkpoint {@code id}: a segment in a shared file
+     * some registered checkpoint references is referenced there; the others go to one new shared
+     * file of this checkpoint and task. A state whose merge has no name ({@link
+     * OperatorStateMerge}) goes whole, one segment.
+     */
+    static Upload plan(long id, String task, TaskSnapshot s, SharedStateRegistry registry) {
+        String file = name(id, task);
+        List<Object> uploads = new ArrayList<>();
+        Map<Object, IncrementalCodec.SegmentRef> located = new IdentityHashMap<>();
+        Changelog<byte[]> state = s.stateChangelog();
+        String merge = "";
+        if (state.length() > 1) {
+            if (s.stateMerge() instanceof OperatorStateMerge m) {
+                merge = m.name();
+            } else {
+                byte[] whole = s.operatorState();
+                state = Changelog.base(whole, whole.length);
+            }
+        }
+        List<IncrementalCodec.SegmentRef> stateRefs =
+                references(state.segments(), task, file, uploads, located, registry);
+        List<IncrementalCodec.SegmentRef> ledgerRefs =
+                references(s.ledgerChangelog().segments(), task, file, uploads, located, registry);
+        return new Upload(file, uploads, located, new IncrementalCodec.TaskRefs(s.stateSize(), s.ledgerEntries(),
+                s.ledgerBytes(), merge, stateRefs, ledgerRefs));
+    }
+
+    /** The references of {@code segments}: reused from {@code task}'s shared files (a private file names them by uploader), or new. */
+    private static List<IncrementalCodec.SegmentRef> references(List<?> segments, String task, String file,
+            List<Object> uploads, Map<Object, IncrementalCodec.SegmentRef> located, SharedStateRegistry registry) {
+        List<IncrementalCodec.SegmentRef> refs = new ArrayList<>(segments.size());
+        for (Object segment : segments) {
+            IncrementalCodec.SegmentRef ref = registry.reusable(segment);
+            if (ref != null && !ref.file().equals(name(uploader(ref.file()), task))) {
+                ref = null; // another task's file: a private file references a task's own files only
+            }
+            if (ref == null) {
+                ref = located.get(segment);
+            }
+            if (ref == null) {
+                ref = new IncrementalCodec.SegmentRef(file, uploads.size());
+                uploads.add(segment);
+                located.put(segment, ref);
+            }
+            refs.add(ref);
+        }
+        return refs;
+    }
+
+    /** The first shared file {@code m} references that is not in {@code dir}, or null if all are. */
+    static String missing(IncrementalCodec.Metadata m, Path dir) {
+        for (String f : m.sharedFiles()) {
+            if (!Files.isRegularFile(dir.resolve(f))) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    private static <T> T segment(IncrementalCodec.SegmentRef r, Class<T> kind, Path dir, String where,
+            Map<String, List<Object>> loaded, SharedStateRegistry registry) throws IOException {
+        List<Object> segments = loaded.get(r.file());
+        if (segments == null) {
+            Matcher n = SHARED_FILE.matcher(r.file());
+            if (!n.matches() || r.file().contains("/") || r.file().contains("\\")) {
+                throw new CorruptCheckpointException(where, "references '" + r.file() + "', no shared file name");
+            }
+            Path file = dir.resolve(r.file());
+            byte[] bytes;
+            try {
+                bytes = Files.readAllBytes(file);
+            } catch (NoSuchFileException x) {
+                throw new CorruptCheckpointException(where, "references shared file " + r.file() + ", which is missing");
+            }
+            String task;
+            try {
+                task = task(n.group(2));
+            } catch (NumberFormatException x) {
+                throw new CorruptCheckpointException(where, "references '" + r.file() + "', a badly escaped name");
+            }
+            segments = IncrementalCodec.decodeShared(bytes, file.toString(), task, Long.parseLong(n.group(1)));
+            loaded.put(r.file(), segments);
+        }
+        if (r.index() < 0 || r.index() >= segments.size() || !kind.isInstance(segments.get(r.index()))) {
+            throw new CorruptCheckpointException(where, "references segment " + r.index() + " of shared file "
+                    + r.file() + ", which has no such " + (kind == byte[].class ? "state" : "ledger") + " segment");
+        }
+        Object s = segments.get(r.index());
+        registry.locate(s, r);
+        return kind.cast(s);
+    }
+}
