@@ -9,7 +9,6 @@ import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.message.Barrier;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
-import dev.consistentcut.source.SourceLog;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collection;
@@ -56,11 +55,13 @@ public final class CutInvariants {
     public static final String OUTPUT_EXACTLY_ONCE = "OutputExactlyOnceInv";
 
     private final PhysicalGraph graph;
-    private final List<Record> universe;
-    private final Map<RecordId, Record> byId = new HashMap<>();
+    private final Universe universe;
     private final List<String> operators;
-    /** expected[i][k] = paths(source(universe[i]), universe[i], operators[k]). */
-    private final int[][] expected;
+    /**
+     * expected[i * operators.size() + k] = paths(source(universe[i]), universe[i], operators[k]):
+     * one flat array, not an array per record.
+     */
+    private final int[] expected;
     /**
      * Memo of {@link #routeTo}: "sender|source|key" to the route a record of that source and key
      * takes to the sender ("" for several routes).
@@ -70,27 +71,24 @@ public final class CutInvariants {
 
     public CutInvariants(PhysicalGraph graph) {
         this.graph = graph;
-        List<Record> all = new ArrayList<>();
-        for (String s : graph.sourceTasks()) {
-            SourceLog log = graph.log(s);
-            for (long off = 0; off < log.length(); off++) {
-                all.add(log.read(s, off));
-            }
-        }
-        this.universe = List.copyOf(all);
+        this.universe = new Universe(graph);
         this.recheck = new CutRecheck(universe);
         this.operators = graph.operatorTasks();
-        this.expected = new int[universe.size()][operators.size()];
+        this.expected = new int[Math.multiplyExact(universe.size(), operators.size())];
         for (int i = 0; i < universe.size(); i++) {
             Record r = universe.get(i);
-            byId.put(r.id(), r);
             for (int k = 0; k < operators.size(); k++) {
-                expected[i][k] = graph.paths(r.id().source(), r, operators.get(k));
+                expected[i * operators.size() + k] = graph.paths(r.id().source(), r, operators.get(k));
             }
         }
     }
 
-    /** Every record of every source log: the records the invariants quantify over. */
+    /** {@code paths(source(universe[i]), universe[i], operators[k])}. */
+    private int expected(int i, int k) {
+        return expected[i * operators.size() + k];
+    }
+
+    /** Every record of every source log: the records the invariants quantify over (a read-only view of the logs). */
     public List<Record> universe() {
         return universe;
     }
@@ -150,7 +148,7 @@ public final class CutInvariants {
         for (Map.Entry<String, List<Record>> e : c.channelState().entrySet()) {
             String receiver = graph.channel(e.getKey()).receiver();
             for (Record r : e.getValue()) {
-                if (!byId.containsKey(r.id())) {
+                if (!universe.has(r.id())) {
                     out.add(new Violation(CONSISTENT_CUT, c.id(), null, r.id(), 1, 0, "ConsistentCutInv violated in checkpoint "
                             + c.id() + ": channel " + e.getKey() + " holds record " + r.id() + ", which no source log has"));
                     continue;
@@ -164,7 +162,7 @@ public final class CutInvariants {
             java.util.Set<RecordId> changed = common == null ? null : snap.changedSince(held.taskSnapshots().get(t));
             BitSet again = changed == null ? null : recheck.with(common, changed);
             for (RecordId id : changed == null ? snap.processed().keySet() : changed) {
-                if (!byId.containsKey(id)) {
+                if (!universe.has(id)) {
                     out.add(new Violation(CONSISTENT_CUT, c.id(), t, id, 1, 0, "ConsistentCutInv violated in checkpoint "
                             + c.id() + ": operator " + t + " has processed record " + id + ", which no source log has"));
                 }
@@ -180,7 +178,7 @@ public final class CutInvariants {
                 long lhs = processed + inChannels;
                 long recorded = c.sourceOffsets().get(r.id().source());
                 boolean inCut = r.id().offset() < recorded;
-                long rhs = inCut ? expected[i][k] : 0;
+                long rhs = inCut ? expected(i, k) : 0;
                 if ((over && lhs > rhs) || (under && lhs < rhs)) {
                     String half = lhs > rhs ? NO_DOUBLE_COUNT : NO_SKIP;
                     out.add(new Violation(half, c.id(), t, r.id(), lhs, rhs, String.format(
@@ -236,7 +234,7 @@ public final class CutInvariants {
                 continue;
             }
             for (RecordId id : ledger.keySet()) {
-                if (!byId.containsKey(id)) {
+                if (!universe.has(id)) {
                     out.add(new Violation(EXACTLY_ONCE, 0, t, id, ledger.get(id), 0, "ExactlyOnceInv violated: operator "
                             + t + " processed record " + id + ", which no source log has: counted twice"));
                 }
@@ -244,7 +242,7 @@ public final class CutInvariants {
             for (int i = 0; i < universe.size(); i++) {
                 RecordId id = universe.get(i).id();
                 int actual = ledger.getOrDefault(id, 0);
-                int want = expected[i][k];
+                int want = expected(i, k);
                 if (actual != want) {
                     out.add(new Violation(EXACTLY_ONCE, 0, t, id, actual, want, String.format(
                             "ExactlyOnceInv violated: operator %s, record %s: processed %d times, expected %d: %s",
@@ -298,7 +296,7 @@ public final class CutInvariants {
         }
         String where = committed.size() == 1 ? "sink " + committed.keySet().iterator().next() : "sinks " + committed.keySet();
         for (Map.Entry<RecordId, Integer> e : all.entrySet()) {
-            if (!byId.containsKey(e.getKey())) {
+            if (!universe.has(e.getKey())) {
                 out.add(new Violation(name, 0, null, e.getKey(), e.getValue(), 0, name + " violated: " + where
                         + " committed record " + e.getKey() + ", which no source log has: duplicated"));
             }
@@ -308,7 +306,7 @@ public final class CutInvariants {
             int actual = all.getOrDefault(id, 0);
             int want = 0;
             for (int k : sinks) {
-                want += expected[i][k];
+                want += expected(i, k);
             }
             if (actual > want || (exact && actual < want)) {
                 out.add(new Violation(name, 0, null, id, actual, want, String.format(
@@ -339,10 +337,10 @@ public final class CutInvariants {
             for (int i = 0; i < universe.size(); i++) {
                 RecordId id = universe.get(i).id();
                 int actual = ledger.getOrDefault(id, 0);
-                if (actual < expected[i][k]) {
-                    out.add(new Violation(AT_LEAST_ONCE, 0, t, id, actual, expected[i][k], String.format(
+                if (actual < expected(i, k)) {
+                    out.add(new Violation(AT_LEAST_ONCE, 0, t, id, actual, expected(i, k), String.format(
                             "AtLeastOnceInv violated: operator %s, record %s: processed %d times, expected at least %d: skipped",
-                            t, id, actual, expected[i][k])));
+                            t, id, actual, expected(i, k))));
                 }
             }
         }
@@ -546,7 +544,7 @@ public final class CutInvariants {
                 copies.merge(r.id(), 1, Integer::sum);
             }
             copies.forEach((id, n) -> {
-                Record r = byId.get(id);
+                Record r = universe.byId(id);
                 long sent = r == null ? 0 : sentBeforeSnapshot(c, v, output, r);
                 if (n > sent) {
                     out.add(new Violation(UNALIGNED_CHANNEL_STATE_BOUND, c.id(), null, id, n, sent, String.format(

@@ -1,10 +1,8 @@
 package dev.consistentcut.check;
 
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
-import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,12 +19,10 @@ import java.util.Set;
  */
 final class CutRecheck {
 
-    private final Map<RecordId, Integer> indexOf = new HashMap<>();
+    private final Universe universe;
 
-    CutRecheck(List<Record> universe) {
-        for (int i = 0; i < universe.size(); i++) {
-            indexOf.put(universe.get(i).id(), i);
-        }
+    CutRecheck(Universe universe) {
+        this.universe = universe;
     }
 
     /**
@@ -59,8 +55,8 @@ final class CutRecheck {
     }
 
     private void add(BitSet out, RecordId id) {
-        Integer i = indexOf.get(id);
-        if (i != null) {
+        int i = universe.position(id);
+        if (i >= 0) {
             out.set(i);
         }
     }

@@ -11,6 +11,7 @@ import dev.consistentcut.check.Violation;
 import dev.consistentcut.checkpoint.CheckpointCoordinator;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CheckpointStore;
+import dev.consistentcut.checkpoint.CheckpointSummary;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.PhysicalGraph;
@@ -93,7 +94,12 @@ final class CheckpointDriver {
      * Added to by task threads (through the gateway), taken by the coordinator thread; ascending.
      */
     private final NavigableSet<Long> completable = new ConcurrentSkipListSet<>();
-    private final List<CompletedCheckpoint> completed = new ArrayList<>();
+    /**
+     * What the run keeps of each completed checkpoint: a summary, not its state (the store keeps
+     * the checkpoints it retains, the checks the one they compare with), so memory does not grow
+     * with the number of checkpoints.
+     */
+    private final List<CheckpointSummary> completed = new ArrayList<>();
     /** Every violation found so far; the runtime's own checks add theirs here too. */
     final List<Violation> violations = new ArrayList<>();
     private long triggered;
@@ -210,7 +216,7 @@ final class CheckpointDriver {
         }
         CompletedCheckpoint cp = done.get();
         declined.completed();
-        completed.add(cp);
+        completed.add(CheckpointSummary.of(cp));
         // The completion subsumed (aborted) every older pending checkpoint: those are no longer
         // completable, even if every task acknowledged them (found by the spec replay).
         completable.removeIf(id -> coordinator.status(id) != CheckpointStatus.PENDING);
@@ -392,7 +398,7 @@ final class CheckpointDriver {
         return failures;
     }
 
-    List<CompletedCheckpoint> completed() {
+    List<CheckpointSummary> completed() {
         return completed;
     }
 

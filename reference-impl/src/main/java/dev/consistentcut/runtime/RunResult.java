@@ -1,7 +1,7 @@
 package dev.consistentcut.runtime;
 
 import dev.consistentcut.check.Violation;
-import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.checkpoint.CheckpointSummary;
 import dev.consistentcut.message.RecordId;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +12,8 @@ import java.util.Map;
  * @param mode the barrier mode's name
  * @param runtime {@code simulation} or {@code threads}
  * @param finished every source exhausted, every channel empty, no checkpoint in flight
- * @param checkpoints every checkpoint completed during the run, in completion order
+ * @param checkpoints every checkpoint completed during the run, in completion order, as summaries
+ *     (the checkpoints themselves, with their state, only as long as the store retains them)
  * @param abortedCheckpoints how many checkpoints were aborted (timeouts, random aborts, failures)
  * @param failures how many failures were injected (each followed by a restore)
  * @param steps steps performed (task steps and coordinator steps)
@@ -28,7 +29,7 @@ public record RunResult(
         String mode,
         String runtime,
         boolean finished,
-        List<CompletedCheckpoint> checkpoints,
+        List<CheckpointSummary> checkpoints,
         int abortedCheckpoints,
         int failures,
         long steps,
@@ -40,7 +41,7 @@ public record RunResult(
         java.util.Set<Long> savepoints) {
 
     /** A run without switches or savepoints. */
-    public RunResult(String mode, String runtime, boolean finished, List<CompletedCheckpoint> checkpoints,
+    public RunResult(String mode, String runtime, boolean finished, List<CheckpointSummary> checkpoints,
                      int abortedCheckpoints, int failures, long steps, List<Violation> violations,
                      boolean invariantsChecked, Map<String, Map<RecordId, Integer>> finalLedgers, long elapsed) {
         this(mode, runtime, finished, checkpoints, abortedCheckpoints, failures, steps, violations, invariantsChecked,

@@ -74,6 +74,12 @@ public final class SimulationRuntime extends DrivenRuntime {
     /** Per task: the channels it appends to. */
     private final Map<String, List<Channel>> outputsOf = new HashMap<>();
     private final Map<String, List<String>> senders = new HashMap<>();
+    /**
+     * Every completed checkpoint, whole: what {@link #completedCheckpoints} gives the spec replay and
+     * tests that step a simulation. Bounded by the simulation's checkpoint budget; the threaded
+     * runtime, whose runs are long, keeps none of them.
+     */
+    private final List<CompletedCheckpoint> completed = new ArrayList<>();
 
     /** A run of {@code job} in {@code mode} with {@code options}; see the class comment. */
     public SimulationRuntime(JobGraph job, BarrierMode mode, RunOptions options) {
@@ -94,7 +100,10 @@ public final class SimulationRuntime extends DrivenRuntime {
         this.seed = options.draws().seed();
         this.random = options.draws().newDraws();
         // One step stands for one millisecond; declines are drawn from the run's seeded draws.
-        this.driver = new CheckpointDriver(job, mode, checkpoints, options.observation(), () -> step, 1, lifecycleView, false,
+        ObservationSettings o = options.observation();
+        ObservationSettings keeping = new ObservationSettings(o.observer(), o.trackProcessed(),
+                o.onCheckpoint().andThen(completed::add), o.progress());
+        this.driver = new CheckpointDriver(job, mode, checkpoints, keeping, () -> step, 1, lifecycleView, false,
                 new DriverGateway.Choices(1, random::nextDouble, () -> { }, () -> false));
         for (String t : driver.deployment.tasks.keySet()) {
             outputsOf.put(t, driver.graph.outputs(t).stream().map(c -> driver.deployment.channels.get(c.id())).toList());
@@ -217,7 +226,7 @@ public final class SimulationRuntime extends DrivenRuntime {
 
     /** Checkpoints completed so far. */
     public List<CompletedCheckpoint> completedCheckpoints() {
-        return List.copyOf(driver.completed());
+        return List.copyOf(completed);
     }
 
     /** Per physical input of operator {@code task}, its sender. */

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -29,8 +29,10 @@ import java.util.List;
  *
  * <p>The whole file is read and validated when it is opened, so a malformed line stops the job
  * before it starts (with an error naming the file, the line number and what is wrong) instead of
- * halfway through; records are then served from memory. Reading any offset again (a rewind) gives
- * the same record. Immutable and thread-safe once opened.
+ * halfway through; records are then served from memory. The file is read line by line and each
+ * record kept as two {@code long}s (16 bytes, not an object per line), so an input of millions of
+ * lines costs tens of megabytes. Reading any offset again (a rewind) gives the same record.
+ * Immutable and thread-safe once opened (the arrays are not changed after {@link #open}).
  */
 public final class FileSourceLog implements SourceLog {
 
@@ -41,11 +43,15 @@ public final class FileSourceLog implements SourceLog {
     private static final char BYTE_ORDER_MARK = '\uFEFF';
 
     private final Path file;
-    private final InMemorySourceLog entries;
+    private final long[] keys;
+    private final long[] values;
+    private final int length;
 
-    private FileSourceLog(Path file, List<Entry> entries) {
+    private FileSourceLog(Path file, long[] keys, long[] values, int length) {
         this.file = file;
-        this.entries = new InMemorySourceLog(entries);
+        this.keys = keys;
+        this.values = values;
+        this.length = length;
     }
 
     /**
@@ -55,7 +61,7 @@ public final class FileSourceLog implements SourceLog {
      * @throws UncheckedIOException if the file cannot be read
      */
     public static FileSourceLog open(Path file) {
-        List<Entry> list = new ArrayList<>();
+        Columns read = new Columns();
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             TextLines lines = new TextLines(in, MAX_LINE_CHARS, "source log " + file);
             String line;
@@ -68,7 +74,7 @@ public final class FileSourceLog implements SourceLog {
                 if (text.isEmpty() || text.startsWith("#")) {
                     continue;
                 }
-                list.add(parse(file, lineNumber, text));
+                read.add(file, lineNumber, parse(file, lineNumber, text));
             }
         } catch (NoSuchFileException e) {
             throw new IllegalArgumentException("source log " + file + ": no such file", e);
@@ -77,7 +83,7 @@ public final class FileSourceLog implements SourceLog {
         } catch (IOException e) {
             throw new UncheckedIOException("source log " + file + ": cannot read: " + e.getMessage(), e);
         }
-        return new FileSourceLog(file, list);
+        return new FileSourceLog(file, read.keys, read.values, read.length);
     }
 
     private static Entry parse(Path file, int lineNumber, String text) {
@@ -122,11 +128,39 @@ public final class FileSourceLog implements SourceLog {
 
     @Override
     public long length() {
-        return entries.length();
+        return length;
     }
 
     @Override
     public Entry entryAt(long offset) {
-        return entries.entryAt(offset);
+        if (offset < 0 || offset >= length) {
+            throw new IndexOutOfBoundsException("offset " + offset + " outside the log [0, " + length + ")");
+        }
+        return new Entry(keys[(int) offset], values[(int) offset]);
+    }
+
+    /** The records read so far, as two growing columns. Confined to {@link #open}. */
+    private static final class Columns {
+        /** Offsets are ints in memory: an array holds at most this many. */
+        private static final int MAX_RECORDS = Integer.MAX_VALUE - 8;
+
+        long[] keys = new long[1024];
+        long[] values = new long[1024];
+        int length;
+
+        void add(Path file, int lineNumber, Entry e) {
+            if (length == keys.length) {
+                if (length == MAX_RECORDS) {
+                    throw new IllegalArgumentException("source log " + file + " line " + lineNumber
+                            + ": more than " + MAX_RECORDS + " records");
+                }
+                int grown = (int) Math.min(MAX_RECORDS, 2L * length);
+                keys = Arrays.copyOf(keys, grown);
+                values = Arrays.copyOf(values, grown);
+            }
+            keys[length] = e.key();
+            values[length] = e.value();
+            length++;
+        }
     }
 }

@@ -26,10 +26,10 @@ final class TaskChangelogs {
 
     /**
      * Segments a chain may have before it is compacted: what a restore replays and a lookup walks
-     * at most. Not smaller: each compaction is a new whole copy, and a run keeps its completed
-     * checkpoints (their statistics), so compacting every few snapshots would keep a whole copy
-     * per few checkpoints; the bytes rule of {@link Changelog#compactionDue} bounds the restore's
-     * bytes anyway.
+     * at most. Not smaller: each compaction is a new whole copy, so compacting every few
+     * snapshots would copy the whole ledger every few checkpoints (and the retained checkpoints
+     * on either side of a compaction hold a copy each); the bytes rule of
+     * {@link Changelog#compactionDue} bounds the restore's bytes anyway.
      */
     static final int MAX_SEGMENTS = 256;
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
-import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.checkpoint.CheckpointSummary;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.operator.MapOperator;
@@ -99,9 +99,9 @@ class AlternatingSwitchStepTest {
         take(rt, Action.TIMEOUT_ALIGNMENT, "join#0", -1, 1);
         RunResult r = rt.run();
         assertTrue(r.holds(), r.violations().toString());
-        assertEquals(List.of(1L), r.checkpoints().stream().map(CompletedCheckpoint::id).toList());
+        assertEquals(List.of(1L), r.checkpoints().stream().map(CheckpointSummary::id).toList());
         assertEquals(Set.of(1L), r.switchedCheckpoints(), "the checkpoint that timed out switched");
-        CompletedCheckpoint cp = r.checkpoints().get(0);
+        CheckpointSummary cp = r.checkpoints().get(0);
         assertEquals(TRIGGER_STEP, cp.stats().triggerTime());
         // s1 injected one step after the trigger; the join saw its first barrier two steps after it
         assertEquals(1L, cp.stats().startDelay().get("s1#0"));
@@ -115,7 +115,7 @@ class AlternatingSwitchStepTest {
         RunResult r = rt.run();
         assertTrue(r.holds(), r.violations().toString());
         assertTrue(r.steps() < TRIGGER_STEP + timeout, "the run outlasted the timeout: " + r.steps());
-        assertEquals(List.of(1L), r.checkpoints().stream().map(CompletedCheckpoint::id).toList());
+        assertEquals(List.of(1L), r.checkpoints().stream().map(CheckpointSummary::id).toList());
         assertEquals(Set.of(), r.switchedCheckpoints(), "no checkpoint may switch before its timeout");
         Map<String, Long> delays = r.checkpoints().get(0).stats().startDelay();
         assertEquals(1L, delays.get("s1#0"));

@@ -49,11 +49,12 @@ class IncrementalCutCheckTest {
             // the twins without failures: a restore puts a twin's handler states where it does not expect them
             RunOptions options = seed % 4 < 2 ? SimulationRuntimeTest.withFailures(seed).build()
                     : RunOptions.builder().seed(seed).maxSteps(200_000).maxCheckpoints(6).triggerProbability(0.08).build();
-            RunResult r = new SimulationRuntime(job, mode, options).run();
+            SimulationRuntime run = new SimulationRuntime(job, mode, options);
+            run.run();
             CutInvariants invariants = new CutInvariants(PhysicalGraph.of(job));
             List<CompletedCheckpoint> held = new ArrayList<>();
             Random pick = new Random(seed);
-            for (CompletedCheckpoint c : r.checkpoints()) {
+            for (CompletedCheckpoint c : run.completedCheckpoints()) {
                 List<Violation> whole = invariants.consistentCut(c);
                 List<Violation> wholeNoSkip = invariants.noSkip(c);
                 if (!held.isEmpty()) {

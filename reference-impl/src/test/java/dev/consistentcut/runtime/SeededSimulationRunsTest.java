@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
-import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.checkpoint.CheckpointSummary;
 import dev.consistentcut.check.Violation;
 import dev.consistentcut.task.RunEvent;
 import java.util.HashMap;
@@ -54,7 +54,7 @@ class SeededSimulationRunsTest {
             }
             checkpoints += r.checkpoints().size();
             failures += r.failures();
-            persistedRecords += r.checkpoints().stream().mapToLong(CompletedCheckpoint::persistedRecordCount).sum();
+            persistedRecords += r.checkpoints().stream().mapToLong(CheckpointSummary::persistedRecordCount).sum();
             runsPerTopology.merge(topology.name() + "/" + mode.name(), 1, Integer::sum);
         }
         System.out.printf("%d seeded runs: %d checkpoints completed and checked, %d failures injected"

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
+import dev.consistentcut.checkpoint.CheckpointSummary;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.task.RunEvent;
 import java.util.ArrayList;
@@ -88,7 +89,7 @@ class SimulationStepChoiceTest {
                     }
                 }).build()).run();
         assertTrue(r.holds(), r.violations().toString());
-        assertEquals(List.of(1L, 3L, 4L), r.checkpoints().stream().map(CompletedCheckpoint::id).toList());
+        assertEquals(List.of(1L, 3L, 4L), r.checkpoints().stream().map(CheckpointSummary::id).toList());
         assertEquals(List.of(new RunEvent.AbortCheckpoint(2)), aborts, "the declined write is AbortCheckpoint(2)");
         assertTrue(progress.stream().anyMatch(l -> l.startsWith("checkpoint 2 declined")), progress.toString());
         assertEquals(1, r.abortedCheckpoints());
@@ -108,11 +109,13 @@ class SimulationStepChoiceTest {
     @Test
     void onCheckpointSeesEveryCompletedCheckpointInOrder() {
         List<CompletedCheckpoint> seen = new ArrayList<>();
-        RunResult r = new SimulationRuntime(Topologies.diamond(6), BarrierHandlers.unaligned(), options(6)
-                .triggerProbability(0.1).maxCheckpoints(4).onCheckpoint(seen::add).build()).run();
+        SimulationRuntime sim = new SimulationRuntime(Topologies.diamond(6), BarrierHandlers.unaligned(), options(6)
+                .triggerProbability(0.1).maxCheckpoints(4).onCheckpoint(seen::add).build());
+        RunResult r = sim.run();
         assertTrue(r.holds(), r.violations().toString());
         assertEquals(4, seen.size());
-        assertEquals(r.checkpoints(), seen);
+        assertEquals(sim.completedCheckpoints(), seen);
+        assertEquals(r.checkpoints(), seen.stream().map(CheckpointSummary::of).toList());
     }
 
     @Test

@@ -11,6 +11,7 @@ import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.barrier.BrokenLifecycleHandlers;
 import dev.consistentcut.check.CutInvariants;
 import dev.consistentcut.check.Violation;
+import dev.consistentcut.checkpoint.CheckpointSummary;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
@@ -244,7 +245,7 @@ class SimulationTriageChecksTest {
             complete(rt, c);
         }
         RunResult r = rt.result();
-        assertEquals(List.of(1L, 2L, 3L, 4L), r.checkpoints().stream().map(CompletedCheckpoint::id).toList());
+        assertEquals(List.of(1L, 2L, 3L, 4L), r.checkpoints().stream().map(CheckpointSummary::id).toList());
         assertEquals(Set.of(3L), r.savepoints());
     }
 

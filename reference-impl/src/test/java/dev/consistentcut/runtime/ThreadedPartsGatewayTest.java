@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.checkpoint.CheckpointStatus;
-import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.checkpoint.CheckpointSummary;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.message.Record;
@@ -131,7 +131,7 @@ class ThreadedPartsGatewayTest {
                 .build());
         RunResult r = runtime[0].run();
         assertTrue(r.holds(), r.violations().toString());
-        assertEquals(List.of(1L), r.checkpoints().stream().map(CompletedCheckpoint::id).toList());
+        assertEquals(List.of(1L), r.checkpoints().stream().map(CheckpointSummary::id).toList());
         assertEquals(0, r.abortedCheckpoints());
         assertEquals(8, runtime[0].operatorTask("sink#0").committedOutput().size(), "every record committed");
     }
@@ -221,7 +221,7 @@ class ThreadedPartsGatewayTest {
         assertTrue(r.holds(), r.violations().toString());
         assertEquals(List.of(new RunEvent.AbortCheckpoint(1, "d#0")), aborts);
         assertEquals(CheckpointStatus.ABORTED, runtime[0].coordinator().status(1));
-        assertTrue(r.checkpoints().stream().map(CompletedCheckpoint::id).toList().contains(2L), r.checkpoints().toString());
+        assertTrue(r.checkpoints().stream().map(CheckpointSummary::id).toList().contains(2L), r.checkpoints().toString());
     }
 
     @Test
@@ -235,7 +235,7 @@ class ThreadedPartsGatewayTest {
                 RunOptions.builder().checkpointInterval(MS).failAfterCheckpoint(2).stepOrdering(StepOrdering.oneAtATime()).observer(e -> { }).build()).run();
         assertTrue(r.holds(), r.violations().toString());
         assertTrue(r.checkpoints().size() >= 2, r.checkpoints().toString());
-        for (CompletedCheckpoint c : r.checkpoints()) {
+        for (CheckpointSummary c : r.checkpoints()) {
             assertFalse(c.stats().startDelay().isEmpty());
             c.stats().startDelay().forEach((t, d) -> assertTrue(d >= 0, "checkpoint " + c.id() + ", " + t + ": start delay " + d));
             c.stats().alignmentDuration().forEach((t, d) -> assertTrue(d >= 0, "checkpoint " + c.id() + ", " + t + ": alignment " + d));

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
-import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.checkpoint.CheckpointSummary;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.operator.RecordingSink;
 import dev.consistentcut.task.RunEvent;
@@ -76,7 +76,7 @@ class ThreadedRuntimeBookkeepingTest {
         for (int i = 0; i < triggered.size(); i++) {
             assertEquals(i + 1, triggered.get(i), "each trigger told once, in id order: " + triggered);
         }
-        List<Long> completedIds = r.checkpoints().stream().map(CompletedCheckpoint::id).toList();
+        List<Long> completedIds = r.checkpoints().stream().map(CheckpointSummary::id).toList();
         assertEquals(completedIds, completedTold, "each completion told once, in completion order");
         assertEquals(1, failuresTold);
         assertEquals(2, completionsBeforeFailure, "the failure right after the second completion");
@@ -142,7 +142,7 @@ class ThreadedRuntimeBookkeepingTest {
         RunResult r = runtime[0].run();
         assertTrue(r.holds(), r.violations().toString());
         assertEquals(1, r.failures());
-        assertEquals(List.of(1L), r.checkpoints().stream().map(CompletedCheckpoint::id).toList());
+        assertEquals(List.of(1L), r.checkpoints().stream().map(CheckpointSummary::id).toList());
         assertTrue(progress.contains("failure 1: restored checkpoint 1"), progress.toString());
     }
 
@@ -248,6 +248,6 @@ class ThreadedRuntimeBookkeepingTest {
                 RunOptions.builder().checkpointInterval(MS).store(() -> new FailingStore(Set.of(2L, 4L)))
                         .tolerableFailedCheckpoints(1).failAfterCheckpoint(3).build()).run();
         assertTrue(r.holds(), r.violations().toString());
-        assertEquals(List.of(1L, 3L, 5L), r.checkpoints().stream().map(CompletedCheckpoint::id).limit(3).toList());
+        assertEquals(List.of(1L, 3L, 5L), r.checkpoints().stream().map(CheckpointSummary::id).limit(3).toList());
     }
 }

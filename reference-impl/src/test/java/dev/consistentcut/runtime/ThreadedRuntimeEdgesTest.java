@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.causal.VectorClocks;
-import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.checkpoint.CheckpointSummary;
 import dev.consistentcut.sink.MemorySinkDirectory;
 import dev.consistentcut.sink.TransactionalFileSink;
 import dev.consistentcut.task.RunEvent;
@@ -66,7 +66,7 @@ class ThreadedRuntimeEdgesTest {
                 RunOptions.builder().checkpointInterval(MS).store(() -> new FailingStore(Set.of(2L)))
                         .tolerableFailedCheckpoints(1).progress(progress::add).build()).run();
         assertTrue(r.holds(), r.violations().toString());
-        assertFalse(r.checkpoints().stream().map(CompletedCheckpoint::id).toList().contains(2L));
+        assertFalse(r.checkpoints().stream().map(CheckpointSummary::id).toList().contains(2L));
         assertTrue(progress.stream().anyMatch(l -> l.startsWith("checkpoint 2 declined")), progress.toString());
 
         ThreadedRuntime failing = new ThreadedRuntime(ThreadedRuntimeTest.demo(200, 10_000, 4), BarrierHandlers.unaligned(),

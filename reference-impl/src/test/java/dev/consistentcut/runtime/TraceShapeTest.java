@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
-import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.checkpoint.CheckpointSummary;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.operator.MapOperator;
@@ -75,7 +75,7 @@ class TraceShapeTest {
                 default -> { }
             }
         }
-        assertEquals(r.checkpoints().stream().map(CompletedCheckpoint::id).toList(), completions);
+        assertEquals(r.checkpoints().stream().map(CheckpointSummary::id).toList(), completions);
         Set<Long> completedSavepoints = new TreeSet<>(savepoints);
         completedSavepoints.retainAll(completions);
         assertEquals(completedSavepoints, r.savepoints());

@@ -4,7 +4,7 @@ import dev.consistentcut.barrier.DeliveryGuarantee;
 import dev.consistentcut.check.CutInvariants;
 import dev.consistentcut.check.Violation;
 import dev.consistentcut.checkpoint.CheckpointStats;
-import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.checkpoint.CheckpointSummary;
 import dev.consistentcut.runtime.RunResult;
 import dev.consistentcut.text.Json;
 import java.io.PrintWriter;
@@ -105,7 +105,7 @@ record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<St
         for (String d : declined) {
             out.println("declined " + d);
         }
-        for (CompletedCheckpoint c : r.checkpoints()) {
+        for (CheckpointSummary c : r.checkpoints()) {
             CheckpointStats s = c.stats();
             out.printf("checkpoint %4d  duration %10s %s  alignment %10s %s  persisted %6d records %9d bytes  state %9d bytes%n",
                     c.id(), time(s.duration(), o.simulation()), unit, time(s.maxAlignment(), o.simulation()), unit,
@@ -164,7 +164,7 @@ record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<St
                 .append(String.join(",", declined.stream().map(Json::str).toList())).append(']')
                 .append(",\"checkpoints\":[");
         for (int i = 0; i < r.checkpoints().size(); i++) {
-            CompletedCheckpoint c = r.checkpoints().get(i);
+            CheckpointSummary c = r.checkpoints().get(i);
             CheckpointStats s = c.stats();
             b.append(i == 0 ? "" : ",").append("{\"id\":").append(c.id());
             if (alternating()) {

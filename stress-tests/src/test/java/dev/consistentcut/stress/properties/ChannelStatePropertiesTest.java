@@ -29,7 +29,7 @@ class ChannelStatePropertiesTest {
         SimulationCase.Outcome o = c.run(mode);
         CutInvariants invariants = new CutInvariants(o.runtime().graph());
         List<Violation> violations = new ArrayList<>();
-        for (CompletedCheckpoint checkpoint : o.result().checkpoints()) {
+        for (CompletedCheckpoint checkpoint : o.runtime().completedCheckpoints()) {
             violations.addAll(invariants.alignedNoChannelState(checkpoint));
             checkpoints.incrementAndGet();
         }
@@ -40,7 +40,7 @@ class ChannelStatePropertiesTest {
         SimulationCase.Outcome o = c.run(mode);
         CutInvariants invariants = new CutInvariants(o.runtime().graph());
         List<Violation> violations = new ArrayList<>();
-        for (CompletedCheckpoint checkpoint : o.result().checkpoints()) {
+        for (CompletedCheckpoint checkpoint : o.runtime().completedCheckpoints()) {
             violations.addAll(invariants.unalignedChannelStateBound(checkpoint));
             persisted.addAndGet(checkpoint.persistedRecordCount());
         }

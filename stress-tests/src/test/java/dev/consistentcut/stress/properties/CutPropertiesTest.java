@@ -32,7 +32,7 @@ class CutPropertiesTest {
         RunResult r = o.result();
         CutInvariants invariants = new CutInvariants(o.runtime().graph());
         List<Violation> violations = new ArrayList<>();
-        for (CompletedCheckpoint checkpoint : r.checkpoints()) {
+        for (CompletedCheckpoint checkpoint : o.runtime().completedCheckpoints()) {
             violations.addAll(invariants.consistentCut(checkpoint));
         }
         violations.addAll(invariants.exactlyOnce(r.finalLedgers()));
@@ -106,7 +106,7 @@ class CutPropertiesTest {
             CutInvariants invariants = new CutInvariants(o.runtime().graph());
             boolean atLeastOnce = mode == BarrierHandlers.atLeastOnce();
             List<Violation> violations = new ArrayList<>();
-            for (CompletedCheckpoint checkpoint : r.checkpoints()) {
+            for (CompletedCheckpoint checkpoint : o.runtime().completedCheckpoints()) {
                 violations.addAll(atLeastOnce ? invariants.noSkip(checkpoint) : invariants.consistentCut(checkpoint));
             }
             violations.addAll(invariants.finalState(mode.deliveryGuarantee(), r.finalLedgers()));
