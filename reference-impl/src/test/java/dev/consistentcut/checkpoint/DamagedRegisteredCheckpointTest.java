@@ -13,9 +13,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A checkpoint that became unrestorable after the store registered it (a shared file of its own
- * went missing): it is kept and reported, but its references are known, so it does not stop the
- * shared files of an older, subsumed checkpoint from being deleted.
+ * A checkpoint that became unrestorable while the store is open: one the registry knows (a shared
+ * file of its own went missing) is kept and reported, but its references are known, so it does
+ * not stop the shared files of an older, subsumed checkpoint from being deleted; one whose
+ * references the registry does not know (a whole checkpoint of an earlier version, damaged)
+ * protects every shared file uploaded up to it.
  */
 class DamagedRegisteredCheckpointTest {
 
@@ -43,5 +45,21 @@ class DamagedRegisteredCheckpointTest {
         assertFalse(Files.exists(sink1), "no registered checkpoint references it");
         assertTrue(Files.exists(dir.resolve(SharedSegmentFiles.name(2, "sink"))), "checkpoint 2 still references it");
         assertEquals(SampleCheckpoints.sample(4), store.latest().orElseThrow());
+    }
+
+    @Test
+    void aDamagedCheckpointWhoseReferencesAreUnknownProtectsTheSharedFilesUpToIt() throws IOException {
+        List<String> warnings = new ArrayList<>();
+        Files.write(dir.resolve(DirectoryCheckpointStore.fileName(1)), CheckpointCodec.encode(SampleCheckpoints.sample(1), "job"));
+        DirectoryCheckpointStore store = new DirectoryCheckpointStore(dir, 3, warnings::add, "job");
+        store.store(SampleCheckpoints.sample(2));
+        Files.write(dir.resolve(DirectoryCheckpointStore.fileName(1)), new byte[] {1, 2, 3});
+        store.store(SampleCheckpoints.sample(3)); // finds checkpoint 1 unreadable when pruning
+        Path shared1 = dir.resolve(SharedSegmentFiles.name(1, "count"));
+        Files.write(shared1, new byte[] {4});
+
+        store.store(SampleCheckpoints.sample(4));
+        assertTrue(Files.exists(shared1), "checkpoint 1 may reference it");
+        assertTrue(warnings.stream().noneMatch(w -> w.startsWith(shared1.toString())), warnings.toString());
     }
 }
