@@ -69,32 +69,7 @@ class DirectoryCheckpointStoreWarningsTest {
 
     @Test
     void anExpiredCheckpointThatCannotBeDeletedIsReportedAndKept() {
-        StoreFiles undeletable = new StoreFiles() {
-            @Override
-            public void write(Path file, byte[] bytes) throws IOException {
-                StoreFiles.REAL.write(file, bytes);
-            }
-
-            @Override
-            public void fsync(Path file) throws IOException {
-                StoreFiles.REAL.fsync(file);
-            }
-
-            @Override
-            public void rename(Path from, Path to) throws IOException {
-                StoreFiles.REAL.rename(from, to);
-            }
-
-            @Override
-            public void fsyncDirectory(Path d) {
-                StoreFiles.REAL.fsyncDirectory(d);
-            }
-
-            @Override
-            public void delete(Path file) throws IOException {
-                throw new java.nio.file.AccessDeniedException(file.toString());
-            }
-        };
+        StoreFiles undeletable = new DeleteRefusingFiles(file -> true);
         DirectoryCheckpointStore s = new DirectoryCheckpointStore(dir, 1, warnings::add, undeletable);
         s.store(sample(1));
         s.store(sample(2));

@@ -1,0 +1,142 @@
+package dev.consistentcut.checkpoint;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.consistentcut.message.RecordId;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The two incremental file formats read back what was written, and refuse what was not written
+ * by them: another version, another task or uploader, and bytes left over inside a body whose
+ * checksum is right (a writer's bug, not a torn write).
+ */
+class IncrementalCodecTest {
+
+    private static final String TASK = "count";
+
+    private static Map<RecordId, Integer> ledger(int entries) {
+        Map<RecordId, Integer> m = new HashMap<>();
+        for (int i = 0; i < entries; i++) {
+            m.put(new RecordId("src-" + (i % 3), i), i % 5 + 1);
+        }
+        return m;
+    }
+
+    private static byte[] body(byte[] file) {
+        return Arrays.copyOfRange(file, CheckpointCodec.HEADER_BYTES, file.length);
+    }
+
+    private static byte[] withExtraByte(byte[] file) {
+        byte[] body = Arrays.copyOf(body(file), body(file).length + 1);
+        return CheckpointCodec.withHeader(ByteBuffer.wrap(file).getInt(0), ByteBuffer.wrap(file).getInt(4), body);
+    }
+
+    private static String sharedDefect(byte[] bytes, String task, long id) {
+        return assertThrows(CorruptCheckpointException.class,
+                () -> IncrementalCodec.decodeShared(bytes, "shared.seg", task, id)).defect();
+    }
+
+    private static String metadataDefect(byte[] bytes) {
+        return assertThrows(CorruptCheckpointException.class,
+                () -> IncrementalCodec.decodeMetadata(bytes, "private.ckpt")).defect();
+    }
+
+    private static byte[] privateFile() {
+        IncrementalCodec.SegmentRef state = new IncrementalCodec.SegmentRef(SharedSegmentFiles.name(2, TASK), 0);
+        IncrementalCodec.SegmentRef ledger = new IncrementalCodec.SegmentRef(SharedSegmentFiles.name(3, TASK), 1);
+        IncrementalCodec.TaskRefs refs = new IncrementalCodec.TaskRefs(7, 2, 40, "", List.of(state), List.of(ledger));
+        return IncrementalCodec.encodeMetadata(SampleCheckpoints.sample(3), "job-1", Map.of(TASK, refs));
+    }
+
+    @Test
+    void aSharedFileReadsBackItsSegments() throws CorruptCheckpointException {
+        Map<RecordId, Integer> big = ledger(1_000);
+        List<Object> segments = List.of(new byte[] {1, -2, 3}, ledger(0), big, new byte[0]);
+        List<Object> back = IncrementalCodec.decodeShared(
+                IncrementalCodec.encodeShared(TASK, 4, segments), "shared.seg", TASK, 4);
+        assertEquals(4, back.size());
+        assertArrayEquals(new byte[] {1, -2, 3}, (byte[]) back.get(0));
+        assertEquals(Map.of(), back.get(1));
+        assertEquals(big, back.get(2));
+        assertArrayEquals(new byte[0], (byte[]) back.get(3));
+    }
+
+    @Test
+    void aSharedFileOfAnotherTaskUploaderOrVersionIsRefused() {
+        byte[] good = IncrementalCodec.encodeShared(TASK, 4, List.of(new byte[] {1}));
+        assertTrue(sharedDefect(good, "sink", 4).contains("but its name says task sink of checkpoint 4"));
+        assertTrue(sharedDefect(good, TASK, 5).contains("but its name says task count of checkpoint 5"));
+        byte[] version2 = CheckpointCodec.withHeader(IncrementalCodec.SHARED_MAGIC, 2, body(good));
+        assertEquals("unsupported version: 2 (this build reads version 1)", sharedDefect(version2, TASK, 4));
+    }
+
+    @Test
+    void aSharedFileWithBytesLeftOverInItsBodyIsRefused() {
+        byte[] good = IncrementalCodec.encodeShared(TASK, 4, List.of(new byte[] {1}, ledger(3)));
+        String defect = sharedDefect(withExtraByte(good), TASK, 4);
+        assertTrue(defect.endsWith("1 bytes left over after the segments"), defect);
+    }
+
+    @Test
+    void aPrivateFileReadsBackItsReferences() throws CorruptCheckpointException {
+        byte[] bytes = privateFile();
+        assertTrue(IncrementalCodec.isIncremental(bytes));
+        IncrementalCodec.Metadata m = IncrementalCodec.decodeMetadata(bytes, "private.ckpt");
+        assertEquals("job-1", m.jobId());
+        assertEquals(3, m.id());
+        assertEquals(SampleCheckpoints.sample(3).sourceOffsets(), m.offsets());
+        assertEquals(new IncrementalCodec.TaskRefs(7, 2, 40, "",
+                List.of(new IncrementalCodec.SegmentRef(SharedSegmentFiles.name(2, TASK), 0)),
+                List.of(new IncrementalCodec.SegmentRef(SharedSegmentFiles.name(3, TASK), 1))), m.tasks().get(TASK));
+        assertEquals(Set.of(SharedSegmentFiles.name(2, TASK), SharedSegmentFiles.name(3, TASK)), m.sharedFiles(),
+                "the files of the state's and of the ledger's segments");
+    }
+
+    @Test
+    void aPrivateFileWithBytesLeftOverInItsBodyIsRefused() {
+        String defect = metadataDefect(withExtraByte(privateFile()));
+        assertTrue(defect.endsWith("1 bytes left over after the statistics"), defect);
+    }
+
+    @Test
+    void aWholeCheckpointIsNoPrivateFile() {
+        byte[] whole = CheckpointCodec.encode(SampleCheckpoints.sample(3), "job-1");
+        assertFalse(IncrementalCodec.isIncremental(whole));
+        assertEquals("unsupported version: " + CheckpointCodec.VERSION_WITH_JOB + " (this build reads version "
+                + IncrementalCodec.VERSION + " here)", metadataDefect(whole));
+    }
+
+    @Test
+    void theHeaderAloneSaysWhetherAFileIsAPrivateFile() {
+        byte[] header = ByteBuffer.allocate(8).putInt(CheckpointCodec.MAGIC).putInt(IncrementalCodec.VERSION).array();
+        assertTrue(IncrementalCodec.isIncremental(header));
+        assertFalse(IncrementalCodec.isIncremental(Arrays.copyOf(header, 7)));
+        assertFalse(IncrementalCodec.isIncremental(
+                ByteBuffer.allocate(8).putInt(IncrementalCodec.SHARED_MAGIC).putInt(IncrementalCodec.VERSION).array()));
+    }
+
+    @Test
+    void aWholeCheckpointWithBytesLeftOverInItsBodyIsRefused() {
+        String defect = assertThrows(CorruptCheckpointException.class, () -> CheckpointCodec.decodeWithJob(
+                withExtraByte(CheckpointCodec.encode(SampleCheckpoints.sample(3), "job-1")), "whole.ckpt")).defect();
+        assertTrue(defect.endsWith("1 bytes left over after the statistics"), defect);
+    }
+
+    @Test
+    void anEmptyBodyIsMalformedNotABadLength() {
+        byte[] empty = CheckpointCodec.withHeader(CheckpointCodec.MAGIC, CheckpointCodec.VERSION_WITH_JOB, new byte[0]);
+        String defect = assertThrows(CorruptCheckpointException.class,
+                () -> CheckpointCodec.decodeWithJob(empty, "whole.ckpt")).defect();
+        assertTrue(defect.startsWith("malformed body"), defect);
+    }
+}
