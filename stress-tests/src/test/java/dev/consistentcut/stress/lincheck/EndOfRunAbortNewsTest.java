@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * (1,000 quick, 10,000 long, per scenario; a switch point at every read and write of a count, the news or the
  * stop). The broken twin is {@code noNewsLeft} with its test of a task's end negated:
  * the first scenario catches it ending the run before the running task heard, the second waiting
- * for the ended task's news for good.
+ * for the ended task's news for good; a look that ignores abort news altogether (the mutant of
+ * {@code ThreadedRuntime.noAbortNews} that answers "none") is caught by the first.
  */
 class EndOfRunAbortNewsTest {
 
@@ -114,6 +115,13 @@ class EndOfRunAbortNewsTest {
         }
     }
 
+    /** {@code ThreadedRuntime.noAbortNews} answering "no news" whatever the tasks have, as a mutant of it has it. */
+    public static class NewsIgnored extends NewsAtTheEnd {
+        public NewsIgnored() {
+            super((tasks, ended, news) -> true);
+        }
+    }
+
     /** What must hold in any order: a look may find the run going; an ended one left no news behind. */
     public static class EveryRunningTaskHeard {
         public void endedTaskHasNews() {
@@ -167,6 +175,14 @@ class EndOfRunAbortNewsTest {
         LincheckAssertionError e = assertThrows(LincheckAssertionError.class, () -> modelChecking()
                 .addCustomScenario(newsVersusEndCheck(EndedNegated.class)).check(EndedNegated.class));
         LincheckReport.print("end check that does not wait for a running task's news", e);
+    }
+
+    /** The run's look that ignores abort news altogether ends the run in the same race. */
+    @Test
+    void modelCheckingFindsARunEndedWhileIgnoringAbortNews() {
+        LincheckAssertionError e = assertThrows(LincheckAssertionError.class, () -> modelChecking()
+                .addCustomScenario(newsVersusEndCheck(NewsIgnored.class)).check(NewsIgnored.class));
+        LincheckReport.print("end check that ignores abort news", e);
     }
 
     /** The other half of the mutant: it waits for an ended task's news, which never goes (a hang). */
