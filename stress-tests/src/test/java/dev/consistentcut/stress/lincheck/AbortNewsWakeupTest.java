@@ -1,14 +1,9 @@
 package dev.consistentcut.stress.lincheck;
 
-import static org.junit.jupiter.api.Assertions.assertThrows;
-
 import dev.consistentcut.runtime.NewsGeneration;
 import dev.consistentcut.runtime.Wakeup;
-import dev.consistentcut.stress.StressMode;
 import java.util.OptionalLong;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
-import org.jetbrains.lincheck.LincheckAssertionError;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * lines of the abort wake-up are written out here (the run itself is the whole runtime). A task
  * left waiting for good is a hang the model checker reports.
  *
- * <p>Bound: the model checker tries up to {@link #invocations()} interleavings of the two
+ * <p>Bound: the model checker tries up to {@link ModelChecked#invocations()} interleavings of the two
  * threads (1,000 quick, 10,000 long; a switch point at every lock, read and write of the wake-up,
  * the generation, the mark and the coordinator's state). The broken twin is the run without that
  * wake-up (the mutant that removes the signal): a task that asked before the abort sleeps through it.
@@ -111,26 +106,14 @@ class AbortNewsWakeupTest {
         return Scenarios.of(ops).thread("idleUntilNews").thread("abort").build();
     }
 
-    static int invocations() {
-        return StressMode.pick(1_000, 10_000);
-    }
-
-    private static ModelCheckingOptions modelChecking() {
-        return new ModelCheckingOptions()
-                .iterations(0)
-                .invocationsPerIteration(invocations())
-                .sequentialSpecification(TaskHears.class);
-    }
-
     @Test
     void aTaskIdleWhenTheAbortComesHearsOfIt() {
-        modelChecking().addCustomScenario(idleTaskVersusAbort(IdleTaskAndAbort.class)).check(IdleTaskAndAbort.class);
+        ModelChecked.holds(TaskHears.class, IdleTaskAndAbort.class, AbortNewsWakeupTest::idleTaskVersusAbort);
     }
 
     @Test
     void modelCheckingFindsTheTaskSleepingThroughTheAbortWithoutTheWakeup() {
-        LincheckAssertionError e = assertThrows(LincheckAssertionError.class, () -> modelChecking()
-                .addCustomScenario(idleTaskVersusAbort(WithoutTheWakeup.class)).check(WithoutTheWakeup.class));
-        LincheckReport.print("run without the tasks' wake-up when the abort count moved", e);
+        ModelChecked.caught("run without the tasks' wake-up when the abort count moved", TaskHears.class,
+                WithoutTheWakeup.class, AbortNewsWakeupTest::idleTaskVersusAbort);
     }
 }

@@ -1,17 +1,12 @@
 package dev.consistentcut.stress.lincheck;
 
-import static org.junit.jupiter.api.Assertions.assertThrows;
-
 import dev.consistentcut.runtime.Quiescence;
-import dev.consistentcut.stress.StressMode;
 import dev.consistentcut.stress.broken.BrokenNoNewsLeftOfEndedTasks;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
-import org.jetbrains.lincheck.LincheckAssertionError;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * declares the end. Afterwards, no run may have ended with the running task's news untaken, and a
  * last look must declare the end (the ended task's news left as it is).
  *
- * <p>Bound: the model checker tries up to {@link #invocations()} interleavings of that scenario
+ * <p>Bound: the model checker tries up to {@link ModelChecked#invocations()} interleavings of that scenario
  * (1,000 quick, 10,000 long, per scenario; a switch point at every read and write of a count, the news or the
  * stop). The broken twin is {@code noNewsLeft} with its test of a task's end negated:
  * the first scenario catches it ending the run before the running task heard, the second waiting
@@ -152,44 +147,30 @@ class EndOfRunAbortNewsTest {
                 .post("newsLeftBehind").post("lastLookEnds").build();
     }
 
-    static int invocations() {
-        return StressMode.pick(1_000, 10_000);
-    }
-
-    private static ModelCheckingOptions modelChecking() {
-        return new ModelCheckingOptions()
-                .iterations(0)
-                .invocationsPerIteration(invocations())
-                .sequentialSpecification(EveryRunningTaskHeard.class);
-    }
-
     @Test
     void aRunEndsOnlyOnceEveryRunningTaskHasTakenItsAbortNews() {
-        modelChecking().addCustomScenario(newsVersusEndCheck(Engine.class))
-                .addCustomScenario(newsVersusEndCheckBesideAnEndedTasksNews(Engine.class)).check(Engine.class);
+        ModelChecked.holds(EveryRunningTaskHeard.class, Engine.class,
+                EndOfRunAbortNewsTest::newsVersusEndCheck, EndOfRunAbortNewsTest::newsVersusEndCheckBesideAnEndedTasksNews);
     }
 
     /** The race: the look declares the end while the running task has not taken its news. */
     @Test
     void modelCheckingFindsARunEndedBeforeARunningTaskHeardOfTheAbort() {
-        LincheckAssertionError e = assertThrows(LincheckAssertionError.class, () -> modelChecking()
-                .addCustomScenario(newsVersusEndCheck(EndedNegated.class)).check(EndedNegated.class));
-        LincheckReport.print("end check that does not wait for a running task's news", e);
+        ModelChecked.caught("end check that does not wait for a running task's news", EveryRunningTaskHeard.class,
+                EndedNegated.class, EndOfRunAbortNewsTest::newsVersusEndCheck);
     }
 
     /** The run's look that ignores abort news altogether ends the run in the same race. */
     @Test
     void modelCheckingFindsARunEndedWhileIgnoringAbortNews() {
-        LincheckAssertionError e = assertThrows(LincheckAssertionError.class, () -> modelChecking()
-                .addCustomScenario(newsVersusEndCheck(NewsIgnored.class)).check(NewsIgnored.class));
-        LincheckReport.print("end check that ignores abort news", e);
+        ModelChecked.caught("end check that ignores abort news", EveryRunningTaskHeard.class,
+                NewsIgnored.class, EndOfRunAbortNewsTest::newsVersusEndCheck);
     }
 
     /** The other half of the mutant: it waits for an ended task's news, which never goes (a hang). */
     @Test
     void modelCheckingFindsARunThatWaitsForAnEndedTasksNews() {
-        LincheckAssertionError e = assertThrows(LincheckAssertionError.class, () -> modelChecking()
-                .addCustomScenario(newsVersusEndCheckBesideAnEndedTasksNews(EndedNegated.class)).check(EndedNegated.class));
-        LincheckReport.print("end check that waits for an ended task's news", e);
+        ModelChecked.caught("end check that waits for an ended task's news", EveryRunningTaskHeard.class,
+                EndedNegated.class, EndOfRunAbortNewsTest::newsVersusEndCheckBesideAnEndedTasksNews);
     }
 }

@@ -1,15 +1,10 @@
 package dev.consistentcut.stress.lincheck;
 
-import static org.junit.jupiter.api.Assertions.assertThrows;
-
 import dev.consistentcut.runtime.Quiescence;
-import dev.consistentcut.stress.StressMode;
 import dev.consistentcut.stress.broken.BrokenQuiescenceOneLook;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
-import org.jetbrains.lincheck.LincheckAssertionError;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * after it). A look may always find the run still going (the coordinator looks again); what must
  * hold in every interleaving is that a run declared ended has left no record in a channel.
  *
- * <p>Bound: the model checker tries up to {@link #invocations()} interleavings of that scenario
+ * <p>Bound: the model checker tries up to {@link ModelChecked#invocations()} interleavings of that scenario
  * (1,000 quick, 10,000 long; a switch point at every read and write of a count, a channel or the
  * stop). The broken twin is the check without its second look at the started counts.
  */
@@ -143,26 +138,14 @@ class EndOfRunStepCountsTest {
         return Scenarios.of(ops).thread("forward").thread("take").thread("endCheck").post("recordLeftBehind").build();
     }
 
-    static int invocations() {
-        return StressMode.pick(1_000, 10_000);
-    }
-
-    private static ModelCheckingOptions modelChecking() {
-        return new ModelCheckingOptions()
-                .iterations(0)
-                .invocationsPerIteration(invocations())
-                .sequentialSpecification(NothingLeftBehind.class);
-    }
-
     @Test
     void theEndIsNeverDeclaredWhileAStepHoldsTheLastRecord() {
-        modelChecking().addCustomScenario(stepsVersusEndCheck(Engine.class)).check(Engine.class);
+        ModelChecked.holds(NothingLeftBehind.class, Engine.class, EndOfRunStepCountsTest::stepsVersusEndCheck);
     }
 
     @Test
     void modelCheckingFindsTheEndDeclaredWithoutTheSecondLook() {
-        LincheckAssertionError e = assertThrows(LincheckAssertionError.class, () -> modelChecking()
-                .addCustomScenario(stepsVersusEndCheck(OneLook.class)).check(OneLook.class));
-        LincheckReport.print("end check without its second look at the step counts", e);
+        ModelChecked.caught("end check without its second look at the step counts", NothingLeftBehind.class,
+                OneLook.class, EndOfRunStepCountsTest::stepsVersusEndCheck);
     }
 }

@@ -1,16 +1,11 @@
 package dev.consistentcut.stress.lincheck;
 
-import static org.junit.jupiter.api.Assertions.assertThrows;
-
 import dev.consistentcut.runtime.NewsGeneration;
-import dev.consistentcut.stress.StressMode;
 import dev.consistentcut.stress.broken.BrokenNewsGenerationCountingDown;
 import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
-import org.jetbrains.lincheck.LincheckAssertionError;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * cache: every answer is what asking the coordinator at some moment within the question would
  * have said, so a question that begins after the trigger has ended gets the barrier.
  *
- * <p>Bound: the model checker tries up to {@link #invocations()} interleavings of that scenario
+ * <p>Bound: the model checker tries up to {@link ModelChecked#invocations()} interleavings of that scenario
  * (1,000 quick, 10,000 long; a switch point at every read and write of the generation, the mark
  * and the coordinator's state). The broken twin counts the generation down, which makes the
  * first change reach the "never answered" mark: the first question after it is answered
@@ -108,26 +103,14 @@ class NewsGenerationTest {
         return Scenarios.of(ops).thread("trigger").thread("nextBarrier").then("nextBarrier").build();
     }
 
-    static int invocations() {
-        return StressMode.pick(1_000, 10_000);
-    }
-
-    private static ModelCheckingOptions modelChecking() {
-        return new ModelCheckingOptions()
-                .iterations(0)
-                .invocationsPerIteration(invocations())
-                .sequentialSpecification(NoCache.class);
-    }
-
     @Test
     void aCachedNothingNeverHidesABarrierTriggeredBeforeTheQuestion() {
-        modelChecking().addCustomScenario(triggerVersusTwoQuestions(Engine.class)).check(Engine.class);
+        ModelChecked.holds(NoCache.class, Engine.class, NewsGenerationTest::triggerVersusTwoQuestions);
     }
 
     @Test
     void modelCheckingFindsTheFirstQuestionAnsweredWithoutAskingWhenTheGenerationReachesTheMark() {
-        LincheckAssertionError e = assertThrows(LincheckAssertionError.class, () -> modelChecking()
-                .addCustomScenario(triggerVersusTwoQuestions(CountingDown.class)).check(CountingDown.class));
-        LincheckReport.print("gateway cache whose generation counts down", e);
+        ModelChecked.caught("gateway cache whose generation counts down", NoCache.class,
+                CountingDown.class, NewsGenerationTest::triggerVersusTwoQuestions);
     }
 }
