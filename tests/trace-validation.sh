@@ -242,21 +242,26 @@ TRACE_MUTANTS_JUDGE="$ROOT/tests/trace-mutants-fixtures/accept-every-trace.sh" \
 [ $? -eq 1 ] && grep -q "NOT AS EXPECTED" "$OUT/twins/mutants.out"
 check $? "trace mutants judged by a validator that accepts everything must fail ($OUT/twins/mutants.out)"
 
-echo "--- the durable store (IncrementalCheckpointStore.tla): its trace accepted, its broken twin's rejected ---"
+echo "--- the durable store (IncrementalCheckpointStore.tla): its traces accepted, its broken twin's rejected ---"
 # The demo job in the simulation, durable, two checkpoints retained, a failure right after the
 # third restored from the store: uploads, shared files reused, compactions, subsumptions, the
-# registry's deletes and a restore, projected onto one task (count#0). The twin
-# (BrokenStoreTrace, a test class) is the same run with a fault in the store's observer: every
-# shared file of a subsumed checkpoint is deleted, referenced or not; TLC must reject its first
-# such DeleteFile. A few seconds each.
+# registry's deletes and a restore, projected onto one task (count#0); and seed 2 with aborts
+# (checkpoints 3 and 4 never reach the store: the trace spec triggers and aborts them unseen).
+# The twin (BrokenStoreTrace, a test class) is the first run with a fault in the store's
+# observer: a subsumed checkpoint's shared files that a retained checkpoint still references are
+# deleted; TLC must reject the first such DeleteFile. A few seconds each.
 mkdir -p "$OUT/store"
 java -XX:TieredStopAtLevel=1 -cp "$JAR" dev.consistentcut.trace.TraceTool record-store --out "$OUT/store/store.ndjson" \
   --dir "$OUT/store/dir" --records 20 --checkpoints 8 --retain 2 --fail-after-checkpoint 3
 check $? "recording the store's trace"
+java -XX:TieredStopAtLevel=1 -cp "$JAR" dev.consistentcut.trace.TraceTool record-store --out "$OUT/store/aborts.ndjson" \
+  --dir "$OUT/store/dir-aborts" --seed 2 --records 20 --checkpoints 10 --retain 2 --fail-after-checkpoint 3 \
+  --abort-probability 0.01
+check $? "recording the store's trace with aborts"
 java -XX:TieredStopAtLevel=1 -cp "$CP" dev.consistentcut.trace.BrokenStoreTrace "$OUT/store/broken" >/dev/null 2>"$OUT/store/broken.log"
 check $? "recording the broken store's trace ($OUT/store/broken.log)"
-./model-check.sh --trace "$OUT/store/store.ndjson" >"$OUT/store/store.out" 2>&1
-check $? "the store's trace must be accepted ($OUT/store/store.out)"
+./model-check.sh --trace "$OUT/store/store.ndjson" --trace "$OUT/store/aborts.ndjson" >"$OUT/store/store.out" 2>&1
+check $? "the store's traces must be accepted ($OUT/store/store.out)"
 ./model-check.sh --expect-reject --trace "$OUT/store/broken/broken-store-deletes-referenced.ndjson" >"$OUT/store/broken.out" 2>&1 \
   && grep -q '"event":"DeleteFile"' "$OUT/store/broken.out"
 check $? "the broken store's trace must be rejected at a DeleteFile ($OUT/store/broken.out)"

@@ -16,8 +16,8 @@ import java.util.Map;
  * <p>It also sees the store's actions of spec/incremental/IncrementalCheckpointStore.tla, each
  * named after its action and called right after the store performed it: the store trace's
  * recorder ({@code dev.consistentcut.trace.StoreTraceRecorder}) writes them down, and a broken
- * twin may act there. Each has a default that does nothing: observers that only kill or record
- * writes need none of them.
+ * twin may act there. Every method has a default that does nothing: an observer implements the
+ * windows or actions it acts on.
  *
  * <p><b>Threading contract.</b> Called with the store's lock held, on the thread calling
  * {@link DirectoryCheckpointStore#store}; an implementation needs no synchronization for one
@@ -29,13 +29,19 @@ public interface WriteObserver {
      * Before the temp file {@code temp} of {@code write} is written with {@code bytes}; the store
      * then writes the whole temp file itself (truncating whatever was written here).
      */
-    void beforeTempWrite(String write, Path temp, byte[] bytes) throws IOException;
+    default void beforeTempWrite(String write, Path temp, byte[] bytes) throws IOException {
+        // an observer of the actions only
+    }
 
     /** The temp file of {@code write} is complete and fsynced, not yet renamed. */
-    void tempSynced(String write);
+    default void tempSynced(String write) {
+        // an observer of the actions only
+    }
 
     /** The temp file of {@code write} is renamed into place; the directory is not yet fsynced. */
-    void renamed(String write);
+    default void renamed(String write) {
+        // an observer of the actions only
+    }
 
     /** Where a segment of a task's changelog is stored: segment {@code index} of shared file {@code file}. */
     record Segment(String file, int index) {
@@ -103,19 +109,5 @@ public interface WriteObserver {
 
     /** Observes nothing: production's observer. */
     WriteObserver NONE = new WriteObserver() {
-        @Override
-        public void beforeTempWrite(String write, Path temp, byte[] bytes) {
-            // nothing to inject
-        }
-
-        @Override
-        public void tempSynced(String write) {
-            // nothing to inject
-        }
-
-        @Override
-        public void renamed(String write) {
-            // nothing to inject
-        }
     };
 }

@@ -2,7 +2,6 @@ package dev.consistentcut.trace;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.checkpoint.DirectoryCheckpointStore;
-import dev.consistentcut.checkpoint.WriteObserver;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.runtime.RunOptions;
 import dev.consistentcut.runtime.RunResult;
@@ -15,7 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 /**
@@ -35,10 +33,13 @@ public final class StoreTraces {
                 --fail-after-checkpoint F      fail once right after checkpoint F, restoring from the
                                                store (0: never; default 2)
                 --task T                       the task the trace is projected onto (default count#0)
+                --abort-probability P          chance per step to abort a pending checkpoint: the store
+                                               never receives it (default 0)
             """;
 
-    /** How to run the recorded job; {@code failAfter} 0: no failure. */
-    public record Settings(String mode, int records, long seed, int checkpoints, int retain, int failAfter, String task) {
+    /** How to run the recorded job; {@code failAfter} 0: no failure; aborted checkpoints never reach the store. */
+    public record Settings(String mode, int records, long seed, int checkpoints, int retain, int failAfter, String task,
+                           double abortProbability) {
     }
 
     private StoreTraces() {
@@ -47,7 +48,7 @@ public final class StoreTraces {
     static int record(List<String> args, PrintStream out) {
         List<String> positional = new ArrayList<>();
         Map<String, String> o = TraceTool.options(args, List.of("--out", "--dir", "--mode", "--records", "--seed",
-                "--checkpoints", "--retain", "--fail-after-checkpoint", "--task"), List.of("--force"), positional);
+                "--checkpoints", "--retain", "--fail-after-checkpoint", "--task", "--abort-probability"), List.of("--force"), positional);
         if (!positional.isEmpty() || !o.containsKey("--out") || !o.containsKey("--dir")) {
             throw new IllegalArgumentException("record-store needs --out FILE and --dir DIR, and options only");
         }
@@ -56,25 +57,26 @@ public final class StoreTraces {
         Settings s = new Settings(o.getOrDefault("--mode", "unaligned"), TraceTool.count(o, "--records", 6, 0),
                 TraceTool.number(o, "--seed", 1L, Long::parseLong), TraceTool.count(o, "--checkpoints", 6, 0),
                 TraceTool.count(o, "--retain", 1, 1), TraceTool.count(o, "--fail-after-checkpoint", 2, 0),
-                o.getOrDefault("--task", "count#0"));
-        StoreTraceRecorder recorder = record(file, Path.of(o.get("--dir")), s, UnaryOperator.identity());
+                o.getOrDefault("--task", "count#0"), TraceTool.number(o, "--abort-probability", 0.0, Double::parseDouble));
+        Path dir = Path.of(o.get("--dir"));
+        StoreTraceRecorder recorder = new StoreTraceRecorder(dir, s.task(), s.retain());
+        record(file, dir, s, recorder);
         out.printf("%s: %d store events (job demo, mode %s, seed %d, retain %d, task %s)%n", file, recorder.events(),
                 s.mode(), s.seed(), s.retain(), s.task());
         return 0;
     }
 
     /**
-     * Runs the demo job with {@code s} in the empty (or new) directory {@code dir} and writes its store
-     * trace to {@code file}. {@code around} gets the recorder and returns the store's observer: the
-     * recorder itself, or a fault injector around it (a broken twin's store).
+     * Runs the demo job with {@code s} in the empty (or new) directory {@code dir}, with
+     * {@code recorder} (made for {@code dir}, {@code s.task()} and {@code s.retain()}; a broken
+     * twin's is a subclass) as the store's observer, and writes its store trace to {@code file}.
      *
      * @throws IllegalArgumentException when {@code dir} holds files (the spec's store starts empty)
      */
-    public static StoreTraceRecorder record(Path file, Path dir, Settings s, UnaryOperator<WriteObserver> around) {
+    public static void record(Path file, Path dir, Settings s, StoreTraceRecorder recorder) {
         requireEmpty(dir);
-        StoreTraceRecorder recorder = new StoreTraceRecorder(dir, s.task(), s.retain());
         DirectoryCheckpointStore store = new DirectoryCheckpointStore(dir, s.retain(),
-                w -> System.err.println("warning: " + w), "store-trace", around.apply(recorder));
+                w -> System.err.println("warning: " + w), "store-trace", recorder);
         JobGraph graph = TraceJobs.build("demo", s.records(), 2, s.seed(), 0);
         RunResult result = new SimulationRuntime(graph, BarrierHandlers.byName(s.mode()), RunOptions.builder()
                 .seed(s.seed())
@@ -83,13 +85,13 @@ public final class StoreTraces {
                 .maxSteps(TraceTool.SIMULATION_STEPS)
                 .maxCheckpoints(s.checkpoints())
                 .triggerProbability(0.1)
+                .abortProbability(s.abortProbability())
                 .build()).run();
         if (result.checkpoints().isEmpty()) {
             throw new IllegalArgumentException("the run completed no checkpoint: nothing of the store to record"
                     + " (more --records or --checkpoints)");
         }
         recorder.close(file);
-        return recorder;
     }
 
     private static void requireEmpty(Path dir) {

@@ -14,7 +14,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,7 +35,9 @@ class StoreTraceTest {
     @Test
     void recordsTheStoresActionsProjectedOntoOneTask() throws IOException {
         Path file = tmp.resolve("store.ndjson");
-        StoreTraces.record(file, tmp.resolve("dir"), BrokenStoreTrace.SETTINGS, UnaryOperator.identity());
+        Path dir = tmp.resolve("dir");
+        StoreTraces.record(file, dir, BrokenStoreTrace.SETTINGS,
+                new StoreTraceRecorder(dir, BrokenStoreTrace.SETTINGS.task(), BrokenStoreTrace.SETTINGS.retain()));
         List<String> lines = Files.readAllLines(file);
         assertEquals("store", TraceToTla.convert(file).mode());
         Map<?, ?> header = (Map<?, ?>) Json.parse(lines.get(0));
