@@ -4,7 +4,6 @@ import dev.consistentcut.annotation.TestSeam;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -297,54 +296,11 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     /** Action {@code RestoreCheckpoint}: the job reads back the newest restorable checkpoint. */
     @Override
     public synchronized Optional<CompletedCheckpoint> latest() {
-        Optional<CompletedCheckpoint> restored = readLatest();
+        damaged.clear();
+        Optional<CompletedCheckpoint> restored = LatestCheckpoint.find(dir, checkpointIdsDescending(), this::read,
+                warnings, damaged);
         observer.restoreCheckpoint(restored.map(CompletedCheckpoint::id).orElse(0L));
         return restored;
-    }
-
-    private Optional<CompletedCheckpoint> readLatest() {
-        damaged.clear();
-        long below = Long.MAX_VALUE; // fall back to checkpoints with a smaller id than this
-        Path pointer = dir.resolve(POINTER);
-        Long pointed = null;
-        try {
-            pointed = parsePointer(Files.readAllBytes(pointer));
-        } catch (NoSuchFileException e) {
-            if (!checkpointIdsDescending().isEmpty()) {
-                warnings.accept(pointer + ": missing; falling back to the newest valid checkpoint file");
-            }
-        } catch (IOException e) {
-            warnings.accept(describe(pointer, e) + "; falling back to the newest valid checkpoint file");
-        }
-        if (pointed != null) {
-            Path file = dir.resolve(fileName(pointed));
-            if (!Files.exists(file)) {
-                warnings.accept(file + " (named by LATEST): missing; falling back to an older checkpoint");
-            } else {
-                try {
-                    return Optional.of(read(file, pointed));
-                } catch (IOException e) {
-                    warnings.accept(describe(file, e) + "; falling back to an older checkpoint");
-                }
-            }
-            damaged.add(pointed);
-            below = pointed;
-        }
-        for (long id : checkpointIdsDescending()) {
-            if (id >= below) {
-                continue;
-            }
-            Path file = dir.resolve(fileName(id));
-            try {
-                CompletedCheckpoint c = read(file, id);
-                warnings.accept("using " + file + " instead");
-                return Optional.of(c);
-            } catch (IOException e) {
-                warnings.accept(describe(file, e) + "; skipped and left in place");
-                damaged.add(id);
-            }
-        }
-        return Optional.empty();
     }
 
     /**
@@ -405,7 +361,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
                     reader.verify(file, id);
                     valid = true;
                 } catch (IOException e) {
-                    warnings.accept(describe(file, e) + "; not deleted, and not counted as retained");
+                    warnings.accept(LatestCheckpoint.describe(file, e) + "; not deleted, and not counted as retained");
                     undecodable.add(id);
                     if (!registry.isRegistered(id)) {
                         registry.unreadable(id); // what it references is unknown
@@ -514,9 +470,5 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
         }
         ids.sort(java.util.Comparator.reverseOrder());
         return ids;
-    }
-
-    private static String describe(Path file, IOException e) {
-        return e instanceof CorruptCheckpointException ? e.getMessage() : file + ": cannot be read: " + e;
     }
 }
