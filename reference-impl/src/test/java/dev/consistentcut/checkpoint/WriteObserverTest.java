@@ -74,7 +74,7 @@ class WriteObserverTest {
             }
 
             @Override
-            public void subsumed() {
+            public void subsumeCheckpoint(long checkpoint) {
                 seen.add("subsumed " + onDisk());
             }
         };
