@@ -351,6 +351,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     private void prune() {
         removeFinishedLeftovers();
         int kept = 0;
+        List<Long> expired = new ArrayList<>();
         for (long id : checkpointIdsDescending()) {
             Path file = dir.resolve(fileName(id));
             boolean valid;
@@ -375,9 +376,12 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
             if (kept < retain) {
                 kept++;
             } else {
-                subsumeCheckpoint(id);
+                expired.add(0, id);
             }
         }
+        // Oldest first, as SubsumeCheckpoint takes them: several expire at once when a resume
+        // keeps fewer than the run before it.
+        expired.forEach(this::subsumeCheckpoint);
     }
 
     /**
