@@ -10,8 +10,11 @@ import java.util.List;
  */
 public interface Launcher {
 
-    /** What one CLI invocation gave: its exit code, its stdout and stderr, and its wall time. */
-    record Launched(int exitCode, String stdout, String stderr, long wallNanos) {
+    /**
+     * What one CLI invocation gave: its exit code, its stdout and stderr, its wall time, and its
+     * CPU time (user + system, every thread; -1 where the launcher cannot tell).
+     */
+    record Launched(int exitCode, String stdout, String stderr, long wallNanos, long cpuNanos) {
     }
 
     /**

@@ -4,13 +4,17 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.geom.Ellipse2D;
+import java.awt.geom.Line2D;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.text.DecimalFormat;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.LegendItem;
+import org.jfree.chart.LegendItemCollection;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
@@ -21,8 +25,8 @@ import org.jfree.data.xy.YIntervalSeries;
 import org.jfree.data.xy.YIntervalSeriesCollection;
 
 /**
- * scale.png (JFreeChart, headless): time per record, the bytes a checkpoint wrote (the last one,
- * solid; the median of the retained ones, dashed) and the longest checkpoint against records per
+ * scale.png (JFreeChart, headless): time per record (wall, solid; CPU, dashed), the bytes a
+ * checkpoint wrote (the last one, solid; the median of the retained ones, dashed) and the longest checkpoint against records per
  * source, every axis logarithmic with a tick per power of ten; a point is the median over the
  * repeats and its bar the range. Blue: without a sink delay; red: the default options' pair
  * 20k / 160k. Stateless.
@@ -43,11 +47,15 @@ public final class ScaleChart {
     }
 
     public static void write(ScaleSummary s, String subtitle, Path png) throws IOException {
-        CombinedDomainXYPlot plot = new CombinedDomainXYPlot(decades("records per source", s.groups().stream()
-                .mapToDouble(g -> g.point().records()).toArray()));
-        plot.add(panel(s, "time per record (us)", List.of(
-                new Line("no sink delay", Point.NO_DELAY, ScaleSummary.Group::timePerRecordUs, false),
-                new Line("default options (sink delay 50 us)", Point.DEFAULT_DELAY, ScaleSummary.Group::timePerRecordUs, false))), 1);
+        double[] records = s.groups().stream().mapToDouble(g -> g.point().records()).toArray();
+        LogAxis x = decades("records per source", records);
+        x.setRange(Arrays.stream(records).min().orElse(1) / 1.3, Arrays.stream(records).max().orElse(10) * 1.3);
+        CombinedDomainXYPlot plot = new CombinedDomainXYPlot(x);
+        plot.add(panel(s, "per record (us)", List.of(
+                new Line("no sink delay: wall", Point.NO_DELAY, ScaleSummary.Group::timePerRecordUs, false),
+                new Line("default options: wall", Point.DEFAULT_DELAY, ScaleSummary.Group::timePerRecordUs, false),
+                new Line("no sink delay: CPU", Point.NO_DELAY, ScaleSummary.Group::cpuPerRecordUs, true),
+                new Line("default options: CPU", Point.DEFAULT_DELAY, ScaleSummary.Group::cpuPerRecordUs, true))), 1);
         XYPlot bytes = panel(s, "checkpoint wrote (KB)", List.of(
                 new Line("no sink delay: last checkpoint", Point.NO_DELAY, g -> kb(g.lastBytes()), false),
                 new Line("default options: last checkpoint", Point.DEFAULT_DELAY, g -> kb(g.lastBytes()), false),
@@ -58,11 +66,17 @@ public final class ScaleChart {
                 new Line("no sink delay", Point.NO_DELAY, ScaleSummary.Group::durationMaxMs, false),
                 new Line("default options", Point.DEFAULT_DELAY, ScaleSummary.Group::durationMaxMs, false))), 1);
         plot.setGap(10);
-        plot.setFixedLegendItems(bytes.getLegendItems()); // every panel has the same colours: one legend
+        // One legend: colour is the series in every panel, a dashed line the second figure of a panel.
+        LegendItemCollection legend = new LegendItemCollection();
+        legend.add(legendItem("no sink delay", NO_DELAY, SOLID));
+        legend.add(legendItem("default options (sink delay 50 us)", DEFAULT_DELAY, SOLID));
+        legend.add(legendItem("dashed: CPU time per record / median of the retained checkpoints", Color.GRAY, DASHED));
+        plot.setFixedLegendItems(legend);
         JFreeChart chart = new JFreeChart("Scale: cost per record and per checkpoint against records",
                 new Font(Font.SANS_SERIF, Font.BOLD, 16), plot, true);
         chart.addSubtitle(new TextTitle(subtitle, new Font(Font.SANS_SERIF, Font.PLAIN, 11)));
-        chart.addSubtitle(new TextTitle("median over the repeats, bars: least to greatest repeat; every axis logarithmic",
+        chart.addSubtitle(new TextTitle("median over the repeats, bars: least to greatest repeat; every axis logarithmic;"
+                + " solid: wall time per record, the last checkpoint",
                 new Font(Font.SANS_SERIF, Font.PLAIN, 11)));
         chart.setBackgroundPaint(Color.WHITE);
         ChartUtils.saveChartAsPNG(png.toFile(), chart, 900, 950);
@@ -88,6 +102,12 @@ public final class ScaleChart {
         XYPlot p = new XYPlot(data, null, decades(label, values), r);
         p.setBackgroundPaint(new Color(0xf4f4f4));
         return p;
+    }
+
+    private static LegendItem legendItem(String label, Color colour, BasicStroke stroke) {
+        LegendItem item = new LegendItem(label, null, null, null, false, new Ellipse2D.Double(-4, -4, 8, 8), false, colour, false,
+                colour, stroke, true, new Line2D.Double(-16, 0, 16, 0), stroke, colour);
+        return item;
     }
 
     private static YIntervalSeries series(String name, List<ScaleSummary.Group> groups, Function<ScaleSummary.Group, Spread> f) {

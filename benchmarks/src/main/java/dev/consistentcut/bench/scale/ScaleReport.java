@@ -23,7 +23,8 @@ public final class ScaleReport {
             out.add("");
         });
         out.add("Each cell: the median over the repeats, in brackets the least and greatest repeat. Time per record ="
-                + " the run's wall time (a fresh JVM, start to exit) / (2 sources x records). Bytes = what the last"
+                + " the run's wall time (a fresh JVM, start to exit) / (2 sources x records); CPU per record the same for its"
+                + " CPU time (user + system of all its threads), which the machine's other work moves less. Bytes = what the last"
                 + " retained checkpoint wrote: its private file plus the shared files it uploaded (inspect --json); beside it the"
                 + " median of that over the retained checkpoints (the store keeps 3), since a checkpoint that compacts a"
                 + " chain writes the chain's whole state.");
@@ -42,6 +43,7 @@ public final class ScaleReport {
         out.add("| ratio | 160k / 20k | bound | verdict |");
         out.add("| --- | ---: | ---: | --- |");
         ratio(out, "wall time", s.wallRatio(), ScaleSummary.WALL_RATIO_BOUND);
+        ratio(out, "CPU time (user + system)", s.cpuRatio(), ScaleSummary.WALL_RATIO_BOUND);
         ratio(out, "bytes the last checkpoint wrote", s.bytesRatio(), ScaleSummary.BYTES_RATIO_BOUND);
         ratio(out, "bytes the retained checkpoints wrote, median", s.retainedBytesRatio(), ScaleSummary.BYTES_RATIO_BOUND);
         return String.join("\n", out) + "\n";
@@ -56,13 +58,13 @@ public final class ScaleReport {
     }
 
     private static void table(List<String> out, List<ScaleSummary.Group> groups) {
-        out.add("| records per source | runs | wall (s) | time per record (us) | relative to the first row | checkpoints"
+        out.add("| records per source | runs | wall (s) | time per record (us) | relative to the first row | CPU per record (us) | checkpoints"
                 + " | checkpoint duration median (ms) | max (ms) | last checkpoint wrote (bytes) | retained checkpoints wrote, median (bytes) |");
-        out.add("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        out.add("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         for (ScaleSummary.Group g : groups) {
-            out.add(String.format(Locale.ROOT, "| %,d | %d | %s | %s | %.2f | %s | %s | %s | %s | %s |", g.point().records(),
+            out.add(String.format(Locale.ROOT, "| %,d | %d | %s | %s | %.2f | %s | %s | %s | %s | %s | %s |", g.point().records(),
                     g.wallMs().n(), seconds(g.wallMs()).format("%.1f"), g.timePerRecordUs().format("%.2f"),
-                    g.relativeTimePerRecord(), g.checkpoints().format("%.0f"), g.durationMedianMs().format("%.2f"),
+                    g.relativeTimePerRecord(), g.cpuPerRecordUs().format("%.2f"), g.checkpoints().format("%.0f"), g.durationMedianMs().format("%.2f"),
                     g.durationMaxMs().format("%.1f"), g.lastBytes().format("%,.0f"), g.retainedMedianBytes().format("%,.0f")));
         }
         out.add("");

@@ -10,9 +10,10 @@ import java.util.function.ToDoubleFunction;
  * The sweep's figures per point (median and range over the repeats) and the two ratios of the
  * pair 20,000 / 160,000 with the default options: wall time (bound 10) and bytes the last
  * checkpoint wrote (bound 2), and beside the latter the same for the median of the retained
- * checkpoints (a compaction makes one checkpoint write a whole chain). Immutable.
+ * checkpoints (a compaction makes one checkpoint write a whole chain), and beside the former the
+ * same for CPU time, which a shared machine's other work moves less. Immutable.
  */
-public record ScaleSummary(List<Group> groups, Optional<Spread> wallRatio, Optional<Spread> bytesRatio,
+public record ScaleSummary(List<Group> groups, Optional<Spread> wallRatio, Optional<Spread> cpuRatio, Optional<Spread> bytesRatio,
         Optional<Spread> retainedBytesRatio) {
 
     public static final double WALL_RATIO_BOUND = 10;
@@ -23,7 +24,8 @@ public record ScaleSummary(List<Group> groups, Optional<Spread> wallRatio, Optio
      *
      * @param relativeTimePerRecord time per record over that of the series' smallest point (medians)
      */
-    public record Group(Point point, Spread wallMs, Spread timePerRecordUs, double relativeTimePerRecord, Spread checkpoints,
+    public record Group(Point point, Spread wallMs, Spread timePerRecordUs, double relativeTimePerRecord, Spread cpuMs,
+            Spread cpuPerRecordUs, Spread checkpoints,
             Spread durationMedianMs, Spread durationMaxMs, Spread lastBytes, Spread retainedMedianBytes) {
     }
 
@@ -42,7 +44,8 @@ public record ScaleSummary(List<Group> groups, Optional<Spread> wallRatio, Optio
             int base = points.stream().filter(q -> q.series().equals(p.series())).mapToInt(Point::records).min().orElseThrow();
             Spread baseTpr = spread(runs.stream().filter(r -> r.point().equals(new Point(p.series(), base))).toList(),
                     ScaleRun::timePerRecordUs);
-            groups.add(new Group(p, spread(of, ScaleRun::wallMs), tpr, tpr.median() / baseTpr.median(),
+            groups.add(new Group(p, spread(of, ScaleRun::wallMs), tpr, tpr.median() / baseTpr.median(), spread(of, ScaleRun::cpuMs),
+                    spread(of, ScaleRun::cpuPerRecordUs),
                     spread(of, ScaleRun::checkpoints), spread(of, ScaleRun::durationMedianMs), spread(of, ScaleRun::durationMaxMs),
                     spread(of, r -> r.lastBytes()), spread(of, ScaleRun::retainedMedianBytes)));
         }
@@ -51,7 +54,8 @@ public record ScaleSummary(List<Group> groups, Optional<Spread> wallRatio, Optio
         Optional<Spread> wall = small.flatMap(s -> large.map(l -> Spread.ratio(l.wallMs(), s.wallMs())));
         Optional<Spread> bytes = small.flatMap(s -> large.map(l -> Spread.ratio(l.lastBytes(), s.lastBytes())));
         Optional<Spread> retained = small.flatMap(s -> large.map(l -> Spread.ratio(l.retainedMedianBytes(), s.retainedMedianBytes())));
-        return new ScaleSummary(groups, wall, bytes, retained);
+        Optional<Spread> cpu = small.flatMap(s -> large.map(l -> Spread.ratio(l.cpuMs(), s.cpuMs())));
+        return new ScaleSummary(groups, wall, cpu, bytes, retained);
     }
 
     /** The groups of one series, by records. */

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class ScaleSummaryTest {
 
     private static ScaleRun run(String series, int records, int repeat, double wallMs, long lastBytes, double maxMs) {
-        return new ScaleRun(new Point(series, records), repeat, wallMs, wallMs, 3, 1.0, maxMs, 3, lastBytes, 100, 3, lastBytes / 2.0, 0,
+        return new ScaleRun(new Point(series, records), repeat, wallMs, wallMs / 2, wallMs, 3, 1.0, maxMs, 3, lastBytes, 100, 3, lastBytes / 2.0, 0,
                 "exactly-once holds");
     }
 
@@ -59,6 +59,7 @@ class ScaleSummaryTest {
         assertEquals(49000.0 / 7000, wall.median(), 1e-9);
         assertEquals(40000.0 / 8000, wall.min(), 1e-9);
         assertEquals(60000.0 / 6000, wall.max(), 1e-9);
+        assertEquals(wall, s.cpuRatio().orElseThrow(), "CPU is half the wall time in these runs: the same ratios");
         Spread bytes = s.bytesRatio().orElseThrow();
         assertEquals(1400.0 / 1100, bytes.median(), 1e-9);
         assertEquals(1300.0 / 1200, bytes.min(), 1e-9);
@@ -104,6 +105,6 @@ class ScaleSummaryTest {
         String[] lines = csv.split("\n");
         assertEquals(1 + runs().size(), lines.length);
         assertEquals(ScaleRun.CSV_HEADER, lines[0]);
-        assertEquals("no-sink-delay,10000,1,1000.0,50.000,1000.0,3,1.000,5.000,3,10,100,3,5,0,exactly-once holds", lines[1]);
+        assertEquals("no-sink-delay,10000,1,1000.0,50.000,500.0,25.000,1000.0,3,1.000,5.000,3,10,100,3,5,0,exactly-once holds", lines[1]);
     }
 }

@@ -33,13 +33,13 @@ class ScaleSweepTest {
             calls.add(args);
             Files.createDirectories(work);
             if (args.get(0).equals("inspect")) {
-                return new Launcher.Launched(0, ScaleFixtures.INSPECT, "", 1_000_000);
+                return new Launcher.Launched(0, ScaleFixtures.INSPECT, "", 1_000_000, 500_000);
             }
             int records = Integer.parseInt(args.get(args.indexOf("--records") + 1));
             boolean bad = records == badRecords;
             return new Launcher.Launched(bad ? badExit : 0,
                     ScaleFixtures.runOutput(records, List.of(1.0, 3.0), bad ? badVerdict : RunOutput.EXACTLY_ONCE), "",
-                    records * 100_000L);
+                    records * 100_000L, records * 50_000L);
         };
     }
 
@@ -60,7 +60,7 @@ class ScaleSweepTest {
         assertEquals(List.of("inspect", tmp.resolve("work/run-001/checkpoints").toString(), "--json"), calls.get(1));
         String csv = Files.readString(tmp.resolve("out/scale.csv"));
         assertEquals(9, csv.split("\n").length);
-        assertTrue(csv.contains("default-sink-delay,160000,2,16000.0,50.000,490.1,2,1.000,3.000,2,746880,7435,2,7940,0,exactly-once holds"), csv);
+        assertTrue(csv.contains("default-sink-delay,160000,2,16000.0,50.000,8000.0,25.000,490.1,2,1.000,3.000,2,746880,7435,2,7940,0,exactly-once holds"), csv);
         assertTrue(Files.readString(tmp.resolve("out/scale.md")).contains("| wall time | 8.00 (8.00-8.00) | 10 | within |"));
         assertTrue(Files.size(tmp.resolve("out/scale.png")) > 0);
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("[8/8 "), "a progress line per run");
@@ -87,7 +87,7 @@ class ScaleSweepTest {
 
     @Test
     void aRunWithoutItsReportFailsTheSweep() {
-        Launcher crashed = (args, work) -> new Launcher.Launched(1, "", "OutOfMemoryError", 1);
+        Launcher crashed = (args, work) -> new Launcher.Launched(1, "", "OutOfMemoryError", 1, -1);
         ScaleSweep sweep = new ScaleSweep(crashed, tmp, new PrintStream(err, true, StandardCharsets.UTF_8));
         ScaleSweep.Failure f = assertThrows(ScaleSweep.Failure.class, () -> sweep.run(new ScalePlan(10_000, 1)));
         assertTrue(f.getMessage().contains("OutOfMemoryError"), f.getMessage());
