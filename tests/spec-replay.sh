@@ -44,6 +44,8 @@ MODELS=(
   "ReplayUnalignedJoin|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayJoin.cfg|unaligned|1|edges|quick"
   "ReplayUnalignedDiamond|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayDiamond.cfg|unaligned|1|edges|quick"
   "ReplayAlignedEndJoin|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayEndJoin.cfg|aligned|1|edges|quick"
+  "ReplayAlignedAbortJoin|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayAbortJoin.cfg|aligned|1|edges|quick"
+  "ReplayUnalignedAbortJoin|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayAbortJoin.cfg|unaligned|1|edges|full"
   "ReplayAlignedEndDiamond|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayDiamond.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|aligned|1|edges|full"
   "ReplayUnalignedEndJoin|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayJoin.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|unaligned|1|edges|full"
   "ReplayUnalignedEndDiamond|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayDiamond.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|unaligned|1|edges|full"
@@ -59,6 +61,7 @@ TWINS=(
   "ReplayAlignedJoin|aligned-without-blocking||arrived[join]"
   "ReplayUnalignedDiamond|unaligned-forgetting-in-flight|--ignore current|snapChan[1]"
   "ReplayAlignedEndJoin|ended-input-not-counted-as-arrived||arrived[join]"
+  "ReplayAlignedAbortJoin|abort-keeps-inputs-blocked||arrived[join]"
 )
 
 tier=quick; only=(); twins=1; keep=0; debug=()

@@ -40,9 +40,9 @@ public final class SpecReplay {
               --cover edges|states  cover every edge (default) or every state
               --name NAME           the model's name in the report (default: the file name)
               --broken NAME         replay a broken engine instead: aligned-without-blocking,
-                                    unaligned-forgetting-in-flight, ended-input-not-counted-as-arrived
-                                    (aligned; needs the test classes on the class path); the replay
-                                    must then report a divergence
+                                    unaligned-forgetting-in-flight, ended-input-not-counted-as-arrived,
+                                    abort-keeps-inputs-blocked (aligned; needs the test classes on
+                                    the class path); the replay must then report a divergence
               --ignore F[,F...]     component families not to compare (e.g. current): to see
                                     past a known difference
               --max-findings N      findings printed in full (default 5)
@@ -219,6 +219,7 @@ public final class SpecReplay {
         BROKEN.put("aligned-without-blocking", new String[] {"BrokenHandlers", "alignedWithoutBlocking"});
         BROKEN.put("unaligned-forgetting-in-flight", new String[] {"BrokenHandlers", "unalignedForgettingInFlight"});
         BROKEN.put("ended-input-not-counted-as-arrived", new String[] {"BrokenLifecycleHandlers", "endedInputNotCountedAsArrived"});
+        BROKEN.put("abort-keeps-inputs-blocked", new String[] {"BrokenLifecycleHandlers", "abortKeepsInputsBlocked"});
     }
 
     private static BarrierMode mode(String name, String broken) throws UsageException, ReflectiveOperationException {
