@@ -46,6 +46,7 @@ MODELS=(
   "ReplayAlignedEndJoin|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayEndJoin.cfg|aligned|1|edges|quick"
   "ReplayAlignedAbortJoin|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayAbortJoin.cfg|aligned|1|edges|quick"
   "ReplayUnalignedAbortJoin|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayAbortJoin.cfg|unaligned|1|edges|full"
+  "ReplayAtLeastOnceJoin|MCAtLeastOnceCheckpoint|at-least-once/MCAtLeastOnceCheckpoint_ReplayJoin.cfg|at-least-once|1|edges|quick"
   "ReplayAlignedEndDiamond|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayDiamond.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|aligned|1|edges|full"
   "ReplayUnalignedEndJoin|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayJoin.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|unaligned|1|edges|full"
   "ReplayUnalignedEndDiamond|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayDiamond.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|unaligned|1|edges|full"
@@ -62,6 +63,7 @@ TWINS=(
   "ReplayUnalignedDiamond|unaligned-forgetting-in-flight|--ignore current|snapChan[1]"
   "ReplayAlignedEndJoin|ended-input-not-counted-as-arrived||arrived[join]"
   "ReplayAlignedAbortJoin|abort-keeps-inputs-blocked||arrived[join]"
+  "ReplayAtLeastOnceJoin|snapshot-on-first-barrier||handling[join]"
 )
 
 tier=quick; only=(); twins=1; keep=0; debug=()

@@ -1,6 +1,7 @@
 package dev.consistentcut.replay;
 
 import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.barrier.DeliveryGuarantee;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.operator.MapOperator;
@@ -72,7 +73,8 @@ final class Replayer {
     Replayer(StateGraph g, BarrierMode mode, int capacity, int maxConcurrent) {
         this.g = g;
         this.mode = mode;
-        this.aligned = !mode.overtaking();
+        // The aligned mode blocks the inputs whose barrier arrived; unaligned and at-least-once never block.
+        this.aligned = !mode.overtaking() && mode.deliveryGuarantee() == DeliveryGuarantee.EXACTLY_ONCE;
         this.capacity = capacity;
         this.maxConcurrent = maxConcurrent;
         SpecState init = g.states.get(g.initial.get(0));
@@ -89,8 +91,8 @@ final class Replayer {
         this.sources = init.sources;
         // Not compared: failures (the replay's own count), a source's current[s] (the coordinator's
         // bookkeeping, not exposed; InjectBarrier's enabledness compares its effect), arrived[t]
-        // of unaligned tasks (the handler states do not expose it; ProcessRecord's persisting
-        // compares its effect through snapChan), and acked, discardedUpTo and the snapshot data of
+        // of unaligned and at-least-once tasks (the handler states do not expose it; ProcessRecord's
+        // persisting and the snapshot's ledger compare its effect through snapChan and snapProcessed), and acked, discardedUpTo and the snapshot data of
         // checkpoints not completed (the engine's coordinator keeps acknowledgements to itself;
         // what a completed checkpoint holds is compared once it completes).
         compared.addAll(List.of("offset", "chan", "processed", "handling", "current", "ckpt", "latest",
