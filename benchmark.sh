@@ -10,6 +10,7 @@ cd "$ROOT"
 usage() {
   cat <<'USAGE'
 Usage: ./benchmark.sh [--quick] [--only LIST] [--engines LIST] [--help] | --chart-only [DIR] [--debug]
+       ./benchmark.sh --scale [--max-records N] [--repeats R]
 
   (no option)  the full run: JMH microbenchmarks, then the
                macro benchmark over backpressure none/light/heavy x skew off/on x
@@ -29,6 +30,17 @@ Usage: ./benchmark.sh [--quick] [--only LIST] [--engines LIST] [--help] | --char
                  ./benchmark.sh --only heavy/,none/even/
   --engines LIST  reference, flink or both (default: reference,flink)
   --chart-only [DIR]  no measuring: redraws DIR/checkpoints.png from DIR/results.csv (DIR default benchmarks/results)
+  --scale      instead of the above: the scale sweep of the CLI (tools/target/tools.jar), each run
+               a fresh JVM: 'run --mode unaligned --records n --sink-delay-us 0' for n records
+               per source in 10k, 20k, 50k, 100k, 200k, 500k, 1M, 2M up to --max-records, and
+               'run --mode unaligned --records n' (default options) for n = 20k and 160k, each
+               with a new --checkpoint-dir read back by 'inspect --json'. Per run: wall time, time
+               per record, checkpoints, checkpoint duration median and max, the bytes the last
+               checkpoint wrote. Every run must exit 0 with the exactly-once verdict, otherwise
+               the sweep stops with exit 1. One progress line per run on stderr.
+               Results: benchmarks/results/scale/{scale.csv,scale.md,scale.png}
+  --max-records N  with --scale: the largest records per source (default 2000000)
+  --repeats R  with --scale: runs per point (default 3)
   --help       this text
 
 A progress line on stderr shows the step, the time spent and a rough time left.
@@ -38,6 +50,8 @@ USAGE
 
 quick=""
 only=""
+scale=""
+scale_opts=()
 engines=""
 chart_only=""
 chart_dir=benchmarks/results
@@ -53,6 +67,11 @@ while [ $# -gt 0 ]; do
       chart_only=1
       if [ $# -ge 2 ] && [ -n "$2" ] && [ "${2#-}" = "$2" ]; then chart_dir=$2; shift; fi ;;
     --debug) debug=(--debug) ;;
+    --scale) scale=1 ;;
+    --max-records|--repeats)
+      [ $# -ge 2 ] && [[ "$2" =~ ^[0-9]+$ ]] || { echo "benchmark.sh: $1 needs a whole number (see --help)" >&2; exit 2; }
+      scale_opts+=("$1" "$2")
+      shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "benchmark.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -62,6 +81,24 @@ done
 command -v java >/dev/null 2>&1 || { echo "benchmark.sh: java not found: install a JDK 17+" >&2; exit 3; }
 command -v mvn >/dev/null 2>&1 || { echo "benchmark.sh: mvn not found: install Maven 3.8+" >&2; exit 3; }
 
+[ ${#scale_opts[@]} -eq 0 ] || [ -n "$scale" ] || { echo "benchmark.sh: --max-records and --repeats go with --scale (see --help)" >&2; exit 2; }
+if [ -n "$scale" ]; then
+  [ -z "$quick$only$engines$chart_only" ] && [ ${#debug[@]} -eq 0 ] \
+    || { echo "benchmark.sh: --scale takes only --max-records and --repeats (see --help)" >&2; exit 2; }
+  mkdir -p benchmarks/target
+  echo "benchmark.sh: building tools.jar and the benchmarks module (mvn package, tests skipped)" >&2
+  mvn -B -q -ntp -pl tools,benchmarks -am package -DskipTests >"benchmarks/target/build.log" 2>&1 \
+    || { echo "benchmark.sh: build failed, see benchmarks/target/build.log" >&2; tail -20 benchmarks/target/build.log >&2; exit 1; }
+  # Each run's files go here; a good run's are deleted, a failed run's stay for a look.
+  work=benchmarks/target/scale-runs
+  rm -rf "$work"
+  start=$SECONDS
+  java -Xmx512m -Djava.awt.headless=true -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
+       dev.consistentcut.bench.scale.ScaleMain --tools-jar tools/target/tools.jar --work "$work" \
+       --out benchmarks/results/scale "${scale_opts[@]}"
+  echo "benchmark.sh: done in $(((SECONDS - start) / 60)) min $(((SECONDS - start) % 60)) s; results in benchmarks/results/scale/" >&2
+  exit 0
+fi
 if [ -n "$chart_only" ]; then
   [ -z "$quick$only$engines" ] || { echo "benchmark.sh: --chart-only measures nothing: it takes no --quick, --only or --engines (see --help)" >&2; exit 2; }
   mkdir -p benchmarks/target

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # tests/spec-replay.sh: spec to engine. TLC dumps the state graph of small models of
-# both protocols (Join and Diamond); the replay (dev.consistentcut.replay.SpecReplay) derives a
-# path cover of each graph and forces the engine's simulation runtime through every path, step by
-# step, comparing the engine's state with the spec's after each step. Then the broken twins: the
-# same replay against two broken engines must report a divergence. docs/trace-validation.md,
-# "Spec to engine: replay".
+# the aligned, unaligned and at-least-once protocols (Join and Diamond); the replay
+# (dev.consistentcut.replay.SpecReplay) derives a path cover of each graph and forces the engine's
+# simulation runtime through every path, step by step, comparing the engine's state with the
+# spec's after each step. Then the broken twins: the same replay against broken engines must
+# report a divergence. docs/trace-validation.md, "Spec to engine: replay".
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -17,13 +17,14 @@ Replays the TLC state graph of models of spec/ in the engine and reports, per mo
 steps, states and edges covered and the paths the engine could not follow or diverged on.
 
   --quick       (default) the replay models: Join and Diamond, aligned and unaligned, 1 record
-                per source, 1 checkpoint, 1 failure, timeouts, and the aligned Join with end of
-                input (spec/*/MC*Checkpoint_Replay*.cfg), every edge; then the three broken twins
-                (about a minute of CPU)
+                per source, 1 checkpoint, 1 failure, timeouts; the aligned Join with end of
+                input; the aligned Join with aborts reaching the tasks; the at-least-once Join
+                (spec/*/MC*Checkpoint_Replay*.cfg), every edge; then the five broken twins
+                (about a minute and a half of CPU)
   --full        the quick models and bigger ones, every edge: the other three with end of input,
-                the four with 2 checkpoints, and the aligned Join and Diamond models' own bounds
-                (2 records, 2 checkpoints); figures in docs/trace-validation.md (long: most of an
-                hour on a shared machine)
+                the unaligned Join with aborts reaching the tasks, the four with 2 checkpoints,
+                and the aligned Join and Diamond models' own bounds (2 records, 2 checkpoints);
+                figures in docs/trace-validation.md (long: most of an hour on a shared machine)
   --model NAME  only this model (repeatable; names: --list)
   --list        the models and their tiers
   --no-twins    skip the broken twins
@@ -44,6 +45,9 @@ MODELS=(
   "ReplayUnalignedJoin|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayJoin.cfg|unaligned|1|edges|quick"
   "ReplayUnalignedDiamond|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayDiamond.cfg|unaligned|1|edges|quick"
   "ReplayAlignedEndJoin|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayEndJoin.cfg|aligned|1|edges|quick"
+  "ReplayAlignedAbortJoin|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayAbortJoin.cfg|aligned|1|edges|quick"
+  "ReplayUnalignedAbortJoin|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayAbortJoin.cfg|unaligned|1|edges|full"
+  "ReplayAtLeastOnceJoin|MCAtLeastOnceCheckpoint|at-least-once/MCAtLeastOnceCheckpoint_ReplayJoin.cfg|at-least-once|1|edges|quick"
   "ReplayAlignedEndDiamond|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayDiamond.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|aligned|1|edges|full"
   "ReplayUnalignedEndJoin|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayJoin.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|unaligned|1|edges|full"
   "ReplayUnalignedEndDiamond|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayDiamond.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|unaligned|1|edges|full"
@@ -59,6 +63,8 @@ TWINS=(
   "ReplayAlignedJoin|aligned-without-blocking||arrived[join]"
   "ReplayUnalignedDiamond|unaligned-forgetting-in-flight|--ignore current|snapChan[1]"
   "ReplayAlignedEndJoin|ended-input-not-counted-as-arrived||arrived[join]"
+  "ReplayAlignedAbortJoin|abort-keeps-inputs-blocked||arrived[join]"
+  "ReplayAtLeastOnceJoin|snapshot-on-first-barrier||handling[join]"
 )
 
 tier=quick; only=(); twins=1; keep=0; debug=()

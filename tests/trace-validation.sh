@@ -6,7 +6,8 @@
 # behaviour of the TLA+ specification (./model-check.sh --trace). Then records the trace of a
 # deliberately broken engine and checks that TLC rejects it, naming the first event that no
 # action of the specification explains (every broken engine's trace is checked in the build step:
-# BrokenEngineTraceTest, SinkTraceTest). A few minutes on 2 cores.
+# BrokenEngineTraceTest, SinkTraceTest). Also the durable store's trace against
+# IncrementalCheckpointStore.tla, and its broken twin's rejected. A few minutes on 2 cores.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -19,7 +20,8 @@ Builds the tools and the engine (jar and test classes) if a source is newer, rec
 validates them with ./model-check.sh --trace (TLC output in target/model-check/traces/), and
 prints "N passed, M failed" over its checks. Exit 0 iff every correct trace is accepted, every
 check's broken twin fails, and the broken engine's trace is rejected (the other broken engines'
-traces are checked by the build: BrokenEngineTraceTest, SinkTraceTest).
+traces are checked by the build: BrokenEngineTraceTest, SinkTraceTest); the same for the durable
+store's trace (accepted) and its broken twin's (rejected).
   --long   three trace mutants per operator (36) instead of one (12, the test command's sample)
 USAGE
   exit 0
@@ -239,6 +241,30 @@ TRACE_MUTANTS_JUDGE="$ROOT/tests/trace-mutants-fixtures/accept-every-trace.sh" \
   "$OUT"/good/sim-join-aligned-subsumption.ndjson >"$OUT/twins/mutants.out" 2>&1
 [ $? -eq 1 ] && grep -q "NOT AS EXPECTED" "$OUT/twins/mutants.out"
 check $? "trace mutants judged by a validator that accepts everything must fail ($OUT/twins/mutants.out)"
+
+echo "--- the durable store (IncrementalCheckpointStore.tla): its traces accepted, its broken twin's rejected ---"
+# The demo job in the simulation, durable, two checkpoints retained, a failure right after the
+# third restored from the store: uploads, shared files reused, compactions, subsumptions, the
+# registry's deletes and a restore, projected onto one task (count#0); and seed 2 with aborts
+# (checkpoints 3 and 4 never reach the store: the trace spec triggers and aborts them unseen).
+# The twin (BrokenStoreTrace, a test class) is the first run with a fault in the store's
+# observer: a subsumed checkpoint's shared files that a retained checkpoint still references are
+# deleted; TLC must reject the first such DeleteFile. A few seconds each.
+mkdir -p "$OUT/store"
+java -XX:TieredStopAtLevel=1 -cp "$JAR" dev.consistentcut.trace.TraceTool record-store --out "$OUT/store/store.ndjson" \
+  --dir "$OUT/store/dir" --records 20 --checkpoints 8 --retain 2 --fail-after-checkpoint 3
+check $? "recording the store's trace"
+java -XX:TieredStopAtLevel=1 -cp "$JAR" dev.consistentcut.trace.TraceTool record-store --out "$OUT/store/aborts.ndjson" \
+  --dir "$OUT/store/dir-aborts" --seed 2 --records 20 --checkpoints 10 --retain 2 --fail-after-checkpoint 3 \
+  --abort-probability 0.01
+check $? "recording the store's trace with aborts"
+java -XX:TieredStopAtLevel=1 -cp "$CP" dev.consistentcut.trace.BrokenStoreTrace "$OUT/store/broken" >/dev/null 2>"$OUT/store/broken.log"
+check $? "recording the broken store's trace ($OUT/store/broken.log)"
+./model-check.sh --trace "$OUT/store/store.ndjson" --trace "$OUT/store/aborts.ndjson" >"$OUT/store/store.out" 2>&1
+check $? "the store's traces must be accepted ($OUT/store/store.out)"
+./model-check.sh --expect-reject --trace "$OUT/store/broken/broken-store-deletes-referenced.ndjson" >"$OUT/store/broken.out" 2>&1 \
+  && grep -q '"event":"DeleteFile"' "$OUT/store/broken.out"
+check $? "the broken store's trace must be rejected at a DeleteFile ($OUT/store/broken.out)"
 
 echo "--- a deliberately broken engine: its trace must be rejected, as one JSON document with its picture ---"
 # The traces of every broken engine (dev.consistentcut.barrier.BrokenHandlers, BrokenLifecycleHandlers,

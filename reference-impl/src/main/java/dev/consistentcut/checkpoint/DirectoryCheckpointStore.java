@@ -4,7 +4,6 @@ import dev.consistentcut.annotation.TestSeam;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -182,11 +181,12 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
             throw new UncheckedIOException("storing checkpoint " + c.id() + " in " + dir + " failed: " + e.getCause(),
                     e.getCause());
         }
+        Map<String, SharedSegmentFiles.Upload> plans = triggerCheckpoint(c, registry);
         Map<String, IncrementalCodec.TaskRefs> tasks = new TreeMap<>();
         List<String> uploaded = new ArrayList<>();
         try {
-            for (Map.Entry<String, TaskSnapshot> e : new TreeMap<>(c.taskSnapshots()).entrySet()) {
-                SharedSegmentFiles.Upload u = SharedSegmentFiles.plan(c.id(), e.getKey(), e.getValue(), registry);
+            for (Map.Entry<String, SharedSegmentFiles.Upload> e : plans.entrySet()) {
+                SharedSegmentFiles.Upload u = e.getValue();
                 if (!u.segments().isEmpty()) {
                     uploaded.add(u.file());
                     uploadFile(c.id(), e.getKey(), u.file(), u.segments());
@@ -196,13 +196,16 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
             }
             byte[] bytes = IncrementalCodec.encodeMetadata(c, jobId, tasks);
             writeAtomically(bytes, dir.resolve("chk-" + c.id() + ".tmp"), target, "checkpoint");
+            observer.acknowledgeCheckpoint(c.id());
         } catch (IOException e) {
             uploaded.forEach(registry::forget); // orphans now: deleted by the next store
+            observer.abortCheckpoint(c.id());
             throw new UncheckedIOException("storing checkpoint " + c.id() + " in " + dir + " failed: " + e, e);
         }
         // The private file is in place: from now on it references its shared files, pointer or not.
         registry.registerCheckpoint(c.id(), new IncrementalCodec.Metadata(jobId, c.id(), Map.of(), tasks, Map.of(),
                 c.stats()).sharedFiles());
+        observer.completeCheckpoint(c.id());
         try {
             if (c.id() > pointedIdOrZero()) {
                 writeAtomically(pointerBytes(c.id()), dir.resolve(POINTER_TEMP), dir.resolve(POINTER), "pointer");
@@ -214,12 +217,31 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     }
 
     /**
+     * Action {@code TriggerCheckpoint} as the store has it: the handle of {@code c} fixed, per task
+     * (in task order) the segments it reuses from registered shared files and those it uploads.
+     * Every task is planned before any upload: an upload's segments count for no later plan
+     * until the checkpoint is registered, so the plans are those of the interleaved order.
+     */
+    private Map<String, SharedSegmentFiles.Upload> triggerCheckpoint(CompletedCheckpoint c, SharedStateRegistry registry) {
+        Map<String, SharedSegmentFiles.Upload> plans = new TreeMap<>();
+        Map<String, List<WriteObserver.Segment>> handle = new TreeMap<>();
+        for (Map.Entry<String, TaskSnapshot> e : new TreeMap<>(c.taskSnapshots()).entrySet()) {
+            SharedSegmentFiles.Upload u = SharedSegmentFiles.plan(c.id(), e.getKey(), e.getValue(), registry);
+            plans.put(e.getKey(), u);
+            handle.put(e.getKey(), u.refs().state().stream().map(r -> new WriteObserver.Segment(r.file(), r.index())).toList());
+        }
+        observer.triggerCheckpoint(c.id(), handle);
+        return plans;
+    }
+
+    /**
      * Action {@code UploadFile}: the new segments of {@code task} in checkpoint {@code id} become
      * the durable shared file {@code file}, before the checkpoint's private file references it.
      */
     private void uploadFile(long id, String task, String file, List<Object> segments) throws IOException {
         writeAtomically(IncrementalCodec.encodeShared(task, id, segments), dir.resolve(file + ".tmp"),
                 dir.resolve(file), "shared");
+        observer.uploadFile(id, task, file);
     }
 
     /** The registry, rebuilt on first use from the private files in the directory. */
@@ -255,6 +277,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
         try {
             files.delete(dir.resolve(name));
             registry.forget(name);
+            observer.deleteFile(name);
             return true;
         } catch (IOException e) {
             warnings.accept(dir.resolve(name) + ": could not delete an unreferenced shared file: " + e);
@@ -270,50 +293,14 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
         return java.util.Set.copyOf(damaged);
     }
 
+    /** Action {@code RestoreCheckpoint}: the job reads back the newest restorable checkpoint. */
     @Override
     public synchronized Optional<CompletedCheckpoint> latest() {
         damaged.clear();
-        long below = Long.MAX_VALUE; // fall back to checkpoints with a smaller id than this
-        Path pointer = dir.resolve(POINTER);
-        Long pointed = null;
-        try {
-            pointed = parsePointer(Files.readAllBytes(pointer));
-        } catch (NoSuchFileException e) {
-            if (!checkpointIdsDescending().isEmpty()) {
-                warnings.accept(pointer + ": missing; falling back to the newest valid checkpoint file");
-            }
-        } catch (IOException e) {
-            warnings.accept(describe(pointer, e) + "; falling back to the newest valid checkpoint file");
-        }
-        if (pointed != null) {
-            Path file = dir.resolve(fileName(pointed));
-            if (!Files.exists(file)) {
-                warnings.accept(file + " (named by LATEST): missing; falling back to an older checkpoint");
-            } else {
-                try {
-                    return Optional.of(read(file, pointed));
-                } catch (IOException e) {
-                    warnings.accept(describe(file, e) + "; falling back to an older checkpoint");
-                }
-            }
-            damaged.add(pointed);
-            below = pointed;
-        }
-        for (long id : checkpointIdsDescending()) {
-            if (id >= below) {
-                continue;
-            }
-            Path file = dir.resolve(fileName(id));
-            try {
-                CompletedCheckpoint c = read(file, id);
-                warnings.accept("using " + file + " instead");
-                return Optional.of(c);
-            } catch (IOException e) {
-                warnings.accept(describe(file, e) + "; skipped and left in place");
-                damaged.add(id);
-            }
-        }
-        return Optional.empty();
+        Optional<CompletedCheckpoint> restored = LatestCheckpoint.find(dir, checkpointIdsDescending(), this::read,
+                warnings, damaged);
+        observer.restoreCheckpoint(restored.map(CompletedCheckpoint::id).orElse(0L));
+        return restored;
     }
 
     /**
@@ -364,6 +351,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     private void prune() {
         removeFinishedLeftovers();
         int kept = 0;
+        List<Long> expired = new ArrayList<>();
         for (long id : checkpointIdsDescending()) {
             Path file = dir.resolve(fileName(id));
             boolean valid;
@@ -374,7 +362,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
                     reader.verify(file, id);
                     valid = true;
                 } catch (IOException e) {
-                    warnings.accept(describe(file, e) + "; not deleted, and not counted as retained");
+                    warnings.accept(LatestCheckpoint.describe(file, e) + "; not deleted, and not counted as retained");
                     undecodable.add(id);
                     if (!registry.isRegistered(id)) {
                         registry.unreadable(id); // what it references is unknown
@@ -388,9 +376,12 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
             if (kept < retain) {
                 kept++;
             } else {
-                subsumeCheckpoint(id);
+                expired.add(0, id);
             }
         }
+        // Oldest first, as SubsumeCheckpoint takes them: several expire at once when a resume
+        // keeps fewer than the run before it.
+        expired.forEach(this::subsumeCheckpoint);
     }
 
     /**
@@ -409,8 +400,10 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
             warnings.accept(file + ": could not delete an expired checkpoint: " + e);
             return;
         }
-        observer.subsumed();
-        for (String shared : registry.unregisterCheckpoint(id)) {
+        observer.subsumeCheckpoint(id);
+        List<String> unreferenced = registry.unregisterCheckpoint(id);
+        observer.unregisterCheckpoint(id);
+        for (String shared : unreferenced) {
             if (registry.mayDelete(shared)) {
                 deleteFile(shared);
             }
@@ -481,9 +474,5 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
         }
         ids.sort(java.util.Comparator.reverseOrder());
         return ids;
-    }
-
-    private static String describe(Path file, IOException e) {
-        return e instanceof CorruptCheckpointException ? e.getMessage() : file + ": cannot be read: " + e;
     }
 }

@@ -2,6 +2,8 @@ package dev.consistentcut.checkpoint;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Sees each window of a {@link DirectoryCheckpointStore} write as the store passes it, so that a
@@ -10,6 +12,12 @@ import java.nio.file.Path;
  * calls its observer, and production's is {@link #NONE}. A write is named by {@code write}:
  * {@code shared} (a shared segment file {@code shared-<id>-<task>.seg}), {@code checkpoint} (the
  * private file {@code chk-<id>.ckpt}) or {@code pointer} (the file {@code LATEST}).
+ *
+ * <p>It also sees the store's actions of spec/incremental/IncrementalCheckpointStore.tla, each
+ * named after its action and called right after the store performed it: the store trace's
+ * recorder ({@code dev.consistentcut.trace.StoreTraceRecorder}) writes them down, and a broken
+ * twin may act there. Every method has a default that does nothing: an observer implements the
+ * windows or actions it acts on.
  *
  * <p><b>Threading contract.</b> Called with the store's lock held, on the thread calling
  * {@link DirectoryCheckpointStore#store}; an implementation needs no synchronization for one
@@ -21,37 +29,85 @@ public interface WriteObserver {
      * Before the temp file {@code temp} of {@code write} is written with {@code bytes}; the store
      * then writes the whole temp file itself (truncating whatever was written here).
      */
-    void beforeTempWrite(String write, Path temp, byte[] bytes) throws IOException;
+    default void beforeTempWrite(String write, Path temp, byte[] bytes) throws IOException {
+        // an observer of the actions only
+    }
 
     /** The temp file of {@code write} is complete and fsynced, not yet renamed. */
-    void tempSynced(String write);
+    default void tempSynced(String write) {
+        // an observer of the actions only
+    }
 
     /** The temp file of {@code write} is renamed into place; the directory is not yet fsynced. */
-    void renamed(String write);
+    default void renamed(String write) {
+        // an observer of the actions only
+    }
+
+    /** Where a segment of a task's changelog is stored: segment {@code index} of shared file {@code file}. */
+    record Segment(String file, int index) {
+    }
 
     /**
-     * A subsumed checkpoint's private file is deleted, the shared files only it referenced not yet
-     * (the window between {@code SubsumeCheckpoint} and {@code DeleteFile}).
+     * {@code TriggerCheckpoint(checkpoint)} as the store sees it: the checkpoint's handle is fixed
+     * (every task's segments either reused from a registered shared file or planned for a new one);
+     * {@code stateSegments} maps each task to where the segments of its operator-state chain are, in
+     * chain order. The coordinator's own trigger came earlier; the store learns of a checkpoint
+     * only when it is asked to store it.
      */
-    default void subsumed() {
+    default void triggerCheckpoint(long checkpoint, Map<String, List<Segment>> stateSegments) {
+        // most observers act on the writes only
+    }
+
+    /** {@code UploadFile}: {@code task}'s new shared file {@code file} of {@code checkpoint} is in place. */
+    default void uploadFile(long checkpoint, String task, String file) {
+        // most observers act on the writes only
+    }
+
+    /** {@code AcknowledgeCheckpoint}: the private file of {@code checkpoint} is in place. */
+    default void acknowledgeCheckpoint(long checkpoint) {
+        // most observers act on the writes only
+    }
+
+    /** {@code CompleteCheckpoint}: {@code checkpoint}'s shared files are registered; it is in the store. */
+    default void completeCheckpoint(long checkpoint) {
+        // most observers act on the writes only
+    }
+
+    /**
+     * {@code AbortCheckpoint}: writing {@code checkpoint} failed; what it uploaded is forgotten, and
+     * the next store deletes it.
+     */
+    default void abortCheckpoint(long checkpoint) {
+        // most observers act on the writes only
+    }
+
+    /**
+     * {@code SubsumeCheckpoint}: a subsumed checkpoint's private file is deleted, the shared files
+     * only it referenced not yet (the window between {@code SubsumeCheckpoint} and {@code DeleteFile}).
+     */
+    default void subsumeCheckpoint(long checkpoint) {
+        // most observers act on the writes only
+    }
+
+    /** {@code UnregisterCheckpoint}: the registry dropped the counts of subsumed {@code checkpoint}'s shared files. */
+    default void unregisterCheckpoint(long checkpoint) {
+        // most observers act on the writes only
+    }
+
+    /** {@code DeleteFile}: shared file {@code file}, which no registered checkpoint references, is deleted. */
+    default void deleteFile(String file) {
+        // most observers act on the writes only
+    }
+
+    /**
+     * {@code RestoreCheckpoint}: the job read back its newest restorable checkpoint, {@code checkpoint}
+     * (0: none, the initial state) from this store ({@link DirectoryCheckpointStore#latest}).
+     */
+    default void restoreCheckpoint(long checkpoint) {
         // most observers act on the writes only
     }
 
     /** Observes nothing: production's observer. */
     WriteObserver NONE = new WriteObserver() {
-        @Override
-        public void beforeTempWrite(String write, Path temp, byte[] bytes) {
-            // nothing to inject
-        }
-
-        @Override
-        public void tempSynced(String write) {
-            // nothing to inject
-        }
-
-        @Override
-        public void renamed(String write) {
-            // nothing to inject
-        }
     };
 }

@@ -53,15 +53,13 @@ final class DriverGateway implements CoordinatorGateway {
     private CausalWiring causal = CausalWiring.NONE;
 
     /**
-     * Bumped right after every change of the coordinator's state that can give a task a barrier
-     * to inject or news to take (trigger, acknowledgement, abort, decline, completion, restore),
-     * before the tasks are woken. The gateway answers "nothing for you" without the coordinator's
-     * lock while this has not moved since the task last got that answer from the coordinator
-     * (one lock per record and task was the hot path's bottleneck).
+     * Moved right after every change of the coordinator's state that can give a task a barrier to
+     * inject or news to take (trigger, acknowledgement, abort, decline, completion, restore), before
+     * the tasks are woken: the gateway answers "nothing for you" without the coordinator's lock
+     * while it has not moved since the task last got that answer from the coordinator.
      */
-    private volatile long coordinatorGeneration;
-    private final Object generationLock = new Object();
-    /** Per task: the generation at which the coordinator last said "no barrier" / "no abort news" ({@code -1}: never). */
+    private final NewsGeneration generation = new NewsGeneration();
+    /** Per task: its {@link NewsGeneration} marks for "no barrier" and for "no abort news". */
     private final Map<String, long[]> noBarrierAt = new HashMap<>();
     private final Map<String, long[]> noAbortNewsAt = new HashMap<>();
 
@@ -74,8 +72,8 @@ final class DriverGateway implements CoordinatorGateway {
         // Filled before any task thread starts and never changed in structure: each task thread
         // reads the map and writes only its own array.
         driver.graph.tasks().forEach(t -> {
-            noBarrierAt.put(t.id(), new long[] {-1});
-            noAbortNewsAt.put(t.id(), new long[] {-1});
+            noBarrierAt.put(t.id(), NewsGeneration.neverAnswered());
+            noAbortNewsAt.put(t.id(), NewsGeneration.neverAnswered());
         });
     }
 
@@ -84,11 +82,9 @@ final class DriverGateway implements CoordinatorGateway {
         this.causal = c;
     }
 
-    /** See {@link #coordinatorGeneration}; any thread. */
+    /** See {@link #generation}; any thread. */
     void coordinatorChanged() {
-        synchronized (generationLock) {
-            coordinatorGeneration = coordinatorGeneration + 1;
-        }
+        generation.changed();
     }
 
     /** A read or write of the coordinator's state; with a causal trace, carrying the clocks. */
@@ -105,16 +101,7 @@ final class DriverGateway implements CoordinatorGateway {
 
     /** {@code ask}, unless this task was told "nothing" by it since the coordinator last changed. */
     private OptionalLong news(Map<String, long[]> noNewsAt, String task, Supplier<OptionalLong> ask) {
-        long[] at = noNewsAt.get(task);
-        long g = coordinatorGeneration;
-        if (at != null && at[0] == g) {
-            return OptionalLong.empty();
-        }
-        OptionalLong r = at(false, OptionalLong::isPresent, ask);
-        if (at != null && r.isEmpty() && choices.mayCacheNoNews().getAsBoolean()) {
-            at[0] = g;
-        }
-        return r;
+        return generation.news(noNewsAt.get(task), choices.mayCacheNoNews(), () -> at(false, OptionalLong::isPresent, ask));
     }
 
     @Override

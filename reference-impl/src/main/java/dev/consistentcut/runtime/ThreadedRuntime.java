@@ -115,6 +115,8 @@ public final class ThreadedRuntime extends DrivenRuntime {
 
     // Coordinator thread only.
     private final Map<String, Worker> workers = new LinkedHashMap<>();
+    /** Coordinator thread only: the step counts of {@link #workers}. */
+    private final List<Quiescence.Steps> stepCounts = new ArrayList<>();
     /** Coordinator thread only: checkpoints whose alignment timeout has woken the tasks. */
     private final Set<Long> timeoutsWoken = new java.util.HashSet<>();
     /** Coordinator thread only: the abort count when the tasks were last woken for news. */
@@ -270,47 +272,28 @@ public final class ThreadedRuntime extends DrivenRuntime {
     private long stepsFinished() {
         long n = stepsOfStoppedWorkers;
         for (Worker w : workers.values()) {
-            n += w.finished;
+            n += w.counts.finished();
         }
         return n;
     }
 
-    /**
-     * Quiescence: every worker between steps at the first look (its finished count, then its
-     * started count, equal), nothing left to do, and no worker started a step since.
-     */
+    /** Quiescence ({@link Quiescence#reached}) of the workers, with nothing left to do. */
     private boolean terminated() {
-        long started = 0;
-        for (Worker w : workers.values()) {
-            long f = w.finished;
-            long s = w.started;
-            if (s != f) {
-                return false;
-            }
-            started += s;
-        }
+        return Quiescence.reached(stepCounts, this::quiet);
+    }
+
+    /** Nothing left to do, as far as the coordinator thread can see between steps. */
+    private boolean quiet() {
         Deployment d = driver.deployment;
-        boolean quiet = driver.completable().isEmpty() && driver.coordinator.inFlight().isEmpty()
+        return driver.completable().isEmpty() && driver.coordinator.inFlight().isEmpty()
                 && d.sourcesExhausted() && d.channelsEmpty() && d.allEnded()
                 && driver.coordinator.abortCount() == abortsSeen && noAbortNews() && d.sinksSettled();
-        if (!quiet) {
-            return false;
-        }
-        long again = 0;
-        for (Worker w : workers.values()) {
-            again += w.started;
-        }
-        return again == started;
     }
 
     /** No task has an abort notification still to take (else the run is not over). */
     private boolean noAbortNews() {
-        for (OperatorTask o : driver.deployment.operators) {
-            if (!o.ended() && driver.coordinator.nextAbortNotificationFor(o.id()).isPresent()) {
-                return false;
-            }
-        }
-        return true;
+        return Quiescence.noNewsLeft(driver.deployment.operators, OperatorTask::ended,
+                o -> driver.coordinator.nextAbortNotificationFor(o.id()));
     }
 
     /** A coordinator step: under {@link #traceStep} (the {@link ThreadSettings#stepOrdering()}), or with a causal trace atomically with the coordinator's clock. */
@@ -383,11 +366,14 @@ public final class ThreadedRuntime extends DrivenRuntime {
 
     private void startWorkers() {
         for (Worker w : workers.values()) {
-            stepsOfStoppedWorkers += w.finished;
+            stepsOfStoppedWorkers += w.counts.finished();
         }
         workers.clear();
+        stepCounts.clear();
         for (Task t : driver.deployment.tasks.values()) {
-            workers.put(t.id(), new Worker(this, t));
+            Worker w = new Worker(this, t);
+            workers.put(t.id(), w);
+            stepCounts.add(w.counts);
         }
         // Channels are idle here: setting their listeners is allowed.
         for (PhysicalGraph.ChannelSpec c : driver.graph.channels()) {

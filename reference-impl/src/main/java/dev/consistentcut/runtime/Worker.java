@@ -12,7 +12,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One task's thread of a {@link ThreadedRuntime}: performs its enabled steps, waits on its
  * {@link Wakeup} when there are none. The coordinator thread creates, starts, stops
- * ({@link Wakeup#stop()}) and joins it; it reads {@link #started} and {@link #finished}.
+ * ({@link Wakeup#stop()}) and joins it; it reads {@link #counts}.
  */
 final class Worker implements Runnable {
     private final ThreadedRuntime rt;
@@ -21,9 +21,8 @@ final class Worker implements Runnable {
     final Thread thread;
     final boolean sink;
     final boolean source;
-    /** Steps started and finished by this worker (written by its thread only; read by the coordinator thread). */
-    volatile long started;
-    volatile long finished;
+    /** Steps started and finished by this worker (counted by its thread only; read by the coordinator thread). */
+    final Quiescence.Steps counts = new Quiescence.Steps();
     private int next;
     /** Steps since the buffer timeout was last looked at; the time of the last flush. */
     private int sinceTimeCheck;
@@ -123,15 +122,12 @@ final class Worker implements Runnable {
             Action first = steps.get(0).action();
             Step s = source || first == Action.TIMEOUT_ALIGNMENT || first == Action.PRIORITIZE_BARRIER
                     ? steps.get(0) : steps.get(Math.floorMod(next++, steps.size()));
-            started = started + 1; // volatile, own cache line per worker: no shared counter per step
+            counts.begin();
             int n = 1; // if the step throws, the run ends anyway (rt.taskFailure)
             try {
                 n = ThreadedRuntime.performChosen(task, s, recordsPerChoice);
             } finally {
-                // Both counts grow by the steps performed, started first (terminated() reads
-                // finished, then started: equal means between steps).
-                started = started + (n - 1);
-                finished = finished + n;
+                counts.end(n);
                 performed = n;
             }
             return s;

@@ -55,6 +55,28 @@ class WriteObserverTest {
         assertEquals(List.of("LATEST", "chk-2.ckpt", "shared-2-count.seg", "shared-2-sink.seg"), onDisk());
     }
 
+    /**
+     * A store that keeps fewer checkpoints than the one before it (a resume with a smaller
+     * {@code --retain}) subsumes the expired ones oldest first, as the spec's SubsumeCheckpoint
+     * takes them (the store's trace is checked against it).
+     */
+    @Test
+    void expiredCheckpointsAreSubsumedOldestFirst() {
+        DirectoryCheckpointStore keepsFour = new DirectoryCheckpointStore(dir, 4, w -> { }, "job");
+        for (long c = 1; c <= 4; c++) {
+            keepsFour.store(sample(c));
+        }
+        List<Long> subsumed = new ArrayList<>();
+        WriteObserver recording = new WriteObserver() {
+            @Override
+            public void subsumeCheckpoint(long checkpoint) {
+                subsumed.add(checkpoint);
+            }
+        };
+        new DirectoryCheckpointStore(dir, 1, w -> { }, "job", recording).store(sample(5));
+        assertEquals(List.of(1L, 2L, 3L, 4L), subsumed);
+    }
+
     /** An observer adding each window it sees, with the files on disk then, to {@code seen}. */
     private WriteObserver recording(List<String> seen) {
         return new WriteObserver() {
@@ -74,7 +96,7 @@ class WriteObserverTest {
             }
 
             @Override
-            public void subsumed() {
+            public void subsumeCheckpoint(long checkpoint) {
                 seen.add("subsumed " + onDisk());
             }
         };

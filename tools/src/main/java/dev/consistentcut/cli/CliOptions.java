@@ -267,28 +267,40 @@ record CliOptions(
 
     /**
      * The least time the run takes in milliseconds, from what cannot go faster: the sink's delay
-     * per record (threads), and the checkpoints to complete before the injected failure.
+     * per record (threads) for the {@code sinkRecords} the sink takes, and the checkpoints to
+     * complete before the injected failure.
      */
-    long estimatedMinimumMs() {
-        long sink = simulation ? 0 : 2L * records * sinkDelayMicros / 1000;
+    long estimatedMinimumMs(long sinkRecords) {
+        long sink = simulation ? 0 : sinkRecords * sinkDelayMicros / 1000;
         long failure = simulation ? 0 : (long) failAfterCheckpoint * intervalMs;
         return Math.max(sink, failure);
     }
 
-    /** Refuses a run that cannot finish in reasonable time; returns a warning for a long one, or null. */
+    /** {@link #checkFeasible(long)} for the demo job: its sink takes {@code --records} from each of two sources. */
     String checkFeasible() throws UsageException {
-        long ms = estimatedMinimumMs();
-        if (ms > MAX_ESTIMATED_MS) {
-            throw new UsageException("this run would take at least " + ms / 1000 + " s (" + explainEstimate()
-                    + "), more than the " + MAX_ESTIMATED_MS / 1000 + " s allowed; lower --records, --sink-delay-us,"
-                    + " --fail-after-checkpoint or --interval-ms");
-        }
-        return ms > WARN_ESTIMATED_MS ? "this run takes at least " + ms / 1000 + " s (" + explainEstimate() + ")" : null;
+        return checkFeasible(2L * records);
     }
 
-    private String explainEstimate() {
-        return 2L * records * sinkDelayMicros / 1000 >= (long) failAfterCheckpoint * intervalMs
-                ? records + " records x 2 sources x " + sinkDelayMicros + " us at the sink"
+    /**
+     * Refuses a run that cannot finish in reasonable time; returns a warning for a long one, or
+     * null. {@code sinkRecords}: the records the sink takes (a file job: its inputs' lines).
+     */
+    String checkFeasible(long sinkRecords) throws UsageException {
+        long ms = estimatedMinimumMs(sinkRecords);
+        if (ms > MAX_ESTIMATED_MS) {
+            throw new UsageException("this run would take at least " + ms / 1000 + " s (" + explainEstimate(sinkRecords)
+                    + "), more than the " + MAX_ESTIMATED_MS / 1000 + " s allowed; lower "
+                    + (fileJob() ? "the input's records" : "--records") + ", --sink-delay-us,"
+                    + " --fail-after-checkpoint or --interval-ms");
+        }
+        return ms > WARN_ESTIMATED_MS ? "this run takes at least " + ms / 1000 + " s (" + explainEstimate(sinkRecords) + ")"
+                : null;
+    }
+
+    private String explainEstimate(long sinkRecords) {
+        return sinkRecords * sinkDelayMicros / 1000 >= (long) failAfterCheckpoint * intervalMs
+                ? (fileJob() ? sinkRecords + " input records" : records + " records x 2 sources") + " x " + sinkDelayMicros
+                        + " us at the sink"
                 : "the failure comes after checkpoint " + failAfterCheckpoint + ", one every " + intervalMs + " ms";
     }
 

@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,8 +23,11 @@ import java.util.regex.Pattern;
  * {@code inspect DIR [--json]}: what a job directory holds: the job, whether it
  * finished, each checkpoint file (id, size, channel-state records, checksum verdict, job identity),
  * the files each valid checkpoint consists of (its private file, the shared segment files it
- * references and how many checkpoints reference each), leftover temporary files, the pointer, and the checkpoint a resume would use (found exactly as
- * {@code resume} finds it, so the warnings are the ones a resume would print). Reads only.
+ * references and how many checkpoints reference each), the shared files no valid checkpoint
+ * references (an interrupted checkpoint's orphans mid-run, which the next run or resume deletes; a
+ * leak once the job has finished), leftover temporary files, the pointer, and the checkpoint a
+ * resume would use (found exactly as {@code resume} finds it, so the warnings are the ones a resume
+ * would print). Reads only.
  */
 final class InspectCommand {
 
@@ -33,9 +37,13 @@ final class InspectCommand {
             "Lists the checkpoints in the job directory DIR: id, size, in-flight records persisted",
             "(channel state), checksum verdict, and which one 'resume DIR' would use; then per valid",
             "checkpoint its private file and the shared segment files it references, each with the",
-            "number of checkpoints referencing it; --json prints one JSON document instead. Exit codes: 0 listed; 2 bad usage; 3 DIR missing or unreadable.");
+            "number of checkpoints referencing it, and the shared files no valid checkpoint references",
+            "(orphans of an interrupted checkpoint, deleted by the next run or resume; after the job",
+            "finished, a leak); --json prints one JSON document instead. Exit codes: 0 listed; 2 bad",
+            "usage; 3 DIR missing or unreadable.");
 
     private static final Pattern CHECKPOINT = Pattern.compile("chk-(\\d{1,18})\\.ckpt");
+    private static final Pattern SHARED = Pattern.compile("shared-\\d{1,18}-.+\\.seg");
     private static final Pattern TEMP = Pattern.compile(
             "chk-\\d{1,18}\\.tmp|LATEST\\.tmp|MANIFEST\\.tmp|FINISHED\\.tmp|shared-\\d{1,18}-.+\\.seg\\.tmp");
 
@@ -45,6 +53,10 @@ final class InspectCommand {
      * or unusable.
      */
     record Entry(long id, String file, long bytes, long channelStateRecords, String problem, Map<String, Long> shared) {
+    }
+
+    /** The directory's files: the checkpoints (newest first), unreferenced shared files (name to size), temporary files. */
+    private record Listing(List<Entry> entries, Map<String, Long> unreferenced, List<String> temps) {
     }
 
     private InspectCommand() {
@@ -80,6 +92,7 @@ final class InspectCommand {
         }
         entries.sort(Comparator.comparingLong(Entry::id).reversed());
         List<String> temps = names.stream().filter(n -> TEMP.matcher(n).matches()).toList();
+        Map<String, Long> unreferenced = unreferenced(path, names, referenceCounts(entries).keySet());
         List<String> warnings = new ArrayList<>();
         Optional<CompletedCheckpoint> resumeFrom;
         try {
@@ -90,8 +103,9 @@ final class InspectCommand {
         Optional<String> finished = dir.finished();
         String pointer = pointer(path);
         Long uses = resumeFrom.map(CompletedCheckpoint::id).orElse(null);
-        out.println(json ? json(path, manifest, finished, pointer, entries, temps, uses, warnings)
-                : text(path, manifest, finished, pointer, entries, temps, uses, warnings));
+        Listing listing = new Listing(entries, unreferenced, temps);
+        out.println(json ? json(path, manifest, finished, pointer, listing, uses, warnings)
+                : text(path, manifest, finished, pointer, listing, uses, warnings));
         return Main.OK;
     }
 
@@ -129,6 +143,14 @@ final class InspectCommand {
         }
     }
 
+    /** The shared files among {@code names} that are not in {@code referenced}, with their sizes. */
+    private static Map<String, Long> unreferenced(Path dir, List<String> names, Set<String> referenced) {
+        Map<String, Long> files = new TreeMap<>();
+        names.stream().filter(n -> SHARED.matcher(n).matches() && !referenced.contains(n))
+                .forEach(n -> files.put(n, sizeOf(dir.resolve(n))));
+        return files;
+    }
+
     /** Per shared file, the valid checkpoints referencing it (the registry's counts, from the files). */
     private static Map<String, Integer> referenceCounts(List<Entry> entries) {
         Map<String, Integer> counts = new TreeMap<>();
@@ -145,7 +167,8 @@ final class InspectCommand {
     }
 
     private static String text(Path path, Optional<JobManifest> manifest, Optional<String> finished, String pointer,
-            List<Entry> entries, List<String> temps, Long uses, List<String> warnings) {
+            Listing listing, Long uses, List<String> warnings) {
+        List<Entry> entries = listing.entries();
         StringBuilder b = new StringBuilder();
         b.append("directory ").append(path).append('\n');
         if (manifest.isPresent()) {
@@ -183,7 +206,11 @@ final class InspectCommand {
             e.shared().forEach((f, n) -> b.append(String.format("  shared %s %d bytes, referenced by %d checkpoint%s%n",
                     f, n, counts.get(f), counts.get(f) == 1 ? "" : "s")));
         }
-        for (String t : temps) {
+        listing.unreferenced().forEach((f, n) -> b.append("shared file ").append(f).append(" (").append(n)
+                .append(" bytes): referenced by no valid checkpoint").append(finished.isPresent()
+                        ? " (a leak: the job has finished)\n"
+                        : " (an interrupted checkpoint's orphan: the next run or resume deletes it)\n"));
+        for (String t : listing.temps()) {
             b.append("temporary file ").append(t).append(": an interrupted write's leftover (never restored)\n");
         }
         warnings.forEach(w -> b.append("warning: ").append(w).append('\n'));
@@ -193,7 +220,8 @@ final class InspectCommand {
     }
 
     private static String json(Path path, Optional<JobManifest> manifest, Optional<String> finished, String pointer,
-            List<Entry> entries, List<String> temps, Long uses, List<String> warnings) {
+            Listing listing, Long uses, List<String> warnings) {
+        List<Entry> entries = listing.entries();
         StringBuilder b = new StringBuilder("{\"directory\":").append(Json.str(path));
         b.append(",\"jobId\":").append(Json.str(manifest.map(JobManifest::jobId).orElse(null)));
         b.append(",\"manifestVersion\":").append(manifest.map(m -> Integer.toString(m.formatVersion())).orElse("null"));
@@ -206,6 +234,7 @@ final class InspectCommand {
         b.append("},\"finished\":").append(finished.isPresent());
         b.append(",\"pointer\":").append(Json.str(pointer));
         b.append(",\"checkpoints\":[");
+        Map<String, Integer> counts = referenceCounts(entries);
         for (int i = 0; i < entries.size(); i++) {
             Entry e = entries.get(i);
             b.append(i == 0 ? "" : ",").append("{\"id\":").append(e.id())
@@ -217,12 +246,15 @@ final class InspectCommand {
                     .append(",\"resumeUses\":").append(uses != null && uses == e.id())
                     .append(",\"sharedFiles\":[");
             int[] j = {0};
-            Map<String, Integer> counts = referenceCounts(entries);
             e.shared().forEach((f, n) -> b.append(j[0]++ == 0 ? "" : ",").append("{\"file\":").append(Json.str(f))
                     .append(",\"bytes\":").append(n).append(",\"references\":").append(counts.get(f)).append('}'));
             b.append("]}");
         }
-        b.append("],\"temporaryFiles\":[").append(String.join(",", temps.stream().map(Json::str).toList()));
+        b.append("],\"unreferencedSharedFiles\":[");
+        int[] k = {0};
+        listing.unreferenced().forEach((f, n) -> b.append(k[0]++ == 0 ? "" : ",").append("{\"file\":").append(Json.str(f))
+                .append(",\"bytes\":").append(n).append('}'));
+        b.append("],\"temporaryFiles\":[").append(String.join(",", listing.temps().stream().map(Json::str).toList()));
         b.append("],\"warnings\":[").append(String.join(",", warnings.stream().map(Json::str).toList()));
         return b.append("],\"resumeFrom\":").append(uses == null ? "null" : uses.toString()).append('}').toString();
     }

@@ -3,6 +3,7 @@ package dev.consistentcut.cli;
 import dev.consistentcut.annotation.TestSeam;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.checkpoint.CheckpointCodec;
+import dev.consistentcut.source.FileSourceLog;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.CrashPoints;
 import dev.consistentcut.checkpoint.DirectoryCheckpointStore;
@@ -186,13 +187,16 @@ public final class Main {
 
     private static int runCommand(String[] a, PrintStream out, PrintStream err, Plugs plugs) throws UsageException {
         CliOptions options = CliOptions.parse(a, 1, plugs.modes(), true);
-        String warning = options.checkFeasible();
-        if (warning != null) {
-            err.println("warning: " + warning);
-        }
+        String warning;
         if (options.fileJob()) {
             CliJob.requireRegularFiles(options.inputs());
-            CliJob.open(options.inputs()); // a bad input stops the job before anything is written
+            // a bad input stops the job before anything is written; its lines are what the sink takes
+            warning = options.checkFeasible(CliJob.open(options.inputs()).stream().mapToLong(FileSourceLog::length).sum());
+        } else {
+            warning = options.checkFeasible();
+        }
+        if (warning != null) {
+            err.println("warning: " + warning);
         }
         try (DirectoryLock output = JobOutput.lockNew(options)) {
             if (options.checkpointDir() == null) {

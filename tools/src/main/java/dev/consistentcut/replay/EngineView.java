@@ -91,6 +91,16 @@ final class EngineView {
         };
     }
 
+    /**
+     * Whether abort notification {@code s} abandons the checkpoint its task handles: the one case
+     * that is the spec's {@code NotifyCheckpointAborted} step. Of a checkpoint the task has not
+     * seen, the engine only remembers the abort and acts at its first barrier; of one it has gone
+     * past, it changes nothing (docs/vocabulary.md).
+     */
+    boolean abandons(Step s) {
+        return runtime.operatorTask(s.task()).handlerState().checkpointId() == s.checkpointId();
+    }
+
     Map<String, String> components() {
         Map<String, String> c = new TreeMap<>();
         for (String s : graph.sourceTasks()) {

@@ -1,6 +1,7 @@
 package dev.consistentcut.replay;
 
 import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.barrier.DeliveryGuarantee;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.operator.MapOperator;
@@ -50,6 +51,7 @@ final class Replayer {
     private final int maxConcurrent;
     private final int records;
     private final JobGraph job;
+    private final List<String> sources;
     /** Components the replay compares: the spec's, except those the engine does not keep. */
     private final Set<String> compared = new TreeSet<>();
     private final Map<Integer, Set<String>> specEnabled = new HashMap<>();
@@ -65,11 +67,14 @@ final class Replayer {
 
     /** The model's EndOfInput: its graph has end-of-partition steps (the engine's RunOptions.endOfInput). */
     private final boolean endOfInput;
+    /** The model's AbortsReachTasks: its graph has abort notifications (the engine's RunOptions.abortsReachTasks). */
+    private final boolean abortsReachTasks;
 
     Replayer(StateGraph g, BarrierMode mode, int capacity, int maxConcurrent) {
         this.g = g;
         this.mode = mode;
-        this.aligned = !mode.overtaking();
+        // The aligned mode blocks the inputs whose barrier arrived; unaligned and at-least-once never block.
+        this.aligned = !mode.overtaking() && mode.deliveryGuarantee() == DeliveryGuarantee.EXACTLY_ONCE;
         this.capacity = capacity;
         this.maxConcurrent = maxConcurrent;
         SpecState init = g.states.get(g.initial.get(0));
@@ -81,11 +86,13 @@ final class Replayer {
         }
         this.records = max;
         this.endOfInput = g.out.stream().flatMap(List::stream).anyMatch(e -> e.action().equals("SendEndOfPartition"));
+        this.abortsReachTasks = g.out.stream().flatMap(List::stream).anyMatch(e -> e.action().equals("NotifyCheckpointAborted"));
         this.job = job(init);
+        this.sources = init.sources;
         // Not compared: failures (the replay's own count), a source's current[s] (the coordinator's
         // bookkeeping, not exposed; InjectBarrier's enabledness compares its effect), arrived[t]
-        // of unaligned tasks (the handler states do not expose it; ProcessRecord's persisting
-        // compares its effect through snapChan), and acked, discardedUpTo and the snapshot data of
+        // of unaligned and at-least-once tasks (the handler states do not expose it; ProcessRecord's
+        // persisting and the snapshot's ledger compare its effect through snapChan and snapProcessed), and acked, discardedUpTo and the snapshot data of
         // checkpoints not completed (the engine's coordinator keeps acknowledgements to itself;
         // what a completed checkpoint holds is compared once it completes).
         compared.addAll(List.of("offset", "chan", "processed", "handling", "current", "ckpt", "latest",
@@ -128,7 +135,7 @@ final class Replayer {
 
     private SimulationRuntime engine() {
         RunOptions options = RunOptions.builder()
-                .abortsReachTasks(false)
+                .abortsReachTasks(abortsReachTasks)
                 .endOfInput(endOfInput)
                 .maxConcurrentAligned(maxConcurrent)
                 .triggerProbability(0)
@@ -155,28 +162,10 @@ final class Replayer {
                 pathsFailed++;
                 return;
             }
-            Step step = engineStep(spec, rt, view);
-            if (step == null) {
-                found("could not follow (not enabled in the engine)", done, spec,
-                        List.of("engine enables: " + engineEnabled(rt, view)));
+            // A source's abort notification has no engine step (SpecStep.isSkipBarrier): the engine stays put.
+            if (!spec.isSkipBarrier(sources) && !take(spec, rt, view, done)) {
                 pathsFailed++;
                 return;
-            }
-            try {
-                rt.takeStep(step);
-            } catch (RuntimeException ex) {
-                found("could not follow (the engine threw)", done, spec, List.of(String.valueOf(ex.getMessage())));
-                pathsFailed++;
-                return;
-            }
-            if (spec.action().equals("TriggerCheckpoint")
-                    && rt.coordinator().status(spec.checkpoint()) != dev.consistentcut.checkpoint.CheckpointStatus.PENDING) {
-                found("could not follow (the engine triggered another id)", done, spec, List.of());
-                pathsFailed++;
-                return;
-            }
-            if (step.action() == Action.FAIL_AND_RESTORE) {
-                view.failed();
             }
             steps++;
             if (!check(e.to(), rt, view, done, spec)) {
@@ -186,6 +175,31 @@ final class Replayer {
             edgesCovered.add(e);
             done.add(spec);
         }
+    }
+
+    /** Makes the engine take the spec's step; records a finding and returns false if it cannot. */
+    private boolean take(SpecStep spec, SimulationRuntime rt, EngineView view, List<SpecStep> done) {
+        Step step = engineStep(spec, rt, view);
+        if (step == null) {
+            found("could not follow (not enabled in the engine)", done, spec,
+                    List.of("engine enables: " + engineEnabled(rt, view)));
+            return false;
+        }
+        try {
+            rt.takeStep(step);
+        } catch (RuntimeException ex) {
+            found("could not follow (the engine threw)", done, spec, List.of(String.valueOf(ex.getMessage())));
+            return false;
+        }
+        if (spec.action().equals("TriggerCheckpoint")
+                && rt.coordinator().status(spec.checkpoint()) != dev.consistentcut.checkpoint.CheckpointStatus.PENDING) {
+            found("could not follow (the engine triggered another id)", done, spec, List.of());
+            return false;
+        }
+        if (step.action() == Action.FAIL_AND_RESTORE) {
+            view.failed();
+        }
+        return true;
     }
 
     /** Compares the engine with spec state {@code s}; records a finding and returns false if they differ. */
@@ -233,7 +247,7 @@ final class Replayer {
         for (StateGraph.Edge e : g.out.get(s)) {
             try {
                 SpecStep step = SpecStep.infer(g.states.get(e.from()), g.states.get(e.to()), e.action());
-                if (step.isEngineStep()) {
+                if (step.isEngineStep() && !step.isSkipBarrier(sources)) {
                     out.add(step.toString());
                 }
             } catch (IllegalArgumentException ex) {
@@ -243,10 +257,18 @@ final class Replayer {
         return out;
     }
 
+    /**
+     * The engine's enabled task and completion steps, less its abort notifications of a checkpoint
+     * the task does not handle ({@link EngineView#abandons}): those only remember the abort (or
+     * change nothing), the engine's deferral, outside the spec's steps the replay models follow
+     * (their {@code ReplayAbortRule}).
+     */
     private static Set<String> engineEnabled(SimulationRuntime rt, EngineView view) {
         Set<String> out = new TreeSet<>();
         for (Step s : rt.enabledSteps()) {
-            out.add(view.specStep(s).toString());
+            if (s.action() != Action.NOTIFY_CHECKPOINT_ABORTED || view.abandons(s)) {
+                out.add(view.specStep(s).toString());
+            }
         }
         return out;
     }

@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * Spec to engine: replays the state graph of a TLC model in the simulation runtime (
  * docs/trace-validation.md "Spec to engine: replay"). Reads TLC's {@code -dump dot,actionlabels}
- * file of a model of AlignedCheckpoint.tla or UnalignedCheckpoint.tla, derives a path cover,
+ * file of a model of AlignedCheckpoint.tla, UnalignedCheckpoint.tla or AtLeastOnceCheckpoint.tla, derives a path cover,
  * forces the engine through every path step by step and compares its state with the spec's after
  * each step. Exit codes: 0 the engine followed every path; 1 it could not follow one or diverged;
  * 2 bad usage; 3 the file cannot be read or is not a state graph. A stack trace only with
@@ -26,7 +26,7 @@ public final class SpecReplay {
     }
 
     static final String USAGE = """
-            Usage: spec-replay --dot FILE --mode aligned|unaligned --capacity N [options]
+            Usage: spec-replay --dot FILE --mode aligned|unaligned|at-least-once --capacity N [options]
 
             Replays TLC's state graph of a model (TLC -dump dot,actionlabels FILE) in the engine's
             simulation runtime: a path cover of the graph, each path from the initial state, the
@@ -34,15 +34,16 @@ public final class SpecReplay {
             spec's after each step.
 
               --dot FILE            the state graph (TLC writes FILE.dot)
-              --mode M              aligned | unaligned: the protocol the model checks
+              --mode M              aligned | unaligned | at-least-once: the protocol the model checks
               --capacity N          the model's Capacity (records per channel)
               --max-concurrent N    the model's MaxConcurrent (aligned; default 1)
               --cover edges|states  cover every edge (default) or every state
               --name NAME           the model's name in the report (default: the file name)
               --broken NAME         replay a broken engine instead: aligned-without-blocking,
-                                    unaligned-forgetting-in-flight, ended-input-not-counted-as-arrived
-                                    (aligned; needs the test classes on the class path); the replay
-                                    must then report a divergence
+                                    unaligned-forgetting-in-flight, ended-input-not-counted-as-arrived,
+                                    abort-keeps-inputs-blocked (aligned), snapshot-on-first-barrier
+                                    (at-least-once); needs the test classes on the class path; the
+                                    replay must then report a divergence
               --ignore F[,F...]     component families not to compare (e.g. current): to see
                                     past a known difference
               --max-findings N      findings printed in full (default 5)
@@ -103,7 +104,7 @@ public final class SpecReplay {
                 throw new UsageException("--dot FILE is required");
             }
             if (modeName == null) {
-                throw new UsageException("--mode is required (aligned or unaligned)");
+                throw new UsageException("--mode is required (aligned, unaligned or at-least-once)");
             }
             if (capacity == null) {
                 throw new UsageException("--capacity N is required (the model's Capacity)");
@@ -219,13 +220,16 @@ public final class SpecReplay {
         BROKEN.put("aligned-without-blocking", new String[] {"BrokenHandlers", "alignedWithoutBlocking"});
         BROKEN.put("unaligned-forgetting-in-flight", new String[] {"BrokenHandlers", "unalignedForgettingInFlight"});
         BROKEN.put("ended-input-not-counted-as-arrived", new String[] {"BrokenLifecycleHandlers", "endedInputNotCountedAsArrived"});
+        BROKEN.put("abort-keeps-inputs-blocked", new String[] {"BrokenLifecycleHandlers", "abortKeepsInputsBlocked"});
+        BROKEN.put("snapshot-on-first-barrier", new String[] {"BrokenTrackerHandlers", "snapshotOnFirstBarrier"});
     }
 
     private static BarrierMode mode(String name, String broken) throws UsageException, ReflectiveOperationException {
         BarrierMode correct = switch (name) {
             case "aligned" -> BarrierHandlers.aligned();
             case "unaligned" -> BarrierHandlers.unaligned();
-            default -> throw new UsageException("--mode: 'aligned' or 'unaligned', not '" + name + "'");
+            case "at-least-once" -> BarrierHandlers.atLeastOnce();
+            default -> throw new UsageException("--mode: 'aligned', 'unaligned' or 'at-least-once', not '" + name + "'");
         };
         if (broken == null) {
             return correct;

@@ -22,6 +22,16 @@ record SpecStep(String action, String task, String edge, int checkpoint) {
         return !(action.equals("TriggerCheckpoint") || action.equals("AbortCheckpoint") || action.equals("FailAndRestore"));
     }
 
+    /**
+     * A source told of an abort before it injected the barrier ({@code NotifyCheckpointAborted(s, c)},
+     * the spec's {@code SkipBarrier}): the engine has no such step, its coordinator simply never
+     * hands a source the barrier of a checkpoint that is no longer pending. The step changes only
+     * the source's {@code current[s]}, which the replay does not compare, so the engine stays put.
+     */
+    boolean isSkipBarrier(List<String> sources) {
+        return action.equals("NotifyCheckpointAborted") && sources.contains(task);
+    }
+
     @Override
     public String toString() {
         List<String> p = new ArrayList<>();
@@ -72,6 +82,15 @@ record SpecStep(String action, String task, String edge, int checkpoint) {
             }
             case "AbortCheckpoint" -> {
                 return new SpecStep(action, null, null, checkpoint(from, a, b, "pending", "aborted", action));
+            }
+            case "NotifyCheckpointAborted" -> {
+                // Abandon (operators) and SkipBarrier (sources) both set current[t] to the aborted id;
+                // an operator abandoning the checkpoint it handles changes handling[t] instead of current[t].
+                List<String> tasks = new ArrayList<>(from.sources);
+                tasks.addAll(from.operators);
+                String t = only(tasks, x -> !a.get("current[" + x + "]").equals(b.get("current[" + x + "]"))
+                        || !java.util.Objects.equals(a.get("handling[" + x + "]"), b.get("handling[" + x + "]")), action);
+                return new SpecStep(action, t, null, Integer.parseInt(b.get("current[" + t + "]")));
             }
             case "FailAndRestore" -> {
                 return new SpecStep(action, null, null, 0);

@@ -85,7 +85,7 @@ final class StateGraph {
                 g.stutterEdges++;
                 continue;
             }
-            Edge edge = new Edge(from, to, e[2]);
+            Edge edge = new Edge(from, to, sharedStep(e[2]));
             if (seen.add(edge)) {
                 g.out.get(from).add(edge);
                 g.edgeCount++;
@@ -95,6 +95,15 @@ final class StateGraph {
             throw new IllegalArgumentException(dot + ": no initial state (a node with style = filled): not TLC's -dump dot output?");
         }
         return g;
+    }
+
+    /**
+     * The step's name as the other modes' specs give it: AtLeastOnceCheckpoint.tla frames the
+     * shared steps of Dataflow.tla for its own variable, so TLC labels them with a suffix
+     * ({@code TriggerCheckpointAtLeastOnce}); they are the same steps (docs/vocabulary.md).
+     */
+    static String sharedStep(String action) {
+        return action.endsWith("AtLeastOnce") ? action.substring(0, action.length() - "AtLeastOnce".length()) : action;
     }
 
     private static boolean isNumber(String s) {

@@ -32,8 +32,10 @@ public final class TraceToTla {
             "WF_", "WITH", "TRUE", "FALSE", "BOOLEAN", "STRING");
     private static final Set<String> HEADER_FIELDS = Set.of("mode", "sources", "operators", "edges", "records",
             "capacity", "maxConcurrent", "routes");
+    /** A store trace's header ({@link StoreTraceRecorder}): the task it is projected onto, the store's retain. */
+    private static final Set<String> STORE_HEADER_FIELDS = Set.of("mode", "task", "retained");
 
-    /** The converted trace: its mode ({@code aligned} or {@code unaligned}), its events, the module text. */
+    /** The converted trace: its mode ({@code aligned}, {@code unaligned}, ..., {@code store}), its events, the module text. */
     public record Converted(String mode, List<String> eventLines, String module) {
     }
 
@@ -105,14 +107,15 @@ public final class TraceToTla {
             throw new IllegalArgumentException(name + ":1: trace version " + h.get("version") + ", this converter reads version "
                     + TraceRecorder.VERSION);
         }
-        for (String f : HEADER_FIELDS) {
+        boolean store = StoreTraceRecorder.MODE.equals(h.get("mode"));
+        for (String f : store ? STORE_HEADER_FIELDS : HEADER_FIELDS) {
             if (!h.containsKey(f)) {
                 throw new IllegalArgumentException(name + ":1: the header lacks field \"" + f + "\"");
             }
         }
-        if (!List.of("aligned", "unaligned", "at-least-once", "alternating").contains(h.get("mode"))) {
+        if (!List.of("aligned", "unaligned", "at-least-once", "alternating", StoreTraceRecorder.MODE).contains(h.get("mode"))) {
             throw new IllegalArgumentException(name + ":1: mode " + h.get("mode")
-                    + ": expected \"aligned\", \"unaligned\", \"at-least-once\" or \"alternating\"");
+                    + ": expected \"aligned\", \"unaligned\", \"at-least-once\", \"alternating\" or \"store\"");
         }
         return h;
     }

@@ -163,6 +163,7 @@ public final class TraceValidator {
                 case "aligned" -> "TraceAligned";
                 case "at-least-once" -> "TraceAtLeastOnce";
                 case "alternating" -> "TraceAlternating";
+                case StoreTraceRecorder.MODE -> "TraceIncrementalStore";
                 default -> "TraceUnaligned";
             };
             int exit = runTlc(work, spec, log);
@@ -426,13 +427,16 @@ public final class TraceValidator {
             case "ProcessRecord", "ReceiveBarrier", "ReceiveCancelBarrier", "ReceiveEndOfPartition" -> List.of("task", "channel");
             case "NotifyCheckpointAborted" -> List.of("task", "checkpoint");
             case "SendEndOfPartition" -> List.of("task");
-            case "FailAndRestore", "RunEnded" -> List.of();
+            case "FailAndRestore", "RunEnded", "RestoreCheckpoint" -> List.of();
+            case "UploadFile" -> List.of("checkpoint", "file");
+            case "DeleteFile" -> List.of("file");
             default -> List.of("checkpoint");
         };
         List<String> args = new ArrayList<>();
         for (String p : params) {
             Object v = ev.get(p);
-            args.add(v instanceof List<?> l ? "<<" + String.join(", ", l.stream().map(x -> "\"" + x + "\"").toList()) + ">>"
+            args.add(v instanceof List<?> l ? "<<" + String.join(", ", l.stream()
+                    .map(x -> x instanceof String ? "\"" + x + "\"" : String.valueOf(x)).toList()) + ">>"
                     : v instanceof String str ? "\"" + str + "\"" : String.valueOf(v));
         }
         return ev.get("event") + (args.isEmpty() ? "" : "(" + String.join(", ", args) + ")");
@@ -462,6 +466,11 @@ public final class TraceValidator {
             case "ReceiveEndOfPartition/ended" -> "whether every input of the task has ended";
             case "ReceiveEndOfPartition/snapshot" ->
                     "the snapshot taken when the ended input completed the alignment (none: no alignment completed)";
+            case "TriggerCheckpoint/handle" -> "the remote files the checkpoint consists of: the shared files it"
+                    + " reuses (those of the newest checkpoint in the store), those it uploads, its private file";
+            case "CompleteCheckpoint/store", "SubsumeCheckpoint/store" ->
+                    "the checkpoints in the store after the step (the private files in the directory)";
+            case "RestoreCheckpoint/restored" -> "the checkpoint read back: the newest in the store (0: none)";
             default -> k.equals("channels") ? "the contents of the channels the step touched, after it" : "recorded " + k;
         };
     }

@@ -2,6 +2,7 @@ package dev.consistentcut.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.cli.MainTest.Outcome;
@@ -137,5 +138,19 @@ class CliErrorsTest {
         CliOptions sim = CliOptions.parse(new String[] {"--mode", "aligned", "--records", "700000", "--runtime",
                 "simulation"}, 0, dev.consistentcut.barrier.BarrierHandlers::byName, true);
         assertEquals(null, sim.checkFeasible(), "the simulation has no sink delay");
+    }
+
+    /** A file job's estimate counts its inputs' lines, not the demo's --records. */
+    @Test
+    void aFileJobsEstimateCountsItsInputs() throws Exception {
+        Path in = tmp.resolve("in.txt");
+        Files.writeString(in, "1 1\n");
+        CliOptions o = CliOptions.parse(new String[] {"--mode", "aligned", "--input", in.toString(), "--output",
+                tmp.resolve("out").toString()}, 0, dev.consistentcut.barrier.BarrierHandlers::byName, true);
+        assertEquals(null, o.checkFeasible(1), "one line: nothing to announce");
+        assertEquals("this run takes at least 70 s (1400000 input records x 50 us at the sink)", o.checkFeasible(1_400_000));
+        UsageException refused = assertThrows(UsageException.class, () -> o.checkFeasible(100_000_000));
+        assertTrue(refused.getMessage().startsWith("this run would take at least 5000 s (100000000 input records x 50 us"
+                + " at the sink), more than the 3600 s allowed; lower the input's records"), refused.getMessage());
     }
 }

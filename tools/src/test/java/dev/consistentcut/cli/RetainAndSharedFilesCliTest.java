@@ -54,6 +54,34 @@ class RetainAndSharedFilesCliTest {
         }
     }
 
+    /**
+     * A shared file no valid checkpoint references is listed as such: after the job finished it is
+     * a leak (the crash test requires none), mid-run an orphan the next store deletes. The copy
+     * stands for a store that forgot to delete a subsumed checkpoint's file.
+     */
+    @Test
+    void inspectNamesSharedFilesNoCheckpointReferences() throws IOException {
+        Path dir = tmp.resolve("job");
+        assertEquals(0, run(dir, "2").code());
+        String clean = cli("inspect", dir.toString(), "--json").out();
+        assertTrue(clean.contains("\"unreferencedSharedFiles\":[]"), clean);
+
+        String shared = names(dir, ".seg").get(0);
+        String leaked = "shared-999999-" + shared.substring(shared.indexOf('-', "shared-".length()) + 1);
+        Files.copy(dir.resolve(shared), dir.resolve(leaked));
+        long bytes = Files.size(dir.resolve(leaked));
+        String json = cli("inspect", dir.toString(), "--json").out();
+        assertTrue(json.contains("\"unreferencedSharedFiles\":[{\"file\":\"" + leaked + "\",\"bytes\":" + bytes + "}]"),
+                json);
+        String text = cli("inspect", dir.toString()).out();
+        assertTrue(text.contains("shared file " + leaked + " (" + bytes
+                + " bytes): referenced by no valid checkpoint (a leak: the job has finished)"), text);
+
+        Files.delete(dir.resolve("FINISHED")); // mid-run, the same file is an orphan the next store deletes
+        assertTrue(cli("inspect", dir.toString()).out().contains(leaked + " (" + bytes
+                + " bytes): referenced by no valid checkpoint (an interrupted checkpoint's orphan"), leaked);
+    }
+
     @Test
     void retainIsCheckedAndMayDifferPerResume() throws IOException {
         DurableJobTest.Outcome bad = run(tmp.resolve("bad"), "0");

@@ -1,18 +1,14 @@
 package dev.consistentcut.replay;
 
+import static dev.consistentcut.replay.ReplayHarness.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.consistentcut.modelcheck.TlcCommand;
-import java.io.ByteArrayOutputStream;
+import dev.consistentcut.replay.ReplayHarness.Run;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,30 +27,7 @@ class SpecReplayTest {
 
     @BeforeAll
     static void dumpTheStateGraph() throws IOException, InterruptedException, URISyntaxException {
-        Path spec = Path.of(System.getProperty("user.dir")).resolve("../spec").normalize();
-        Path cfg = dir.resolve("StateGraph.cfg");
-        Path aligned = spec.resolve("aligned");
-        List<String> lines = Files.readAllLines(aligned.resolve("MCAlignedCheckpoint_StateGraph.cfg")).stream()
-                .filter(l -> !l.startsWith("SYMMETRY")).toList();
-        Files.write(cfg, lines);
-        Path jar = Path.of(tlc2.TLC.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        Process p = TlcCommand.of(jar).specRoot(spec).workers(1).metadir(dir.resolve("meta")).config(cfg.toString())
-                .option("-dump", "dot,actionlabels", dir.resolve("graph").toString()).module("MCAlignedCheckpoint")
-                .processBuilder(spec).redirectErrorStream(true).redirectOutput(dir.resolve("tlc.log").toFile()).start();
-        assertTrue(p.waitFor(100, TimeUnit.SECONDS), "TLC did not finish");
-        assertEquals(0, p.exitValue(), Files.readString(dir.resolve("tlc.log")));
-        dot = dir.resolve("graph.dot");
-    }
-
-    private record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = SpecReplay.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        dot = ReplayHarness.dump(dir, "aligned", "MCAlignedCheckpoint", "StateGraph");
     }
 
     @Test
