@@ -48,6 +48,11 @@ public final class CheckpointFiles {
         return new Summary(m.jobId(), m.id(), records, m.sharedFiles());
     }
 
+    /** Whether {@code name} is the name of a shared segment file ({@code shared-<id>-<task>.seg}). */
+    public static boolean isSharedFile(String name) {
+        return SharedSegmentFiles.SHARED_FILE.matcher(name).matches();
+    }
+
     /**
      * The shared files each checkpoint file in {@code dir} references, by checkpoint id: empty for
      * a whole checkpoint; absent for a file that {@link #summarize} refuses. Reads only.

@@ -43,7 +43,6 @@ final class InspectCommand {
             "usage; 3 DIR missing or unreadable.");
 
     private static final Pattern CHECKPOINT = Pattern.compile("chk-(\\d{1,18})\\.ckpt");
-    private static final Pattern SHARED = Pattern.compile("shared-\\d{1,18}-.+\\.seg");
     private static final Pattern TEMP = Pattern.compile(
             "chk-\\d{1,18}\\.tmp|LATEST\\.tmp|MANIFEST\\.tmp|FINISHED\\.tmp|shared-\\d{1,18}-.+\\.seg\\.tmp");
 
@@ -146,7 +145,7 @@ final class InspectCommand {
     /** The shared files among {@code names} that are not in {@code referenced}, with their sizes. */
     private static Map<String, Long> unreferenced(Path dir, List<String> names, Set<String> referenced) {
         Map<String, Long> files = new TreeMap<>();
-        names.stream().filter(n -> SHARED.matcher(n).matches() && !referenced.contains(n))
+        names.stream().filter(n -> CheckpointFiles.isSharedFile(n) && !referenced.contains(n))
                 .forEach(n -> files.put(n, sizeOf(dir.resolve(n))));
         return files;
     }
