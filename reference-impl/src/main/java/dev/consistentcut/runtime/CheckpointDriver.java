@@ -22,6 +22,7 @@ import dev.consistentcut.task.RunObserver;
 import dev.consistentcut.task.SourceTask;
 import dev.consistentcut.task.Task;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 
@@ -100,8 +102,11 @@ final class CheckpointDriver {
      * with the number of checkpoints.
      */
     private final List<CheckpointSummary> completed = new ArrayList<>();
-    /** Every violation found so far; the runtime's own checks add theirs here too. */
-    final List<Violation> violations = new ArrayList<>();
+    /**
+     * Every violation found so far; the runtime's own checks add theirs here too. Synchronized: the
+     * completion checks may append from their own thread.
+     */
+    final List<Violation> violations = Collections.synchronizedList(new ArrayList<>());
     private long triggered;
     private int failures;
     private boolean failAfterCheckpointDone;
@@ -120,10 +125,12 @@ final class CheckpointDriver {
      * @param lifecycleView wraps what {@link LifecycleChecks} read of the coordinator (a test seam; identity in a run)
      * @param checkEachCompletion see the field
      * @param gateway the runtime's choices for the gateway
+     * @param completionChecker runs the check of each completed checkpoint's cut, one after another
+     *     ({@link CompletionChecks}): the coordinator thread itself, or a thread of the runtime's
      */
     CheckpointDriver(JobGraph job, BarrierMode mode, CheckpointSettings settings, ObservationSettings observation, LongSupplier clock, int bufferSize,
                      UnaryOperator<LifecycleChecks.Coordinator> lifecycleView, boolean checkEachCompletion,
-                     DriverGateway.Choices gateway) {
+                     DriverGateway.Choices gateway, Executor completionChecker) {
         this.mode = mode;
         this.settings = settings;
         this.observation = observation;
@@ -150,7 +157,8 @@ final class CheckpointDriver {
         // The checks see each step before the caller's observer (a trace), as they did when the
         // runtime called them: a violation is found whether or not anything else observes.
         this.observer = RunObserver.all(List.of(lifecycle,
-                new CompletionChecks(invariants, coordinator, mode, observation.trackProcessed(), violations),
+                new CompletionChecks(invariants, coordinator, mode, observation.trackProcessed(), violations,
+                        completionChecker),
                 observation.observer()));
         deployment.restore(coordinator.latestCompleted());
         this.sinks = deployment.transactionalSinks();

@@ -49,9 +49,11 @@ import java.util.random.RandomGenerator;
  * see one half done).
  *
  * <p><b>Completion.</b> A task whose acknowledgement makes a checkpoint complete-able hands its id
- * to the coordinator thread, which calls {@code completeCheckpoint} and checks the checkpoint
- * against {@code ConsistentCutInv} (and {@code AlignedNoChannelStateInv} when aligned). So the
- * store is written by the coordinator thread only. After each of its coordinator steps it checks
+ * to the coordinator thread, which calls {@code completeCheckpoint} and hands the checkpoint to
+ * the checker thread ({@link CheckerThread}), which checks it against {@code ConsistentCutInv}
+ * (and {@code AlignedNoChannelStateInv} when aligned) while the coordinator goes on triggering;
+ * every check has run before the run's result is made. So the store is written by the
+ * coordinator thread only. After each of its coordinator steps it checks
  * the restore-point and status invariants, and after each restore every channel's
  * {@code FifoChannelInv} (and {@code BarrierOvertakesInv} when unaligned): {@link dev.consistentcut.check.LifecycleChecks}.
  *
@@ -110,6 +112,9 @@ public final class ThreadedRuntime extends DrivenRuntime {
     /** Set by the coordinator thread once every source is exhausted: idle tasks then wake it up. */
     volatile boolean endgame;
 
+    /** Checks each completed checkpoint's cut off the coordinator thread; drained before the final checks. */
+    private final CheckerThread checker = new CheckerThread();
+
     /** Wake-ups of the coordinator thread and failures asked for from other threads. */
     private final CoordinatorControl control = new CoordinatorControl();
 
@@ -131,7 +136,7 @@ public final class ThreadedRuntime extends DrivenRuntime {
         RandomGenerator declineDraws = options.draws().newDraws();
         this.driver = new CheckpointDriver(job, mode, checkpoints, observation, System::nanoTime, threads.bufferSize(),
                 UnaryOperator.identity(), true, new DriverGateway.Choices(TimeUnit.MILLISECONDS.toNanos(1),
-                        declineDraws::nextDouble, this::wakeCoordinator, onTaskThread::get));
+                        declineDraws::nextDouble, this::wakeCoordinator, onTaskThread::get), checker);
     }
 
     /**
@@ -166,11 +171,24 @@ public final class ThreadedRuntime extends DrivenRuntime {
         control.begin();
         causal.bind(VectorClocks.COORDINATOR);
         long start = System.nanoTime();
+        startWorkers();
+        try {
+            runUntilTerminated(start);
+            checker.awaitAll(); // every completed checkpoint's verdict is in before the run's result
+        } finally {
+            checker.close();
+        }
+        driver.violations.addAll(driver.finalChecks(true));
+        return driver.result("threads", true, stepsFinished() + driver.triggeredCount() + driver.completed().size(),
+                driver.violations, System.nanoTime() - start);
+    }
+
+    /** The coordinator thread's loop: steps, triggers and progress until the run terminates; then the task threads stop. */
+    private void runUntilTerminated(long start) {
         long nextTrigger = start + checkpoints.checkpointInterval();
         long nextProgress = start + PROGRESS_INTERVAL;
         long lastSinkRecords = 0;
         long lastProgress = start;
-        startWorkers();
         try {
             while (true) {
                 Throwable f = taskFailure.get();
@@ -222,9 +240,6 @@ public final class ThreadedRuntime extends DrivenRuntime {
             causal.joinAll(); // what the coordinator records now (RunEnded) comes after everything
             control.end();
         }
-        driver.violations.addAll(driver.finalChecks(true));
-        return driver.result("threads", true, stepsFinished() + driver.triggeredCount() + driver.completed().size(),
-                driver.violations, System.nanoTime() - start);
     }
 
     /**
