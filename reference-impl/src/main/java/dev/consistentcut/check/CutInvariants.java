@@ -156,19 +156,25 @@ public final class CutInvariants {
                 persistedAt.computeIfAbsent(r.id(), k -> new ArrayList<>()).add(receiver);
             }
         }
+        BitSet nonZero = null; // the cut and channel state of c, when some operator is checked whole
         for (int k = 0; k < operators.size(); k++) {
             String t = operators.get(k);
             TaskSnapshot snap = c.taskSnapshots().get(t);
             java.util.Set<RecordId> changed = common == null ? null : snap.changedSince(held.taskSnapshots().get(t));
-            BitSet again = changed == null ? null : recheck.with(common, changed);
+            BitSet again;
+            if (changed != null) {
+                again = recheck.with(common, changed);
+            } else {
+                nonZero = nonZero != null ? nonZero : recheck.nonZero(c);
+                again = recheck.with(nonZero, snap.processed().keySet());
+            }
             for (RecordId id : changed == null ? snap.processed().keySet() : changed) {
                 if (!universe.has(id)) {
                     out.add(new Violation(CONSISTENT_CUT, c.id(), t, id, 1, 0, "ConsistentCutInv violated in checkpoint "
                             + c.id() + ": operator " + t + " has processed record " + id + ", which no source log has"));
                 }
             }
-            for (int i = again == null ? 0 : again.nextSetBit(0); i >= 0 && i < universe.size();
-                 i = again == null ? i + 1 : again.nextSetBit(i + 1)) {
+            for (int i = again.nextSetBit(0); i >= 0 && i < universe.size(); i = again.nextSetBit(i + 1)) {
                 Record r = universe.get(i);
                 long processed = snap.timesProcessed(r.id());
                 long inChannels = 0;

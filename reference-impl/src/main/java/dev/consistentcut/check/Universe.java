@@ -6,6 +6,7 @@ import dev.consistentcut.message.RecordId;
 import dev.consistentcut.source.SourceLog;
 import java.util.AbstractList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,6 +75,18 @@ final class Universe extends AbstractList<Record> implements RandomAccess {
             return -1;
         }
         return starts[j] + (int) id.offset();
+    }
+
+    /** Sets in {@code out} the positions of {@code source}'s records at offsets {@code [from, to)} that its log has (none for an unknown source). */
+    void addOffsets(BitSet out, String source, long from, long to) {
+        Integer j = sourceIndex.get(source);
+        if (j == null) {
+            return;
+        }
+        long end = Math.min(to, logs[j].length());
+        if (from < end) {
+            out.set(starts[j] + (int) from, starts[j] + (int) end);
+        }
     }
 
     /** Whether some source log has {@code id}. */
