@@ -153,8 +153,8 @@ record CliOptions(
             "  --debug                        stack traces with errors",
             "  --help                         this text",
             "",
-            "A run whose least duration (records x 2 sources x sink delay, or failure point x interval)",
-            "exceeds " + WARN_ESTIMATED_MS / 1000 + " s is announced on stderr; above " + MAX_ESTIMATED_MS / 1000
+            "A run whose least duration (records x 2 sources x sink delay, for --input its lines x sink",
+            "delay, or failure point x interval) exceeds " + WARN_ESTIMATED_MS / 1000 + " s is announced on stderr; above " + MAX_ESTIMATED_MS / 1000
                     + " s it is refused.");
 
     /** Options a resume may set differently from the manifest: they do not change the job's result. */
