@@ -246,7 +246,9 @@ echo "--- the durable store (IncrementalCheckpointStore.tla): its traces accepte
 # The demo job in the simulation, durable, two checkpoints retained, a failure right after the
 # third restored from the store: uploads, shared files reused, compactions, subsumptions, the
 # registry's deletes and a restore, projected onto one task (count#0); and seed 2 with aborts
-# (checkpoints 3 and 4 never reach the store: the trace spec triggers and aborts them unseen).
+# (checkpoints 3 and 4 never reach the store: the trace spec triggers and aborts them unseen);
+# and a write that fails (the eighth: a shared file of checkpoint 2), which the store answers
+# with AbortCheckpoint and, at its next store, the deletion of what checkpoint 2 uploaded.
 # The twin (BrokenStoreTrace, a test class) is the first run with a fault in the store's
 # observer: a subsumed checkpoint's shared files that a retained checkpoint still references are
 # deleted; TLC must reject the first such DeleteFile. A few seconds each.
@@ -258,9 +260,13 @@ java -XX:TieredStopAtLevel=1 -cp "$JAR" dev.consistentcut.trace.TraceTool record
   --dir "$OUT/store/dir-aborts" --seed 2 --records 20 --checkpoints 10 --retain 2 --fail-after-checkpoint 3 \
   --abort-probability 0.01
 check $? "recording the store's trace with aborts"
+java -XX:TieredStopAtLevel=1 -cp "$JAR" dev.consistentcut.trace.TraceTool record-store --out "$OUT/store/fail-write.ndjson" \
+  --dir "$OUT/store/dir-fail-write" --records 20 --checkpoints 8 --retain 2 --fail-after-checkpoint 3 --fail-write 8
+check $? "recording the store's trace with a failed write"
 java -XX:TieredStopAtLevel=1 -cp "$CP" dev.consistentcut.trace.BrokenStoreTrace "$OUT/store/broken" >/dev/null 2>"$OUT/store/broken.log"
 check $? "recording the broken store's trace ($OUT/store/broken.log)"
-./model-check.sh --trace "$OUT/store/store.ndjson" --trace "$OUT/store/aborts.ndjson" >"$OUT/store/store.out" 2>&1
+./model-check.sh --trace "$OUT/store/store.ndjson" --trace "$OUT/store/aborts.ndjson" --trace "$OUT/store/fail-write.ndjson" \
+  >"$OUT/store/store.out" 2>&1
 check $? "the store's traces must be accepted ($OUT/store/store.out)"
 ./model-check.sh --expect-reject --trace "$OUT/store/broken/broken-store-deletes-referenced.ndjson" >"$OUT/store/broken.out" 2>&1 \
   && grep -q '"event":"DeleteFile"' "$OUT/store/broken.out"

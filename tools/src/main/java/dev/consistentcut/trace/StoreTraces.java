@@ -35,11 +35,18 @@ public final class StoreTraces {
                 --task T                       the task the trace is projected onto (default count#0)
                 --abort-probability P          chance per step to abort a pending checkpoint: the store
                                                never receives it (default 0)
+                --fail-write N                 the store's N-th file write fails (a full disk): the
+                                               checkpoint it was writing is aborted (default 0: none)
             """;
 
     /** How to run the recorded job; {@code failAfter} 0: no failure; aborted checkpoints never reach the store. */
     public record Settings(String mode, int records, long seed, int checkpoints, int retain, int failAfter, String task,
                            double abortProbability) {
+    }
+
+    /** The store's write that fails in a trace recorded with {@code --fail-write} (0: none). */
+    private static int failWrite(Map<String, String> o) {
+        return TraceTool.count(o, "--fail-write", 0, 0);
     }
 
     private StoreTraces() {
@@ -48,7 +55,8 @@ public final class StoreTraces {
     static int record(List<String> args, PrintStream out) {
         List<String> positional = new ArrayList<>();
         Map<String, String> o = TraceTool.options(args, List.of("--out", "--dir", "--mode", "--records", "--seed",
-                "--checkpoints", "--retain", "--fail-after-checkpoint", "--task", "--abort-probability"), List.of("--force"), positional);
+                "--checkpoints", "--retain", "--fail-after-checkpoint", "--task", "--abort-probability", "--fail-write"),
+                List.of("--force"), positional);
         if (!positional.isEmpty() || !o.containsKey("--out") || !o.containsKey("--dir")) {
             throw new IllegalArgumentException("record-store needs --out FILE and --dir DIR, and options only");
         }
@@ -59,7 +67,9 @@ public final class StoreTraces {
                 TraceTool.count(o, "--retain", 1, 1), TraceTool.count(o, "--fail-after-checkpoint", 2, 0),
                 o.getOrDefault("--task", "count#0"), TraceTool.number(o, "--abort-probability", 0.0, Double::parseDouble));
         Path dir = Path.of(o.get("--dir"));
-        StoreTraceRecorder recorder = new StoreTraceRecorder(dir, s.task(), s.retain());
+        int failing = failWrite(o);
+        StoreTraceRecorder recorder = failing == 0 ? new StoreTraceRecorder(dir, s.task(), s.retain())
+                : new FailingWriteRecorder(dir, s.task(), s.retain(), failing);
         record(file, dir, s, recorder);
         out.printf("%s: %d store events (job demo, mode %s, seed %d, retain %d, task %s)%n", file, recorder.events(),
                 s.mode(), s.seed(), s.retain(), s.task());
@@ -86,6 +96,7 @@ public final class StoreTraces {
                 .maxCheckpoints(s.checkpoints())
                 .triggerProbability(0.1)
                 .abortProbability(s.abortProbability())
+                .tolerableFailedCheckpoints(1) // a write that fails (--fail-write) aborts its checkpoint, not the run
                 .build()).run();
         if (result.checkpoints().isEmpty()) {
             throw new IllegalArgumentException("the run completed no checkpoint: nothing of the store to record"

@@ -77,6 +77,48 @@ class StoreTraceTest {
         assertFalse(deletesAReferencedFile(events), "the correct store deleted a file the store still references");
     }
 
+    /**
+     * A write that fails (a full disk, {@code --fail-write}) aborts the checkpoint being written,
+     * which never completes; no later checkpoint reuses what it uploaded, and the next store
+     * deletes it (FLINK-30461 is the leak when that cleanup is missing).
+     */
+    @Test
+    void aFailedWriteAbortsItsCheckpointAndItsUploadsAreDeleted() throws IOException {
+        Path file = tmp.resolve("fail-write.ndjson");
+        Path dir = tmp.resolve("dir");
+        StoreTraces.Settings s = BrokenStoreTrace.SETTINGS;
+        StoreTraces.record(file, dir, s, new FailingWriteRecorder(dir, s.task(), s.retain(), 8));
+        List<Map<?, ?>> events = events(Files.readAllLines(file));
+        Map<?, ?> abort = events.stream().filter(e -> e.get("event").equals("AbortCheckpoint")).findFirst()
+                .orElseThrow(() -> new AssertionError("no AbortCheckpoint: " + events));
+        Object c = abort.get("checkpoint");
+        int at = events.indexOf(abort);
+        List<Object> uploads = new ArrayList<>();
+        for (Map<?, ?> e : events.subList(0, at)) {
+            if (e.get("event").equals("UploadFile") && e.get("checkpoint").equals(c)) {
+                uploads.add(e.get("file"));
+            }
+        }
+        assertFalse(uploads.isEmpty(), "the failed write was not one of checkpoint " + c + "'s uploads after the first");
+        List<Object> deletedAfter = new ArrayList<>();
+        for (Map<?, ?> e : events.subList(at + 1, events.size())) {
+            assertFalse(e.get("event").equals("CompleteCheckpoint") && e.get("checkpoint").equals(c),
+                    "aborted checkpoint " + c + " completed");
+            if (e.get("event").equals("DeleteFile")) {
+                deletedAfter.add(e.get("file"));
+            }
+            if (e.get("event").equals("TriggerCheckpoint")) {
+                for (Object o : (List<?>) e.get("handle")) {
+                    assertFalse(((List<?>) o).get(1).equals(c), "checkpoint " + e.get("checkpoint")
+                            + " reuses file " + o + " of aborted checkpoint " + c + ", which is deleted");
+                }
+            }
+        }
+        assertTrue(deletedAfter.containsAll(uploads), "uploads " + uploads + " of aborted checkpoint " + c
+                + " not deleted: " + deletedAfter);
+        assertFalse(deletesAReferencedFile(events), "the store deleted a file the store still references");
+    }
+
     @Test
     void theBrokenTwinDeletesAFileACheckpointInTheStoreReferences() throws IOException {
         Path file = BrokenStoreTrace.record(tmp, tmp.resolve("dir"));
