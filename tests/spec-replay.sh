@@ -44,10 +44,13 @@ MODELS=(
   "ReplayAlignedDiamond|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayDiamond.cfg|aligned|1|edges|quick"
   "ReplayUnalignedJoin|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayJoin.cfg|unaligned|1|edges|quick"
   "ReplayUnalignedDiamond|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayDiamond.cfg|unaligned|1|edges|quick"
-  "ReplayAlignedEndJoin|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayEndJoin.cfg|aligned|1|edges|quick"
+  "ReplayAlignedEndJoin|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayEndJoin.cfg|aligned|1|edges|full"
   "ReplayAlignedAbortJoin|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayAbortJoin.cfg|aligned|1|edges|quick"
   "ReplayUnalignedAbortJoin|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayAbortJoin.cfg|unaligned|1|edges|full"
   "ReplayAtLeastOnceJoin|MCAtLeastOnceCheckpoint|at-least-once/MCAtLeastOnceCheckpoint_ReplayJoin.cfg|at-least-once|1|edges|quick"
+  "ReplayAlternatingJoin|MCAlternatingCheckpoint|alternating/MCAlternatingCheckpoint_ReplayJoin.cfg|alternating|1|edges|quick"
+  "ReplayAlignedSinkJoin|MCAlignedCheckpoint|sink/MCAlignedCheckpoint_ReplaySinkJoin.cfg|aligned|1|edges|quick"
+  "ReplayAlternatingFailJoin|MCAlternatingCheckpoint|alternating/MCAlternatingCheckpoint_ReplayJoin.cfg:s/MaxFailures = 0/MaxFailures = 1/|alternating|1|edges|full"
   "ReplayAlignedEndDiamond|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayDiamond.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|aligned|1|edges|full"
   "ReplayUnalignedEndJoin|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayJoin.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|unaligned|1|edges|full"
   "ReplayUnalignedEndDiamond|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayDiamond.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|unaligned|1|edges|full"
@@ -62,9 +65,14 @@ MODELS=(
 TWINS=(
   "ReplayAlignedJoin|aligned-without-blocking||arrived[join]"
   "ReplayUnalignedDiamond|unaligned-forgetting-in-flight|--ignore current|snapChan[1]"
+  "ReplayAlignedSinkJoin|ended-input-not-counted-as-arrived||arrived[join]"
   "ReplayAlignedEndJoin|ended-input-not-counted-as-arrived||arrived[join]"
   "ReplayAlignedAbortJoin|abort-keeps-inputs-blocked||arrived[join]"
   "ReplayAtLeastOnceJoin|snapshot-on-first-barrier||handling[join]"
+  "ReplayAlternatingJoin|alternating-not-propagated||switchedAt[1]"
+  "ReplayAlternatingFailJoin|alternating-forgetting-pending-inputs||snapChan[1][s2->join]"
+  "ReplayAlignedSinkJoin|sink-commit-on-snapshot||committed"
+  "ReplayAlignedSinkJoin|sink-no-recommit-on-restore||committed"
 )
 
 tier=quick; only=(); twins=1; keep=0; debug=()
