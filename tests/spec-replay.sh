@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/spec-replay.sh: spec to engine. TLC dumps the state graph of small models of
-# the aligned, unaligned and at-least-once protocols (Join and Diamond); the replay
+# the aligned, unaligned, at-least-once and alternating protocols (Join and Diamond) and of the
+# transactional sink; the replay
 # (dev.consistentcut.replay.SpecReplay) derives a path cover of each graph and forces the engine's
 # simulation runtime through every path, step by step, comparing the engine's state with the
 # spec's after each step. Then the broken twins: the same replay against broken engines must
@@ -17,14 +18,17 @@ Replays the TLC state graph of models of spec/ in the engine and reports, per mo
 steps, states and edges covered and the paths the engine could not follow or diverged on.
 
   --quick       (default) the replay models: Join and Diamond, aligned and unaligned, 1 record
-                per source, 1 checkpoint, 1 failure, timeouts; the aligned Join with end of
-                input; the aligned Join with aborts reaching the tasks; the at-least-once Join
-                (spec/*/MC*Checkpoint_Replay*.cfg), every edge; then the five broken twins
-                (about a minute and a half of CPU)
-  --full        the quick models and bigger ones, every edge: the other three with end of input,
-                the unaligned Join with aborts reaching the tasks, the four with 2 checkpoints,
-                and the aligned Join and Diamond models' own bounds (2 records, 2 checkpoints);
-                figures in docs/trace-validation.md (long: most of an hour on a shared machine)
+                per source, 1 checkpoint, 1 failure, timeouts; the aligned Join with aborts
+                reaching the tasks; the at-least-once Join; the alternating Join (no failure;
+                timeouts, switches, prioritized barriers); the aligned Join with the
+                transactional sink, end of input and final checkpoints
+                (spec/*/MC*Checkpoint_Replay*.cfg), every edge; then eight broken twins
+                (about two minutes of CPU)
+  --full        the quick models and bigger ones, every edge: the four Join and Diamond models
+                with end of input, the unaligned Join with aborts reaching the tasks, the
+                alternating Join with 1 failure, the four with 2 checkpoints, and the aligned
+                Join and Diamond models' own bounds (2 records, 2 checkpoints); figures in
+                docs/trace-validation.md (long: most of an hour on a shared machine)
   --model NAME  only this model (repeatable; names: --list)
   --list        the models and their tiers
   --no-twins    skip the broken twins

@@ -159,6 +159,10 @@ public final class SpecReplay {
             }
             return 3;
         }
+        if (BROKEN_SINKS.containsKey(broken) && g.states.get(g.initial.get(0)).sinks.isEmpty()) {
+            err.println("spec-replay: --broken " + broken + ": the model has no transactional sink (TransactionalSink <- SinkOn)");
+            return 2;
+        }
         long t1 = System.nanoTime();
         Replayer r;
         PathCover cover;

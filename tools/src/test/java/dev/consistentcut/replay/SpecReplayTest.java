@@ -80,6 +80,9 @@ class SpecReplayTest {
         assertEquals(2, run("--dot", dot.toString(), "--mode", "aligned", "--capacity", "0").exit());
         assertEquals(2, run("--dot", dot.toString(), "--mode", "aligned", "--capacity", "1", "--ignore", "nothing").exit());
         assertEquals(2, run("--dot", dot.toString(), "--mode", "aligned", "--capacity", "1", "--broken", "nonsense").exit());
+        Run noSink = run("--dot", dot.toString(), "--mode", "aligned", "--capacity", "1", "--broken", "sink-commit-on-snapshot");
+        assertEquals(2, noSink.exit(), "a broken sink on a model without a sink: " + noSink.out());
+        assertTrue(noSink.err().contains("no transactional sink"), noSink.err());
         assertEquals(0, run("--help").exit());
         Run missing = run("--dot", dir.resolve("none.dot").toString(), "--mode", "aligned", "--capacity", "1");
         assertEquals(3, missing.exit());
