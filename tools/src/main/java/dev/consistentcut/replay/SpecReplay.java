@@ -55,6 +55,9 @@ public final class SpecReplay {
                                     (a model with the transactional sink); needs the test
                                     classes on the class path; the
                                     replay must then report a divergence
+              --twin NAME           after the replay, replay broken engine NAME (as --broken) over
+                                    the same graph, up to its first finding; it must diverge
+                                    (repeatable; loads the graph once for all)
               --ignore F[,F...]     component families not to compare (e.g. current): to see
                                     past a known difference
               --max-findings N      findings printed in full (default 5)
@@ -62,8 +65,9 @@ public final class SpecReplay {
               --debug               stack traces with errors
               --help                this text
 
-            Exit codes: 0 every path followed, 1 the engine could not follow a path or diverged,
-            2 bad usage, 3 the file cannot be read or is not a state graph.
+            Exit codes: 0 every path followed (and every --twin diverged), 1 the engine could not
+            follow a path or diverged (or a --twin did not), 2 bad usage, 3 the file cannot be read
+            or is not a state graph.
             """;
 
     public static void main(String[] args) {
@@ -78,6 +82,7 @@ public final class SpecReplay {
         PathCover.Kind kind = PathCover.Kind.EDGES;
         String name = null;
         String broken = null;
+        List<String> twins = new ArrayList<>();
         int maxFindings = 5;
         List<String> ignore = new ArrayList<>();
         boolean stopAtFirst = false;
@@ -105,6 +110,7 @@ public final class SpecReplay {
                     }
                     case "--name" -> name = value(args, ++i, a);
                     case "--broken" -> broken = value(args, ++i, a);
+                    case "--twin" -> twins.add(value(args, ++i, a));
                     case "--stop-at-first" -> stopAtFirst = true;
                     case "--ignore" -> ignore.addAll(List.of(value(args, ++i, a).split(",")));
                     case "--max-findings" -> maxFindings = number(value(args, ++i, a), a, 0);
@@ -164,6 +170,49 @@ public final class SpecReplay {
             return 2;
         }
         long t1 = System.nanoTime();
+        int rc = replay(name, g, mode, sink, broken, capacity, maxConcurrent, kind, ignore, stopAtFirst, maxFindings,
+                (t1 - t0) / 1e9, debug, out, err);
+        for (String twin : twins) {
+            if (rc == 2 || rc == 3) {
+                break;
+            }
+            BarrierMode twinMode;
+            Function<SinkDirectory, TransactionalFileSink> twinSink;
+            try {
+                twinMode = mode(modeName, twin);
+                twinSink = sink(twin);
+            } catch (UsageException e) {
+                err.println("spec-replay: " + e.getMessage());
+                return 2;
+            } catch (ReflectiveOperationException | LinkageError e) {
+                err.println("spec-replay: the broken engine '" + twin + "' is in the test classes, which are not on the class path");
+                return 3;
+            }
+            if (BROKEN_SINKS.containsKey(twin) && g.states.get(g.initial.get(0)).sinks.isEmpty()) {
+                err.println("spec-replay: --twin " + twin + ": the model has no transactional sink (TransactionalSink <- SinkOn)");
+                return 2;
+            }
+            int t = replay(name + " [" + twin + "]", g, twinMode, twinSink, twin, capacity, maxConcurrent, kind, List.of(),
+                    true, 1, 0, debug, out, err);
+            if (t == 0) {
+                out.println(name + " [" + twin + "]: NOT CAUGHT: the broken twin followed every path");
+                rc = Math.max(rc, 1);
+            } else if (t != 1) {
+                return t;
+            }
+        }
+        return rc;
+    }
+
+    /**
+     * One replay of graph {@code g} in engine {@code mode} with sink {@code sink}, reported under
+     * {@code name}: 0 every path followed, 1 not, 2 a bad {@code --ignore}, 3 the replay failed.
+     */
+    private static int replay(String name, StateGraph g, BarrierMode mode, Function<SinkDirectory, TransactionalFileSink> sink,
+                              String broken, int capacity, int maxConcurrent, PathCover.Kind kind, List<String> ignore,
+                              boolean stopAtFirst, int maxFindings, double loadSeconds, boolean debug,
+                              PrintStream out, PrintStream err) {
+        long t1 = System.nanoTime();
         Replayer r;
         PathCover cover;
         try {
@@ -195,7 +244,7 @@ public final class SpecReplay {
                         + " (load %.1f s, replay %.1f s)%n",
                 name, mode.name(), broken == null ? "" : " (broken: " + broken + ")", kind.name().toLowerCase(Locale.ROOT),
                 r.paths, r.steps, r.statesCovered.cardinality(), states, r.edgesCovered.size(), g.edgeCount,
-                g.stutterEdges, r.pathsFailed, (t1 - t0) / 1e9, (t2 - t1) / 1e9);
+                g.stutterEdges, r.pathsFailed, loadSeconds, (t2 - t1) / 1e9);
         int notFollowed = 0;
         int diverged = 0;
         int gaps = 0;
