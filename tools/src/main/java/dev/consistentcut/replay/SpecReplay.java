@@ -58,6 +58,7 @@ public final class SpecReplay {
               --twin NAME           after the replay, replay broken engine NAME (as --broken) over
                                     the same graph, up to its first finding; it must diverge
                                     (repeatable; loads the graph once for all)
+              --twin-ignore F[,F...] as --ignore, for the twins only
               --ignore F[,F...]     component families not to compare (e.g. current): to see
                                     past a known difference
               --max-findings N      findings printed in full (default 5)
@@ -83,6 +84,7 @@ public final class SpecReplay {
         String name = null;
         String broken = null;
         List<String> twins = new ArrayList<>();
+        List<String> twinIgnore = new ArrayList<>();
         int maxFindings = 5;
         List<String> ignore = new ArrayList<>();
         boolean stopAtFirst = false;
@@ -111,6 +113,7 @@ public final class SpecReplay {
                     case "--name" -> name = value(args, ++i, a);
                     case "--broken" -> broken = value(args, ++i, a);
                     case "--twin" -> twins.add(value(args, ++i, a));
+                    case "--twin-ignore" -> twinIgnore.addAll(List.of(value(args, ++i, a).split(",")));
                     case "--stop-at-first" -> stopAtFirst = true;
                     case "--ignore" -> ignore.addAll(List.of(value(args, ++i, a).split(",")));
                     case "--max-findings" -> maxFindings = number(value(args, ++i, a), a, 0);
@@ -192,7 +195,7 @@ public final class SpecReplay {
                 err.println("spec-replay: --twin " + twin + ": the model has no transactional sink (TransactionalSink <- SinkOn)");
                 return 2;
             }
-            int t = replay(name + " [" + twin + "]", g, twinMode, twinSink, twin, capacity, maxConcurrent, kind, List.of(),
+            int t = replay(name + " [" + twin + "]", g, twinMode, twinSink, twin, capacity, maxConcurrent, kind, twinIgnore,
                     true, 1, 0, debug, out, err);
             if (t == 0) {
                 out.println(name + " [" + twin + "]: NOT CAUGHT: the broken twin followed every path");
