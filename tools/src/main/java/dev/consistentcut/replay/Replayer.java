@@ -105,7 +105,8 @@ final class Replayer {
             }
         }
         this.records = max;
-        this.endOfInput = g.out.stream().flatMap(List::stream).anyMatch(e -> e.action().equals("SendEndOfPartition"));
+        // A source that ended (an alternating model labels SendEndOfPartition with its Progress).
+        this.endOfInput = g.states.stream().anyMatch(st -> st.sources.stream().anyMatch(src -> st.get("ended[" + src + "]").equals("true")));
         this.abortsReachTasks = g.out.stream().flatMap(List::stream).anyMatch(e -> e.action().equals("NotifyCheckpointAborted"));
         this.sinks = !init.sinks.isEmpty();
         this.job = job(init);
