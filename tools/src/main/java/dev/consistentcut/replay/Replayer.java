@@ -26,7 +26,9 @@ import java.util.function.Function;
 /**
  * Replays the paths of a {@link PathCover} in the {@link SimulationRuntime}: a fresh engine per
  * path, built from the model's own topology (the spec state's sources, operators and edges; every
- * operator an identity map, every edge broadcast, parallelism 1), driven step by step through
+ * operator an identity map but the sinks of a model with the transactional sink, each a
+ * {@code TransactionalFileSink} on a fresh {@code MemorySinkDirectory}; every edge broadcast,
+ * parallelism 1), driven step by step through
  * {@link SimulationRuntime#takeStep} with exactly the spec's step at each edge. After each step
  * the engine's state ({@link EngineView}) must equal the spec's on every compared component, and
  * the engine must enable exactly the task and completion steps the spec enables there. The first
@@ -80,7 +82,7 @@ final class Replayer {
 
     /** The sink operator of a model with the transactional sink: the engine's, or a broken twin. */
     private final Function<SinkDirectory, TransactionalFileSink> sinkFactory;
-    /** The directory of the current path's sinks (a fresh one per path; null without sinks). */
+    /** The directory of the current path's sinks: a fresh one per path (the job's validation makes a sink before any). */
     private MemorySinkDirectory sinkDirectory = new MemorySinkDirectory();
 
     Replayer(StateGraph g, BarrierMode mode, int capacity, int maxConcurrent) {
@@ -105,8 +107,9 @@ final class Replayer {
             }
         }
         this.records = max;
-        // A source that ended (an alternating model labels SendEndOfPartition with its Progress).
-        this.endOfInput = g.states.stream().anyMatch(st -> st.sources.stream().anyMatch(src -> st.get("ended[" + src + "]").equals("true")));
+        // A source that ends (an alternating model labels SendEndOfPartition with its Progress).
+        this.endOfInput = g.states.stream()
+                .anyMatch(st -> st.sources.stream().anyMatch(src -> st.get("ended[" + src + "]").equals("true")));
         this.abortsReachTasks = g.out.stream().flatMap(List::stream).anyMatch(e -> e.action().equals("NotifyCheckpointAborted"));
         this.sinks = !init.sinks.isEmpty();
         this.job = job(init);
@@ -125,7 +128,7 @@ final class Replayer {
         if (alternating) {
             compared.addAll(List.of("arrived", "unalignedAt", "switchedAt"));
         }
-        if (!init.sinks.isEmpty()) {
+        if (sinks) {
             compared.addAll(List.of("txnOpen", "txnPending", "uncommitted", "committed"));
         }
     }

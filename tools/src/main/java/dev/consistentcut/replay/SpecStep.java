@@ -9,8 +9,9 @@ import java.util.Map;
  * {@code EmitRecord(s1)}, {@code InjectBarrier(s1, 1)}, {@code ProcessRecord(join, s1->join)},
  * {@code ReceiveBarrier(join, s1->join)}, {@code TriggerCheckpoint(1)}, {@code CompleteCheckpoint(1)},
  * {@code AbortCheckpoint(1)}, {@code FailAndRestore}, {@code TimeoutAlignment(join, 1)},
- * {@code PrioritizeBarrier(join, s1->join)}, {@code NotifyCheckpointComplete(sink, 1)}. TLC labels an edge of its state graph with
- * the action's name only; {@link #infer} reads the parameters from what the step changed.
+ * {@code PrioritizeBarrier(join, s1->join)}, {@code NotifyCheckpointComplete(sink, 1)}. TLC
+ * labels an edge of its state graph with the action's name only (or the definition that frames
+ * it, {@link #action}); {@link #infer} reads the parameters from what the step changed.
  *
  * @param task the task (null for the coordinator's and the environment's steps)
  * @param edge the input channel "from->to" the step takes from (null where none)
