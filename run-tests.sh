@@ -25,8 +25,9 @@ Runs, in order (quick modes of every step except the model check, which is the R
   3. trace validation         engine runs (both runtimes, both modes, with failures) checked
                               against the spec by TLC; broken engines' traces must be rejected
   3b. spec-to-engine replay    TLC's state graphs of Join and Diamond (aligned, unaligned; Join
-                              with aborts reaching the tasks; at-least-once Join), replayed in
-                              the engine edge by edge, states compared; five broken engines
+                              with aborts reaching the tasks; at-least-once, alternating Join;
+                              aligned Join with the transactional sink), replayed in the engine
+                              edge by edge, states compared; eight broken engines and sinks
                               must diverge (tests/spec-replay.sh --quick)
   4. jcstress --quick         races on channel, handlers, coordinator, store: no forbidden outcome
   5. jcstress broken twins    every Broken... jcstress test must be caught

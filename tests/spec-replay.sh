@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/spec-replay.sh: spec to engine. TLC dumps the state graph of small models of
-# the aligned, unaligned and at-least-once protocols (Join and Diamond); the replay
+# the aligned, unaligned, at-least-once and alternating protocols (Join and Diamond) and of the
+# transactional sink; the replay
 # (dev.consistentcut.replay.SpecReplay) derives a path cover of each graph and forces the engine's
 # simulation runtime through every path, step by step, comparing the engine's state with the
 # spec's after each step. Then the broken twins: the same replay against broken engines must
@@ -17,14 +18,18 @@ Replays the TLC state graph of models of spec/ in the engine and reports, per mo
 steps, states and edges covered and the paths the engine could not follow or diverged on.
 
   --quick       (default) the replay models: Join and Diamond, aligned and unaligned, 1 record
-                per source, 1 checkpoint, 1 failure, timeouts; the aligned Join with end of
-                input; the aligned Join with aborts reaching the tasks; the at-least-once Join
-                (spec/*/MC*Checkpoint_Replay*.cfg), every edge; then the five broken twins
-                (about a minute and a half of CPU)
-  --full        the quick models and bigger ones, every edge: the other three with end of input,
-                the unaligned Join with aborts reaching the tasks, the four with 2 checkpoints,
-                and the aligned Join and Diamond models' own bounds (2 records, 2 checkpoints);
-                figures in docs/trace-validation.md (long: most of an hour on a shared machine)
+                per source, 1 checkpoint, 1 failure, timeouts; the aligned Join with aborts
+                reaching the tasks; the at-least-once Join; the alternating Join (no failure;
+                timeouts, switches, prioritized barriers); the aligned Join with the
+                transactional sink, end of input and final checkpoints
+                (spec/*/MC*Checkpoint_Replay*.cfg), every edge; then eight broken twins
+                (about two minutes of CPU)
+  --full        the quick models and bigger ones, every edge: the four Join and Diamond models
+                with end of input, the unaligned Join with aborts reaching the tasks, the
+                alternating Join with 1 failure, the transactional sink under unaligned (Join)
+                and alternating (Diamond) barriers, the four with 2 checkpoints, and the aligned
+                Join and Diamond models' own bounds (2 records, 2 checkpoints); figures in
+                docs/trace-validation.md (long: most of an hour on a shared machine)
   --model NAME  only this model (repeatable; names: --list)
   --list        the models and their tiers
   --no-twins    skip the broken twins
@@ -44,10 +49,15 @@ MODELS=(
   "ReplayAlignedDiamond|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayDiamond.cfg|aligned|1|edges|quick"
   "ReplayUnalignedJoin|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayJoin.cfg|unaligned|1|edges|quick"
   "ReplayUnalignedDiamond|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayDiamond.cfg|unaligned|1|edges|quick"
-  "ReplayAlignedEndJoin|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayEndJoin.cfg|aligned|1|edges|quick"
+  "ReplayAlignedEndJoin|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayEndJoin.cfg|aligned|1|edges|full"
   "ReplayAlignedAbortJoin|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayAbortJoin.cfg|aligned|1|edges|quick"
   "ReplayUnalignedAbortJoin|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayAbortJoin.cfg|unaligned|1|edges|full"
   "ReplayAtLeastOnceJoin|MCAtLeastOnceCheckpoint|at-least-once/MCAtLeastOnceCheckpoint_ReplayJoin.cfg|at-least-once|1|edges|quick"
+  "ReplayAlternatingJoin|MCAlternatingCheckpoint|alternating/MCAlternatingCheckpoint_ReplayJoin.cfg|alternating|1|edges|quick"
+  "ReplayAlignedSinkJoin|MCAlignedCheckpoint|sink/MCAlignedCheckpoint_ReplaySinkJoin.cfg|aligned|1|edges|quick"
+  "ReplayAlternatingFailJoin|MCAlternatingCheckpoint|alternating/MCAlternatingCheckpoint_ReplayJoin.cfg:s/MaxFailures = 0/MaxFailures = 1/|alternating|1|edges|full"
+  "ReplayUnalignedSinkJoin|MCUnalignedCheckpoint|sink/MCUnalignedCheckpoint_SinkJoin.cfg:s/MaxCheckpoints = 2/MaxCheckpoints = 1/;s/AbortsReachTasks = TRUE/AbortsReachTasks = FALSE/;s/^SPECIFICATION Spec/&\nACTION_CONSTRAINT ReplayNotifyRule/|unaligned|1|edges|full"
+  "ReplayAlternatingSinkDiamond|MCAlternatingCheckpoint|sink/MCAlternatingCheckpoint_SinkDiamond.cfg:s/MaxCheckpoints = 2/MaxCheckpoints = 1/;s/AbortsReachTasks = TRUE/AbortsReachTasks = FALSE/;s/Savepoints <- SecondIsSavepoint/Savepoints <- NoSavepoints/;s/^SPECIFICATION Spec/&\nACTION_CONSTRAINTS ReplayNotifyRule ReplayTimeoutRule/|alternating|1|edges|full"
   "ReplayAlignedEndDiamond|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_ReplayDiamond.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|aligned|1|edges|full"
   "ReplayUnalignedEndJoin|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayJoin.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|unaligned|1|edges|full"
   "ReplayUnalignedEndDiamond|MCUnalignedCheckpoint|unaligned/MCUnalignedCheckpoint_ReplayDiamond.cfg:s/EndOfInput = FALSE/EndOfInput = TRUE/|unaligned|1|edges|full"
@@ -58,13 +68,21 @@ MODELS=(
   "ReplayAlignedJoinModel|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_Join.cfg:|aligned|1|edges|full"
   "ReplayAlignedDiamondModel|MCAlignedCheckpoint|aligned/MCAlignedCheckpoint_Diamond.cfg:|aligned|1|edges|full"
 )
-# The broken twins: model | broken engine | extra replay options | the component its bug shows in
+# The broken twins: model | broken engine | extra replay options | the component its bug shows in.
+# Each is replayed in its model's run (--twin, the graph loaded once), up to its first finding.
 TWINS=(
   "ReplayAlignedJoin|aligned-without-blocking||arrived[join]"
   "ReplayUnalignedDiamond|unaligned-forgetting-in-flight|--ignore current|snapChan[1]"
+  "ReplayAlignedSinkJoin|ended-input-not-counted-as-arrived||arrived[join]"
   "ReplayAlignedEndJoin|ended-input-not-counted-as-arrived||arrived[join]"
   "ReplayAlignedAbortJoin|abort-keeps-inputs-blocked||arrived[join]"
   "ReplayAtLeastOnceJoin|snapshot-on-first-barrier||handling[join]"
+  "ReplayAlternatingJoin|alternating-not-propagated||switchedAt[1]"
+  "ReplayAlternatingFailJoin|alternating-forgetting-pending-inputs||snapChan[1][s2->join]"
+  "ReplayAlignedSinkJoin|sink-commit-on-snapshot||committed"
+  "ReplayAlignedSinkJoin|sink-no-recommit-on-restore||committed"
+  "ReplayUnalignedSinkJoin|sink-no-recommit-on-restore||committed"
+  "ReplayAlternatingSinkDiamond|sink-no-recommit-on-restore||committed"
 )
 
 tier=quick; only=(); twins=1; keep=0; debug=()
@@ -110,7 +128,6 @@ selected() { # NAME TIER: is the model part of this run?
 }
 
 passed=0; failed=0; envfail=0
-declare -A DOT=() MODE=() CAPACITY=()
 report=()
 dump() { # NAME MODULE CONFIG: TLC's state graph into $OUT/NAME.dot; 0 ok, 1 TLC found a violation, 3 TLC failed
   local name=$1 module=$2 config=$3 cfg
@@ -152,35 +169,40 @@ for m in "${MODELS[@]}"; do
     if [ $rc -eq 3 ]; then envfail=1; fi
     failed=$((failed + 1)); report+=("FAILED  $name: TLC (see $OUT/$name.tlc.log)"); continue
   fi
-  replay "$name" "$OUT/$name.dot" "$mode" "$capacity" "$cover" | tee "$OUT/$name.replay.log"
+  # The model's twins are replayed in the same run, over the graph loaded once (their --ignore
+  # options apply to the twins only).
+  along=()
+  if [ $twins -eq 1 ]; then
+    for t in "${TWINS[@]}"; do
+      IFS='|' read -r model broken extra component <<<"$t"
+      # shellcheck disable=SC2086
+      [ "$model" = "$name" ] && along+=(--twin "$broken" ${extra//--ignore/--twin-ignore})
+    done
+  fi
+  replay "$name" "$OUT/$name.dot" "$mode" "$capacity" "$cover" "${along[@]}" | tee "$OUT/$name.replay.log"
   rc=${PIPESTATUS[0]}
   line=$(head -1 "$OUT/$name.replay.log")
-  if [ "$rc" -eq 0 ]; then passed=$((passed + 1)); report+=("ok      $name ($((SECONDS - t0)) s): ${line#*: }")
+  if grep -q "^$name: the engine followed every path" "$OUT/$name.replay.log"; then
+    passed=$((passed + 1)); report+=("ok      $name ($((SECONDS - t0)) s): ${line#*: }")
   else
     failed=$((failed + 1)); report+=("FAILED  $name ($((SECONDS - t0)) s, exit $rc): ${line#*: }")
     [ "$rc" -eq 3 ] && envfail=1
   fi
-  DOT[$name]="$OUT/$name.dot"; MODE[$name]=$mode; CAPACITY[$name]=$capacity
+  if [ $twins -eq 1 ]; then
+    for t in "${TWINS[@]}"; do
+      IFS='|' read -r model broken extra component <<<"$t"
+      [ "$model" = "$name" ] || continue
+      if grep -F "$name [$broken]: " "$OUT/$name.replay.log" >"$OUT/$name.$broken.replay.log" \
+          && grep -q "DIVERGED" "$OUT/$name.$broken.replay.log" \
+          && sed -n "/^$name \[$broken\]: FINDING/,/DIVERGED/p" "$OUT/$name.replay.log" | grep -qF "$component"; then
+        passed=$((passed + 1)); report+=("ok      twin $broken on $name: diverged at $component, as it must")
+      else
+        failed=$((failed + 1)); report+=("FAILED  twin $broken on $name: exit $rc, expected a divergence at $component")
+        [ "$rc" -eq 3 ] && envfail=1
+      fi
+    done
+  fi
 done
-
-if [ $twins -eq 1 ]; then
-  for t in "${TWINS[@]}"; do
-    IFS='|' read -r model broken extra component <<<"$t"
-    [ -n "${DOT[$model]:-}" ] || continue
-    echo "--- broken twin: $broken on $model (must diverge, at $component) ---"
-    # shellcheck disable=SC2086
-    replay "$model" "${DOT[$model]}" "${MODE[$model]}" "${CAPACITY[$model]}" edges --broken "$broken" --max-findings 1 --stop-at-first $extra \
-      | tee "$OUT/$model.$broken.replay.log"
-    rc=${PIPESTATUS[0]}
-    if [ "$rc" -eq 1 ] && grep -q "DIVERGED" "$OUT/$model.$broken.replay.log" \
-        && grep -qF "$component" "$OUT/$model.$broken.replay.log"; then
-      passed=$((passed + 1)); report+=("ok      twin $broken on $model: diverged at $component, as it must")
-    else
-      failed=$((failed + 1)); report+=("FAILED  twin $broken on $model: exit $rc, expected a divergence at $component")
-      [ "$rc" -eq 3 ] && envfail=1
-    fi
-  done
-fi
 
 [ $keep -eq 1 ] || rm -f "$OUT"/*.dot
 rm -rf "$OUT"/meta-*

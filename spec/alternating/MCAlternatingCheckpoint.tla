@@ -68,6 +68,23 @@ SwitchForgetsArrived(t, k, a, x, ch) ==
     /\ Arrive(t, k, {}, x)
 
 -----------------------------------------------------------------------------
+(* The spec-to-engine replay's rule for passive timeouts (the replay       *)
+(* models' ACTION_CONSTRAINT; tests/spec-replay.sh).  The engine, as       *)
+(* Flink, times out passively only on an aligned barrier queued on an      *)
+(* input: Flink announces only timeoutable aligned barriers, and an        *)
+(* overtaking barrier is a priority event, never announced.  The passive   *)
+(* branch of TimeoutAlignment also fires on an overtaking barrier of c     *)
+(* (an upstream task switched c): that barrier heads its channel already,  *)
+(* nothing is persisted, and t would handle c unaligned on taking it       *)
+(* anyway; the step only records the switch at t one step earlier.  The    *)
+(* replay follows the spec's steps within this rule.                       *)
+ReplayTimeoutRule ==
+    ~ \E t \in Operators, c \in CheckpointIds :
+        /\ handling[t] = 0
+        /\ ~ \E e \in InputsOf(t) : \E k \in 1..Len(chan[e]) : IsBarrierOf(chan[e][k], c) /\ chan[e][k].aligned
+        /\ TimeoutAlignment(t, c)
+
+-----------------------------------------------------------------------------
 \* A FALSE claim: the words of AlignedCheckpoint.tla's AlignedNoChannelStateInv, for every
 \* checkpoint.  TLC must refute it: a switched checkpoint does persist channel state.
 AlternatingNoChannelStateClaim ==

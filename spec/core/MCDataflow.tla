@@ -243,6 +243,16 @@ EngineAbortRule(Inject(_, _), Notify(_, _)) ==
     /\ ~ \E s \in Sources, c \in CheckpointIds : ckpt[c] = "aborted" /\ Inject(s, c)
     /\ ~ \E t \in Operators, c \in CheckpointIds : c > current[t] /\ Notify(t, c)
 
+(* The engine's rule for completion notifications, for the replay models   *)
+(* with the transactional sink (an ACTION_CONSTRAINT): the coordinator     *)
+(* tells a sink of the newest completed checkpoint only.                   *)
+(* NotifyCheckpointComplete allows an older one after a newer one too,     *)
+(* which commits a subset of what the newer one commits (Flink's           *)
+(* TwoPhaseCommitSinkFunction commits every pending transaction up to the  *)
+(* checkpoint it is told of).  The replay follows the spec's steps within  *)
+(* this rule.                                                              *)
+ReplayNotifyRule == ~ \E t \in SinkTasks, c \in CheckpointIds : c # latest /\ NotifyCheckpointComplete(t, c)
+
 -----------------------------------------------------------------------------
 (* The state view TLC uses to recognise states it has already seen.        *)
 (* Soundness: the view forgets only data no action reads and no checked    *)

@@ -105,6 +105,11 @@ abstract class AbstractCollectingBarriers implements BarrierHandlerState {
     }
 
     @Override
+    public boolean arrived(int input) {
+        return arrived.has(input);
+    }
+
+    @Override
     public long checkpointId() {
         return checkpointId;
     }

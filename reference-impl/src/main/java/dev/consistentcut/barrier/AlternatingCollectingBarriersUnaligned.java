@@ -67,6 +67,11 @@ final class AlternatingCollectingBarriersUnaligned extends AbstractCollectingBar
     }
 
     @Override
+    public long unalignedCheckpointId() {
+        return checkpointId;
+    }
+
+    @Override
     public long prioritizable(int input, BarrierHandlerContext ctx) {
         return arrived.pending(input, ctx) ? checkpointId : 0;
     }

@@ -57,6 +57,11 @@ final class AlternatingWaitingForFirstBarrierUnaligned extends AbstractWaitingFo
     }
 
     @Override
+    public long unalignedCheckpointId() {
+        return pending;
+    }
+
+    @Override
     public long prioritizable(int input, BarrierHandlerContext ctx) {
         return Arrivals.NONE.pending(input, ctx) ? pending : 0;
     }

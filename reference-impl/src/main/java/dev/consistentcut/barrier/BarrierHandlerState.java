@@ -104,6 +104,23 @@ public interface BarrierHandlerState {
     /** Whether the task must not take anything from {@code input} now. */
     boolean isBlocked(int input);
 
+    /**
+     * The spec's {@code arrived[t]}: whether {@code input} has delivered the barrier of the
+     * checkpoint being handled. Default: {@link #isBlocked} (an aligning state blocks exactly the
+     * inputs that delivered it); a state that collects barriers without blocking says so itself.
+     */
+    default boolean arrived(int input) {
+        return isBlocked(input);
+    }
+
+    /**
+     * Alternating mode, the spec's {@code unalignedAt[t]}: the checkpoint the task handles
+     * unaligned, or awaits unaligned after a passive timeout; 0 if none. Default: 0.
+     */
+    default long unalignedCheckpointId() {
+        return 0;
+    }
+
     /** The checkpoint whose barriers are being handled, or 0 when waiting for a first barrier. */
     long checkpointId();
 

@@ -177,6 +177,26 @@ class AlternatingStatesTest {
         assertEquals("AlternatingWaitingForFirstBarrier[latest 2]", done.toString());
     }
 
+    /** What the spec-to-engine replay reads of each state: the spec's arrived[t] and unalignedAt[t]. */
+    @Test
+    void eachStateSaysWhichInputsArrivedAndWhichCheckpointItHandlesUnaligned() {
+        Ctx ctx = new Ctx(3);
+        BarrierHandlerState w = initial();
+        assertEquals(0, w.unalignedCheckpointId());
+        BarrierHandlerState a = w.barrierReceived(0, aligned(2), ctx);
+        assertTrue(a.arrived(0) && !a.arrived(1), "aligning: the blocked input arrived");
+        assertEquals(0, a.unalignedCheckpointId(), "aligning is not unaligned");
+        BarrierHandlerState u = a.timeoutAlignment(2, ctx).barrierReceived(1, aligned(2), ctx);
+        assertTrue(u.arrived(0) && u.arrived(1) && !u.arrived(2), "switched: arrived, though nothing is blocked");
+        assertFalse(u.isBlocked(0));
+        assertEquals(2, u.unalignedCheckpointId());
+        ctx.queued.put(0, aligned(3));
+        BarrierHandlerState p = u.barrierReceived(2, aligned(2), ctx).timeoutAlignment(3, ctx);
+        assertEquals(0, p.checkpointId());
+        assertEquals(3, p.unalignedCheckpointId(), "after a passive timeout: awaited unaligned");
+        assertFalse(p.arrived(0));
+    }
+
     @Test
     void anUnalignedBarrierSwitchesAnAlignmentWithoutATimeout() {
         Ctx ctx = new Ctx(2);

@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * The canonical strings both sides of the replay are reduced to, so that the spec's state and
- * the engine's compare as text: a record {@code s1.0} (source, offset), a barrier {@code B1},
+ * the engine's compare as text: a record {@code s1.0} (source, offset), a barrier {@code B1}
+ * (an overtaking one of alternating mode {@code U1}),
  * a cancellation barrier {@code X1}, end of partition {@code EOP}, a sequence of them joined by
  * blanks (head first), a bag as sorted {@code s1.0x2}, a set of edges as sorted
  * {@code from->to} joined by commas, offsets as sorted {@code s=n}.
@@ -56,7 +57,9 @@ final class Canon {
             return record(name(m.field("src")), Long.parseLong(number(m.field("off"))));
         }
         if (m.field("ckpt") != null) {
-            return "B" + number(m.field("ckpt"));
+            // AlternatingCheckpoint.tla's barriers say whether they are aligned; an overtaking one is U
+            TlaValue aligned = m.field("aligned");
+            return (aligned != null && name(aligned).equals("FALSE") ? "U" : "B") + number(m.field("ckpt"));
         }
         if (m.field("cancel") != null) {
             return "X" + number(m.field("cancel"));
@@ -88,6 +91,18 @@ final class Canon {
         return String.join(" ", out);
     }
 
+    /** The sum of bags given as canonical text ({@code s1.0x2 s2.0x1}). */
+    static String sumOfBags(List<String> bags) {
+        Map<String, Integer> counts = new java.util.HashMap<>();
+        for (String b : bags) {
+            for (String item : b.split(" ")) {
+                int x = item.lastIndexOf('x');
+                counts.merge(item.substring(0, x), Integer.parseInt(item.substring(x + 1)), Integer::sum);
+            }
+        }
+        return bag(counts);
+    }
+
     static String bag(Map<String, Integer> counts) {
         List<String> out = new ArrayList<>();
         counts.forEach((r, n) -> {
@@ -113,6 +128,23 @@ final class Canon {
     static String edges(List<String> edges) {
         List<String> out = new ArrayList<>(edges);
         Collections.sort(out);
+        return String.join(",", out);
+    }
+
+    /** A set of names (or numbers) as sorted, comma-joined text. */
+    static String names(TlaValue set) {
+        List<String> out = new ArrayList<>();
+        if (set instanceof TlaValue.SetOf s) {
+            s.items().forEach(e -> out.add(name(e)));
+        } else {
+            throw new IllegalArgumentException("expected a set, got " + set);
+        }
+        return names(out);
+    }
+
+    static String names(java.util.Collection<String> names) {
+        List<String> out = new ArrayList<>(names);
+        out.sort(java.util.Comparator.comparing((String n) -> n.length()).thenComparing(n -> n));
         return String.join(",", out);
     }
 

@@ -10,6 +10,9 @@ import dev.consistentcut.message.Message;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
 import dev.consistentcut.runtime.SimulationRuntime;
+import dev.consistentcut.sink.SinkDirectory;
+import dev.consistentcut.sink.SinkFiles;
+import dev.consistentcut.sink.TransactionalFileSink;
 import dev.consistentcut.task.OperatorTask;
 import dev.consistentcut.task.Step;
 import java.util.ArrayList;
@@ -25,16 +28,24 @@ import java.util.TreeMap;
  *
  * <ul>
  *   <li>{@code offset[s]}: {@code SourceTask.offset()};</li>
- *   <li>{@code chan[e]}: {@code Channel.contents()} (priority lane, then records);</li>
+ *   <li>{@code chan[e]}: {@code Channel.contents()} (priority lane, then records; a barrier that
+ *       is not {@code aligned()}, alternating mode's overtaking one, is the spec's
+ *       {@code OvertakingBarrier});</li>
  *   <li>{@code processed[t]}: {@code OperatorTask.processed()};</li>
  *   <li>{@code handling[t]}, {@code current[t]} (operators): the handler state's
  *       {@code checkpointId()}, {@code latestCheckpointId()};</li>
- *   <li>{@code arrived[t]} (aligned only): the blocked inputs;</li>
+ *   <li>{@code arrived[t]} (aligned): the blocked inputs; (alternating) the inputs the handler
+ *       state says have {@code arrived(i)}, blocked or not;</li>
+ *   <li>{@code unalignedAt[t]} (alternating): the handler state's {@code unalignedCheckpointId()};
+ *       {@code switchedAt[c]}: {@code CheckpointCoordinator.switchedTasks(c)};</li>
  *   <li>{@code ended[s]} ({@code s \in endedSources}): {@code SourceTask.ended()}; {@code endedInputs[t]}:
  *       the inputs {@code OperatorTask.inputEnded(i)};</li>
  *   <li>{@code ckpt[c]}: {@code CheckpointCoordinator.status(c)}; {@code latest}: the latest completed id;</li>
  *   <li>{@code snapOffset}, {@code snapProcessed}, {@code snapChan} of every completed checkpoint:
- *       the {@code CompletedCheckpoint}'s offsets, ledgers and channel state.</li>
+ *       the {@code CompletedCheckpoint}'s offsets, ledgers and channel state;</li>
+ *   <li>with the transactional sink ({@code TransactionalFileSink} on a {@code MemorySinkDirectory}):
+ *       {@code txnOpen[t]}, {@code txnPending[t]} (while the sink has not ended),
+ *       {@code uncommitted[t]} and {@code committed}, see {@link #sink}.</li>
  * </ul>
  */
 final class EngineView {
@@ -42,6 +53,7 @@ final class EngineView {
     private final SimulationRuntime runtime;
     private final PhysicalGraph graph;
     private final boolean aligned;
+    private final boolean alternating;
     private final int checkpoints;
     /**
      * The spec's {@code discardedUpTo}: the checkpoints triggered before the last failure. A
@@ -51,10 +63,15 @@ final class EngineView {
      */
     private long discardedUpTo;
 
-    EngineView(SimulationRuntime runtime, boolean aligned, int checkpoints) {
+    /** The directory of the job's transactional sinks (null without them). */
+    private final SinkDirectory sinkDirectory;
+
+    EngineView(SimulationRuntime runtime, boolean aligned, boolean alternating, int checkpoints, SinkDirectory sinkDirectory) {
         this.runtime = runtime;
+        this.sinkDirectory = sinkDirectory;
         this.graph = runtime.graph();
         this.aligned = aligned;
+        this.alternating = alternating;
         this.checkpoints = checkpoints;
     }
 
@@ -85,7 +102,7 @@ final class EngineView {
             case FAIL_AND_RESTORE -> new SpecStep(action, null, null, 0);
             case INJECT_BARRIER -> new SpecStep(action, specName(s.task()), null, (int) s.checkpointId());
             case EMIT_RECORD, SEND_END_OF_PARTITION -> new SpecStep(action, specName(s.task()), null, 0);
-            case PROCESS_RECORD, RECEIVE_BARRIER, RECEIVE_CANCEL_BARRIER, RECEIVE_END_OF_PARTITION ->
+            case PROCESS_RECORD, RECEIVE_BARRIER, RECEIVE_CANCEL_BARRIER, RECEIVE_END_OF_PARTITION, PRIORITIZE_BARRIER ->
                     new SpecStep(action, specName(s.task()), edgeOf(graph.inputs(s.task()).get(s.input())), 0);
             default -> new SpecStep(action, specName(s.task()), null, (int) s.checkpointId());
         };
@@ -133,6 +150,26 @@ final class EngineView {
                 }
                 c.put("arrived[" + name + "]", Canon.edges(blocked));
             }
+            if (alternating) {
+                List<String> arrived = new ArrayList<>();
+                for (int i = 0; i < inputs.size(); i++) {
+                    if (o.handlerState().arrived(i)) {
+                        arrived.add(edgeOf(inputs.get(i)));
+                    }
+                }
+                c.put("arrived[" + name + "]", Canon.edges(arrived));
+                c.put("unalignedAt[" + name + "]", Long.toString(o.handlerState().unalignedCheckpointId()));
+            }
+        }
+        if (alternating) {
+            for (int id = 1; id <= checkpoints; id++) {
+                List<String> switched = new ArrayList<>();
+                runtime.coordinator().switchedTasks(id).forEach(t -> switched.add(specName(t)));
+                c.put("switchedAt[" + id + "]", Canon.names(switched));
+            }
+        }
+        if (sinkDirectory != null) {
+            sink(c);
         }
         c.put("latest", Long.toString(runtime.coordinator().latestCompleted().map(CompletedCheckpoint::id).orElse(0L)));
         Map<Long, CompletedCheckpoint> done = new HashMap<>();
@@ -160,6 +197,58 @@ final class EngineView {
         return c;
     }
 
+    /**
+     * The transactional sinks' components: the open transaction is the temp file of the task
+     * that holds no pending transaction, the pending ones are {@code pendingTransactions()}, what
+     * is not committed yet every temp file of the task (a restore deletes the leftovers), and the
+     * committed output the part files ({@code OperatorTask.committedOutput()}).
+     */
+    private void sink(Map<String, String> c) {
+        Map<String, Integer> committed = new HashMap<>();
+        for (String t : graph.operatorTasks()) {
+            OperatorTask o = runtime.operatorTask(t);
+            if (!(o.operator() instanceof TransactionalFileSink sink)) {
+                continue;
+            }
+            String name = specName(t);
+            java.util.Set<String> pendingTxns = new java.util.HashSet<>(sink.pendingTransactions().values());
+            String prefix = SinkFiles.TEMP_PREFIX + SinkFiles.fileSafe(t) + "-";
+            Map<String, Integer> open = new HashMap<>();
+            Map<String, Integer> uncommitted = new HashMap<>();
+            for (String f : sinkDirectory.list()) {
+                if (!SinkFiles.isTemp(f) || !f.startsWith(prefix)) {
+                    continue;
+                }
+                String txn = f.substring(prefix.length(), f.length() - SinkFiles.TEMP_SUFFIX.length());
+                for (Record r : SinkFiles.parse(f, sinkDirectory.read(f))) {
+                    uncommitted.merge(record(r.id()), 1, Integer::sum);
+                    if (!pendingTxns.contains(txn)) {
+                        open.merge(record(r.id()), 1, Integer::sum);
+                    }
+                }
+            }
+            if (!o.ended()) {
+                c.put("txnOpen[" + name + "]", Canon.bag(open));
+                List<String> keys = new ArrayList<>();
+                sink.pendingTransactions().keySet().forEach(k -> keys.add(Long.toString(k)));
+                c.put("txnPending[" + name + "]", Canon.names(keys));
+            }
+            c.put("uncommitted[" + name + "]", Canon.bag(uncommitted));
+            o.committedOutput().forEach((id, n) -> committed.merge(record(id), n, Integer::sum));
+        }
+        c.put("committed", Canon.bag(committed));
+    }
+
+    /**
+     * Whether completion notification {@code s} commits something: a pending transaction up to
+     * its checkpoint. One that commits nothing is a stuttering step of the spec (its state does
+     * not change), which the replay does not follow.
+     */
+    boolean commits(Step s) {
+        return runtime.operatorTask(s.task()).operator() instanceof TransactionalFileSink sink
+                && sink.pendingTransactions().keySet().stream().anyMatch(k -> k <= s.checkpointId());
+    }
+
     private static String record(RecordId id) {
         return Canon.record(specName(id.source()), id.offset());
     }
@@ -176,7 +265,7 @@ final class EngineView {
             if (m instanceof Record r) {
                 out.add(record(r.id()));
             } else if (m instanceof Barrier b) {
-                out.add("B" + b.checkpointId());
+                out.add((b.aligned() ? "B" : "U") + b.checkpointId());
             } else if (m instanceof CancelBarrier x) {
                 out.add("X" + x.checkpointId());
             } else if (m instanceof EndOfPartition) {

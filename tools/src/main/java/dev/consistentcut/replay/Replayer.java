@@ -7,6 +7,9 @@ import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.operator.MapOperator;
 import dev.consistentcut.runtime.RunOptions;
 import dev.consistentcut.runtime.SimulationRuntime;
+import dev.consistentcut.sink.MemorySinkDirectory;
+import dev.consistentcut.sink.SinkDirectory;
+import dev.consistentcut.sink.TransactionalFileSink;
 import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.task.Action;
 import dev.consistentcut.task.Step;
@@ -18,11 +21,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * Replays the paths of a {@link PathCover} in the {@link SimulationRuntime}: a fresh engine per
  * path, built from the model's own topology (the spec state's sources, operators and edges; every
- * operator an identity map, every edge broadcast, parallelism 1), driven step by step through
+ * operator an identity map but the sinks of a model with the transactional sink, each a
+ * {@code TransactionalFileSink} on a fresh {@code MemorySinkDirectory}; every edge broadcast,
+ * parallelism 1), driven step by step through
  * {@link SimulationRuntime#takeStep} with exactly the spec's step at each edge. After each step
  * the engine's state ({@link EngineView}) must equal the spec's on every compared component, and
  * the engine must enable exactly the task and completion steps the spec enables there. The first
@@ -47,6 +53,8 @@ final class Replayer {
     private final StateGraph g;
     private final BarrierMode mode;
     private final boolean aligned;
+    /** Alternating mode: aligned checkpoints that may switch to unaligned (the engine's alignment timeout is 0). */
+    private final boolean alternating;
     private final int capacity;
     private final int maxConcurrent;
     private final int records;
@@ -69,12 +77,26 @@ final class Replayer {
     private final boolean endOfInput;
     /** The model's AbortsReachTasks: its graph has abort notifications (the engine's RunOptions.abortsReachTasks). */
     private final boolean abortsReachTasks;
+    /** The model has transactional sinks (TransactionalSink on). */
+    private final boolean sinks;
+
+    /** The sink operator of a model with the transactional sink: the engine's, or a broken twin. */
+    private final Function<SinkDirectory, TransactionalFileSink> sinkFactory;
+    /** The directory of the current path's sinks: a fresh one per path (the job's validation makes a sink before any). */
+    private MemorySinkDirectory sinkDirectory = new MemorySinkDirectory();
 
     Replayer(StateGraph g, BarrierMode mode, int capacity, int maxConcurrent) {
+        this(g, mode, capacity, maxConcurrent, TransactionalFileSink::new);
+    }
+
+    Replayer(StateGraph g, BarrierMode mode, int capacity, int maxConcurrent,
+             Function<SinkDirectory, TransactionalFileSink> sinkFactory) {
         this.g = g;
+        this.sinkFactory = sinkFactory;
         this.mode = mode;
         // The aligned mode blocks the inputs whose barrier arrived; unaligned and at-least-once never block.
-        this.aligned = !mode.overtaking() && mode.deliveryGuarantee() == DeliveryGuarantee.EXACTLY_ONCE;
+        this.alternating = mode.alignedTimeoutMillis() >= 0;
+        this.aligned = !alternating && !mode.overtaking() && mode.deliveryGuarantee() == DeliveryGuarantee.EXACTLY_ONCE;
         this.capacity = capacity;
         this.maxConcurrent = maxConcurrent;
         SpecState init = g.states.get(g.initial.get(0));
@@ -85,8 +107,11 @@ final class Replayer {
             }
         }
         this.records = max;
-        this.endOfInput = g.out.stream().flatMap(List::stream).anyMatch(e -> e.action().equals("SendEndOfPartition"));
+        // A source that ends (an alternating model labels SendEndOfPartition with its Progress).
+        this.endOfInput = g.states.stream()
+                .anyMatch(st -> st.sources.stream().anyMatch(src -> st.get("ended[" + src + "]").equals("true")));
         this.abortsReachTasks = g.out.stream().flatMap(List::stream).anyMatch(e -> e.action().equals("NotifyCheckpointAborted"));
+        this.sinks = !init.sinks.isEmpty();
         this.job = job(init);
         this.sources = init.sources;
         // Not compared: failures (the replay's own count), a source's current[s] (the coordinator's
@@ -99,6 +124,12 @@ final class Replayer {
                 "snapOffset", "snapProcessed", "snapChan", "ended", "endedInputs"));
         if (aligned) {
             compared.add("arrived");
+        }
+        if (alternating) {
+            compared.addAll(List.of("arrived", "unalignedAt", "switchedAt"));
+        }
+        if (sinks) {
+            compared.addAll(List.of("txnOpen", "txnPending", "uncommitted", "committed"));
         }
     }
 
@@ -125,7 +156,13 @@ final class Replayer {
             keys[i] = i;
         }
         init.sources.forEach(s -> b.source(s, InMemorySourceLog.ofKeys(keys)));
-        init.operators.forEach(o -> b.operator(o, 1, () -> new MapOperator(v -> v)));
+        for (String o : init.operators) {
+            if (init.sinks.contains(o)) {
+                b.operator(o, 1, () -> sinkFactory.apply(sinkDirectory));
+            } else {
+                b.operator(o, 1, () -> new MapOperator(v -> v));
+            }
+        }
         for (String e : init.edges) {
             int arrow = e.indexOf("->");
             b.edge(e.substring(0, arrow), e.substring(arrow + 2), Partitioning.BROADCAST);
@@ -134,6 +171,7 @@ final class Replayer {
     }
 
     private SimulationRuntime engine() {
+        sinkDirectory = new MemorySinkDirectory();
         RunOptions options = RunOptions.builder()
                 .abortsReachTasks(abortsReachTasks)
                 .endOfInput(endOfInput)
@@ -147,7 +185,8 @@ final class Replayer {
     void replay(PathCover.Path path) {
         paths++;
         SimulationRuntime rt = engine();
-        EngineView view = new EngineView(rt, aligned, g.states.get(path.start()).checkpoints);
+        EngineView view = new EngineView(rt, aligned, alternating, g.states.get(path.start()).checkpoints,
+                sinks ? sinkDirectory : null);
         List<SpecStep> done = new ArrayList<>();
         if (!check(path.start(), rt, view, done, null)) {
             pathsFailed++;
@@ -261,12 +300,14 @@ final class Replayer {
      * The engine's enabled task and completion steps, less its abort notifications of a checkpoint
      * the task does not handle ({@link EngineView#abandons}): those only remember the abort (or
      * change nothing), the engine's deferral, outside the spec's steps the replay models follow
-     * (their {@code ReplayAbortRule}).
+     * (their {@code ReplayAbortRule}), and less its completion notifications that commit nothing
+     * ({@link EngineView#commits}): the spec's stuttering steps.
      */
     private static Set<String> engineEnabled(SimulationRuntime rt, EngineView view) {
         Set<String> out = new TreeSet<>();
         for (Step s : rt.enabledSteps()) {
-            if (s.action() != Action.NOTIFY_CHECKPOINT_ABORTED || view.abandons(s)) {
+            if (s.action() == Action.NOTIFY_CHECKPOINT_ABORTED ? view.abandons(s)
+                    : s.action() != Action.NOTIFY_CHECKPOINT_COMPLETE || view.commits(s)) {
                 out.add(view.specStep(s).toString());
             }
         }

@@ -2,19 +2,24 @@ package dev.consistentcut.replay;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.sink.SinkDirectory;
+import dev.consistentcut.sink.TransactionalFileSink;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.reflect.Constructor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Spec to engine: replays the state graph of a TLC model in the simulation runtime (
  * docs/trace-validation.md "Spec to engine: replay"). Reads TLC's {@code -dump dot,actionlabels}
- * file of a model of AlignedCheckpoint.tla, UnalignedCheckpoint.tla or AtLeastOnceCheckpoint.tla, derives a path cover,
+ * file of a model of AlignedCheckpoint.tla, UnalignedCheckpoint.tla, AtLeastOnceCheckpoint.tla or
+ * AlternatingCheckpoint.tla, derives a path cover,
  * forces the engine through every path step by step and compares its state with the spec's after
  * each step. Exit codes: 0 the engine followed every path; 1 it could not follow one or diverged;
  * 2 bad usage; 3 the file cannot be read or is not a state graph. A stack trace only with
@@ -26,7 +31,7 @@ public final class SpecReplay {
     }
 
     static final String USAGE = """
-            Usage: spec-replay --dot FILE --mode aligned|unaligned|at-least-once --capacity N [options]
+            Usage: spec-replay --dot FILE --mode aligned|unaligned|at-least-once|alternating --capacity N [options]
 
             Replays TLC's state graph of a model (TLC -dump dot,actionlabels FILE) in the engine's
             simulation runtime: a path cover of the graph, each path from the initial state, the
@@ -34,7 +39,9 @@ public final class SpecReplay {
             spec's after each step.
 
               --dot FILE            the state graph (TLC writes FILE.dot)
-              --mode M              aligned | unaligned | at-least-once: the protocol the model checks
+              --mode M              aligned | unaligned | at-least-once | alternating: the protocol
+                                    the model checks (alternating: the engine's alignment timeout is
+                                    0, so TimeoutAlignment is enabled wherever the spec enables it)
               --capacity N          the model's Capacity (records per channel)
               --max-concurrent N    the model's MaxConcurrent (aligned; default 1)
               --cover edges|states  cover every edge (default) or every state
@@ -42,8 +49,16 @@ public final class SpecReplay {
               --broken NAME         replay a broken engine instead: aligned-without-blocking,
                                     unaligned-forgetting-in-flight, ended-input-not-counted-as-arrived,
                                     abort-keeps-inputs-blocked (aligned), snapshot-on-first-barrier
-                                    (at-least-once); needs the test classes on the class path; the
+                                    (at-least-once), alternating-not-propagated,
+                                    alternating-forgetting-pending-inputs (alternating),
+                                    sink-commit-on-snapshot, sink-no-recommit-on-restore
+                                    (a model with the transactional sink); needs the test
+                                    classes on the class path; the
                                     replay must then report a divergence
+              --twin NAME           after the replay, replay broken engine NAME (as --broken) over
+                                    the same graph, up to its first finding; it must diverge
+                                    (repeatable; loads the graph once for all)
+              --twin-ignore F[,F...] as --ignore, for the twins only
               --ignore F[,F...]     component families not to compare (e.g. current): to see
                                     past a known difference
               --max-findings N      findings printed in full (default 5)
@@ -51,8 +66,9 @@ public final class SpecReplay {
               --debug               stack traces with errors
               --help                this text
 
-            Exit codes: 0 every path followed, 1 the engine could not follow a path or diverged,
-            2 bad usage, 3 the file cannot be read or is not a state graph.
+            Exit codes: 0 every path followed (and every --twin diverged), 1 the engine could not
+            follow a path or diverged (or a --twin did not), 2 bad usage, 3 the file cannot be read
+            or is not a state graph.
             """;
 
     public static void main(String[] args) {
@@ -67,6 +83,8 @@ public final class SpecReplay {
         PathCover.Kind kind = PathCover.Kind.EDGES;
         String name = null;
         String broken = null;
+        List<String> twins = new ArrayList<>();
+        List<String> twinIgnore = new ArrayList<>();
         int maxFindings = 5;
         List<String> ignore = new ArrayList<>();
         boolean stopAtFirst = false;
@@ -94,6 +112,8 @@ public final class SpecReplay {
                     }
                     case "--name" -> name = value(args, ++i, a);
                     case "--broken" -> broken = value(args, ++i, a);
+                    case "--twin" -> twins.add(value(args, ++i, a));
+                    case "--twin-ignore" -> twinIgnore.addAll(List.of(value(args, ++i, a).split(",")));
                     case "--stop-at-first" -> stopAtFirst = true;
                     case "--ignore" -> ignore.addAll(List.of(value(args, ++i, a).split(",")));
                     case "--max-findings" -> maxFindings = number(value(args, ++i, a), a, 0);
@@ -104,7 +124,7 @@ public final class SpecReplay {
                 throw new UsageException("--dot FILE is required");
             }
             if (modeName == null) {
-                throw new UsageException("--mode is required (aligned, unaligned or at-least-once)");
+                throw new UsageException("--mode is required (aligned, unaligned, at-least-once or alternating)");
             }
             if (capacity == null) {
                 throw new UsageException("--capacity N is required (the model's Capacity)");
@@ -115,8 +135,10 @@ public final class SpecReplay {
             return 2;
         }
         BarrierMode mode;
+        Function<SinkDirectory, TransactionalFileSink> sink;
         try {
             mode = mode(modeName, broken);
+            sink = sink(broken);
         } catch (UsageException e) {
             err.println("spec-replay: " + e.getMessage());
             return 2;
@@ -146,11 +168,58 @@ public final class SpecReplay {
             }
             return 3;
         }
+        if (BROKEN_SINKS.containsKey(broken) && g.states.get(g.initial.get(0)).sinks.isEmpty()) {
+            err.println("spec-replay: --broken " + broken + ": the model has no transactional sink (TransactionalSink <- SinkOn)");
+            return 2;
+        }
+        long t1 = System.nanoTime();
+        int rc = replay(name, g, mode, sink, broken, capacity, maxConcurrent, kind, ignore, stopAtFirst, maxFindings,
+                (t1 - t0) / 1e9, debug, out, err);
+        for (String twin : twins) {
+            if (rc == 2 || rc == 3) {
+                break;
+            }
+            BarrierMode twinMode;
+            Function<SinkDirectory, TransactionalFileSink> twinSink;
+            try {
+                twinMode = mode(modeName, twin);
+                twinSink = sink(twin);
+            } catch (UsageException e) {
+                err.println("spec-replay: " + e.getMessage());
+                return 2;
+            } catch (ReflectiveOperationException | LinkageError e) {
+                err.println("spec-replay: the broken engine '" + twin + "' is in the test classes, which are not on the class path");
+                return 3;
+            }
+            if (BROKEN_SINKS.containsKey(twin) && g.states.get(g.initial.get(0)).sinks.isEmpty()) {
+                err.println("spec-replay: --twin " + twin + ": the model has no transactional sink (TransactionalSink <- SinkOn)");
+                return 2;
+            }
+            int t = replay(name + " [" + twin + "]", g, twinMode, twinSink, twin, capacity, maxConcurrent, kind, twinIgnore,
+                    true, 1, 0, debug, out, err);
+            if (t == 0) {
+                out.println(name + " [" + twin + "]: NOT CAUGHT: the broken twin followed every path");
+                rc = Math.max(rc, 1);
+            } else if (t != 1) {
+                return t;
+            }
+        }
+        return rc;
+    }
+
+    /**
+     * One replay of graph {@code g} in engine {@code mode} with sink {@code sink}, reported under
+     * {@code name}: 0 every path followed, 1 not, 2 a bad {@code --ignore}, 3 the replay failed.
+     */
+    private static int replay(String name, StateGraph g, BarrierMode mode, Function<SinkDirectory, TransactionalFileSink> sink,
+                              String broken, int capacity, int maxConcurrent, PathCover.Kind kind, List<String> ignore,
+                              boolean stopAtFirst, int maxFindings, double loadSeconds, boolean debug,
+                              PrintStream out, PrintStream err) {
         long t1 = System.nanoTime();
         Replayer r;
         PathCover cover;
         try {
-            r = new Replayer(g, mode, capacity, maxConcurrent);
+            r = new Replayer(g, mode, capacity, maxConcurrent, sink);
             for (String f : ignore) {
                 if (!r.comparedFamilies().remove(f.trim())) {
                     err.println("spec-replay: --ignore: '" + f + "' is not compared; compared: " + r.comparedFamilies());
@@ -178,7 +247,7 @@ public final class SpecReplay {
                         + " (load %.1f s, replay %.1f s)%n",
                 name, mode.name(), broken == null ? "" : " (broken: " + broken + ")", kind.name().toLowerCase(Locale.ROOT),
                 r.paths, r.steps, r.statesCovered.cardinality(), states, r.edgesCovered.size(), g.edgeCount,
-                g.stutterEdges, r.pathsFailed, (t1 - t0) / 1e9, (t2 - t1) / 1e9);
+                g.stutterEdges, r.pathsFailed, loadSeconds, (t2 - t1) / 1e9);
         int notFollowed = 0;
         int diverged = 0;
         int gaps = 0;
@@ -222,6 +291,34 @@ public final class SpecReplay {
         BROKEN.put("ended-input-not-counted-as-arrived", new String[] {"BrokenLifecycleHandlers", "endedInputNotCountedAsArrived"});
         BROKEN.put("abort-keeps-inputs-blocked", new String[] {"BrokenLifecycleHandlers", "abortKeepsInputsBlocked"});
         BROKEN.put("snapshot-on-first-barrier", new String[] {"BrokenTrackerHandlers", "snapshotOnFirstBarrier"});
+        // alternating: the factory takes the alignment timeout (0: TimeoutAlignment wherever the spec enables it)
+        BROKEN.put("alternating-not-propagated", new String[] {"BrokenHandlers", "alternatingNotPropagated", "timeout"});
+        BROKEN.put("alternating-forgetting-pending-inputs",
+                new String[] {"BrokenHandlers", "alternatingForgettingPendingInputs", "timeout"});
+    }
+
+    /** The broken sinks of the test sources: name, class in dev.consistentcut.sink.BrokenSinks (a constructor of a SinkDirectory). */
+    private static final Map<String, String> BROKEN_SINKS = new java.util.LinkedHashMap<>();
+
+    static {
+        BROKEN_SINKS.put("sink-commit-on-snapshot", "CommitOnSnapshot");
+        BROKEN_SINKS.put("sink-no-recommit-on-restore", "NoRecommitOnRestore");
+    }
+
+    /** The sink the replay runs: the engine's, or the broken twin {@code broken} names. */
+    private static Function<SinkDirectory, TransactionalFileSink> sink(String broken) throws ReflectiveOperationException {
+        String twin = broken == null ? null : BROKEN_SINKS.get(broken);
+        if (twin == null) {
+            return TransactionalFileSink::new;
+        }
+        Constructor<?> c = Class.forName("dev.consistentcut.sink.BrokenSinks$" + twin).getConstructor(SinkDirectory.class);
+        return dir -> {
+            try {
+                return (TransactionalFileSink) c.newInstance(dir);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot make the broken sink " + twin, e);
+            }
+        };
     }
 
     private static BarrierMode mode(String name, String broken) throws UsageException, ReflectiveOperationException {
@@ -229,16 +326,23 @@ public final class SpecReplay {
             case "aligned" -> BarrierHandlers.aligned();
             case "unaligned" -> BarrierHandlers.unaligned();
             case "at-least-once" -> BarrierHandlers.atLeastOnce();
-            default -> throw new UsageException("--mode: 'aligned', 'unaligned' or 'at-least-once', not '" + name + "'");
+            case "alternating" -> BarrierHandlers.alternating(0);
+            default -> throw new UsageException("--mode: 'aligned', 'unaligned', 'at-least-once' or 'alternating', not '"
+                    + name + "'");
         };
-        if (broken == null) {
+        if (broken == null || BROKEN_SINKS.containsKey(broken)) {
             return correct;
         }
         String[] twin = BROKEN.get(broken);
         if (twin == null) {
-            throw new UsageException("--broken: one of " + BROKEN.keySet() + ", not '" + broken + "'");
+            List<String> names = new ArrayList<>(BROKEN.keySet());
+            names.addAll(BROKEN_SINKS.keySet());
+            throw new UsageException("--broken: one of " + names + ", not '" + broken + "'");
         }
         Class<?> c = Class.forName("dev.consistentcut.barrier." + twin[0]);
+        if (twin.length > 2) {
+            return (BarrierMode) c.getMethod(twin[1], long.class).invoke(null, 0L);
+        }
         return (BarrierMode) c.getMethod(twin[1]).invoke(null);
     }
 

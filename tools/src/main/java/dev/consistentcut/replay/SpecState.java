@@ -14,7 +14,10 @@ import java.util.TreeMap;
  * {@code processed[t]}, {@code handling[t]}, {@code arrived[t]}, {@code current[n]}, {@code ended[s]}
  * ({@code s \in endedSources}), {@code endedInputs[t]},
  * {@code ckpt[c]}, {@code latest}, {@code failures}, and for every completed checkpoint its
- * {@code snapOffset}, {@code snapProcessed} and {@code snapChan}. Each component is a canonical
+ * {@code snapOffset}, {@code snapProcessed} and {@code snapChan}; in alternating mode also
+ * {@code unalignedAt[t]} and {@code switchedAt[c]}; with the transactional sink, per sink
+ * {@code txnOpen[t]} and {@code txnPending[t]} while it has not ended, {@code uncommitted[t]}
+ * (its open and pending transactions' records together), and {@code committed}. Each component is a canonical
  * string ({@link Canon}), the same one {@link EngineView} computes from the engine. Immutable.
  */
 final class SpecState {
@@ -24,15 +27,18 @@ final class SpecState {
     /** The model's names, read from the state's own domains. */
     final List<String> sources;
     final List<String> operators;
+    /** The sink tasks of a model with the transactional sink (none without it). */
+    final List<String> sinks;
     /** Edges as "from->to". */
     final List<String> edges;
     final int checkpoints;
 
     private SpecState(Map<String, String> components, List<String> sources, List<String> operators,
-                      List<String> edges, int checkpoints) {
+                      List<String> sinks, List<String> edges, int checkpoints) {
         this.components = components;
         this.sources = sources;
         this.operators = operators;
+        this.sinks = sinks;
         this.edges = edges;
         this.checkpoints = checkpoints;
     }
@@ -95,10 +101,54 @@ final class SpecState {
                 }
             }
         }
+        // Alternating mode (AlternatingCheckpoint.tla): the switch.
+        TlaValue unalignedAt = vars.get("unalignedAt");
+        if (unalignedAt != null) {
+            unalignedAt.entries().forEach((k, v) -> c.put("unalignedAt[" + Canon.name(k) + "]", Canon.number(v)));
+            need(vars, "switchedAt").entries().forEach((k, v) -> c.put("switchedAt[" + Canon.name(k) + "]", Canon.names(v)));
+        }
+        // The transactional sink (DataflowSink.tla): its variables have the sink tasks as domain,
+        // none with the option off.
+        // txnOpen[t] and txnPending[t] are compared while sink t has not ended: an ended sink's last
+        // transaction is pre-committed at its end of input in the engine (as Flink's
+        // TwoPhaseCommitSinkFunction.finish does) but only in the next snapshot in the spec, so the
+        // two hold it apart (open or pending) and under different ids until the final checkpoint
+        // commits it. What is not committed yet, uncommitted[t] (the open transaction and the
+        // pending ones), and the committed output are compared always.
+        List<String> sinks = new ArrayList<>();
+        TlaValue txnOpen = vars.get("txnOpen");
+        if (txnOpen != null && !txnOpen.entries().isEmpty()) {
+            TlaValue txnPending = need(vars, "txnPending");
+            TlaValue txn = need(vars, "txn");
+            for (var e : txnOpen.entries().entrySet()) {
+                String t = Canon.name(e.getKey());
+                sinks.add(t);
+                TlaValue pending = txnPending.get(e.getKey());
+                List<String> inputs = new ArrayList<>();
+                edges.stream().filter(x -> x.endsWith("->" + t)).forEach(inputs::add);
+                boolean sinkEnded = Canon.edges(inputs).equals(c.get("endedInputs[" + t + "]"));
+                if (!sinkEnded) {
+                    c.put("txnOpen[" + t + "]", Canon.bag(e.getValue()));
+                    c.put("txnPending[" + t + "]", Canon.names(pending));
+                }
+                List<String> uncommitted = new ArrayList<>();
+                if (!Canon.bag(e.getValue()).isEmpty()) {
+                    uncommitted.add(Canon.bag(e.getValue()));
+                }
+                for (TlaValue d : ((TlaValue.SetOf) pending).items()) {
+                    String b = Canon.bag(txn.get(e.getKey()).get(d));
+                    if (!b.isEmpty()) {
+                        uncommitted.add(b);
+                    }
+                }
+                c.put("uncommitted[" + t + "]", Canon.sumOfBags(uncommitted));
+            }
+            c.put("committed", Canon.bag(need(vars, "committed")));
+        }
         Map<String, String> interned = new TreeMap<>();
         c.forEach((k, v) -> interned.put(intern.computeIfAbsent(k, x -> x), intern.computeIfAbsent(v, x -> x)));
         return new SpecState(Collections.unmodifiableMap(interned), List.copyOf(sources), List.copyOf(operators),
-                List.copyOf(edges), n);
+                List.copyOf(sinks), List.copyOf(edges), n);
     }
 
     private static TlaValue need(Map<String, TlaValue> vars, String name) {

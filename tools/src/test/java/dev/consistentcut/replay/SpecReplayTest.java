@@ -60,6 +60,23 @@ class SpecReplayTest {
         assertTrue(r.out().contains("arrived[join]: spec '"), r.out());
     }
 
+    /**
+     * Twins replayed after the engine over the graph loaded once: one that diverges passes, one
+     * that follows every path (the ended-input bug in a model without end of input) fails the run.
+     */
+    @Test
+    void aTwinMustDivergeAndOneThatDoesNotFailsTheRun() {
+        Run caught = run("--dot", dot.toString(), "--mode", "aligned", "--capacity", "1", "--name", "G",
+                "--twin", "aligned-without-blocking");
+        assertEquals(0, caught.exit(), caught.out());
+        assertTrue(caught.out().contains("G: the engine followed every path"), caught.out());
+        assertTrue(caught.out().contains("G [aligned-without-blocking]: DIVERGED"), caught.out());
+        Run missed = run("--dot", dot.toString(), "--mode", "aligned", "--capacity", "1", "--name", "G",
+                "--twin", "ended-input-not-counted-as-arrived");
+        assertEquals(1, missed.exit(), missed.out());
+        assertTrue(missed.out().contains("G [ended-input-not-counted-as-arrived]: NOT CAUGHT"), missed.out());
+    }
+
     /** The comparison can fail: one state of the graph told a wrong latest checkpoint. */
     @Test
     void aStateTheEngineDoesNotReachIsADivergence() throws IOException {
@@ -80,6 +97,9 @@ class SpecReplayTest {
         assertEquals(2, run("--dot", dot.toString(), "--mode", "aligned", "--capacity", "0").exit());
         assertEquals(2, run("--dot", dot.toString(), "--mode", "aligned", "--capacity", "1", "--ignore", "nothing").exit());
         assertEquals(2, run("--dot", dot.toString(), "--mode", "aligned", "--capacity", "1", "--broken", "nonsense").exit());
+        Run noSink = run("--dot", dot.toString(), "--mode", "aligned", "--capacity", "1", "--broken", "sink-commit-on-snapshot");
+        assertEquals(2, noSink.exit(), "a broken sink on a model without a sink: " + noSink.out());
+        assertTrue(noSink.err().contains("no transactional sink"), noSink.err());
         assertEquals(0, run("--help").exit());
         Run missing = run("--dot", dir.resolve("none.dot").toString(), "--mode", "aligned", "--capacity", "1");
         assertEquals(3, missing.exit());
