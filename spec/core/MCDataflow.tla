@@ -228,6 +228,13 @@ BugNoFinalCheckpoint == /\ Drained
 \* must refute FinalCheckpointProp.
 BugFinalCheckpointNeverDue == FALSE
 
+\* A bound of the models with the transactional sink and timeouts (an ACTION_CONSTRAINT):
+\* no final checkpoint times out.  The ids are bounded (MaxFailures + 1 final ones) and a
+\* final checkpoint that timed out would need another id (Flink triggers another); without
+\* the bound the job could not finish and TLC would report the bound's deadlock, not the
+\* protocol's.  A regular checkpoint may still time out with its transaction pre-committed.
+NoFinalCheckpointTimeout == ~ \E c \in CheckpointIds : c > MaxCheckpoints /\ AbortCheckpoint(c)
+
 -----------------------------------------------------------------------------
 (* The engine's rule for aborts at tasks, for the spec-to-engine replay    *)
 (* (tests/spec-replay.sh, docs/trace-validation.md): an ACTION_CONSTRAINT  *)
