@@ -92,6 +92,20 @@ BarrierDueUntilFinished(s, c) ==
 \* deadlock (aligned Join).
 BugEndedInputNotCountedAsArrived(barrierArrived, ended) == barrierArrived
 
+\* BugEndedTaskNoAck (`FinalAck <- BugEndedTaskNoAck`): a task that ends does not acknowledge
+\* the live checkpoints it has not reached (Flink before FLIP-147 waited for acknowledgements
+\* from finished tasks, which never came: FLINK-2491, as bug 8).  A checkpoint triggered
+\* before a source ended, and not injected by it, stays pending for ever while everything
+\* else finishes.  TLC must report a deadlock: a run with a checkpoint pending has not
+\* finished (Terminated), however drained and ended it is.
+BugEndedTaskNoAck(ak, t, k) == ak
+
+\* BugSourceNeverEnds (`SendEndOfPartition <- BugSourceNeverEnds`): a source that has read its
+\* whole log never ends its partition (a bounded source that never signals the end of its
+\* input), so no task ever ends.  With end of input on, TLC must report a deadlock: a drained
+\* run whose tasks have not all ended has not finished (Terminated).
+BugSourceNeverEnds(s) == FALSE
+
 -----------------------------------------------------------------------------
 (* Bad coordinators: whole actions of Dataflow.tla replaced by             *)
 (* a .cfg line such as `CompleteCheckpoint <- CompleteKeepsOlder`.  Each   *)
