@@ -34,6 +34,13 @@ Join3Sources == {"a", "b", "c"}
 Join3Operators == {"join3"}
 Join3Edges == {<<"a", "join3">>, <<"b", "join3">>, <<"c", "join3">>}
 
+(* Topology "Shortcut": the Diamond with an edge from the source straight to the join, so
+   that a task with three inputs has two operators upstream (in the alternating protocol an
+   operator may switch a checkpoint and forward its barrier overtaking). *)
+ShortcutSources == DiamondSources
+ShortcutOperators == DiamondOperators
+ShortcutEdges == DiamondEdges \cup {<<"src", "join">>}
+
 \* Broadcast: a record takes every out-edge of its node (a source: only its own records).
 BroadcastRoute(n, r) ==
     IF n \in Sources /\ r.src # n THEN {} ELSE OutputsOf(n)
