@@ -101,9 +101,9 @@ BugEndedInputNotCountedAsArrived(barrierArrived, ended) == barrierArrived
 
 \* BugEndedTaskNoAck (`FinalAck <- BugEndedTaskNoAck`): a task that ends does not acknowledge
 \* the live checkpoints it has not reached (Flink before FLIP-147 waited for acknowledgements
-\* from finished tasks, which never came: FLINK-2491, as bug 8).  A checkpoint triggered
-\* before a source ended, and not injected by it, stays pending for ever while everything
-\* else finishes.  TLC must report a deadlock: a run with a checkpoint pending has not
+\* from finished tasks, which never came: FLINK-2491, as bug 8).  A checkpoint that is live
+\* when a task ends, and that the task has not reached, stays pending for ever while
+\* everything else finishes.  TLC must report a deadlock: a run with a checkpoint pending has not
 \* finished (Terminated), however drained and ended it is.
 BugEndedTaskNoAck(ak, t, k) == ak
 
