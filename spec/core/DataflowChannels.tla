@@ -31,4 +31,11 @@ EmitRecord(s) ==
 Drained == /\ \A s \in Sources : offset[s] = RecordsPerSource
            /\ \A e \in Edges : RecordCount(chan[e]) = 0
 
+\* A task abandons a checkpoint once: no channel holds two cancellation barriers of the same
+\* checkpoint (a task forwards one when it goes past the checkpoint it abandons, and one for
+\* the checkpoint a newer barrier subsumes, which it then no longer handles).
+CancelBarrierOnceInv ==
+    \A e \in Edges, c \in CheckpointIds :
+        Len(SelectSeq(chan[e], LAMBDA m : IsCancelBarrier(m) /\ m.cancel = c)) <= 1
+
 =============================================================================

@@ -68,4 +68,8 @@ LifecycleTypeInv ==
                             /\ (handling[t] # 0 => handling[t] = current[t])
     /\ endedSources \subseteq Sources
 
+\* A task ends each output once: no channel holds two ends of partition (a channel is
+\* emptied only by a failure, after which no input has ended).
+EndOfPartitionOnceInv == \A e \in Edges : Len(SelectSeq(chan[e], IsEndOfPartition)) <= 1
+
 =============================================================================

@@ -129,4 +129,11 @@ SinkTypeInv ==
           /\ \A c \in CheckpointIds : snapTxnPending[c][t] \subseteq 1..c
     /\ IsABag(committed) /\ BagToSet(committed) \subseteq Records
 
+\* A transaction a sink held pending in its snapshot of the restore point, and holds pending
+\* no longer, is recorded as committed: only a commit takes it out of pending (the
+\* notification, or the restore's re-commit), and that record is what keeps a later restore
+\* from the same checkpoint from committing it again (NewlyCommitted).
+RestorePointTxnCommittedInv ==
+    latest # 0 => \A t \in SinkTasks : snapTxnPending[latest][t] \ txnPending[t] \subseteq txnCommitted[t]
+
 =============================================================================

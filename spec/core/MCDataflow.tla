@@ -34,6 +34,13 @@ Join3Sources == {"a", "b", "c"}
 Join3Operators == {"join3"}
 Join3Edges == {<<"a", "join3">>, <<"b", "join3">>, <<"c", "join3">>}
 
+(* Topology "Shortcut": the Diamond with an edge from the source straight to the join, so
+   that a task with three inputs has two operators upstream (in the alternating protocol an
+   operator may switch a checkpoint and forward its barrier overtaking). *)
+ShortcutSources == DiamondSources
+ShortcutOperators == DiamondOperators
+ShortcutEdges == DiamondEdges \cup {<<"src", "join">>}
+
 \* Broadcast: a record takes every out-edge of its node (a source: only its own records).
 BroadcastRoute(n, r) ==
     IF n \in Sources /\ r.src # n THEN {} ELSE OutputsOf(n)
@@ -91,6 +98,20 @@ BarrierDueUntilFinished(s, c) ==
 \* aligned task blocks the inputs whose barrier arrived for ever.  TLC must report a
 \* deadlock (aligned Join).
 BugEndedInputNotCountedAsArrived(barrierArrived, ended) == barrierArrived
+
+\* BugEndedTaskNoAck (`FinalAck <- BugEndedTaskNoAck`): a task that ends does not acknowledge
+\* the live checkpoints it has not reached (Flink before FLIP-147 waited for acknowledgements
+\* from finished tasks, which never came: FLINK-2491, as bug 8).  A checkpoint that is live
+\* when a task ends, and that the task has not reached, stays pending for ever while
+\* everything else finishes.  TLC must report a deadlock: a run with a checkpoint pending has not
+\* finished (Terminated), however drained and ended it is.
+BugEndedTaskNoAck(ak, t, k) == ak
+
+\* BugSourceNeverEnds (`SendEndOfPartition <- BugSourceNeverEnds`): a source that has read its
+\* whole log never ends its partition (a bounded source that never signals the end of its
+\* input), so no task ever ends.  With end of input on, TLC must report a deadlock: a drained
+\* run whose tasks have not all ended has not finished (Terminated).
+BugSourceNeverEnds(s) == FALSE
 
 -----------------------------------------------------------------------------
 (* Bad coordinators: whole actions of Dataflow.tla replaced by             *)
@@ -227,6 +248,13 @@ BugNoFinalCheckpoint == /\ Drained
 \* FairSpec, with deadlock checking off (a run whose ids are used up has no successor), TLC
 \* must refute FinalCheckpointProp.
 BugFinalCheckpointNeverDue == FALSE
+
+\* A bound of the models with the transactional sink and timeouts (an ACTION_CONSTRAINT):
+\* no final checkpoint times out.  The ids are bounded (MaxFailures + 1 final ones) and a
+\* final checkpoint that timed out would need another id (Flink triggers another); without
+\* the bound the job could not finish and TLC would report the bound's deadlock, not the
+\* protocol's.  A regular checkpoint may still time out with its transaction pre-committed.
+NoFinalCheckpointTimeout == ~ \E c \in CheckpointIds : c > MaxCheckpoints /\ AbortCheckpoint(c)
 
 -----------------------------------------------------------------------------
 (* The engine's rule for aborts at tasks, for the spec-to-engine replay    *)
