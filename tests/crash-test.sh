@@ -80,7 +80,10 @@ rm -rf "$OUT"; mkdir -p "$OUT"
 RANDOM=$SEED
 
 # The job: long enough (about 0.6 s of sink time, seconds on a loaded machine) for kills to land
-# mid-run, a checkpoint every 5 ms. C1 only: these JVMs live seconds, compiling more costs more.
+# mid-run, a checkpoint every 20 ms. Not less: an unaligned checkpoint completes in a few ms and
+# costs the sink an fsynced transaction file, so at 5 ms the job took a checkpoint for every few
+# records and ran for a minute (there is no minimum pause between checkpoints, as Flink's
+# minPauseBetweenCheckpoints). C1 only: these JVMs live seconds, compiling more costs more.
 # Two input files of 6,000 records each (the FileSourceLog format), so the job ends in the
 # two-phase-commit sink and its output directory can be checked against them.
 JAVA_FAST=(-XX:TieredStopAtLevel=1)
@@ -91,7 +94,7 @@ for f in "$IN1" "$IN2"; do
   awk -v seed=$((SEED * 10 + n)) 'BEGIN { srand(seed); print "# key value"; for (i = 0; i < 6000; i++) print int(rand() * 100), i }' >"$f"
 done
 INPUTS=(--input "$IN1" --input "$IN2")
-JOB_ARGS=("${INPUTS[@]}" --sink-delay-us 50 --interval-ms 5 --capacity 32)
+JOB_ARGS=("${INPUTS[@]}" --sink-delay-us 50 --interval-ms 20 --capacity 32)
 
 declare -A HIT MISSED
 for w in "${WINDOWS[@]}"; do HIT[$w]=0; MISSED[$w]=0; done
