@@ -134,22 +134,6 @@ public final class SpecReplay {
             err.println("(spec-replay --help for the usage)");
             return 2;
         }
-        BarrierMode mode;
-        Function<SinkDirectory, TransactionalFileSink> sink;
-        try {
-            mode = mode(modeName, broken);
-            sink = sink(broken);
-        } catch (UsageException e) {
-            err.println("spec-replay: " + e.getMessage());
-            return 2;
-        } catch (ReflectiveOperationException | LinkageError e) {
-            err.println("spec-replay: the broken engine '" + broken + "' is in the test classes, which are not on the class path"
-                    + " (build with mvn -pl tools -am test-compile and add reference-impl/target/test-classes)");
-            if (debug) {
-                e.printStackTrace(err);
-            }
-            return 3;
-        }
         if (name == null) {
             name = dot.getFileName().toString().replaceFirst("\\.dot$", "");
         }
@@ -168,35 +152,23 @@ public final class SpecReplay {
             }
             return 3;
         }
-        if (BROKEN_SINKS.containsKey(broken) && g.states.get(g.initial.get(0)).sinks.isEmpty()) {
-            err.println("spec-replay: --broken " + broken + ": the model has no transactional sink (TransactionalSink <- SinkOn)");
-            return 2;
-        }
         long t1 = System.nanoTime();
-        int rc = replay(name, g, mode, sink, broken, capacity, maxConcurrent, kind, ignore, stopAtFirst, maxFindings,
-                (t1 - t0) / 1e9, debug, out, err);
+        Engine engine = engine(modeName, broken, "--broken", g, debug, err);
+        if (engine.exitCode() != 0) {
+            return engine.exitCode();
+        }
+        int rc = replay(name, g, engine.mode(), engine.sink(), broken, capacity, maxConcurrent, kind, ignore, stopAtFirst,
+                maxFindings, (t1 - t0) / 1e9, debug, out, err);
         for (String twin : twins) {
             if (rc == 2 || rc == 3) {
                 break;
             }
-            BarrierMode twinMode;
-            Function<SinkDirectory, TransactionalFileSink> twinSink;
-            try {
-                twinMode = mode(modeName, twin);
-                twinSink = sink(twin);
-            } catch (UsageException e) {
-                err.println("spec-replay: " + e.getMessage());
-                return 2;
-            } catch (ReflectiveOperationException | LinkageError e) {
-                err.println("spec-replay: the broken engine '" + twin + "' is in the test classes, which are not on the class path");
-                return 3;
+            Engine twinEngine = engine(modeName, twin, "--twin", g, debug, err);
+            if (twinEngine.exitCode() != 0) {
+                return twinEngine.exitCode();
             }
-            if (BROKEN_SINKS.containsKey(twin) && g.states.get(g.initial.get(0)).sinks.isEmpty()) {
-                err.println("spec-replay: --twin " + twin + ": the model has no transactional sink (TransactionalSink <- SinkOn)");
-                return 2;
-            }
-            int t = replay(name + " [" + twin + "]", g, twinMode, twinSink, twin, capacity, maxConcurrent, kind, twinIgnore,
-                    true, 1, 0, debug, out, err);
+            int t = replay(name + " [" + twin + "]", g, twinEngine.mode(), twinEngine.sink(), twin, capacity, maxConcurrent,
+                    kind, twinIgnore, true, 1, 0, debug, out, err);
             if (t == 0) {
                 out.println(name + " [" + twin + "]: NOT CAUGHT: the broken twin followed every path");
                 rc = Math.max(rc, 1);
@@ -205,6 +177,40 @@ public final class SpecReplay {
             }
         }
         return rc;
+    }
+
+    /** The engine a replay forces: its barrier mode and sink; or, exit code not 0, why there is none (told on err). */
+    private record Engine(BarrierMode mode, Function<SinkDirectory, TransactionalFileSink> sink, int exitCode) {
+    }
+
+    /**
+     * The engine of mode {@code modeName}, correct or the broken one named {@code broken} (given as
+     * {@code option}, {@code --broken} or {@code --twin}): exit code 2 for an unknown name or a
+     * broken sink on a model without a sink, 3 when the broken engines (test classes) are not on
+     * the class path.
+     */
+    private static Engine engine(String modeName, String broken, String option, StateGraph g, boolean debug,
+                                 PrintStream err) {
+        try {
+            BarrierMode mode = mode(modeName, broken);
+            Function<SinkDirectory, TransactionalFileSink> sink = sink(broken);
+            if (BROKEN_SINKS.containsKey(broken) && g.states.get(g.initial.get(0)).sinks.isEmpty()) {
+                err.println("spec-replay: " + option + " " + broken
+                        + ": the model has no transactional sink (TransactionalSink <- SinkOn)");
+                return new Engine(null, null, 2);
+            }
+            return new Engine(mode, sink, 0);
+        } catch (UsageException e) {
+            err.println("spec-replay: " + e.getMessage());
+            return new Engine(null, null, 2);
+        } catch (ReflectiveOperationException | LinkageError e) {
+            err.println("spec-replay: the broken engine '" + broken + "' is in the test classes, which are not on the class path"
+                    + " (build with mvn -pl tools -am test-compile and add reference-impl/target/test-classes)");
+            if (debug) {
+                e.printStackTrace(err);
+            }
+            return new Engine(null, null, 3);
+        }
     }
 
     /**
