@@ -26,6 +26,10 @@ import java.util.stream.Stream;
  */
 public final class BenchmarkMain {
 
+    /** The window of each engine's discarded first run, the JIT's warm-up. */
+    static final Duration WARM_UP_WINDOW = Duration.ofSeconds(3);
+
+
     static final String USAGE = """
             Usage: BenchmarkMain [--quick] [--out DIR] [--micro-csv FILE] [--engines reference,flink] [--only TEXT] [--ab-pairs N]
 
@@ -133,8 +137,9 @@ public final class BenchmarkMain {
         int abRuns = abSkews.size() * 2 * options.abPairs() * 2;
         Duration abWarmup = plan.quick() ? Duration.ofMillis(500) : Duration.ofSeconds(1);
         Duration abWindow = plan.quick() ? Duration.ofSeconds(1) : Duration.ofSeconds(2);
-        int steps = 2 + schedule.size() * options.engines().size() + (flink ? 1 : 0) + abRuns;
+        int steps = 2 + (schedule.size() + 1) * options.engines().size() + (flink ? 1 : 0) + abRuns;
         Duration planned = plan.plannedTimePerEngine().multipliedBy(options.engines().size()).plusSeconds(flink ? 15 : 5)
+                .plus(plan.warmup().plus(WARM_UP_WINDOW).plusSeconds(2).multipliedBy(options.engines().size()))
                 .plus(abWarmup.plus(abWindow).plusSeconds(1).multipliedBy(abRuns));
         Progress progress = new Progress(err, System.console() != null, steps, planned);
         Map<String, List<ScenarioRun>> rounds = new LinkedHashMap<>();
@@ -149,6 +154,18 @@ public final class BenchmarkMain {
                     cluster = FlinkCluster.start(Files.createDirectories(tmp.resolve("flink")));
                 }
                 FlinkBenchmark flinkEngine = cluster == null ? null : new FlinkBenchmark(cluster);
+                // The first job of a JVM runs with its JIT cold (a Flink job's first round once came
+                // out at half the throughput of its next ones): each engine first runs the schedule's
+                // first scenario once, and that run is discarded.
+                Scenario first = schedule.get(0);
+                if (reference) {
+                    progress.step("reference warm-up run (discarded)");
+                    referenceEngine.run(first, plan.warmup(), WARM_UP_WINDOW, progress);
+                }
+                if (flinkEngine != null) {
+                    progress.step("flink     warm-up run (discarded)");
+                    flinkEngine.run(first, plan.warmup(), WARM_UP_WINDOW, progress);
+                }
                 for (Scenario s : schedule) {
                     Duration window = plan.window(s);
                     if (reference) {

@@ -19,6 +19,19 @@ public record Machine(String cpu, int cores, String memory, String os, String jv
     }
 
     /** The one-minute load average now, or NaN where the OS does not tell. */
+    /**
+     * CPU time this JVM has used, all its threads (the JIT's and the collector's too), in seconds;
+     * NaN where the JVM does not report it. Both engines run in the benchmark's JVM one at a time,
+     * so the difference over a measurement window is the CPU that window's job cost.
+     */
+    public static double processCpuSeconds() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            long nanos = os.getProcessCpuTime();
+            return nanos < 0 ? Double.NaN : nanos / 1e9;
+        }
+        return Double.NaN;
+    }
+
     public static double loadAverage() {
         double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         return load < 0 ? Double.NaN : load;

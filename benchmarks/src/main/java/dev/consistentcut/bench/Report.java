@@ -36,7 +36,7 @@ public final class Report {
             "persisted_records_p50", "persisted_bytes_p50", "checkpoint_bytes_p50", "backlog_records_p50",
             "predicted_p50_ms", "measured_over_predicted", "prediction_basis",
             "rounds", "round_throughput_min_rps", "round_throughput_max_rps",
-            "predicted_persisted_bytes_p50", "share_without_inflight_data");
+            "predicted_persisted_bytes_p50", "share_without_inflight_data", "cpu_per_record_us");
 
     private Report() {
     }
@@ -55,7 +55,7 @@ public final class Report {
                     raw(s.backlogRecordsP50()), raw(s.predictedP50Ms()), raw(s.ratio()),
                     s.predictionBasis(), Integer.toString(r.roundThroughputs().size()),
                     raw(Collections.min(r.roundThroughputs())), raw(Collections.max(r.roundThroughputs())),
-                    raw(s.predictedPersistedBytesP50()), raw(s.unpersistedShare()));
+                    raw(s.predictedPersistedBytesP50()), raw(s.unpersistedShare()), raw(r.cpuMicrosPerRecord()));
             out.append(String.join(",", f)).append('\n');
         }
         return out.toString();
@@ -80,8 +80,8 @@ public final class Report {
         for (String engine : List.of(ScenarioRun.REFERENCE, ScenarioRun.FLINK)) {
             md.append("\n#### ").append(engine.equals(ScenarioRun.FLINK) ? "Apache Flink 2.3.0 (MiniCluster)" : "Reference engine (threaded runtime)")
                     .append("\n\n");
-            md.append("| backpressure | skew | mode | records/s (rounds' range) | checkpoints | duration p50 / p99 / max (ms) | start delay p50 (ms) | alignment p50 (ms) | persisted records p50 | persisted bytes p50 | checkpoint size p50 | predicted p50 (ms) | measured / predicted |\n");
-            md.append("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+            md.append("| backpressure | skew | mode | records/s (rounds' range) | CPU per record (us) | checkpoints | duration p50 / p99 / max (ms) | start delay p50 (ms) | alignment p50 (ms) | persisted records p50 | persisted bytes p50 | checkpoint size p50 | predicted p50 (ms) | measured / predicted |\n");
+            md.append("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
             for (Summary s : in.rows()) {
                 if (!s.engine().equals(engine)) {
                     continue;
@@ -91,6 +91,7 @@ public final class Report {
                         .append(" | ").append(s.scenario().skew() ? "on" : "off")
                         .append(" | ").append(s.scenario().mode().label())
                         .append(" | ").append(throughput(s.run()))
+                        .append(" | ").append(formatNumber(s.run().cpuMicrosPerRecord()))
                         .append(" | ").append(cp ? s.run().checkpoints().size() + failed(s) : "")
                         .append(" | ").append(cp ? formatNumber(s.durationP50Ms()) + " / " + formatNumber(s.durationP99Ms()) + " / " + formatNumber(s.durationMaxMs()) : "")
                         .append(" | ").append(cp ? formatNumber(s.startDelayP50Ms()) : "")
@@ -122,7 +123,7 @@ public final class Report {
                             : String.format(Locale.ROOT, "%.0f%% of %d", s.unpersistedShare() * 100, s.run().checkpoints().size()))
                     .append(" |\n");
         }
-        md.append("\n#### Reference engine / Flink\n\n| backpressure | skew | mode | throughput | checkpoint duration p50 | persisted bytes p50 |\n| --- | --- | --- | ---: | ---: | ---: |\n");
+        md.append("\n#### Reference engine / Flink\n\n| backpressure | skew | mode | throughput | CPU per record | checkpoint duration p50 | persisted bytes p50 |\n| --- | --- | --- | ---: | ---: | ---: | ---: |\n");
         for (Summary r : in.rows()) {
             if (!r.engine().equals(ScenarioRun.REFERENCE)) {
                 continue;
@@ -138,6 +139,7 @@ public final class Report {
                     .append(" | ").append(r.scenario().skew() ? "on" : "off")
                     .append(" | ").append(r.scenario().mode().label())
                     .append(" | ").append(formatNumber(r.run().throughput() / f.get().run().throughput()))
+                    .append(" | ").append(formatNumber(r.run().cpuMicrosPerRecord() / f.get().run().cpuMicrosPerRecord()))
                     .append(" | ").append(cp ? formatNumber(r.durationP50Ms() / f.get().durationP50Ms()) : "")
                     .append(" | ").append(persists ? formatNumber(r.persistedBytesP50() / f.get().persistedBytesP50()) : "")
                     .append(" |\n");

@@ -14,6 +14,8 @@ import java.util.List;
  * @param failedCheckpoints checkpoints triggered in the window that failed or were aborted
  * @param roundThroughputs the sink's records per second in each round the run was made of (one
  *     entry for a single window; see {@link #merge})
+ * @param cpuSeconds CPU time of the benchmark's JVM in the window (every thread, the job's and the
+ *     JIT's and collector's); NaN if unknown
  */
 public record ScenarioRun(
         String engine,
@@ -22,7 +24,8 @@ public record ScenarioRun(
         long records,
         List<CheckpointSample> checkpoints,
         int failedCheckpoints,
-        List<Double> roundThroughputs) {
+        List<Double> roundThroughputs,
+        double cpuSeconds) {
 
     public static final String REFERENCE = "reference";
     public static final String FLINK = "flink";
@@ -32,11 +35,17 @@ public record ScenarioRun(
         roundThroughputs = List.copyOf(roundThroughputs);
     }
 
-    /** A run of one window. */
+    /** A run of one window, its CPU time unknown. */
     public ScenarioRun(String engine, Scenario scenario, double seconds, long records,
                        List<CheckpointSample> checkpoints, int failedCheckpoints) {
+        this(engine, scenario, seconds, records, checkpoints, failedCheckpoints, Double.NaN);
+    }
+
+    /** A run of one window that took {@code cpuSeconds} of CPU time. */
+    public ScenarioRun(String engine, Scenario scenario, double seconds, long records,
+                       List<CheckpointSample> checkpoints, int failedCheckpoints, double cpuSeconds) {
         this(engine, scenario, seconds, records, checkpoints, failedCheckpoints,
-                List.of(seconds > 0 ? records / seconds : 0.0));
+                List.of(seconds > 0 ? records / seconds : 0.0), cpuSeconds);
     }
 
     /**
@@ -54,6 +63,7 @@ public record ScenarioRun(
         double seconds = 0;
         long records = 0;
         int failed = 0;
+        double cpu = 0;
         List<CheckpointSample> checkpoints = new java.util.ArrayList<>();
         List<Double> throughputs = new java.util.ArrayList<>();
         for (ScenarioRun r : rounds) {
@@ -64,10 +74,16 @@ public record ScenarioRun(
             seconds += r.seconds();
             records += r.records();
             failed += r.failedCheckpoints();
+            cpu += r.cpuSeconds();
             checkpoints.addAll(r.checkpoints());
             throughputs.addAll(r.roundThroughputs());
         }
-        return new ScenarioRun(first.engine(), first.scenario(), seconds, records, checkpoints, failed, throughputs);
+        return new ScenarioRun(first.engine(), first.scenario(), seconds, records, checkpoints, failed, throughputs, cpu);
+    }
+
+    /** CPU microseconds per record through the sink (the whole JVM's CPU over the records); NaN if unknown. */
+    public double cpuMicrosPerRecord() {
+        return records > 0 ? cpuSeconds * 1e6 / records : Double.NaN;
     }
 
     /** Records per second through the sink. */

@@ -14,7 +14,10 @@ final class Fixtures {
     private Fixtures() {
     }
 
-    /** A 10-second run with {@code n} identical checkpoints (none if the mode has none). */
+    /**
+     * A 10-second run with {@code n} identical checkpoints (none if the mode has none), its CPU
+     * 5 us per record on the reference engine and 10 us on Flink.
+     */
     static ScenarioRun run(String engine, Backpressure b, boolean skew, Mode m, double throughput,
                            double durationMs, long persistedBytes, long backlog, int n) {
         List<CheckpointSample> c = new ArrayList<>();
@@ -22,7 +25,9 @@ final class Fixtures {
             c.add(new CheckpointSample(i + 1, durationMs, durationMs / 2, 0, engine.equals(ScenarioRun.FLINK) ? -1 : persistedBytes / 30,
                     persistedBytes, persistedBytes + 20_000, backlog));
         }
-        return new ScenarioRun(engine, new Scenario(b, skew, m), 10, Math.round(throughput * 10), c, 0);
+        long records = Math.round(throughput * 10);
+        double cpuMicrosPerRecord = engine.equals(ScenarioRun.FLINK) ? 10 : 5;
+        return new ScenarioRun(engine, new Scenario(b, skew, m), 10, records, c, 0, records * cpuMicrosPerRecord / 1e6);
     }
 
     /**

@@ -32,11 +32,11 @@ class ReportTest {
         assertTrue(md.contains("Machine: Test CPU, 2 cores, 24 GB RAM"), md);
         assertTrue(md.contains("other work shared the machine"), "a load average above 1 is pointed out");
         assertTrue(md.contains("![Checkpoint duration and persisted bytes against backpressure](benchmarks/results/checkpoints.png)"));
-        assertTrue(md.contains("| heavy | on | aligned | 1,000 | 5 | 4,000 / 4,000 / 4,000 |"), md);
-        // Reference / Flink under heavy backpressure, aligned: 4,000 ms / 6,000 ms.
-        assertTrue(md.contains("| heavy | on | aligned | 1.00 | 0.667 |  |"), md);
+        assertTrue(md.contains("| heavy | on | aligned | 1,000 | 5.00 | 5 | 4,000 / 4,000 / 4,000 |"), md);
+        // Reference / Flink under heavy backpressure, aligned: CPU 5 us / 10 us per record, 4,000 ms / 6,000 ms.
+        assertTrue(md.contains("| heavy | on | aligned | 1.00 | 0.500 | 0.667 |  |"), md);
         // Unaligned persisted bytes: 120,000 / 192,000.
-        assertTrue(md.contains("| heavy | on | unaligned | 1.00 | 0.250 | 0.625 |"), md);
+        assertTrue(md.contains("| heavy | on | unaligned | 1.00 | 0.500 | 0.250 | 0.625 |"), md);
         assertTrue(md.contains("| KeyedStateSnapshotBenchmark.snapshot | keys=1000 | 68.4 | 1.20 | us/op |"), md);
     }
 

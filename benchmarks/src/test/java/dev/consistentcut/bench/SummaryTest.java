@@ -52,6 +52,17 @@ class SummaryTest {
     }
 
     @Test
+    void theCpuPerRecordIsTheRoundsCpuOverTheirRecords() {
+        Scenario s = new Scenario(Backpressure.NONE, true, Mode.NONE);
+        ScenarioRun merged = ScenarioRun.merge(List.of(
+                new ScenarioRun(ScenarioRun.REFERENCE, s, 4, 400_000, List.of(), 0, 2.0),
+                new ScenarioRun(ScenarioRun.REFERENCE, s, 4, 1_200_000, List.of(), 0, 6.0)));
+        assertEquals(5.0, merged.cpuMicrosPerRecord(), 1e-9, "8 CPU seconds over 1.6 M records");
+        assertTrue(Double.isNaN(new ScenarioRun(ScenarioRun.FLINK, s, 4, 1, List.of(), 0).cpuMicrosPerRecord()),
+                "a run without a CPU figure has none per record");
+    }
+
+    @Test
     void roundsOfDifferentCellsAreNotMerged() {
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> ScenarioRun.merge(List.of(

@@ -3,6 +3,7 @@ package dev.consistentcut.bench.engine;
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.bench.CheckpointSample;
+import dev.consistentcut.bench.Machine;
 import dev.consistentcut.bench.JobShape;
 import dev.consistentcut.bench.Mode;
 import dev.consistentcut.bench.Progress;
@@ -107,13 +108,16 @@ public final class ReferenceBenchmark {
         long windowStart;
         long windowEnd;
         long records;
+        double cpu;
         try {
             awaitFirstRecord(sink, runner, failure);
             sleep(warmup, progress, "warm-up", failure);
             windowStart = System.nanoTime();
+            double cpuBefore = Machine.processCpuSeconds();
             long before = sink.received();
             sleep(window, progress, "measuring", failure);
             records = sink.received() - before;
+            cpu = Machine.processCpuSeconds() - cpuBefore;
             windowEnd = System.nanoTime();
         } finally {
             progress.detail("draining");
@@ -141,7 +145,7 @@ public final class ReferenceBenchmark {
             }
         }
         return new ScenarioRun(ScenarioRun.REFERENCE, scenario, (windowEnd - windowStart) / 1e9, records, samples,
-                r.abortedCheckpoints());
+                r.abortedCheckpoints(), cpu);
     }
 
     /** A completed checkpoint and when the store had written it (nanoTime). */

@@ -3,6 +3,7 @@ package dev.consistentcut.bench.flink;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.consistentcut.bench.CheckpointSample;
+import dev.consistentcut.bench.Machine;
 import dev.consistentcut.bench.Progress;
 import dev.consistentcut.bench.Scenario;
 import dev.consistentcut.bench.ScenarioRun;
@@ -50,15 +51,17 @@ public final class FlinkBenchmark {
             sleep(warmup, progress, "warm-up");
             long wallStart = System.currentTimeMillis();
             long start = System.nanoTime();
+            double cpuBefore = Machine.processCpuSeconds();
             long before = PacedCountingSink.RECEIVED.get();
             sleep(window, progress, "measuring");
             long records = PacedCountingSink.RECEIVED.get() - before;
+            double cpu = Machine.processCpuSeconds() - cpuBefore;
             double seconds = (System.nanoTime() - start) / 1e9;
             long wallEnd = System.currentTimeMillis();
             progress.detail("reading checkpoint statistics");
             List<CheckpointSample> samples = new ArrayList<>();
             int failed = readCheckpoints(job, wallStart, wallEnd, samples);
-            return new ScenarioRun(ScenarioRun.FLINK, scenario, seconds, records, samples, failed);
+            return new ScenarioRun(ScenarioRun.FLINK, scenario, seconds, records, samples, failed, cpu);
         } finally {
             cancel(job);
         }
