@@ -165,6 +165,50 @@ public final class Report {
                         .append(m.unit()).append(" |\n");
             }
         }
+        md.append(limits(in.rows(), in.micro()));
+        return md.toString();
+    }
+
+    /** The single-thread pipeline's score (records per microsecond), the operators alone. */
+    static final String PIPELINE_LIMIT = "PipelineLimitBenchmark.singleThreadPipeline";
+    /** The bare ring's consumer side (records per microsecond), a hand-off per record. */
+    static final String RAW_HAND_OFF = "RawHandOffBenchmark.rawHandOff:poll";
+
+    /**
+     * The reference engine's throughput without backpressure and without checkpoints over the
+     * physical limits the microbenchmarks measured in the same run: the job's operators in one
+     * thread, and a bare hand-off between two threads. Empty if the run has either side missing.
+     */
+    static String limits(List<Summary> rows, List<MicroResult> micro) {
+        Optional<MicroResult> pipeline = micro.stream().filter(m -> m.benchmark().equals(PIPELINE_LIMIT)).findFirst();
+        Optional<MicroResult> handOff = micro.stream()
+                .filter(m -> m.benchmark().equals(RAW_HAND_OFF) && m.params().contains("capacity=" + JobShape.CHANNEL_CAPACITY))
+                .findFirst();
+        List<Summary> engine = rows.stream()
+                .filter(s -> s.engine().equals(ScenarioRun.REFERENCE) && s.scenario().backpressure() == Backpressure.NONE
+                        && s.scenario().mode() == Mode.NONE)
+                .toList();
+        if (pipeline.isEmpty() || handOff.isEmpty() || engine.isEmpty()) {
+            return "";
+        }
+        StringBuilder md = new StringBuilder("\n#### The reference engine against the physical limit\n\n"
+                + "| skew | engine records/s | single-thread pipeline records/s | engine / pipeline | raw hand-off records/s | engine / hand-off |\n"
+                + "| --- | ---: | ---: | ---: | ---: | ---: |\n");
+        double pipelineRate = pipeline.get().score() * 1e6;
+        double handOffRate = handOff.get().score() * 1e6;
+        for (Summary s : engine) {
+            double rate = s.run().throughput();
+            md.append("| ").append(s.scenario().skew() ? "on" : "off")
+                    .append(" | ").append(formatNumber(rate))
+                    .append(" | ").append(formatNumber(pipelineRate))
+                    .append(" | ").append(formatNumber(rate / pipelineRate))
+                    .append(" | ").append(formatNumber(handOffRate))
+                    .append(" | ").append(formatNumber(rate / handOffRate))
+                    .append(" |\n");
+        }
+        md.append("\nThe pipeline runs the job's operators in one thread with no channels (" + PIPELINE_LIMIT
+                + "); the hand-off is a bare bounded ring between two threads, a fresh record per hand-off (" + RAW_HAND_OFF
+                + ", capacity " + JobShape.CHANNEL_CAPACITY + "). Engine figures: no backpressure, no checkpoints, pooled rounds.\n");
         return md.toString();
     }
 

@@ -41,6 +41,21 @@ class ReportTest {
     }
 
     @Test
+    void theEngineIsSetAgainstThePhysicalLimitsOfTheSameRun() {
+        List<Summary> rows = Fixtures.summaries(Fixtures.goodGrid());
+        List<Report.MicroResult> micro = List.of(
+                new Report.MicroResult(Report.PIPELINE_LIMIT, "", 2.0, 0.1, "ops/us"),
+                new Report.MicroResult(Report.RAW_HAND_OFF, "capacity=16", 1.0, 0.1, "ops/us"),
+                new Report.MicroResult(Report.RAW_HAND_OFF, "capacity=1000", 4.0, 0.1, "ops/us"));
+        String md = Report.limits(rows, micro);
+        // The fixture's engine runs 1,000,000 records/s without backpressure: half the pipeline's
+        // 2 records per microsecond, a quarter of the hand-off's 4 at the job's channel depth.
+        assertTrue(md.contains("| on | 1,000,000 | 2,000,000 | 0.500 | 4,000,000 | 0.250 |"), md);
+        assertEquals("", Report.limits(rows, micro.subList(0, 2)), "no hand-off at the job's channel depth: no table");
+        assertEquals("", Report.limits(rows, List.of()), "no microbenchmarks: no table");
+    }
+
+    @Test
     void numbersAndBytesAreRoundedForPeople() {
         assertEquals("1,234,567", Report.formatNumber(1_234_567.4));
         assertEquals("123", Report.formatNumber(123.4));
