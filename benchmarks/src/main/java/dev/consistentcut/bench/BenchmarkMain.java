@@ -26,6 +26,14 @@ import java.util.stream.Stream;
  */
 public final class BenchmarkMain {
 
+    /**
+     * Whether Flink also runs {@code s} with object reuse: only where throughput is the figure
+     * (no backpressure, no checkpoints), in the same rounds as the other engines.
+     */
+    static boolean reuseCell(Scenario s) {
+        return s.backpressure() == Backpressure.NONE && s.mode() == Mode.NONE;
+    }
+
     /** The window of each engine's discarded first run, the JIT's warm-up. */
     static final Duration WARM_UP_WINDOW = Duration.ofSeconds(3);
 
@@ -137,9 +145,12 @@ public final class BenchmarkMain {
         int abRuns = abSkews.size() * 2 * options.abPairs() * 2;
         Duration abWarmup = plan.quick() ? Duration.ofMillis(500) : Duration.ofSeconds(1);
         Duration abWindow = plan.quick() ? Duration.ofSeconds(1) : Duration.ofSeconds(2);
-        int steps = 2 + (schedule.size() + 1) * options.engines().size() + (flink ? 1 : 0) + abRuns;
+        int reuseRuns = flink ? (int) schedule.stream().filter(BenchmarkMain::reuseCell).count() : 0;
+        int steps = 2 + (schedule.size() + 1) * options.engines().size() + reuseRuns + (flink ? 1 : 0) + abRuns;
         Duration planned = plan.plannedTimePerEngine().multipliedBy(options.engines().size()).plusSeconds(flink ? 15 : 5)
                 .plus(plan.warmup().plus(WARM_UP_WINDOW).plusSeconds(2).multipliedBy(options.engines().size()))
+                .plus(plan.warmup().plus(plan.window(new Scenario(Backpressure.NONE, false, Mode.NONE))).plusSeconds(2)
+                        .multipliedBy(reuseRuns))
                 .plus(abWarmup.plus(abWindow).plusSeconds(1).multipliedBy(abRuns));
         Progress progress = new Progress(err, System.console() != null, steps, planned);
         Map<String, List<ScenarioRun>> rounds = new LinkedHashMap<>();
@@ -154,6 +165,7 @@ public final class BenchmarkMain {
                     cluster = FlinkCluster.start(Files.createDirectories(tmp.resolve("flink")));
                 }
                 FlinkBenchmark flinkEngine = cluster == null ? null : new FlinkBenchmark(cluster);
+                FlinkBenchmark flinkReuse = cluster == null ? null : new FlinkBenchmark(cluster, true);
                 // The first job of a JVM runs with its JIT cold (a Flink job's first round once came
                 // out at half the throughput of its next ones): each engine first runs the schedule's
                 // first scenario once, and that run is discarded.
@@ -178,6 +190,12 @@ public final class BenchmarkMain {
                         progress.step("flink     " + s.name());
                         ScenarioRun r = flinkEngine.run(s, plan.warmup(), window, progress);
                         rounds.computeIfAbsent(ScenarioRun.FLINK + " " + s.name(), k -> new ArrayList<>()).add(r);
+                        progress.note(line(r));
+                    }
+                    if (flinkReuse != null && reuseCell(s)) {
+                        progress.step("flink with object reuse " + s.name());
+                        ScenarioRun r = flinkReuse.run(s, plan.warmup(), window, progress);
+                        rounds.computeIfAbsent(ScenarioRun.FLINK_REUSE + " " + s.name(), k -> new ArrayList<>()).add(r);
                         progress.note(line(r));
                     }
                 }
@@ -210,7 +228,7 @@ public final class BenchmarkMain {
             }
             List<ScenarioRun> runs = new ArrayList<>();
             for (Scenario s : scenarios) {
-                for (String engine : List.of(ScenarioRun.REFERENCE, ScenarioRun.FLINK)) {
+                for (String engine : List.of(ScenarioRun.REFERENCE, ScenarioRun.FLINK, ScenarioRun.FLINK_REUSE)) {
                     List<ScenarioRun> r = rounds.get(engine + " " + s.name());
                     if (r != null) {
                         runs.add(ScenarioRun.merge(r));

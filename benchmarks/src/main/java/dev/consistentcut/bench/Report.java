@@ -77,9 +77,15 @@ public final class Report {
         for (Targets.Verdict v : in.verdicts()) {
             md.append("| ").append(v.target()).append(" | ").append(v.measured()).append(" | ").append(v.status()).append(" |\n");
         }
-        for (String engine : List.of(ScenarioRun.REFERENCE, ScenarioRun.FLINK)) {
-            md.append("\n#### ").append(engine.equals(ScenarioRun.FLINK) ? "Apache Flink 2.3.0 (MiniCluster)" : "Reference engine (threaded runtime)")
-                    .append("\n\n");
+        for (String engine : List.of(ScenarioRun.REFERENCE, ScenarioRun.FLINK, ScenarioRun.FLINK_REUSE)) {
+            if (in.rows().stream().noneMatch(s -> s.engine().equals(engine))) {
+                continue;
+            }
+            md.append("\n#### ").append(switch (engine) {
+                case ScenarioRun.FLINK -> "Apache Flink 2.3.0 (MiniCluster)";
+                case ScenarioRun.FLINK_REUSE -> "Apache Flink 2.3.0 (MiniCluster) with object reuse, no backpressure and no checkpoints only";
+                default -> "Reference engine (threaded runtime)";
+            }).append("\n\n");
             md.append("| backpressure | skew | mode | records/s (rounds' range) | CPU per record (us) | checkpoints | duration p50 / p99 / max (ms) | start delay p50 (ms) | alignment p50 (ms) | persisted records p50 | persisted bytes p50 | checkpoint size p50 | predicted p50 (ms) | measured / predicted |\n");
             md.append("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
             for (Summary s : in.rows()) {
@@ -123,7 +129,7 @@ public final class Report {
                             : String.format(Locale.ROOT, "%.0f%% of %d", s.unpersistedShare() * 100, s.run().checkpoints().size()))
                     .append(" |\n");
         }
-        md.append("\n#### Reference engine / Flink\n\n| backpressure | skew | mode | throughput | CPU per record | checkpoint duration p50 | persisted bytes p50 |\n| --- | --- | --- | ---: | ---: | ---: | ---: |\n");
+        md.append("\n#### Reference engine / Flink\n\n| backpressure | skew | mode | throughput | CPU per record | checkpoint duration p50 | persisted bytes p50 | throughput / Flink with object reuse |\n| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
         for (Summary r : in.rows()) {
             if (!r.engine().equals(ScenarioRun.REFERENCE)) {
                 continue;
@@ -142,6 +148,9 @@ public final class Report {
                     .append(" | ").append(formatNumber(r.run().cpuMicrosPerRecord() / f.get().run().cpuMicrosPerRecord()))
                     .append(" | ").append(cp ? formatNumber(r.durationP50Ms() / f.get().durationP50Ms()) : "")
                     .append(" | ").append(persists ? formatNumber(r.persistedBytesP50() / f.get().persistedBytesP50()) : "")
+                    .append(" | ").append(in.rows().stream()
+                            .filter(x -> x.engine().equals(ScenarioRun.FLINK_REUSE) && x.scenario().equals(r.scenario()))
+                            .findFirst().map(x -> formatNumber(r.run().throughput() / x.run().throughput())).orElse(""))
                     .append(" |\n");
         }
         Calibration c = in.calibration();

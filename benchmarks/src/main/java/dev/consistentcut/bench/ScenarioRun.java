@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * What one engine did in one scenario's measurement window.
  *
- * @param engine "reference" or "flink"
+ * @param engine "reference", "flink" or "flink-reuse"
  * @param scenario the grid cell
  * @param seconds the measurement window (after warm-up)
  * @param records records the sink received in the window
@@ -29,6 +29,8 @@ public record ScenarioRun(
 
     public static final String REFERENCE = "reference";
     public static final String FLINK = "flink";
+    /** Flink with object reuse on: the runs without backpressure and without checkpoints only. */
+    public static final String FLINK_REUSE = "flink-reuse";
 
     public ScenarioRun {
         checkpoints = List.copyOf(checkpoints);

@@ -36,16 +36,29 @@ public final class FlinkBenchmark {
     static final int MAX_DETAILED_CHECKPOINTS = 40;
 
     private final FlinkCluster cluster;
+    private final boolean objectReuse;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private final ObjectMapper json = new ObjectMapper();
 
+    /** Runs of the job with object reuse off, Flink's default. */
     public FlinkBenchmark(FlinkCluster cluster) {
+        this(cluster, false);
+    }
+
+    /** Runs of the job with Flink's object reuse on or off; their results are named by {@link #engine()}. */
+    public FlinkBenchmark(FlinkCluster cluster, boolean objectReuse) {
         this.cluster = cluster;
+        this.objectReuse = objectReuse;
+    }
+
+    /** {@link ScenarioRun#FLINK} or, with object reuse, {@link ScenarioRun#FLINK_REUSE}. */
+    public String engine() {
+        return objectReuse ? ScenarioRun.FLINK_REUSE : ScenarioRun.FLINK;
     }
 
     public ScenarioRun run(Scenario scenario, Duration warmup, Duration window, Progress progress) throws Exception {
         PacedCountingSink.reset();
-        JobID job = cluster.cluster().submitJob(FlinkJob.build(scenario, cluster.checkpointDir())).get().getJobID();
+        JobID job = cluster.cluster().submitJob(FlinkJob.build(scenario, cluster.checkpointDir(), objectReuse)).get().getJobID();
         try {
             awaitFirstRecord(job, progress);
             sleep(warmup, progress, "warm-up");
@@ -61,7 +74,7 @@ public final class FlinkBenchmark {
             progress.detail("reading checkpoint statistics");
             List<CheckpointSample> samples = new ArrayList<>();
             int failed = readCheckpoints(job, wallStart, wallEnd, samples);
-            return new ScenarioRun(ScenarioRun.FLINK, scenario, seconds, records, samples, failed, cpu);
+            return new ScenarioRun(engine(), scenario, seconds, records, samples, failed, cpu);
         } finally {
             cancel(job);
         }

@@ -8,6 +8,7 @@ import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.api.java.tuple.Tuple4;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -26,9 +27,19 @@ public final class FlinkJob {
     private FlinkJob() {
     }
 
-    /** The job's graph, ready to submit to a MiniCluster. */
+    /** The job's graph, ready to submit to a MiniCluster; object reuse off, Flink's default. */
     public static JobGraph build(Scenario scenario, Path checkpointDir) {
+        return build(scenario, checkpointDir, false);
+    }
+
+    /**
+     * The job's graph; with {@code objectReuse}, Flink's {@code pipeline.object-reuse}, which
+     * spares the copies between the functions of one operator chain (this job chains none of its
+     * tasks: its records are serialized between tasks either way).
+     */
+    public static JobGraph build(Scenario scenario, Path checkpointDir, boolean objectReuse) {
         Configuration conf = new Configuration();
+        conf.set(PipelineOptions.OBJECT_REUSE, objectReuse);
         if (scenario.mode().checkpoints()) {
             conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, JobShape.CHECKPOINT_INTERVAL);
             dev.consistentcut.bench.Mode mode = scenario.mode();
