@@ -211,14 +211,17 @@ public final class BenchmarkMain {
                     for (int i = 0; i < options.abPairs(); i++) {
                         boolean onFirst = i % 2 == 1;
                         double[] rate = new double[2]; // [off, on]
+                        double[] cpu = new double[2]; // CPU microseconds per record [off, on]
                         for (int k = 0; k < 2; k++) {
                             boolean on = onFirst == (k == 0);
                             Scenario s = new Scenario(Backpressure.NONE, skew, on ? m : Mode.NONE);
                             progress.step(String.format("A/B %s/%s pair %d of %d: %s", skew ? "skew" : "even", m.label(),
                                     i + 1, options.abPairs(), on ? "checkpoints on" : "off"));
-                            rate[on ? 1 : 0] = referenceEngine.run(s, abWarmup, abWindow, progress).throughput();
+                            ScenarioRun run = referenceEngine.run(s, abWarmup, abWindow, progress);
+                            rate[on ? 1 : 0] = run.throughput();
+                            cpu[on ? 1 : 0] = run.cpuMicrosPerRecord();
                         }
-                        pairs.add(new OverheadAB.Pair(rate[0], rate[1], onFirst));
+                        pairs.add(new OverheadAB.Pair(rate[0], rate[1], onFirst, cpu[0], cpu[1]));
                     }
                     OverheadAB.Result r = OverheadAB.analyse((skew ? "skew" : "even") + " " + m.label(), pairs,
                             16 + overhead.size());

@@ -64,7 +64,7 @@ public final class Targets {
             // The A/B pairs decide; "undecided" is no verdict either way.
             String overall = OverheadAB.overall(overhead);
             List<String> figures = overhead.stream().map(OverheadAB.Result::describe).toList();
-            return new Verdict(target + " (interleaved A/B pairs, bootstrap 95% CI of the median)",
+            return new Verdict(target + " (interleaved A/B pairs, bootstrap 95% CI of the median; judged on CPU per record where measured)",
                     String.join("; ", figures),
                     overall.equals("undecided") ? Optional.empty() : Optional.of(overall.equals("met")),
                     overall.equals("undecided") ? "undecided" : null);

@@ -37,6 +37,27 @@ class OverheadABTest {
     }
 
     @Test
+    void withCpuFiguresTheCellIsJudgedOnTheCpuPerRecord() {
+        // Throughput spread wide by other work on the machine (undecided on its own), the CPU per
+        // record steady at 2% more with checkpoints: met; and the same throughput with 10% more CPU: missed.
+        double[] throughputOverheads = {-0.3, 0.4, -0.1, 0.2, 0.05, -0.2, 0.3, 0.0, 0.1, -0.05};
+        List<OverheadAB.Pair> cheap = new ArrayList<>();
+        List<OverheadAB.Pair> costly = new ArrayList<>();
+        for (int i = 0; i < throughputOverheads.length; i++) {
+            double on = 1000 * (1 - throughputOverheads[i]);
+            cheap.add(new OverheadAB.Pair(1000, on, i % 2 == 1, 1.0, 1.02 + i * 0.001));
+            costly.add(new OverheadAB.Pair(1000, on, i % 2 == 1, 1.0, 1.10 + i * 0.001));
+        }
+        OverheadAB.Result met = OverheadAB.analyse("c", cheap, 1);
+        assertEquals("undecided", OverheadAB.verdict(met.low(), met.high()), "throughput alone cannot tell");
+        assertEquals("met", met.verdict(), met.describe());
+        assertEquals(0.0245, met.cpu().median(), 1e-9);
+        assertEquals("missed", OverheadAB.analyse("c", costly, 1).verdict());
+        assertTrue(OverheadAB.markdown(List.of(met), 2000).contains("| +2.4% | [+2.2%, +2.7%] | met |"),
+                OverheadAB.markdown(List.of(met), 2000));
+    }
+
+    @Test
     void widelySpreadPairsAreUndecided() {
         OverheadAB.Result r = OverheadAB.analyse("c", pairs(-0.3, 0.4, -0.1, 0.2, 0.05, -0.2, 0.3, 0.0, 0.1, -0.05), 1);
         assertEquals("undecided", r.verdict(), r.describe());
@@ -56,7 +77,7 @@ class OverheadABTest {
         assertEquals("missed", OverheadAB.overall(List.of(met, missed, a)));
         assertEquals("not measured", OverheadAB.overall(List.of()));
         assertThrows(IllegalArgumentException.class, () -> OverheadAB.analyse("c", List.of(), 1));
-        assertTrue(OverheadAB.csv(List.of(met)).startsWith("cell,pair,order,off_rps,on_rps,overhead\nm,1,off-on,"));
+        assertTrue(OverheadAB.csv(List.of(met)).startsWith("cell,pair,order,off_rps,on_rps,overhead,cpu_off_us,cpu_on_us,cpu_overhead\nm,1,off-on,"));
         assertTrue(OverheadAB.markdown(List.of(met, missed), 1000).contains("Overall: missed."));
     }
 
