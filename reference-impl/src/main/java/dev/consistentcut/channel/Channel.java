@@ -81,7 +81,17 @@ public final class Channel {
      * @throws IllegalArgumentException naming the id, when the id is blank, capacity < 1 or bufferSize < 1
      */
     public Channel(String id, int capacity, int bufferSize) {
-        this.plain = new SpscChannel(id, capacity, bufferSize);
+        this(id, capacity, bufferSize, BufferEncoding.REFERENCES);
+    }
+
+    /**
+     * A channel of {@code capacity / bufferSize} buffers of {@code bufferSize} records each, whose
+     * buffers carry their records as {@code encoding} says (objects, or serialized bytes).
+     *
+     * @throws IllegalArgumentException naming the id, when the id is blank, capacity < 1 or bufferSize < 1
+     */
+    public Channel(String id, int capacity, int bufferSize, BufferEncoding encoding) {
+        this.plain = new SpscChannel(id, capacity, bufferSize, encoding);
         this.ends = plain;
     }
 

@@ -58,6 +58,8 @@ final class SpscChannel implements ChannelEnds {
     private final String id;
     private final int bufferSize;
     private final int bufferCapacity;
+    /** How a buffer carries its records once handed over. */
+    private final BufferEncoding encoding;
 
     /** Buffers ({@link RecordBuffer}) and in-band events ({@link Message}), FIFO. */
     private final SpscQueue<Object> lane = new SpscQueue<>();
@@ -103,8 +105,9 @@ final class SpscChannel implements ChannelEnds {
     private volatile Runnable onElementAvailable = NO_OP;
     private volatile Runnable onRoomAvailable = NO_OP;
 
-    /** See {@link Channel#Channel(String, int, int)}. */
-    SpscChannel(String id, int capacity, int bufferSize) {
+    /** See {@link Channel#Channel(String, int, int, BufferEncoding)}. */
+    SpscChannel(String id, int capacity, int bufferSize, BufferEncoding encoding) {
+        this.encoding = Objects.requireNonNull(encoding, "encoding");
         Objects.requireNonNull(id, "channel id");
         if (id.isBlank()) {
             throw new IllegalArgumentException("channel id must not be blank, got '" + id + "'");
@@ -218,7 +221,7 @@ final class SpscChannel implements ChannelEnds {
     }
 
     private void handOver() {
-        RecordBuffer b = new RecordBuffer(open, openSize, openFirstSeq, handedOver++);
+        RecordBuffer b = encoding.seal(open, openSize, openFirstSeq, handedOver++);
         open = null;
         openSize = 0;
         retained.addLast(b);
@@ -229,7 +232,7 @@ final class SpscChannel implements ChannelEnds {
     /** An event after everything sent: the open buffer goes first. */
     private void putInBand(Message e) {
         if (openSize > 0) {
-            RecordBuffer b = new RecordBuffer(open, openSize, openFirstSeq, handedOver++);
+            RecordBuffer b = encoding.seal(open, openSize, openFirstSeq, handedOver++);
             open = null;
             openSize = 0;
             retained.addLast(b);
@@ -264,8 +267,12 @@ final class SpscChannel implements ChannelEnds {
         // Buffers are immutable once handed over; retained holds every one not read to its end.
         List<Record> overtaken = new ArrayList<>((int) Math.min(Integer.MAX_VALUE, Math.max(0, sent - from)));
         for (RecordBuffer buf : retained) {
-            for (int i = (int) Math.max(0, from - buf.firstSeq); i < buf.size; i++) {
-                overtaken.add(buf.records[i]);
+            int first = (int) Math.max(0, from - buf.firstSeq);
+            if (first < buf.size) {
+                Record[] records = buf.records();
+                for (int i = first; i < buf.size; i++) {
+                    overtaken.add(records[i]);
+                }
             }
         }
         return overtaken;
@@ -331,9 +338,9 @@ final class SpscChannel implements ChannelEnds {
             }
             if (head instanceof RecordBuffer b) {
                 lane.poll();
-                current = b;
+                current = b.readable();
                 index = 0;
-                return b.records[0];
+                return current.records[0];
             }
             return (Message) head;
         }
@@ -430,8 +437,9 @@ final class SpscChannel implements ChannelEnds {
                 return false;
             }
             if (e instanceof RecordBuffer buf) {
+                Record[] records = buf.records();
                 for (int i = 0; i < buf.size; i++) {
-                    ahead.add(buf.records[i]);
+                    ahead.add(records[i]);
                 }
             }
             return true;
@@ -477,8 +485,9 @@ final class SpscChannel implements ChannelEnds {
             }
             lane.forEachQuiescent(e -> {
                 if (e instanceof RecordBuffer b) {
+                    Record[] records = b.records();
                     for (int i = 0; i < b.size; i++) {
-                        all.add(b.records[i]);
+                        all.add(records[i]);
                     }
                 } else if (e != MOVED) {
                     all.add((Message) e);
@@ -515,7 +524,7 @@ final class SpscChannel implements ChannelEnds {
             for (int from = 0; from < copy.size(); from += bufferSize) {
                 int n = Math.min(bufferSize, copy.size() - from);
                 Record[] recs = copy.subList(from, from + n).toArray(new Record[bufferSize]);
-                RecordBuffer b = new RecordBuffer(recs, n, sent, handedOver++);
+                RecordBuffer b = encoding.seal(recs, n, sent, handedOver++);
                 sent += n;
                 retained.addLast(b);
                 lane.offer(b);

@@ -2,6 +2,7 @@ package dev.consistentcut.runtime;
 
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.barrier.DeliveryGuarantee;
+import dev.consistentcut.channel.BufferEncoding;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.check.CompletionChecks;
 import dev.consistentcut.check.CutInvariants;
@@ -122,6 +123,7 @@ final class CheckpointDriver {
      *
      * @param clock the runtime's clock (simulation: the step counter; threads: {@link System#nanoTime()})
      * @param bufferSize records per network buffer ({@link Deployment})
+     * @param bufferEncoding how the buffers carry their records ({@link Deployment})
      * @param lifecycleView wraps what {@link LifecycleChecks} read of the coordinator (a test seam; identity in a run)
      * @param checkEachCompletion see the field
      * @param gateway the runtime's choices for the gateway
@@ -129,6 +131,7 @@ final class CheckpointDriver {
      *     ({@link CompletionChecks}): the coordinator thread itself, or a thread of the runtime's
      */
     CheckpointDriver(JobGraph job, BarrierMode mode, CheckpointSettings settings, ObservationSettings observation, LongSupplier clock, int bufferSize,
+                     BufferEncoding bufferEncoding,
                      UnaryOperator<LifecycleChecks.Coordinator> lifecycleView, boolean checkEachCompletion,
                      DriverGateway.Choices gateway, Executor completionChecker) {
         this.mode = mode;
@@ -147,7 +150,7 @@ final class CheckpointDriver {
         coordinator.setAbortsReachTasks(settings.abortsReachTasks());
         this.gateway = new DriverGateway(this, clock, gateway);
         this.deployment = new Deployment(graph, mode, this.gateway, this::tell, observation.trackProcessed(),
-                settings.endOfInput(), bufferSize);
+                settings.endOfInput(), bufferSize, bufferEncoding);
         this.invariants = new CutInvariants(graph);
         this.declined = new DeclinedCheckpoints(settings.tolerableFailedCheckpoints(), observation.progress(), this::tell);
         this.lifecycle = observation.trackProcessed()

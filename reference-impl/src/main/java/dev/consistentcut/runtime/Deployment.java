@@ -2,6 +2,7 @@ package dev.consistentcut.runtime;
 
 import dev.consistentcut.annotation.TestSeam;
 import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.channel.BufferEncoding;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.TaskSnapshot;
@@ -42,9 +43,11 @@ final class Deployment {
      * @param endOfInput sources send end of partition once their log is read
      * @param bufferSize records per network buffer: 1 per record, 0 a quarter of each
      *     channel's capacity (four buffers); see {@link #bufferSizeFor}
+     * @param bufferEncoding how every channel's buffers carry their records
      */
     Deployment(PhysicalGraph graph, BarrierMode mode, CoordinatorGateway gateway, RunObserver observer,
-               boolean trackProcessed, boolean endOfInput, int bufferSize) {
+               boolean trackProcessed, boolean endOfInput, int bufferSize,
+               BufferEncoding bufferEncoding) {
         this.endOfInput = endOfInput;
         this.graph = graph;
         Map<String, Channel> channels = new LinkedHashMap<>();
@@ -52,7 +55,7 @@ final class Deployment {
         List<OperatorTask> operators = new ArrayList<>();
         Map<String, Task> tasks = new LinkedHashMap<>();
         for (PhysicalGraph.ChannelSpec c : graph.channels()) {
-            channels.put(c.id(), new Channel(c.id(), c.capacity(), bufferSizeFor(c.capacity(), bufferSize)));
+            channels.put(c.id(), new Channel(c.id(), c.capacity(), bufferSizeFor(c.capacity(), bufferSize), bufferEncoding));
         }
         Map<String, Channel> readOnly = Collections.unmodifiableMap(channels);
         for (PhysicalGraph.TaskSpec t : graph.tasks()) {

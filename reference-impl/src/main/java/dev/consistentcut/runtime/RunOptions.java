@@ -1,5 +1,6 @@
 package dev.consistentcut.runtime;
 
+import dev.consistentcut.channel.BufferEncoding;
 import dev.consistentcut.checkpoint.CheckpointStore;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.task.RunObserver;
@@ -62,6 +63,7 @@ public record RunOptions(
         private int tolerableFailedCheckpoints;
         private double failureAfterCompletionProbability;
         private int bufferSize;
+        private BufferEncoding bufferEncoding = BufferEncoding.REFERENCES;
         private long bufferTimeout = 100_000_000L;
         private LongFunction<RandomGenerator> draws = Random::new;
         private StepOrdering stepOrdering = StepOrdering.CONCURRENT;
@@ -248,6 +250,16 @@ public record RunOptions(
         }
 
         /**
+         * Default {@link BufferEncoding#REFERENCES} (threads): buffers carry the record objects.
+         * {@link BufferEncoding#SERIALIZED}: the records are serialized on hand-over and
+         * deserialized by the receiver, the work a distributed engine does per record and hop.
+         */
+        public Builder bufferEncoding(BufferEncoding v) {
+            bufferEncoding = v;
+            return this;
+        }
+
+        /**
          * Default {@code Random::new}: {@code new java.util.Random(seed)}, so a seed gives the run
          * it always gave. A test that needs a particular schedule gives a scripted source instead.
          */
@@ -271,7 +283,7 @@ public record RunOptions(
             CheckpointSettings checkpoints = new CheckpointSettings(checkpointInterval, checkpointTimeout,
                     maxConcurrentAligned, failAfterCheckpoint, storeFactory, tolerableFailedCheckpoints,
                     abortsReachTasks, endOfInput, savepointEvery, declineProbability);
-            ThreadSettings threads = new ThreadSettings(bufferSize, bufferTimeout, stepOrdering);
+            ThreadSettings threads = new ThreadSettings(bufferSize, bufferTimeout, stepOrdering, bufferEncoding);
             return new RunOptions(checkpoints, simulation, threads,
                     new ObservationSettings(observer, trackProcessed, onCheckpoint, progress),
                     new DrawSettings(seed, draws));

@@ -2,6 +2,7 @@ package dev.consistentcut.runtime;
 
 import dev.consistentcut.annotation.TestSeam;
 import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.channel.BufferEncoding;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.check.CutInvariants;
 import dev.consistentcut.check.LifecycleChecks;
@@ -103,7 +104,7 @@ public final class SimulationRuntime extends DrivenRuntime {
         ObservationSettings o = options.observation();
         ObservationSettings keeping = new ObservationSettings(o.observer(), o.trackProcessed(),
                 o.onCheckpoint().andThen(completed::add), o.progress());
-        this.driver = new CheckpointDriver(job, mode, checkpoints, keeping, () -> step, 1, lifecycleView, false,
+        this.driver = new CheckpointDriver(job, mode, checkpoints, keeping, () -> step, 1, BufferEncoding.REFERENCES, lifecycleView, false,
                 new DriverGateway.Choices(1, random::nextDouble, () -> { }, () -> false), Runnable::run);
         for (String t : driver.deployment.tasks.keySet()) {
             outputsOf.put(t, driver.graph.outputs(t).stream().map(c -> driver.deployment.channels.get(c.id())).toList());

@@ -2,6 +2,7 @@ package dev.consistentcut.runtime;
 
 import static dev.consistentcut.runtime.Settings.requireAtLeast;
 
+import dev.consistentcut.channel.BufferEncoding;
 import java.util.Objects;
 
 /**
@@ -17,11 +18,15 @@ import java.util.Objects;
  *     with nothing else to do flushes at once. 0: flush after every step
  * @param stepOrdering held around every step and flush with its events: {@link StepOrdering#CONCURRENT}
  *     lets steps race, {@link StepOrdering#oneAtATime()} gives a trace one order of steps
+ * @param bufferEncoding how the channels' buffers carry records between threads: the objects
+ *     themselves, or serialized as a distributed engine must (the simulation's single records are
+ *     always the objects)
  */
-public record ThreadSettings(int bufferSize, long bufferTimeout, StepOrdering stepOrdering) {
+public record ThreadSettings(int bufferSize, long bufferTimeout, StepOrdering stepOrdering, BufferEncoding bufferEncoding) {
 
     public ThreadSettings {
         Objects.requireNonNull(stepOrdering, "stepOrdering");
+        Objects.requireNonNull(bufferEncoding, "bufferEncoding");
         requireAtLeast("bufferSize", bufferSize, 0);
         requireAtLeast("bufferTimeout", bufferTimeout, 0);
     }

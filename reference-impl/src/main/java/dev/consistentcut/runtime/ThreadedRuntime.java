@@ -135,7 +135,7 @@ public final class ThreadedRuntime extends DrivenRuntime {
         // Declines are drawn by the task threads, in no fixed order: the seed does not reproduce them.
         RandomGenerator declineDraws = options.draws().newDraws();
         this.driver = new CheckpointDriver(job, mode, checkpoints, observation, System::nanoTime, threads.bufferSize(),
-                UnaryOperator.identity(), true, new DriverGateway.Choices(TimeUnit.MILLISECONDS.toNanos(1),
+                threads.bufferEncoding(), UnaryOperator.identity(), true, new DriverGateway.Choices(TimeUnit.MILLISECONDS.toNanos(1),
                         declineDraws::nextDouble, this::wakeCoordinator, onTaskThread::get), checker);
     }
 

@@ -18,9 +18,20 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** {@link Channel} with buffers of more than one record. */
+/**
+ * {@link Channel} with buffers of more than one record, with the records in the buffers as
+ * objects and serialized: the channel's behaviour must not depend on how a buffer carries them.
+ */
+@ParameterizedClass
+@EnumSource(BufferEncoding.class)
 class BufferedChannelTest {
+
+    @Parameter
+    BufferEncoding encoding;
 
     private static Record rec(long offset) {
         return new Record(new RecordId("src", offset), offset, offset * 10);
@@ -36,11 +47,11 @@ class BufferedChannelTest {
 
     @Test
     void capacityIsCountedInBuffersAndStatedInRecords() {
-        Channel c = new Channel("e", 10, 3);
+        Channel c = new Channel("e", 10, 3, encoding);
         assertEquals(3, c.bufferSize());
         assertEquals(3, c.bufferCapacity());
         assertEquals(9, c.capacity(), "3 buffers of 3 records: 9 records, the spec's Capacity");
-        Channel small = new Channel("e", 2, 8);
+        Channel small = new Channel("e", 2, 8, encoding);
         assertEquals(2, small.bufferSize(), "a buffer is never larger than the channel");
         assertEquals(1, small.bufferCapacity());
         Channel one = new Channel("e", 5);
@@ -52,7 +63,7 @@ class BufferedChannelTest {
 
     @Test
     void aBufferIsHandedOverWhenFullNotBefore() {
-        Channel c = new Channel("e", 6, 3);
+        Channel c = new Channel("e", 6, 3, encoding);
         AtomicInteger available = new AtomicInteger();
         c.setListeners(available::incrementAndGet, () -> { });
         c.offerRecord(rec(0));
@@ -70,7 +81,7 @@ class BufferedChannelTest {
 
     @Test
     void flushHandsOverAPartBufferWhichStillTakesAWholeCredit() {
-        Channel c = new Channel("e", 6, 3);
+        Channel c = new Channel("e", 6, 3, encoding);
         assertFalse(c.flush(), "nothing to flush");
         c.offerRecord(rec(0));
         assertTrue(c.hasOpenBuffer());
@@ -91,7 +102,7 @@ class BufferedChannelTest {
 
     @Test
     void theOpenBufferGoesAheadOfEveryEvent() {
-        Channel c = new Channel("e", 12, 4);
+        Channel c = new Channel("e", 12, 4, encoding);
         assertTrue(c.offerRecord(rec(0)));
         c.putBarrier(new Barrier(1));
         assertTrue(c.offerRecord(rec(1)));
@@ -114,7 +125,7 @@ class BufferedChannelTest {
 
     @Test
     void anOvertakingBarrierOvertakesTheRestOfTheBufferBeingReadTheQueueAndTheOpenBuffer() {
-        Channel c = new Channel("e", 9, 3);
+        Channel c = new Channel("e", 9, 3, encoding);
         for (long i = 0; i < 7; i++) {
             c.offerRecord(rec(i)); // buffers [0 1 2] [3 4 5], open [6]
         }
@@ -128,7 +139,7 @@ class BufferedChannelTest {
 
     @Test
     void overtakingAfterTheReceiverReadSomeBuffersOvertakesOnlyWhatIsLeft() {
-        Channel c = new Channel("e", 4, 2);
+        Channel c = new Channel("e", 4, 2, encoding);
         for (long i = 0; i < 4; i++) {
             c.offerRecord(rec(i));
         }
@@ -147,7 +158,7 @@ class BufferedChannelTest {
 
     @Test
     void restoreQueuesEveryPersistedRecordInFullBuffersBeyondCapacity() {
-        Channel c = new Channel("e", 4, 2);
+        Channel c = new Channel("e", 4, 2, encoding);
         c.offerRecord(rec(100));
         List<Record> persisted = new ArrayList<>();
         for (long i = 0; i < 7; i++) {
@@ -169,7 +180,7 @@ class BufferedChannelTest {
 
     @Test
     void aPrioritizedBarrierOvertakesTheRestOfTheBufferAndTheBuffersQueuedBeforeIt() {
-        Channel c = new Channel("e", 8, 2);
+        Channel c = new Channel("e", 8, 2, encoding);
         for (long i = 0; i < 3; i++) {
             c.offerRecord(rec(i));
         }
@@ -192,7 +203,7 @@ class BufferedChannelTest {
 
     @Test
     void putRecordWaitsForACreditAndTheReleaseOfABufferWakesIt() throws Exception {
-        Channel c = new Channel("e", 2, 2);
+        Channel c = new Channel("e", 2, 2, encoding);
         c.offerRecord(rec(0));
         c.offerRecord(rec(1)); // the only buffer handed over: no credit left
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -220,7 +231,7 @@ class BufferedChannelTest {
     /** Causal tracing: with a clock the channel runs under its lock and reports every put and take. */
     @Test
     void withAClockEveryPutAndTakeIsReportedAndTheChannelBehavesTheSame() {
-        Channel c = new Channel("e", 8, 2);
+        Channel c = new Channel("e", 8, 2, encoding);
         List<String> events = new ArrayList<>();
         CausalChannel.install(c, new ChannelClock() {
             @Override

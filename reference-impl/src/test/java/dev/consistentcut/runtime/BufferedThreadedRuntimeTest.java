@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.barrier.DeliveryGuarantee;
+import dev.consistentcut.channel.BufferEncoding;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
 import dev.consistentcut.operator.RecordingSink;
@@ -24,9 +25,11 @@ class BufferedThreadedRuntimeTest {
 
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
 
-    @ParameterizedTest(name = "{0}, buffers of {1}, timeout {2} ms")
-    @CsvSource({"aligned, 8, 100", "unaligned, 8, 100", "unaligned, 3, 0", "alternating, 8, 1", "at-least-once, 5, 100"})
-    void demoWithBuffersRecoversExactlyOnce(String modeName, int bufferSize, long timeoutMs) {
+    @ParameterizedTest(name = "{0}, buffers of {1}, timeout {2} ms, {3}")
+    @CsvSource({"aligned, 8, 100, REFERENCES", "unaligned, 8, 100, REFERENCES", "unaligned, 3, 0, REFERENCES",
+        "alternating, 8, 1, REFERENCES", "at-least-once, 5, 100, REFERENCES",
+        "aligned, 8, 100, SERIALIZED", "unaligned, 3, 0, SERIALIZED", "alternating, 8, 1, SERIALIZED"})
+    void demoWithBuffersRecoversExactlyOnce(String modeName, int bufferSize, long timeoutMs, BufferEncoding encoding) {
         BarrierMode mode = modeName.equals("alternating") ? BarrierHandlers.alternating(0) : BarrierHandlers.byName(modeName);
         int records = 400;
         ThreadedRuntime runtime = new ThreadedRuntime(ThreadedRuntimeTest.demo(records, 10_000, 32), mode,
@@ -35,6 +38,7 @@ class BufferedThreadedRuntimeTest {
                         .failAfterCheckpoint(2)
                         .bufferSize(bufferSize)
                         .bufferTimeout(timeoutMs * MS)
+                        .bufferEncoding(encoding)
                         .build());
         assertEquals(bufferSize, runtime.channel("s1#0->count#0").bufferSize());
         RunResult r = runtime.run();
