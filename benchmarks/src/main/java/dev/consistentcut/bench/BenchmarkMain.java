@@ -3,6 +3,7 @@ package dev.consistentcut.bench;
 import dev.consistentcut.bench.engine.ReferenceBenchmark;
 import dev.consistentcut.bench.engine.ReferenceCalibration;
 import dev.consistentcut.bench.flink.FlinkBenchmark;
+import dev.consistentcut.channel.BufferEncoding;
 import dev.consistentcut.bench.flink.FlinkCluster;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -27,8 +28,9 @@ import java.util.stream.Stream;
 public final class BenchmarkMain {
 
     /**
-     * Whether Flink also runs {@code s} with object reuse: only where throughput is the figure
-     * (no backpressure, no checkpoints), in the same rounds as the other engines.
+     * Whether {@code s} also runs on the engine handing objects over and on Flink with object
+     * reuse: only where throughput is the figure (no backpressure, no checkpoints), in the same
+     * rounds as the other engines.
      */
     static boolean reuseCell(Scenario s) {
         return s.backpressure() == Backpressure.NONE && s.mode() == Mode.NONE;
@@ -145,7 +147,8 @@ public final class BenchmarkMain {
         int abRuns = abSkews.size() * 2 * options.abPairs() * 2;
         Duration abWarmup = plan.quick() ? Duration.ofMillis(500) : Duration.ofSeconds(1);
         Duration abWindow = plan.quick() ? Duration.ofSeconds(1) : Duration.ofSeconds(2);
-        int reuseRuns = flink ? (int) schedule.stream().filter(BenchmarkMain::reuseCell).count() : 0;
+        int reuseRuns = (flink ? 1 : 0) * (int) schedule.stream().filter(BenchmarkMain::reuseCell).count()
+                + (reference ? 1 : 0) * (int) schedule.stream().filter(BenchmarkMain::reuseCell).count();
         int steps = 2 + (schedule.size() + 1) * options.engines().size() + reuseRuns + (flink ? 1 : 0) + abRuns;
         Duration planned = plan.plannedTimePerEngine().multipliedBy(options.engines().size()).plusSeconds(flink ? 15 : 5)
                 .plus(plan.warmup().plus(WARM_UP_WINDOW).plusSeconds(2).multipliedBy(options.engines().size()))
@@ -158,6 +161,8 @@ public final class BenchmarkMain {
             progress.step("calibration");
             Calibration calibration = calibrate(tmp, progress);
             ReferenceBenchmark referenceEngine = new ReferenceBenchmark(ReferenceCalibration.storeFactory(tmp.resolve("reference")));
+            ReferenceBenchmark referenceObjects = new ReferenceBenchmark(
+                    ReferenceCalibration.storeFactory(tmp.resolve("reference-objects")), BufferEncoding.REFERENCES);
             FlinkCluster cluster = null;
             try {
                 if (flink) {
@@ -190,6 +195,12 @@ public final class BenchmarkMain {
                         progress.step("flink     " + s.name());
                         ScenarioRun r = flinkEngine.run(s, plan.warmup(), window, progress);
                         rounds.computeIfAbsent(ScenarioRun.FLINK + " " + s.name(), k -> new ArrayList<>()).add(r);
+                        progress.note(line(r));
+                    }
+                    if (reference && reuseCell(s)) {
+                        progress.step("reference handing objects over " + s.name());
+                        ScenarioRun r = referenceObjects.run(s, plan.warmup(), window, progress);
+                        rounds.computeIfAbsent(ScenarioRun.REFERENCE_OBJECTS + " " + s.name(), k -> new ArrayList<>()).add(r);
                         progress.note(line(r));
                     }
                     if (flinkReuse != null && reuseCell(s)) {
@@ -231,7 +242,8 @@ public final class BenchmarkMain {
             }
             List<ScenarioRun> runs = new ArrayList<>();
             for (Scenario s : scenarios) {
-                for (String engine : List.of(ScenarioRun.REFERENCE, ScenarioRun.FLINK, ScenarioRun.FLINK_REUSE)) {
+                for (String engine : List.of(ScenarioRun.REFERENCE, ScenarioRun.REFERENCE_OBJECTS, ScenarioRun.FLINK,
+                        ScenarioRun.FLINK_REUSE)) {
                     List<ScenarioRun> r = rounds.get(engine + " " + s.name());
                     if (r != null) {
                         runs.add(ScenarioRun.merge(r));

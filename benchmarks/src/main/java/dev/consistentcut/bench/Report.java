@@ -77,14 +77,15 @@ public final class Report {
         for (Targets.Verdict v : in.verdicts()) {
             md.append("| ").append(v.target()).append(" | ").append(v.measured()).append(" | ").append(v.status()).append(" |\n");
         }
-        for (String engine : List.of(ScenarioRun.REFERENCE, ScenarioRun.FLINK, ScenarioRun.FLINK_REUSE)) {
+        for (String engine : List.of(ScenarioRun.REFERENCE, ScenarioRun.REFERENCE_OBJECTS, ScenarioRun.FLINK, ScenarioRun.FLINK_REUSE)) {
             if (in.rows().stream().noneMatch(s -> s.engine().equals(engine))) {
                 continue;
             }
             md.append("\n#### ").append(switch (engine) {
                 case ScenarioRun.FLINK -> "Apache Flink 2.3.0 (MiniCluster)";
                 case ScenarioRun.FLINK_REUSE -> "Apache Flink 2.3.0 (MiniCluster) with object reuse, no backpressure and no checkpoints only";
-                default -> "Reference engine (threaded runtime)";
+                case ScenarioRun.REFERENCE_OBJECTS -> "Reference engine handing record objects over (no serialization), no backpressure and no checkpoints only";
+                default -> "Reference engine (threaded runtime, records serialized into its buffers)";
             }).append("\n\n");
             md.append("| backpressure | skew | mode | records/s (rounds' range) | CPU per record (us) | checkpoints | duration p50 / p99 / max (ms) | start delay p50 (ms) | alignment p50 (ms) | persisted records p50 | persisted bytes p50 | checkpoint size p50 | predicted p50 (ms) | measured / predicted |\n");
             md.append("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
@@ -194,20 +195,22 @@ public final class Report {
                 .filter(m -> m.benchmark().equals(RAW_HAND_OFF) && m.params().contains("capacity=" + JobShape.CHANNEL_CAPACITY))
                 .findFirst();
         List<Summary> engine = rows.stream()
-                .filter(s -> s.engine().equals(ScenarioRun.REFERENCE) && s.scenario().backpressure() == Backpressure.NONE
+                .filter(s -> (s.engine().equals(ScenarioRun.REFERENCE) || s.engine().equals(ScenarioRun.REFERENCE_OBJECTS))
+                        && s.scenario().backpressure() == Backpressure.NONE
                         && s.scenario().mode() == Mode.NONE)
                 .toList();
         if (pipeline.isEmpty() || handOff.isEmpty() || engine.isEmpty()) {
             return "";
         }
         StringBuilder md = new StringBuilder("\n#### The reference engine against the physical limit\n\n"
-                + "| skew | engine records/s | single-thread pipeline records/s | engine / pipeline | raw hand-off records/s | engine / hand-off |\n"
-                + "| --- | ---: | ---: | ---: | ---: | ---: |\n");
+                + "| engine | skew | engine records/s | single-thread pipeline records/s | engine / pipeline | raw hand-off records/s | engine / hand-off |\n"
+                + "| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
         double pipelineRate = pipeline.get().score() * 1e6;
         double handOffRate = handOff.get().score() * 1e6;
         for (Summary s : engine) {
             double rate = s.run().throughput();
-            md.append("| ").append(s.scenario().skew() ? "on" : "off")
+            md.append("| ").append(s.engine())
+                    .append(" | ").append(s.scenario().skew() ? "on" : "off")
                     .append(" | ").append(formatNumber(rate))
                     .append(" | ").append(formatNumber(pipelineRate))
                     .append(" | ").append(formatNumber(rate / pipelineRate))

@@ -66,8 +66,8 @@ public final class ResultsCsv {
                 throw new FormatException(where + f.size() + " fields, the header has " + header.size());
             }
             String e = f.get(engine);
-            if (!e.equals(ScenarioRun.REFERENCE) && !e.equals(ScenarioRun.FLINK) && !e.equals(ScenarioRun.FLINK_REUSE)) {
-                throw new FormatException(where + "engine '" + e + "', expected reference, flink or flink-reuse");
+            if (!List.of(ScenarioRun.REFERENCE, ScenarioRun.REFERENCE_OBJECTS, ScenarioRun.FLINK, ScenarioRun.FLINK_REUSE).contains(e)) {
+                throw new FormatException(where + "engine '" + e + "', expected reference, reference-objects, flink or flink-reuse");
             }
             Scenario s = new Scenario(backpressure(f.get(backpressure), where), skew(f.get(skew), where), mode(f.get(mode), where));
             out.add(new Row(e, s, number(f.get(duration), "duration_p50_ms", where),

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * What one engine did in one scenario's measurement window.
  *
- * @param engine "reference", "flink" or "flink-reuse"
+ * @param engine "reference", "reference-objects", "flink" or "flink-reuse"
  * @param scenario the grid cell
  * @param seconds the measurement window (after warm-up)
  * @param records records the sink received in the window
@@ -27,7 +27,13 @@ public record ScenarioRun(
         List<Double> roundThroughputs,
         double cpuSeconds) {
 
+    /** The reference engine with its channels serializing records, the engine compared with Flink. */
     public static final String REFERENCE = "reference";
+    /**
+     * The reference engine handing record objects between threads: the runs without backpressure
+     * and without checkpoints only, beside the serializing engine.
+     */
+    public static final String REFERENCE_OBJECTS = "reference-objects";
     public static final String FLINK = "flink";
     /** Flink with object reuse on: the runs without backpressure and without checkpoints only. */
     public static final String FLINK_REUSE = "flink-reuse";

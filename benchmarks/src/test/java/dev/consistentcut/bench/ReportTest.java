@@ -63,7 +63,7 @@ class ReportTest {
         String md = Report.limits(rows, micro);
         // The fixture's engine runs 1,000,000 records/s without backpressure: half the pipeline's
         // 2 records per microsecond, a quarter of the hand-off's 4 at the job's channel depth.
-        assertTrue(md.contains("| on | 1,000,000 | 2,000,000 | 0.500 | 4,000,000 | 0.250 |"), md);
+        assertTrue(md.contains("| reference | on | 1,000,000 | 2,000,000 | 0.500 | 4,000,000 | 0.250 |"), md);
         assertEquals("", Report.limits(rows, micro.subList(0, 2)), "no hand-off at the job's channel depth: no table");
         assertEquals("", Report.limits(rows, List.of()), "no microbenchmarks: no table");
     }

@@ -9,6 +9,7 @@ import dev.consistentcut.bench.Mode;
 import dev.consistentcut.bench.Progress;
 import dev.consistentcut.bench.Scenario;
 import dev.consistentcut.bench.ScenarioRun;
+import dev.consistentcut.channel.BufferEncoding;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.checkpoint.CheckpointStats;
 import dev.consistentcut.checkpoint.CheckpointStore;
@@ -56,10 +57,30 @@ public final class ReferenceBenchmark {
     private static final long NEVER = TimeUnit.DAYS.toNanos(365);
 
     private final Supplier<CheckpointStore> stores;
+    private final BufferEncoding encoding;
 
-    /** @param stores makes the checkpoint store of each scenario (a fresh one each time) */
+    /**
+     * Runs whose channels serialize the records into their buffers, as Flink's network stack does
+     * between unchained tasks: the engine compared with Flink.
+     *
+     * @param stores makes the checkpoint store of each scenario (a fresh one each time)
+     */
     public ReferenceBenchmark(Supplier<CheckpointStore> stores) {
+        this(stores, BufferEncoding.SERIALIZED);
+    }
+
+    /**
+     * @param stores makes the checkpoint store of each scenario (a fresh one each time)
+     * @param encoding how the channels' buffers carry records; results are named by {@link #engine()}
+     */
+    public ReferenceBenchmark(Supplier<CheckpointStore> stores, BufferEncoding encoding) {
         this.stores = stores;
+        this.encoding = encoding;
+    }
+
+    /** {@link ScenarioRun#REFERENCE} (serializing) or {@link ScenarioRun#REFERENCE_OBJECTS}. */
+    public String engine() {
+        return encoding == BufferEncoding.SERIALIZED ? ScenarioRun.REFERENCE : ScenarioRun.REFERENCE_OBJECTS;
     }
 
     public ScenarioRun run(Scenario scenario, Duration warmup, Duration window, Progress progress) throws Exception {
@@ -78,6 +99,7 @@ public final class ReferenceBenchmark {
                 .maxConcurrentAligned(1)
                 .trackProcessed(false)
                 .bufferSize(BUFFER_SIZE)
+                .bufferEncoding(encoding)
                 .store(stores)
                 .onCheckpoint(c -> completed.add(new Durable(c, System.nanoTime())))
                 .build();
@@ -144,7 +166,7 @@ public final class ReferenceBenchmark {
                 samples.add(sample(d, sampler.at(trigger)));
             }
         }
-        return new ScenarioRun(ScenarioRun.REFERENCE, scenario, (windowEnd - windowStart) / 1e9, records, samples,
+        return new ScenarioRun(engine(), scenario, (windowEnd - windowStart) / 1e9, records, samples,
                 r.abortedCheckpoints(), cpu);
     }
 

@@ -1,6 +1,7 @@
 package dev.consistentcut.bench.micro;
 
 import dev.consistentcut.bench.JobShape;
+import dev.consistentcut.channel.BufferEncoding;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.message.Message;
 import dev.consistentcut.message.Record;
@@ -49,12 +50,16 @@ public class ChannelHandOffBenchmark {
     @Param({"1", "250"})
     public int bufferSize;
 
+    /** How the buffers carry the records: the objects, or serialized on hand-over and decoded by the receiver. */
+    @Param({"REFERENCES", "SERIALIZED"})
+    public BufferEncoding encoding;
+
     private Channel channel;
     private long nextOffset;
 
     @Setup(Level.Iteration)
     public void setUp() {
-        channel = new Channel("s#0->t#0", capacity, bufferSize);
+        channel = new Channel("s#0->t#0", capacity, bufferSize, encoding);
     }
 
     @Benchmark
