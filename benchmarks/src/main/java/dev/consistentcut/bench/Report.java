@@ -181,6 +181,8 @@ public final class Report {
 
     /** The single-thread pipeline's score (records per microsecond), the operators alone. */
     static final String PIPELINE_LIMIT = "PipelineLimitBenchmark.singleThreadPipeline";
+    /** The serializing engine's goal: at least the single-thread pipeline's throughput divided by this. */
+    static final double PIPELINE_GOAL_FACTOR = 3;
     /** The bare ring's consumer side (records per microsecond), a hand-off per record. */
     static final String RAW_HAND_OFF = "RawHandOffBenchmark.rawHandOff:poll";
 
@@ -218,6 +220,10 @@ public final class Report {
                     .append(" | ").append(formatNumber(rate / handOffRate))
                     .append(" |\n");
         }
+        engine.stream().filter(s -> s.engine().equals(ScenarioRun.REFERENCE)).forEach(s -> md.append(String.format(Locale.ROOT,
+                "\nGoal, the engine within %.0fx of the single-thread pipeline (skew %s): %s.\n", PIPELINE_GOAL_FACTOR,
+                s.scenario().skew() ? "on" : "off",
+                s.run().throughput() * PIPELINE_GOAL_FACTOR >= pipelineRate ? "met" : "missed")));
         md.append("\nThe pipeline runs the job's operators in one thread with no channels (" + PIPELINE_LIMIT
                 + "); the hand-off is a bare bounded ring between two threads, a fresh record per hand-off (" + RAW_HAND_OFF
                 + ", capacity " + JobShape.CHANNEL_CAPACITY + "). Engine figures: no backpressure, no checkpoints, pooled rounds.\n");

@@ -64,6 +64,10 @@ class ReportTest {
         // The fixture's engine runs 1,000,000 records/s without backpressure: half the pipeline's
         // 2 records per microsecond, a quarter of the hand-off's 4 at the job's channel depth.
         assertTrue(md.contains("| reference | on | 1,000,000 | 2,000,000 | 0.500 | 4,000,000 | 0.250 |"), md);
+        assertTrue(md.contains("within 3x of the single-thread pipeline (skew on): met."), md);
+        List<Report.MicroResult> fastPipeline = List.of(
+                new Report.MicroResult(Report.PIPELINE_LIMIT, "", 3.5, 0.1, "ops/us"), micro.get(2));
+        assertTrue(Report.limits(rows, fastPipeline).contains("(skew on): missed."), "1,000,000 records/s is below 3,500,000 / 3");
         assertEquals("", Report.limits(rows, micro.subList(0, 2)), "no hand-off at the job's channel depth: no table");
         assertEquals("", Report.limits(rows, List.of()), "no microbenchmarks: no table");
     }
