@@ -2,6 +2,9 @@ package dev.consistentcut.channel;
 
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -14,6 +17,10 @@ import java.util.Arrays;
  * Stateless.
  */
 final class RecordCodec {
+
+    /** Big-endian views of a byte array: one bounds check and one store or load per field. */
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private RecordCodec() {
     }
@@ -102,16 +109,12 @@ final class RecordCodec {
     }
 
     private static int putInt(byte[] b, int p, int v) {
-        b[p] = (byte) (v >>> 24);
-        b[p + 1] = (byte) (v >>> 16);
-        b[p + 2] = (byte) (v >>> 8);
-        b[p + 3] = (byte) v;
+        INT.set(b, p, v);
         return p + 4;
     }
 
     private static int putLong(byte[] b, int p, long v) {
-        putInt(b, p, (int) (v >>> 32));
-        putInt(b, p + 4, (int) v);
+        LONG.set(b, p, v);
         return p + 8;
     }
 
@@ -119,10 +122,13 @@ final class RecordCodec {
         if (p < 0 || p + 4 > b.length) {
             throw new IndexOutOfBoundsException("an int at " + p + " of " + b.length + " bytes");
         }
-        return (b[p] & 0xff) << 24 | (b[p + 1] & 0xff) << 16 | (b[p + 2] & 0xff) << 8 | (b[p + 3] & 0xff);
+        return (int) INT.get(b, p);
     }
 
     private static long getLong(byte[] b, int p) {
-        return (long) getInt(b, p) << 32 | (getInt(b, p + 4) & 0xffffffffL);
+        if (p < 0 || p + 8 > b.length) {
+            throw new IndexOutOfBoundsException("a long at " + p + " of " + b.length + " bytes");
+        }
+        return (long) LONG.get(b, p);
     }
 }
