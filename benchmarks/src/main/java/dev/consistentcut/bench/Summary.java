@@ -109,6 +109,9 @@ public record Summary(
                 double travel = calibration.travelMs(run.scenario().backpressure());
                 double throughput = run.throughput();
                 predicted = Stats.median(Stats.of(c, s -> {
+                    if (s.backlogRecords() < 0) {
+                        return Double.NaN; // not sampled: no estimate, not a negative one
+                    }
                     double aligned = s.backlogRecords() / throughput * 1000;
                     return aligned <= timeout ? aligned : timeout + s.persistedBytes() / bandwidth * 1000 + travel;
                 }));

@@ -72,6 +72,19 @@ class SummaryTest {
     }
 
     @Test
+    void anAlternatingCheckpointWithoutABacklogSampleHasNoEstimateNotANegativeOne() {
+        // Two checkpoints, the first with 100 records queued at its trigger, the second triggered
+        // before the sampler's first sample (-1): the prediction is the first one's, 0.1 ms at
+        // 1,000,000 records/s, not the median with -1 / throughput.
+        Scenario s = new Scenario(Backpressure.NONE, true, Mode.ALTERNATING);
+        ScenarioRun run = new ScenarioRun(ScenarioRun.REFERENCE, s, 1, 1_000_000, List.of(
+                new CheckpointSample(1, 3, 1, 0, 0, 0, 20_000, 100),
+                new CheckpointSample(2, 3, 1, 0, 0, 0, 20_000, -1)), 0);
+        Summary summary = Summary.of(run, Fixtures.CALIBRATION, List.of(run));
+        assertEquals(0.1, summary.predictedP50Ms(), 1e-9);
+    }
+
+    @Test
     void withoutCheckpointsThereIsNothingToPredict() {
         Summary s = find(Fixtures.summaries(Fixtures.goodGrid()), ScenarioRun.REFERENCE, Backpressure.NONE, Mode.NONE);
         assertTrue(Double.isNaN(s.predictedP50Ms()));
