@@ -11,6 +11,7 @@ usage() {
   cat <<'USAGE'
 Usage: ./benchmark.sh [--quick] [--only LIST] [--engines LIST] [--help] | --chart-only [DIR] [--debug]
        ./benchmark.sh --scale [--max-records N] [--repeats R]
+       ./benchmark.sh --sweep
 
   (no option)  the full run: JMH microbenchmarks, then the
                macro benchmark over backpressure none/light/heavy x skew off/on x
@@ -39,6 +40,12 @@ Usage: ./benchmark.sh [--quick] [--only LIST] [--engines LIST] [--help] | --char
                checkpoint wrote. Every run must exit 0 with the exactly-once verdict, otherwise
                the sweep stops with exit 1. One progress line per run on stderr.
                Results: benchmarks/results/scale/{scale.csv,scale.md,scale.png}
+  --sweep      instead of the above: the scaling sweep of the reference engine (records
+               serialized) under light backpressure with even sources, aligned and unaligned:
+               the demo job's sizes, then one at a time varied (count parallelism 1, 3, 4;
+               channel capacity 250, 2,000; buffer size 10, 1,000; keys 10, 100,000), each run
+               against the cost model's prediction, printed before it runs (docs/benchmarks.md).
+               Results: benchmarks/results/sweep/{sweep.csv,sweep.md}
   --max-records N  with --scale: the largest records per source (default 2000000)
   --repeats R  with --scale: runs per point (default 3)
   --help       this text
@@ -51,6 +58,7 @@ USAGE
 quick=""
 only=""
 scale=""
+sweep=""
 scale_opts=()
 engines=""
 chart_only=""
@@ -68,6 +76,7 @@ while [ $# -gt 0 ]; do
       if [ $# -ge 2 ] && [ -n "$2" ] && [ "${2#-}" = "$2" ]; then chart_dir=$2; shift; fi ;;
     --debug) debug=(--debug) ;;
     --scale) scale=1 ;;
+    --sweep) sweep=1 ;;
     --max-records|--repeats)
       [ $# -ge 2 ] && [[ "$2" =~ ^[0-9]+$ ]] || { echo "benchmark.sh: $1 needs a whole number (see --help)" >&2; exit 2; }
       scale_opts+=("$1" "$2")
@@ -82,6 +91,20 @@ command -v java >/dev/null 2>&1 || { echo "benchmark.sh: java not found: install
 command -v mvn >/dev/null 2>&1 || { echo "benchmark.sh: mvn not found: install Maven 3.8+" >&2; exit 3; }
 
 [ ${#scale_opts[@]} -eq 0 ] || [ -n "$scale" ] || { echo "benchmark.sh: --max-records and --repeats go with --scale (see --help)" >&2; exit 2; }
+if [ -n "$sweep" ]; then
+  [ -z "$scale$quick$only$engines$chart_only" ] && [ ${#scale_opts[@]} -eq 0 ] && [ ${#debug[@]} -eq 0 ] \
+    || { echo "benchmark.sh: --sweep takes no other option (see --help)" >&2; exit 2; }
+  mkdir -p benchmarks/target
+  echo "benchmark.sh: building the benchmarks module (mvn package, tests skipped)" >&2
+  mvn -B -q -ntp -pl benchmarks -am package -DskipTests >"benchmarks/target/build.log" 2>&1 \
+    || { echo "benchmark.sh: build failed, see benchmarks/target/build.log" >&2; tail -20 benchmarks/target/build.log >&2; exit 1; }
+  start=$SECONDS
+  rc=0
+  java -Xmx2g -Djava.awt.headless=true -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
+       dev.consistentcut.bench.sweep.SweepMain --out benchmarks/results/sweep || rc=$?
+  echo "benchmark.sh: done in $(((SECONDS - start) / 60)) min $(((SECONDS - start) % 60)) s; results in benchmarks/results/sweep/" >&2
+  exit $rc
+fi
 if [ -n "$scale" ]; then
   [ -z "$quick$only$engines$chart_only" ] && [ ${#debug[@]} -eq 0 ] \
     || { echo "benchmark.sh: --scale takes only --max-records and --repeats (see --help)" >&2; exit 2; }

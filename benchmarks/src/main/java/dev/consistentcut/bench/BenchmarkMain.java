@@ -275,7 +275,8 @@ public final class BenchmarkMain {
         }
     }
 
-    private static Calibration calibrate(Path tmp, Progress progress) throws Exception {
+    /** The store's bandwidth and the barrier's hop times on this machine, measured now (in {@code tmp}). */
+    public static Calibration calibrate(Path tmp, Progress progress) throws Exception {
         progress.detail("barrier hop times");
         dev.consistentcut.bench.engine.BarrierHopCalibration hops = new dev.consistentcut.bench.engine.BarrierHopCalibration(40);
         double idle = hops.idleHopMs();

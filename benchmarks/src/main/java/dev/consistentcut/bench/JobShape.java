@@ -46,6 +46,11 @@ public final class JobShape {
 
     /** The key of the record at {@code offset}: spread over {@link #KEYS} keys, the same in both engines. */
     public static long keyAt(long offset) {
-        return Math.floorMod(offset * 0x9E3779B97F4A7C15L >>> 17, KEYS);
+        return keyAt(offset, KEYS);
+    }
+
+    /** The key of the record at {@code offset} in a job of {@code keys} keys (the sweep varies them). */
+    public static long keyAt(long offset, int keys) {
+        return Math.floorMod(offset * 0x9E3779B97F4A7C15L >>> 17, keys);
     }
 }

@@ -40,6 +40,7 @@ import java.util.function.BooleanSupplier;
 public final class BenchmarkSourceLog implements SourceLog {
 
     private final Pacer pacer;
+    private final int keys;
     /** The log's length: 0 until opened, then endless until the source thread sets its end after a close. */
     private volatile long length;
     private volatile boolean closeRequested;
@@ -49,7 +50,13 @@ public final class BenchmarkSourceLog implements SourceLog {
 
     /** A log that yields at most {@code perSecond} records a second; 0 for no throttle. */
     public BenchmarkSourceLog(double perSecond) {
+        this(perSecond, JobShape.KEYS);
+    }
+
+    /** As {@link #BenchmarkSourceLog(double)}, over {@code keys} distinct keys. */
+    public BenchmarkSourceLog(double perSecond, int keys) {
         this.pacer = Pacer.perSecond(perSecond);
+        this.keys = keys;
     }
 
     @Override
@@ -69,7 +76,7 @@ public final class BenchmarkSourceLog implements SourceLog {
         } else if (offset > pacedUpTo && pacer.awaitUnless(barrierPending)) {
             pacedUpTo = offset;
         }
-        return new Entry(JobShape.keyAt(offset), 1);
+        return new Entry(JobShape.keyAt(offset, keys), 1);
     }
 
     /** While the source thread waits for its next record, it gives up when {@code barrierPending} says so. */

@@ -1,5 +1,6 @@
 package dev.consistentcut.bench.engine;
 
+import dev.consistentcut.bench.JobParams;
 import dev.consistentcut.bench.JobShape;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
@@ -17,11 +18,16 @@ public final class DemoJob {
     }
 
     public static JobGraph graph(BenchmarkSourceLog first, BenchmarkSourceLog second, CountingSink sink) {
+        return graph(first, second, sink, JobParams.DEMO);
+    }
+
+    /** The same shape with the count's parallelism and the channels' capacity of {@code params}. */
+    public static JobGraph graph(BenchmarkSourceLog first, BenchmarkSourceLog second, CountingSink sink, JobParams params) {
         return JobGraph.builder()
-                .defaultCapacity(JobShape.CHANNEL_CAPACITY)
+                .defaultCapacity(params.capacity())
                 .source("s1", first)
                 .source("s2", second)
-                .operator("count", JobShape.COUNT_PARALLELISM, KeyedCount::new)
+                .operator("count", params.parallelism(), KeyedCount::new)
                 // The runtime asks the factory once per task instance (and again on a restore, which
                 // a benchmark run never has): the one sink instance is the one whose count we read.
                 .operator("sink", 1, () -> sink)

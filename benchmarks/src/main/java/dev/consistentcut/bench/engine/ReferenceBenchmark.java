@@ -4,6 +4,7 @@ import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.bench.CheckpointSample;
 import dev.consistentcut.bench.Machine;
+import dev.consistentcut.bench.JobParams;
 import dev.consistentcut.bench.JobShape;
 import dev.consistentcut.bench.Mode;
 import dev.consistentcut.bench.Progress;
@@ -84,10 +85,17 @@ public final class ReferenceBenchmark {
     }
 
     public ScenarioRun run(Scenario scenario, Duration warmup, Duration window, Progress progress) throws Exception {
-        BenchmarkSourceLog first = new BenchmarkSourceLog(0);
-        BenchmarkSourceLog second = new BenchmarkSourceLog(scenario.skew() ? JobShape.THROTTLED_RECORDS_PER_SECOND : 0);
+        return run(scenario, JobParams.DEMO, warmup, window, progress);
+    }
+
+    /** A run of the demo job with the sizes of {@code params} (the scaling sweep). */
+    public ScenarioRun run(Scenario scenario, JobParams params, Duration warmup, Duration window, Progress progress)
+            throws Exception {
+        BenchmarkSourceLog first = new BenchmarkSourceLog(0, params.keys());
+        BenchmarkSourceLog second = new BenchmarkSourceLog(scenario.skew() ? JobShape.THROTTLED_RECORDS_PER_SECOND : 0,
+                params.keys());
         CountingSink sink = new CountingSink(scenario.backpressure().sinkNanosPerRecord());
-        JobGraph job = DemoJob.graph(first, second, sink);
+        JobGraph job = DemoJob.graph(first, second, sink, params);
         BarrierMode mode = switch (scenario.mode()) {
             case UNALIGNED -> BarrierHandlers.unaligned();
             case ALTERNATING -> BarrierHandlers.alternating(JobShape.ALIGNED_TIMEOUT.toMillis());
@@ -98,7 +106,7 @@ public final class ReferenceBenchmark {
                 .checkpointInterval(scenario.mode().checkpoints() ? JobShape.CHECKPOINT_INTERVAL.toNanos() : NEVER)
                 .maxConcurrentAligned(1)
                 .trackProcessed(false)
-                .bufferSize(BUFFER_SIZE)
+                .bufferSize(params == JobParams.DEMO ? BUFFER_SIZE : params.bufferSize())
                 .bufferEncoding(encoding)
                 .store(stores)
                 .onCheckpoint(c -> completed.add(new Durable(c, System.nanoTime())))
