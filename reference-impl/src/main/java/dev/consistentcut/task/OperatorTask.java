@@ -558,6 +558,9 @@ public final class OperatorTask implements Task {
             operator.restoreState(snapshot.operatorState());
             processed.putAll(snapshot.processed());
         }
+        if (changelogs != null) {
+            changelogs.abandon(); // its materialisation is of the chains this restore replaces
+        }
         changelogs = new TaskChangelogs(operator, snapshot);
         sink = operator instanceof TransactionalSink t ? t : null;
         lastRecommitted = List.of();
