@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 
 /**
  * The physical graph made concrete: one {@link Channel} per channel and one task per task
@@ -42,9 +43,10 @@ final class Deployment {
      * @param endOfInput sources send end of partition once their log is read
      * @param bufferSize records per network buffer: 1 per record, 0 a quarter of each
      *     channel's capacity (four buffers); see {@link #bufferSizeFor}
+     * @param materialiser where the operator tasks materialise their changelogs
      */
     Deployment(PhysicalGraph graph, BarrierMode mode, CoordinatorGateway gateway, RunObserver observer,
-               boolean trackProcessed, boolean endOfInput, int bufferSize) {
+               boolean trackProcessed, boolean endOfInput, int bufferSize, Executor materialiser) {
         this.endOfInput = endOfInput;
         this.graph = graph;
         Map<String, Channel> channels = new LinkedHashMap<>();
@@ -61,7 +63,8 @@ final class Deployment {
                 sources.add(s);
                 tasks.put(t.id(), s);
             } else {
-                OperatorTask o = new OperatorTask(t.id(), graph, readOnly, mode, gateway, observer, trackProcessed);
+                OperatorTask o = new OperatorTask(t.id(), graph, readOnly, mode, gateway, observer, trackProcessed,
+                        materialiser);
                 operators.add(o);
                 tasks.put(t.id(), o);
             }

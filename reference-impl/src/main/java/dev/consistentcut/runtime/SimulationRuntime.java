@@ -104,7 +104,8 @@ public final class SimulationRuntime extends DrivenRuntime {
         ObservationSettings keeping = new ObservationSettings(o.observer(), o.trackProcessed(),
                 o.onCheckpoint().andThen(completed::add), o.progress());
         this.driver = new CheckpointDriver(job, mode, checkpoints, keeping, () -> step, 1, lifecycleView, false,
-                new DriverGateway.Choices(1, random::nextDouble, () -> { }, () -> false), Runnable::run);
+                new DriverGateway.Choices(1, random::nextDouble, () -> { }, () -> false), Runnable::run,
+                Runnable::run); // a materialisation runs within the snapshot that starts it: the seed decides all
         for (String t : driver.deployment.tasks.keySet()) {
             outputsOf.put(t, driver.graph.outputs(t).stream().map(c -> driver.deployment.channels.get(c.id())).toList());
         }

@@ -61,12 +61,8 @@ final class TaskChangelogs {
     /** Consecutive failed materialisations after which a snapshot fails (Flink's {@code materialization.max-tolerable-failures}, 3). */
     static final int MAX_FAILED_MATERIALISATIONS = 3;
 
-    /**
-     * The materialiser of every task that is given none: one daemon thread, so materialisations
-     * of several tasks take turns instead of taking the cores from the tasks (Flink: one
-     * materialisation thread per task manager, ChangelogStateBackend's periodic materialisation).
-     */
-    private static final ExecutorService SHARED_MATERIALISER = Executors.newSingleThreadExecutor(r -> {
+    /** The materialiser of every task that is given none: {@link OperatorTask#BACKGROUND_MATERIALISER}. */
+    static final ExecutorService SHARED_MATERIALISER = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "changelog-materialiser");
         t.setDaemon(true);
         return t;
