@@ -123,8 +123,8 @@ public final class OperatorTask implements Task {
     /**
      * As the other constructor, with the executor the task's changelogs are materialised on
      * ({@link #BACKGROUND_MATERIALISER} in the threaded runtime, so that no checkpoint waits for
-     * one; the calling thread, within the snapshot that starts it, in the simulation and by
-     * default, so that a seed decides every step).
+     * one; a queue the simulation runs at a later trigger, so that a seed decides every step;
+     * by default the calling thread, within the snapshot that starts it).
      */
     public OperatorTask(String id, PhysicalGraph graph, Map<String, Channel> channels, BarrierMode mode,
                         CoordinatorGateway coordinator, RunObserver observer, boolean trackProcessed,
