@@ -35,7 +35,9 @@ import java.util.concurrent.RejectedExecutionException;
  * nothing of the task's; the first snapshot after it is done replaces the materialised prefix of
  * each chain by the merged segment, the segments written since following it
  * ({@code CompactState} of a prefix, {@link Changelog#compactState(Changelog, Object, long)}).
- * At most one materialisation is in flight; a failed one is dropped and tried again when next
+ * At most one materialisation is in flight (Flink's
+ * {@code PeriodicMaterializationManager.MaterializationTarget}: no new one until the previous
+ * one is confirmed or failed); a failed one is dropped and tried again when next
  * due; an instance replaced on a restore {@link #abandon}s its own. So no snapshot waits for a
  * materialisation, and its synchronous part is the changes since the previous snapshot (and, at
  * a rebase, the segments written since the materialised point).
@@ -58,7 +60,11 @@ final class TaskChangelogs {
      */
     static final int MAX_SEGMENTS = 256;
 
-    /** Consecutive failed materialisations after which a snapshot fails (Flink's {@code materialization.max-tolerable-failures}, 3). */
+    /**
+     * Consecutive failed materialisations allowed; one more fails the snapshot (Flink's {@code
+     * state.backend.changelog.max-failures-allowed}, 3: PeriodicMaterializationManager fails the
+     * task at the next).
+     */
     static final int MAX_FAILED_MATERIALISATIONS = 3;
 
     /** The materialiser of every task that is given none: {@link OperatorTask#BACKGROUND_MATERIALISER}. */
@@ -213,7 +219,7 @@ final class TaskChangelogs {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            if (++failedMaterialisations >= MAX_FAILED_MATERIALISATIONS) {
+            if (++failedMaterialisations > MAX_FAILED_MATERIALISATIONS) {
                 throw new IllegalStateException(failedMaterialisations + " materialisations failed in a row",
                         e.getCause() != null ? e.getCause() : e);
             }

@@ -104,8 +104,9 @@ class TaskChangelogsTest {
 
     @Test
     void aMaterialisationInFlightAcrossARestoreIsDropped() {
-        // Flink: ChangelogKeyedStateBackend is made anew on a restore and its
-        // PeriodicMaterializationManager closed with the old one (ChangelogStateBackend tests)
+        // Flink: a restore builds a new ChangelogKeyedStateBackend from the restored handles
+        // (its materialised part and the changelog after it); nothing of the old one's
+        // materialisation in flight reaches it
         ManualMaterialiser materialiser = new ManualMaterialiser();
         CountingKeyedCount op = new CountingKeyedCount();
         TaskChangelogs logs = new TaskChangelogs(op, null, materialiser);
