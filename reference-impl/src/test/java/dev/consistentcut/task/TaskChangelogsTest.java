@@ -132,6 +132,30 @@ class TaskChangelogsTest {
         assertEquals(Map.copyOf(restoredLedger), Map.copyOf(s.processed()));
     }
 
+    @Test
+    void aFailedMaterialisationIsDroppedAndTriedAgainUntilTooManyFailInARow() {
+        // Flink: PeriodicMaterializationManager retries up to state.backend.changelog.max-failures-allowed
+        // consecutive failures, then fails the task
+        CountingKeyedCount op = new CountingKeyedCount();
+        op.failMerges = true;
+        TaskChangelogs logs = new TaskChangelogs(op, null, Runnable::run);
+        Map<RecordId, Integer> ledger = new HashMap<>();
+        long off = 0;
+        IllegalStateException failed = null;
+        for (int snapshots = 0; snapshots < 10 * TaskChangelogs.MAX_SEGMENTS && failed == null; snapshots++) {
+            process(op, logs, ledger, rec("a", off++, off % 3));
+            try {
+                TaskSnapshot s = logs.snapshot(ledger);
+                // (the state's whole bytes need the failing merge: the ledger shows the chains intact)
+                assertEquals(Map.copyOf(ledger), Map.copyOf(s.processed()), "a failed materialisation changes nothing");
+            } catch (IllegalStateException e) {
+                failed = e;
+            }
+        }
+        assertNotNull(failed, "too many failed materialisations in a row fail a snapshot");
+        assertEquals(TaskChangelogs.MAX_FAILED_MATERIALISATIONS + 1, op.merges, "each failure was dropped and tried again");
+    }
+
     /** An executor the test runs: a queued materialisation runs only when the test says so. */
     private static final class ManualMaterialiser implements Executor {
         private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
@@ -152,14 +176,18 @@ class TaskChangelogsTest {
         }
     }
 
-    /** A keyed count whose merges are counted (a materialisation calls it). */
+    /** A keyed count whose merges are counted (a materialisation calls it), and fail if told. */
     private static final class CountingKeyedCount implements Operator, ChangelogState {
         private final KeyedCount inner = new KeyedCount();
         int merges;
+        boolean failMerges;
 
         @Override
         public byte[] mergeState(List<byte[]> segments) {
             merges++;
+            if (failMerges) {
+                throw new IllegalArgumentException("a merge that fails");
+            }
             return inner.mergeState(segments);
         }
 
