@@ -17,7 +17,8 @@ CONSTANTS
     States,         \* the values the job's state may take
     Empty,          \* the state of a job that starts from nothing (an element of States)
     CheckpointIds,  \* checkpoint ids, a finite set of numbers
-    Retained        \* K: how many completed checkpoints the store keeps at least
+    Retained,       \* K: how many completed checkpoints the store keeps at least
+    Updates(_)      \* Updates(s): the states one step of the job may take state s to
 
 ASSUME Empty \in States /\ CheckpointIds \subseteq Nat /\ Retained \in Nat \ {0}
 
@@ -43,8 +44,8 @@ Init == /\ state = Empty
         /\ kept = {}
         /\ restarts = 0
 
-\* The job changes its state.
-Update == /\ state' \in States
+\* The job changes its state by one step.
+Update == /\ state' \in Updates(state)
           /\ UNCHANGED <<snap, store, kept, restarts>>
 
 \* Checkpoint c, neither kept nor in the store, copies the state.

@@ -5,8 +5,9 @@
 (* coordinator's side.                                                     *)
 (*                                                                         *)
 (* The job's state is a set of immutable local files (RocksDB's SST        *)
-(* files): a write adds a file, a compaction replaces them all by a new    *)
-(* one.  A checkpoint of that state is its private files plus one remote   *)
+(* files, the segments of a changelog): a write adds a file, a compaction  *)
+(* replaces some of them (all, or the prefix a background materialisation  *)
+(* merged) by a new one holding what they held.  A checkpoint of that state is its private files plus one remote   *)
 (* file per local file: the local files the newest retained checkpoint     *)
 (* already holds are referenced, not uploaded again (shared files); the    *)
 (* others are uploaded as new remote files.  A remote file is <<f, c>>:    *)
@@ -72,6 +73,9 @@ Statuses == {"none", "failed", "completed", "subsumed"} \cup InFlightStatuses
 
 VARIABLES
     db,          \* the task's local state: the set of local files it holds now
+    holds,       \* holds[f]: the writes local file f holds (a write holds itself, a compacted
+                 \* file what the files it replaced held); {} until f is made.  The state's
+                 \* meaning: the refinement maps the task's state to the writes its files hold
     nextFile,    \* the id the task's next local file gets (files are never reused)
     ckpt,        \* ckpt[c]: "none" (not triggered), "pending" (the task uploads),
                  \* "acknowledged" (the task acknowledged with its handle; the metadata
@@ -95,7 +99,7 @@ VARIABLES
     failures,    \* job failures so far (bounded by MaxFailures)
     stops        \* job stops so far (bounded by MaxStops)
 
-vars == <<db, nextFile, ckpt, refs, storage, store, kept, refCount, discarding, toDelete,
+vars == <<db, holds, nextFile, ckpt, refs, storage, store, kept, refCount, discarding, toDelete,
           notOwned, stopped, failures, stops>>
 
 Newest(S) == CHOOSE c \in S : \A d \in S : d <= c
@@ -103,6 +107,8 @@ Oldest(S) == CHOOSE c \in S : \A d \in S : c <= d
 
 \* The local files a set of remote files holds (a private file holds none of them).
 Content(S) == {o[1] : o \in S} \ {0}
+\* The writes a set of local files holds: what a state made of them means.
+Writes(F) == UNION {holds[f] : f \in F}
 \* The shared remote files of checkpoint c.
 SharedRefs(c) == refs[c] \cap SharedFiles
 \* The checkpoints in flight (at most one).
@@ -169,6 +175,7 @@ OldRegistryDeletes(D) ==
 FailedUploads == UNION {DiscardedOnFailure(c) : c \in InFlight}
 
 Init == /\ db = {}
+        /\ holds = [f \in FileIds |-> {}]
         /\ nextFile = 1
         /\ ckpt = [c \in CheckpointIds |-> "none"]
         /\ refs = [c \in CheckpointIds |-> {}]
@@ -191,17 +198,30 @@ WriteState ==
     /\ ~stopped
     /\ nextFile <= MaxFiles
     /\ db' = db \cup {nextFile}
+    /\ holds' = [holds EXCEPT ![nextFile] = {nextFile}]
     /\ nextFile' = nextFile + 1
     /\ UNCHANGED <<ckpt, refs, storage, store, kept, refCount, discarding, toDelete, notOwned,
                    stopped, failures, stops>>
 
-\* The task compacts its local files (one or more) into one new file: the old ones leave its state, so
-\* the next checkpoint no longer references them.
-CompactState ==
+\* The state after local files P of db are replaced by the new file nextFile: the files
+\* written after them stay.
+Compacted(P) == (db \ P) \cup {nextFile}
+
+\* The task replaces local files P (one or more) by one new file holding what they held: the
+\* replaced files leave its state, so the next checkpoint no longer references them.  P is all
+\* of its files (a compaction), or the prefix of its changelog that a background
+\* materialisation merged while the task wrote more (a rebase: the files written after the
+\* materialised point stay, Flink's ChangelogKeyedStateBackend.handleMaterializationResult);
+\* the spec does not order the local files, so P may be any of them.  Java:
+\* Changelog.compactState, TaskChangelogs (the rebase at the first snapshot after the
+\* materialisation is done).
+CompactState(P) ==
     /\ ~stopped
     /\ nextFile <= MaxFiles
-    /\ db # {}
-    /\ db' = {nextFile}
+    /\ P # {}
+    /\ P \subseteq db
+    /\ db' = Compacted(P)
+    /\ holds' = [holds EXCEPT ![nextFile] = Writes(P)]
     /\ nextFile' = nextFile + 1
     /\ UNCHANGED <<ckpt, refs, storage, store, kept, refCount, discarding, toDelete, notOwned,
                    stopped, failures, stops>>
@@ -218,7 +238,7 @@ TriggerCheckpoint(c) ==
     /\ InFlight = {}
     /\ ckpt' = [ckpt EXCEPT ![c] = "pending"]
     /\ refs' = [refs EXCEPT ![c] = Handle(c)]
-    /\ UNCHANGED <<db, nextFile, storage, store, kept, refCount, discarding, toDelete,
+    /\ UNCHANGED <<holds, db, nextFile, storage, store, kept, refCount, discarding, toDelete,
                    notOwned, stopped, failures, stops>>
 
 \* The task uploads one new shared file of pending checkpoint c (the asynchronous part; a
@@ -228,7 +248,7 @@ UploadFile(c, o) ==
     /\ o \in OwnUploads(c) \cap SharedFiles
     /\ o \notin storage
     /\ storage' = storage \cup {o}
-    /\ UNCHANGED <<db, nextFile, ckpt, refs, store, kept, refCount, discarding, toDelete,
+    /\ UNCHANGED <<holds, db, nextFile, ckpt, refs, store, kept, refCount, discarding, toDelete,
                    notOwned, stopped, failures, stops>>
 
 \* Every new shared file of c uploaded, the task writes its private files and acknowledges
@@ -238,7 +258,7 @@ AcknowledgeCheckpoint(c) ==
     /\ OwnUploads(c) \cap SharedFiles \subseteq storage
     /\ ckpt' = [ckpt EXCEPT ![c] = "acknowledged"]
     /\ storage' = storage \cup {PrivateFile(c)}
-    /\ UNCHANGED <<db, nextFile, refs, store, kept, refCount, discarding, toDelete, notOwned,
+    /\ UNCHANGED <<holds, db, nextFile, refs, store, kept, refCount, discarding, toDelete, notOwned,
                    stopped, failures, stops>>
 
 \* The coordinator writes c's metadata durably and adds c to the store, registering each of
@@ -250,7 +270,7 @@ CompleteCheckpoint(c) ==
     /\ ckpt' = [ckpt EXCEPT ![c] = "completed"]
     /\ store' = store \cup {c}
     /\ refCount' = RegisterSharedFiles(refCount, c)
-    /\ UNCHANGED <<db, nextFile, refs, storage, kept, discarding, toDelete, notOwned, stopped,
+    /\ UNCHANGED <<holds, db, nextFile, refs, storage, kept, discarding, toDelete, notOwned, stopped,
                    failures, stops>>
 
 \* In-flight checkpoint c fails (a timeout, a decline, an upload that failed); the job goes
@@ -260,7 +280,7 @@ AbortCheckpoint(c) ==
     /\ c \in InFlight
     /\ ckpt' = [ckpt EXCEPT ![c] = "failed"]
     /\ toDelete' = toDelete \cup DiscardedOnFailure(c)
-    /\ UNCHANGED <<db, nextFile, refs, storage, store, kept, refCount, discarding, notOwned,
+    /\ UNCHANGED <<holds, db, nextFile, refs, storage, store, kept, refCount, discarding, notOwned,
                    stopped, failures, stops>>
 
 -----------------------------------------------------------------------------
@@ -273,7 +293,7 @@ SubsumeCheckpoint(d) ==
     /\ store' = store \ {d}
     /\ ckpt' = [ckpt EXCEPT ![d] = "subsumed"]
     /\ discarding' = discarding \cup {d}
-    /\ UNCHANGED <<db, nextFile, refs, storage, kept, refCount, toDelete, notOwned, stopped,
+    /\ UNCHANGED <<holds, db, nextFile, refs, storage, kept, refCount, toDelete, notOwned, stopped,
                    failures, stops>>
 
 \* The discard of subsumed checkpoint d runs: the registry unregisters d's references; the
@@ -286,7 +306,7 @@ UnregisterCheckpoint(d) ==
     /\ refCount' = rc
     /\ toDelete' = toDelete \cup {o \in refs[d] : Owned(o) /\ (o \in SharedFiles => rc[o] = 0)}
     /\ discarding' = discarding \ {d}
-    /\ UNCHANGED <<db, nextFile, ckpt, refs, storage, store, kept, notOwned, stopped,
+    /\ UNCHANGED <<holds, db, nextFile, ckpt, refs, storage, store, kept, notOwned, stopped,
                    failures, stops>>
 
 \* A scheduled delete of remote file o happens.  Flink: the registry's asyncDisposalExecutor.
@@ -294,7 +314,7 @@ DeleteFile(o) ==
     /\ o \in toDelete
     /\ storage' = storage \ {o}
     /\ toDelete' = toDelete \ {o}
-    /\ UNCHANGED <<db, nextFile, ckpt, refs, store, kept, refCount, discarding, notOwned,
+    /\ UNCHANGED <<holds, db, nextFile, ckpt, refs, store, kept, refCount, discarding, notOwned,
                    stopped, failures, stops>>
 
 -----------------------------------------------------------------------------
@@ -316,7 +336,7 @@ RestoreCheckpoint ==
     /\ discarding' = CarriedDiscards(discarding)
     /\ toDelete' = toDelete \cup FailedUploads
                             \cup OldRegistryDeletes(discarding \ CarriedDiscards(discarding))
-    /\ UNCHANGED <<nextFile, refs, storage, store, kept, notOwned, stopped, stops>>
+    /\ UNCHANGED <<holds, nextFile, refs, storage, store, kept, notOwned, stopped, stops>>
 
 \* The job stops (cancelled with retained checkpoints): its store's checkpoints are kept for
 \* the user; the in-flight checkpoint fails; its registry closes after finishing the
@@ -334,7 +354,7 @@ StopJob ==
     /\ discarding' = CarriedDiscards(discarding)
     /\ toDelete' = toDelete \cup FailedUploads
                             \cup OldRegistryDeletes(discarding \ CarriedDiscards(discarding))
-    /\ UNCHANGED <<nextFile, refs, storage, notOwned, failures>>
+    /\ UNCHANGED <<holds, nextFile, refs, storage, notOwned, failures>>
 
 \* A new job resumes from kept checkpoint c, the newest: c is its store's first checkpoint,
 \* registered in a new registry but not owned (its files are the user's).  Flink:
@@ -348,7 +368,7 @@ ResumeJob(c) ==
     /\ notOwned' = notOwned \cup refs[c]
     /\ refCount' = Counts({c})
     /\ db' = Restored({c})
-    /\ UNCHANGED <<nextFile, ckpt, refs, storage, kept, discarding, toDelete, failures, stops>>
+    /\ UNCHANGED <<holds, nextFile, ckpt, refs, storage, kept, discarding, toDelete, failures, stops>>
 
 \* Nothing is left to do: no checkpoint in flight or to subsume, no discard or delete
 \* pending.  A finished run stutters, so TLC's deadlock check stays on for real deadlocks.
@@ -364,7 +384,7 @@ Cleanup ==
     \/ \E o \in RemoteFiles : DeleteFile(o)
 
 Next ==
-    \/ WriteState \/ CompactState
+    \/ WriteState \/ \E P \in SUBSET db : CompactState(P)
     \/ \E c \in CheckpointIds :
           \/ TriggerCheckpoint(c) \/ AcknowledgeCheckpoint(c) \/ CompleteCheckpoint(c)
           \/ AbortCheckpoint(c) \/ ResumeJob(c)
@@ -384,6 +404,7 @@ FairSpec == Spec /\ WF_vars(Cleanup)
 \* Every variable has its type.
 TypeInv ==
     /\ db \subseteq FileIds
+    /\ holds \in [FileIds -> SUBSET FileIds]
     /\ nextFile \in 1..(MaxFiles + 1)
     /\ ckpt \in [CheckpointIds -> Statuses]
     /\ refs \in [CheckpointIds -> SUBSET RemoteFiles]
@@ -417,14 +438,17 @@ Orphan(o) == /\ o \in storage
 \* the store leaks no file.
 NoSharedFileLeakProp == \A o \in RemoteFiles : Orphan(o) ~> (o \notin storage)
 
-\* Restoring yields exactly the state the checkpoint snapshotted: every behaviour is one of
-\* the full-snapshot store, each checkpoint's state being the content of its files
-\* (FullSnapshotStore.tla).
+\* Restoring yields exactly the state the checkpoint snapshotted, and a compaction changes
+\* nothing the state holds: every behaviour is one of the full-snapshot store, a state being
+\* the writes its local files hold, a write adding one, each checkpoint's state the writes of
+\* its files (FullSnapshotStore.tla).
+AddOneWrite(s) == {s \cup {f} : f \in FileIds}
 Full == INSTANCE FullSnapshotStore WITH
     States <- SUBSET FileIds,
     Empty <- {},
-    state <- db,
-    snap <- [c \in CheckpointIds |-> Content(refs[c])],
+    Updates <- AddOneWrite,
+    state <- Writes(db),
+    snap <- [c \in CheckpointIds |-> Writes(Content(refs[c]))],
     store <- store,
     kept <- kept,
     restarts <- failures

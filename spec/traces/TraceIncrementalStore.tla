@@ -14,7 +14,9 @@
 (* store does not see every step of the spec, so the trace spec takes the *)
 (* ones it cannot see before a TriggerCheckpoint event, as the engine must *)
 (* have taken them (Hidden): the task's WriteState and CompactState that   *)
-(* bring its state to the one the checkpoint's handle holds, and the       *)
+(* bring its state to the one the checkpoint's handle holds (a             *)
+(* CompactState of the files the handle no longer holds: all of them, or   *)
+(* the prefix a background materialisation merged), and the                *)
 (* checkpoints the store never received (aborted, or lost in a failure),   *)
 (* triggered and aborted with nothing uploaded.  Hidden takes one choice   *)
 (* in each state, so TLC follows a single path.  Verdict as for the        *)
@@ -102,8 +104,11 @@ TraceStep ==
 \* A spec step the store cannot see, before TriggerCheckpoint event i; i stays.  In this order:
 \* a checkpoint in flight that the store never received fails (AbortCheckpoint: it uploaded
 \* nothing); an id the store skipped is triggered (it fails next); the task's state moves to the
-\* handle's: a compaction when the handle holds none of its files, else a write.  Each step adds
-\* the file the handle holds next (local files are numbered in order), so none is a guess.
+\* handle's: a compaction of the files the handle no longer holds (all of them, or the prefix a
+\* materialisation merged: a rebase keeps the files written after it) if there are any, else a
+\* write.  Each step adds the file the handle holds next (local files are numbered in the order
+\* the store first saw them: the merged file comes before the segments written after it), so
+\* none is a guess.
 Hidden ==
     /\ i <= Len(Trace)
     /\ Trace[i].event = "TriggerCheckpoint"
@@ -114,7 +119,7 @@ Hidden ==
        IN CASE InFlight # {} -> AbortCheckpoint(MinOf(InFlight))
             [] skipped # {} -> TriggerCheckpoint(MinOf(skipped))
             [] db # target /\ nextFile \in target ->
-                   IF db # {} /\ db \cap target = {} THEN CompactState ELSE WriteState
+                   IF db \ target # {} THEN CompactState(db \ target) ELSE WriteState
             [] OTHER -> FALSE
     /\ UNCHANGED i
 

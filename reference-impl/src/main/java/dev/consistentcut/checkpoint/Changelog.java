@@ -9,10 +9,12 @@ import java.util.Objects;
  * One state of a task as the spec's local files (spec/incremental/IncrementalCheckpointStore.tla):
  * an immutable chain of segments, the base (oldest) first. {@link #writeState} ({@code WriteState})
  * seals the changes since the previous snapshot as a new segment and keeps the earlier ones;
- * {@link #compactState} ({@code CompactState}) replaces the whole chain by one materialised
- * segment. Chains share their prefixes, so a snapshot costs the changes since the previous one,
- * never the whole state. Immutable and thread-safe (the segments must not be changed after they
- * are sealed).
+ * {@code CompactState} replaces a prefix of the chain by one materialised segment: the whole chain
+ * ({@link #compactState(Object, long)}), or the prefix a background materialisation merged while
+ * later segments were written ({@link #compactState(Changelog, Object, long)}, the rebase of
+ * Flink's changelog state backend, FLIP-158). Chains share their prefixes, so a snapshot costs the
+ * changes since the previous one, never the whole state. Immutable and thread-safe (the segments
+ * must not be changed after they are sealed).
  *
  * @param <S> a segment: whole state for the base, the changes for the later ones
  */
@@ -42,9 +44,39 @@ public final class Changelog<S> {
         return new Changelog<>(this, changes, bytes);
     }
 
-    /** Action {@code CompactState}: one segment, {@code whole}, in place of the chain it was materialised from. */
+    /** Action {@code CompactState} of the whole chain: one segment, {@code whole}, in place of the chain it was materialised from. */
     public static <S> Changelog<S> compactState(S whole, long bytes) {
         return base(whole, bytes);
+    }
+
+    /**
+     * Action {@code CompactState} of a prefix (a rebase): {@code merged}, of {@code bytes} bytes,
+     * the segments of {@code point} merged into one whole segment, in place of that prefix of this
+     * chain; the segments this chain wrote after {@code point} follow it, the same objects (so a
+     * store that knows them by identity does not write them again). Null if this chain does not
+     * extend {@code point} (another compaction or a restore in between): the materialisation is
+     * then of no use to it. Flink: ChangelogKeyedStateBackend.handleMaterializationResult, which
+     * rebases the changelog on the materialised snapshot and truncates what it holds.
+     */
+    public Changelog<S> compactState(Changelog<S> point, S merged, long bytes) {
+        if (point == null || point.length > length) {
+            return null;
+        }
+        List<Changelog<S>> since = new ArrayList<>(length - point.length);
+        Changelog<S> c = this;
+        while (c.length > point.length) {
+            since.add(c);
+            c = c.previous;
+        }
+        if (c != point) {
+            return null;
+        }
+        Changelog<S> out = base(merged, bytes);
+        for (int i = since.size() - 1; i >= 0; i--) {
+            Changelog<S> s = since.get(i);
+            out = out.writeState(s.segment, s.changeBytes - s.previous.changeBytes);
+        }
+        return out;
     }
 
     /**

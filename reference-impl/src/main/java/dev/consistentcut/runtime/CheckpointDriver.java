@@ -129,11 +129,12 @@ final class CheckpointDriver {
      * @param gateway the runtime's choices for the gateway
      * @param completionChecker runs the check of each completed checkpoint's cut, one after another
      *     ({@link CompletionChecks}): the coordinator thread itself, or a thread of the runtime's
+     * @param materialiser where the operator tasks materialise their changelogs (OperatorTask)
      */
     CheckpointDriver(JobGraph job, BarrierMode mode, CheckpointSettings settings, ObservationSettings observation, LongSupplier clock, int bufferSize,
                      BufferEncoding bufferEncoding,
                      UnaryOperator<LifecycleChecks.Coordinator> lifecycleView, boolean checkEachCompletion,
-                     DriverGateway.Choices gateway, Executor completionChecker) {
+                     DriverGateway.Choices gateway, Executor completionChecker, Executor materialiser) {
         this.mode = mode;
         this.settings = settings;
         this.observation = observation;
@@ -150,7 +151,7 @@ final class CheckpointDriver {
         coordinator.setAbortsReachTasks(settings.abortsReachTasks());
         this.gateway = new DriverGateway(this, clock, gateway);
         this.deployment = new Deployment(graph, mode, this.gateway, this::tell, observation.trackProcessed(),
-                settings.endOfInput(), bufferSize, bufferEncoding);
+                settings.endOfInput(), bufferSize, bufferEncoding, materialiser);
         this.invariants = new CutInvariants(graph);
         this.declined = new DeclinedCheckpoints(settings.tolerableFailedCheckpoints(), observation.progress(), this::tell);
         this.lifecycle = observation.trackProcessed()

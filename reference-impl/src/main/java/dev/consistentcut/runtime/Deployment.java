@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 
 /**
  * The physical graph made concrete: one {@link Channel} per channel and one task per task
@@ -44,10 +45,11 @@ final class Deployment {
      * @param bufferSize records per network buffer: 1 per record, 0 a quarter of each
      *     channel's capacity (four buffers); see {@link #bufferSizeFor}
      * @param bufferEncoding how every channel's buffers carry their records
+     * @param materialiser where the operator tasks materialise their changelogs
      */
     Deployment(PhysicalGraph graph, BarrierMode mode, CoordinatorGateway gateway, RunObserver observer,
-               boolean trackProcessed, boolean endOfInput, int bufferSize,
-               BufferEncoding bufferEncoding) {
+               boolean trackProcessed, boolean endOfInput, int bufferSize, BufferEncoding bufferEncoding,
+               Executor materialiser) {
         this.endOfInput = endOfInput;
         this.graph = graph;
         Map<String, Channel> channels = new LinkedHashMap<>();
@@ -64,7 +66,8 @@ final class Deployment {
                 sources.add(s);
                 tasks.put(t.id(), s);
             } else {
-                OperatorTask o = new OperatorTask(t.id(), graph, readOnly, mode, gateway, observer, trackProcessed);
+                OperatorTask o = new OperatorTask(t.id(), graph, readOnly, mode, gateway, observer, trackProcessed,
+                        materialiser);
                 operators.add(o);
                 tasks.put(t.id(), o);
             }

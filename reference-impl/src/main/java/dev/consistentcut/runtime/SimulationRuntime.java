@@ -68,6 +68,9 @@ public final class SimulationRuntime extends DrivenRuntime {
     private final RandomGenerator random;
 
     private long step;
+    /** Materialisations the tasks handed over since the last trigger, and before it ({@link #materialise}). */
+    private final List<Runnable> materialisations = new ArrayList<>();
+    private final List<Runnable> materialisationsDue = new ArrayList<>();
     private long lastTrigger = Long.MIN_VALUE / 2;
     /** A failure was drawn to follow the last completion before its notification (failureAfterCompletionProbability). */
     private boolean failAfterCompletion;
@@ -104,8 +107,9 @@ public final class SimulationRuntime extends DrivenRuntime {
         ObservationSettings o = options.observation();
         ObservationSettings keeping = new ObservationSettings(o.observer(), o.trackProcessed(),
                 o.onCheckpoint().andThen(completed::add), o.progress());
-        this.driver = new CheckpointDriver(job, mode, checkpoints, keeping, () -> step, 1, BufferEncoding.REFERENCES, lifecycleView, false,
-                new DriverGateway.Choices(1, random::nextDouble, () -> { }, () -> false), Runnable::run);
+        this.driver = new CheckpointDriver(job, mode, checkpoints, keeping, () -> step, 1, BufferEncoding.REFERENCES,
+                lifecycleView, false, new DriverGateway.Choices(1, random::nextDouble, () -> { }, () -> false), Runnable::run,
+                materialisations::add);
         for (String t : driver.deployment.tasks.keySet()) {
             outputsOf.put(t, driver.graph.outputs(t).stream().map(c -> driver.deployment.channels.get(c.id())).toList());
         }
@@ -269,6 +273,7 @@ public final class SimulationRuntime extends DrivenRuntime {
     private void perform(Step s) {
         switch (s.action()) {
             case TRIGGER_CHECKPOINT -> {
+                materialise();
                 if (driver.trigger().isEmpty()) {
                     throw new IllegalStateException("TriggerCheckpoint was enabled but the coordinator refused it");
                 }
@@ -293,6 +298,20 @@ public final class SimulationRuntime extends DrivenRuntime {
             driver.lifecycle.check(s.checkpointId());
             driver.lifecycle.channels(outputsOf.get(s.task()));
         }
+    }
+
+    /**
+     * Runs the materialisations the tasks handed over before the previous trigger and keeps
+     * those handed over since for the next: each takes one checkpoint interval, so a task writes
+     * at least one more segment before it rebases (a prefix of its chain replaced, the later
+     * segments kept), as with a background thread, and the seed alone decides when (no draw).
+     */
+    private void materialise() {
+        List<Runnable> due = new ArrayList<>(materialisationsDue);
+        materialisationsDue.clear();
+        materialisationsDue.addAll(materialisations);
+        materialisations.clear();
+        due.forEach(Runnable::run);
     }
 
     /** A task's step, with the checks that follow it. */

@@ -136,7 +136,8 @@ public final class ThreadedRuntime extends DrivenRuntime {
         RandomGenerator declineDraws = options.draws().newDraws();
         this.driver = new CheckpointDriver(job, mode, checkpoints, observation, System::nanoTime, threads.bufferSize(),
                 threads.bufferEncoding(), UnaryOperator.identity(), true, new DriverGateway.Choices(TimeUnit.MILLISECONDS.toNanos(1),
-                        declineDraws::nextDouble, this::wakeCoordinator, onTaskThread::get), checker);
+                        declineDraws::nextDouble, this::wakeCoordinator, onTaskThread::get), checker,
+                OperatorTask.BACKGROUND_MATERIALISER);
     }
 
     /**

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 /**
@@ -75,6 +76,15 @@ public final class OperatorTask implements Task {
     private BarrierHandlerState handler;
     /** The spec's {@code processed[t]}. */
     private HashMap<RecordId, Integer> processed = new HashMap<>();
+    /**
+     * The materialiser of the threaded runtime's tasks: one daemon thread, so materialisations of
+     * several tasks take turns instead of taking the cores from the tasks (Flink: one
+     * materialisation thread per task manager, the changelog state backend's periodic
+     * materialisation).
+     */
+    public static final Executor BACKGROUND_MATERIALISER = TaskChangelogs.SHARED_MATERIALISER;
+
+    private final Executor materialiser;
     /** The operator state and {@link #processed} as changelogs: what a snapshot shares with the previous one. */
     private TaskChangelogs changelogs;
     /** The spec's {@code endedInputs[t]}: inputs that delivered their end of partition. */
@@ -107,6 +117,19 @@ public final class OperatorTask implements Task {
      */
     public OperatorTask(String id, PhysicalGraph graph, Map<String, Channel> channels, BarrierMode mode,
                         CoordinatorGateway coordinator, RunObserver observer, boolean trackProcessed) {
+        this(id, graph, channels, mode, coordinator, observer, trackProcessed, Runnable::run);
+    }
+
+    /**
+     * As the other constructor, with the executor the task's changelogs are materialised on
+     * ({@link #BACKGROUND_MATERIALISER} in the threaded runtime, so that no checkpoint waits for
+     * one; a queue the simulation runs at a later trigger, so that a seed decides every step;
+     * by default the calling thread, within the snapshot that starts it).
+     */
+    public OperatorTask(String id, PhysicalGraph graph, Map<String, Channel> channels, BarrierMode mode,
+                        CoordinatorGateway coordinator, RunObserver observer, boolean trackProcessed,
+                        Executor materialiser) {
+        this.materialiser = Objects.requireNonNull(materialiser, "materialiser");
         this.id = Objects.requireNonNull(id, "id");
         this.graph = Objects.requireNonNull(graph, "graph");
         PhysicalGraph.TaskSpec spec = graph.task(id);
@@ -558,7 +581,10 @@ public final class OperatorTask implements Task {
             operator.restoreState(snapshot.operatorState());
             processed.putAll(snapshot.processed());
         }
-        changelogs = new TaskChangelogs(operator, snapshot);
+        if (changelogs != null) {
+            changelogs.abandon(); // its materialisation is of the chains this restore replaces
+        }
+        changelogs = new TaskChangelogs(operator, snapshot, materialiser);
         sink = operator instanceof TransactionalSink t ? t : null;
         lastRecommitted = List.of();
         if (sink != null && initializeState) {

@@ -3,6 +3,7 @@ package dev.consistentcut.checkpoint;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -65,5 +66,24 @@ class ChangelogTest {
         StringBuilder seen = new StringBuilder();
         c.newestFirst().forEach(seen::append);
         assertEquals("babase", seen.toString());
+    }
+
+    @Test
+    void aRebaseReplacesThePrefixUpToThePointAndKeepsTheLaterSegmentsTheSameObjects() {
+        String a = new String("a");
+        String b = new String("b");
+        String c = new String("c");
+        Changelog<String> point = Changelog.base("base", 100).writeState(a, 10);
+        Changelog<String> now = point.writeState(b, 20).writeState(c, 30);
+        Changelog<String> rebased = now.compactState(point, "base+a", 110);
+        assertEquals(List.of("base+a", "b", "c"), rebased.segments(), "the segments after the point follow the merged one");
+        assertSame(b, rebased.segments().get(1), "a later segment is the same object: a store does not write it again");
+        assertSame(c, rebased.latest());
+        assertEquals(110, rebased.baseBytes());
+        assertEquals(50, rebased.changeBytes(), "the later segments keep their bytes");
+        assertEquals(List.of("base+a"), point.compactState(point, "base+a", 110).segments(), "at the point itself: one segment");
+        assertNull(point.compactState(now, "x", 1), "a chain shorter than the point does not extend it");
+        assertNull(now.compactState(Changelog.base("base", 100).writeState("a", 10), "x", 1),
+                "an equal-looking chain that is not a prefix is not extended");
     }
 }

@@ -2,6 +2,7 @@ package dev.consistentcut.task;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,24 +11,30 @@ import dev.consistentcut.checkpoint.CheckpointCodec;
 import dev.consistentcut.checkpoint.TaskSnapshot;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
+import dev.consistentcut.operator.ChangelogState;
 import dev.consistentcut.operator.Join;
 import dev.consistentcut.operator.KeyedCount;
 import dev.consistentcut.operator.Operator;
 import dev.consistentcut.operator.RecordingSink;
 import dev.consistentcut.operator.Sum;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * A snapshot taken as changelogs (base and change segments, compacted now and then) must be the
  * whole snapshot: its state materialises to the operator's {@code snapshotState}, restoring it
  * gives the same operator state, and its ledger is the task's, over random update sequences with
- * random snapshots and restores (seeded, so a failure repeats).
+ * random snapshots and restores (seeded, so a failure repeats). The materialiser is driven by the
+ * test: it runs a materialisation at a random later step, or never, so rebases happen at every
+ * distance from the point they were started at.
  */
 class TaskChangelogsTest {
 
@@ -68,11 +75,154 @@ class TaskChangelogsTest {
         assertNull(second.changedSince(new TaskSnapshot(new byte[0], Map.of())), "another chain");
     }
 
+    @Test
+    @Timeout(10)
+    void theTaskThreadNeverWaitsForTheMaterialiser() {
+        // a materialiser that never runs: every snapshot must still return (a wait would hang
+        // until the test's timeout), the chains growing past the limit meanwhile
+        ManualMaterialiser stuck = new ManualMaterialiser();
+        Operator op = new KeyedCount();
+        TaskChangelogs logs = new TaskChangelogs(op, null, stuck);
+        Map<RecordId, Integer> ledger = new HashMap<>();
+        TaskSnapshot last = null;
+        for (long off = 0; off < 3 * TaskChangelogs.MAX_SEGMENTS; off++) {
+            process(op, logs, ledger, rec("a", off, off % 7));
+            last = logs.snapshot(ledger);
+        }
+        assertEquals(1, stuck.queued(), "one materialisation in flight at most");
+        assertTrue(last.stateChangelog().length() > TaskChangelogs.MAX_SEGMENTS, "the chain grows while it is");
+        assertArrayEquals(op.snapshotState(), last.operatorState());
+        stuck.runAll();
+        process(op, logs, ledger, rec("a", 0, 1));
+        TaskSnapshot rebased = logs.snapshot(ledger);
+        assertArrayEquals(op.snapshotState(), rebased.operatorState(), "the rebased chain holds the whole state");
+        assertEquals(Map.copyOf(ledger), Map.copyOf(rebased.processed()));
+        assertTrue(rebased.stateChangelog().length() <= last.stateChangelog().length(),
+                "the first snapshot after the materialisation rebased on it (else one segment more)");
+        assertEquals(1, stuck.queued(), "and, still due, started the next one");
+    }
+
+    @Test
+    void aMaterialisationInFlightAcrossARestoreIsDropped() {
+        // Flink: a restore builds a new ChangelogKeyedStateBackend from the restored handles
+        // (its materialised part and the changelog after it); nothing of the old one's
+        // materialisation in flight reaches it
+        ManualMaterialiser materialiser = new ManualMaterialiser();
+        CountingKeyedCount op = new CountingKeyedCount();
+        TaskChangelogs logs = new TaskChangelogs(op, null, materialiser);
+        Map<RecordId, Integer> ledger = new HashMap<>();
+        TaskSnapshot restorePoint = null;
+        for (long off = 0; !logs.materialising(); off++) {
+            process(op, logs, ledger, rec("a", off, off % 5));
+            TaskSnapshot s = logs.snapshot(ledger);
+            restorePoint = restorePoint == null ? s : restorePoint;
+        }
+        logs.abandon();
+        assertFalse(logs.materialising());
+        Operator restored = new KeyedCount();
+        restored.restoreState(restorePoint.operatorState());
+        TaskChangelogs after = new TaskChangelogs(restored, restorePoint, materialiser);
+        assertFalse(after.materialising(), "a restored instance starts with none in flight");
+        materialiser.runAll();
+        assertEquals(0, op.merges, "the abandoned materialisation never ran its merge");
+        Map<RecordId, Integer> restoredLedger = new HashMap<>(restorePoint.processed());
+        process(restored, after, restoredLedger, rec("b", 0, 1));
+        TaskSnapshot s = after.snapshot(restoredLedger);
+        assertArrayEquals(restored.snapshotState(), s.operatorState(), "the restored chain goes on from its point");
+        assertEquals(Map.copyOf(restoredLedger), Map.copyOf(s.processed()));
+    }
+
+    @Test
+    void aFailedMaterialisationIsDroppedAndTriedAgainUntilTooManyFailInARow() {
+        // Flink: PeriodicMaterializationManager retries up to state.backend.changelog.max-failures-allowed
+        // consecutive failures, then fails the task
+        CountingKeyedCount op = new CountingKeyedCount();
+        op.failMerges = true;
+        TaskChangelogs logs = new TaskChangelogs(op, null, Runnable::run);
+        Map<RecordId, Integer> ledger = new HashMap<>();
+        long off = 0;
+        IllegalStateException failed = null;
+        for (int snapshots = 0; snapshots < 10 * TaskChangelogs.MAX_SEGMENTS && failed == null; snapshots++) {
+            process(op, logs, ledger, rec("a", off++, off % 3));
+            try {
+                TaskSnapshot s = logs.snapshot(ledger);
+                // (the state's whole bytes need the failing merge: the ledger shows the chains intact)
+                assertEquals(Map.copyOf(ledger), Map.copyOf(s.processed()), "a failed materialisation changes nothing");
+            } catch (IllegalStateException e) {
+                failed = e;
+            }
+        }
+        assertNotNull(failed, "too many failed materialisations in a row fail a snapshot");
+        assertEquals(TaskChangelogs.MAX_FAILED_MATERIALISATIONS + 1, op.merges, "each failure was dropped and tried again");
+    }
+
+    /** An executor the test runs: a queued materialisation runs only when the test says so. */
+    private static final class ManualMaterialiser implements Executor {
+        private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
+
+        @Override
+        public void execute(Runnable r) {
+            queue.add(r);
+        }
+
+        int queued() {
+            return queue.size();
+        }
+
+        void runAll() {
+            while (!queue.isEmpty()) {
+                queue.poll().run();
+            }
+        }
+    }
+
+    /** A keyed count whose merges are counted (a materialisation calls it), and fail if told. */
+    private static final class CountingKeyedCount implements Operator, ChangelogState {
+        private final KeyedCount inner = new KeyedCount();
+        int merges;
+        boolean failMerges;
+
+        @Override
+        public byte[] mergeState(List<byte[]> segments) {
+            merges++;
+            if (failMerges) {
+                throw new IllegalArgumentException("a merge that fails");
+            }
+            return inner.mergeState(segments);
+        }
+
+        @Override
+        public byte[] snapshotChanges() {
+            return inner.snapshotChanges();
+        }
+
+        @Override
+        public long stateSize() {
+            return inner.stateSize();
+        }
+
+        @Override
+        public Record process(int input, Record r) {
+            return inner.process(input, r);
+        }
+
+        @Override
+        public byte[] snapshotState() {
+            return inner.snapshotState();
+        }
+
+        @Override
+        public void restoreState(byte[] state) {
+            inner.restoreState(state);
+        }
+    }
+
     private static void check(Supplier<Operator> factory) {
         for (int seed = 0; seed < SEEDS; seed++) {
             Random rnd = new Random(seed);
             Operator op = factory.get();
-            TaskChangelogs logs = new TaskChangelogs(op, null);
+            ManualMaterialiser materialiser = new ManualMaterialiser();
+            TaskChangelogs logs = new TaskChangelogs(op, null, materialiser);
             Map<RecordId, Integer> ledger = new HashMap<>();
             List<TaskSnapshot> taken = new ArrayList<>();
             List<byte[]> wholeStates = new ArrayList<>();
@@ -81,13 +231,17 @@ class TaskChangelogsTest {
             int steps = 50 + rnd.nextInt(400);
             for (int step = 0; step < steps; step++) {
                 int what = rnd.nextInt(20);
+                if (rnd.nextInt(8) == 0) {
+                    materialiser.runAll();
+                }
                 if (what == 0 && !taken.isEmpty()) {
                     // a restore of a random earlier snapshot: the chain goes on from there
                     int i = rnd.nextInt(taken.size());
                     op = factory.get();
                     op.restoreState(taken.get(i).operatorState());
                     ledger = new HashMap<>(taken.get(i).processed());
-                    logs = new TaskChangelogs(op, taken.get(i));
+                    logs.abandon();
+                    logs = new TaskChangelogs(op, taken.get(i), materialiser);
                 } else if (what < 4) {
                     TaskSnapshot s = logs.snapshot(ledger);
                     taken.add(s);
@@ -114,7 +268,6 @@ class TaskChangelogsTest {
                 TaskSnapshot whole = new TaskSnapshot(wholeStates.get(i), wholeLedgers.get(i));
                 assertEquals(whole, s, where);
                 assertEquals(CheckpointCodec.stateSize(Map.of("t", whole)), CheckpointCodec.stateSize(Map.of("t", s)), where);
-                assertTrue(s.stateChangelog().length() <= TaskChangelogs.MAX_SEGMENTS, where);
                 assertNotNull(s.ledgerChangelog());
             }
         }
