@@ -74,10 +74,34 @@ final class SpecSources {
      * The top-level conjuncts of the operator that the range calls, when the range's text is a
      * call ({@code Name} or {@code Name(args)}) of an operator defined at the start of a line of
      * a protocol module (the range's own module first) whose body is a conjunction: its
-     * {@code /\} items at the least indentation, no IF, CASE or disjunction above them. Each as
-     * the range from the item's first character to the item's last line's end. Empty otherwise.
+     * {@code /\} items at the least indentation, no IF, CASE or disjunction above them (a
+     * one-line body without IF, CASE or a junction: the expression itself). Each as the range
+     * from the item's first character to the item's last line's end; a conjunct that is such a
+     * call in turn adds its conjuncts. Empty otherwise.
      */
     List<TlcCoverage.Span> conjunctsOfCall(TlcCoverage.Span call) {
+        List<TlcCoverage.Span> all = new ArrayList<>();
+        conjunctsOfCall(call, all, 0);
+        return all;
+    }
+
+    /** Adds the conjuncts of the call and, a conjunct that is itself such a call, its conjuncts (a few levels deep). */
+    private void conjunctsOfCall(TlcCoverage.Span call, List<TlcCoverage.Span> all, int depth) {
+        if (depth > 4) {
+            return;
+        }
+        for (TlcCoverage.Span c : directConjunctsOfCall(call)) {
+            if (!all.contains(c)) {
+                all.add(c);
+                conjunctsOfCall(c, all, depth + 1);
+            }
+        }
+    }
+
+    private List<TlcCoverage.Span> directConjunctsOfCall(TlcCoverage.Span call) {
+        if (text(call).startsWith("/\\")) { // a conjunction evaluated whole: its items, each maybe a call
+            return itemsOf(call);
+        }
         Matcher m = CALL.matcher(text(call));
         if (!m.matches()) {
             return List.of();
@@ -100,11 +124,29 @@ final class SpecSources {
         return List.of();
     }
 
+    /** The items of a conjunction list that starts at the range's start: each {@code /\\} in its column, to its line's end. */
+    private List<TlcCoverage.Span> itemsOf(TlcCoverage.Span list) {
+        List<String> lines = read.computeIfAbsent(list.module(), this::lines);
+        List<TlcCoverage.Span> items = new ArrayList<>();
+        for (int n = list.line(); n <= list.endLine() && n <= lines.size(); n++) {
+            String l = lines.get(n - 1);
+            int at = list.col() - 1;
+            if (l.length() > at + 2 && l.startsWith("/\\", at) && (n == list.line() || indent(l) == at)) {
+                int end = n == list.endLine() ? Math.min(list.endCol(), l.length()) : l.length();
+                items.add(new TlcCoverage.Span(list.module(), n, at + 4, n, end));
+            }
+        }
+        return items;
+    }
+
     /** The top-level conjuncts of the definition on line index {@code d} (see {@link #conjunctsOfCall}). */
     private static List<TlcCoverage.Span> conjuncts(String module, List<String> lines, int d) {
         int end = d + 1; // the body: up to the next line that starts in column 1
         while (end < lines.size() && (lines.get(end).isEmpty() || Character.isWhitespace(lines.get(end).charAt(0)))) {
             end++;
+        }
+        while (end > d + 1 && lines.get(end - 1).isBlank()) { // not the blank lines before the next definition
+            end--;
         }
         int k = Integer.MAX_VALUE;
         for (int n = d + 1; n < end; n++) {
@@ -114,7 +156,18 @@ final class SpecSources {
             }
         }
         List<TlcCoverage.Span> items = new ArrayList<>();
-        if (k == Integer.MAX_VALUE || lines.get(d).contains("/\\") || lines.get(d).contains("\\/")) {
+        String head = lines.get(d);
+        int after = head.indexOf("==") + 2;
+        String rest = head.substring(after).trim();
+        if (end == d + 1 && !rest.isEmpty()) { // a one-line body: the expression is its one conjunct
+            if (!rest.contains("IF ") && !rest.startsWith("CASE") && !rest.contains("\\/") && !rest.contains("/\\")
+                    && !rest.startsWith("LET")) {
+                int col = head.indexOf(rest, after) + 1;
+                items.add(new TlcCoverage.Span(module, d + 1, col, d + 1, col + rest.length() - 1));
+            }
+            return items;
+        }
+        if (k == Integer.MAX_VALUE || head.contains("/\\") || head.contains("\\/")) {
             return items;
         }
         for (int n = d + 1; n < end; n++) {

@@ -57,8 +57,12 @@ class CoverageRunTest {
 
     /** The run's output with one exemption in the family's file, after checking its exit code. */
     private String runExempting(String branch, int exit) throws IOException {
+        return runExempting("Branches", branch, exit);
+    }
+
+    private String runExempting(String module, String branch, int exit) throws IOException {
         Files.writeString(folder.resolve(CoverageExemptions.FILE_NAME),
-                "# module\tbranch\treason\nBranches\t" + branch + "\tx never passes 2: Step's guard\n");
+                "# module\tbranch\treason\n" + module + "\t" + branch + "\tx never passes 2: Step's guard\n");
         Runner.Outcome o = run();
         assertEquals(exit, o.exit(), o.all());
         return o.out();
@@ -88,6 +92,20 @@ class CoverageRunTest {
     @Test
     void anExemptionByLocationPassesToo() throws IOException {
         runExempting("8:42-8:47", 0);
+    }
+
+    @Test
+    void anExemptionNamingTheActionPasses() throws IOException {
+        runExempting("Branches!Step", "8:42-8:47", 0);
+    }
+
+    /** Module!Action exempts the branch under that action only: under another it exempts nothing. */
+    @Test
+    void anExemptionNamingAnotherActionExemptsNothing() throws IOException {
+        String out = runExempting("Branches!Done", "8:42-8:47", 1);
+        assertTrue(out.contains("    UNREACHED 8:42-8:47  x' = 0\n"), out);
+        assertTrue(out.contains("STALE EXEMPTION spec/branches/coverage-exemptions.tsv:2: Branches!Done '8:42-8:47': no such branch"),
+                out);
     }
 
     @Test

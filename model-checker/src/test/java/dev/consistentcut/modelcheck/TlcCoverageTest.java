@@ -146,6 +146,36 @@ class TlcCoverageTest {
                 "an arm of an IF stays");
     }
 
+    /**
+     * A conjunction evaluated whole (an IF arm) whose item calls an operator: the operator's
+     * conjuncts count as reached, and so do those of an operator it calls in turn (here a
+     * one-line body). The other arm's zero stays.
+     */
+    @Test
+    void theConjunctsOfOperatorsCalledInAWholeArmAreLeftOutTransitively(@TempDir Path spec) throws IOException {
+        Files.writeString(spec.resolve("Q.tla"), """
+                ---- MODULE Q ----
+                Ack(t) == a' = t
+                Store(t) ==
+                    /\\ b' = t
+                    /\\ Ack(t)
+                Act == IF TRUE
+                         THEN /\\ c' = 1
+                              /\\ Store(1)
+                         ELSE c' = 2
+                ====
+                """);
+        TlcCoverage.Span act = new TlcCoverage.Span("Q", 6, 1, 6, 3);
+        CoverageTally tally = new CoverageTally(SpecSources.of(spec));
+        tally.add("Off", List.of(new TlcCoverage.Action("Act", act, null, 0, 0, List.of(
+                new TlcCoverage.Evaluated(new TlcCoverage.Span("Q", 4, 8, 4, 13), 0, 0),
+                new TlcCoverage.Evaluated(new TlcCoverage.Span("Q", 2, 11, 2, 16), 0, 0),
+                new TlcCoverage.Evaluated(new TlcCoverage.Span("Q", 9, 15, 9, 20), 0, 0)))));
+        tally.add("On", List.of(new TlcCoverage.Action("Act", act, null, 1, 1,
+                List.of(new TlcCoverage.Evaluated(new TlcCoverage.Span("Q", 7, 15, 8, 25), 0, 3)))));
+        assertEquals(List.of("7:15-8:25", "9:15-9:20"), tally.branches().stream().map(CoverageTally.Branch::location).toList());
+    }
+
     private static CoverageTally.Branch branch(List<CoverageTally.Branch> all, String action, String location) {
         return all.stream().filter(b -> b.action().equals(action) && b.location().equals(location)).findFirst().orElseThrow();
     }
