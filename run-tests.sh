@@ -19,7 +19,9 @@ Runs, in order (quick modes of every step except the model check, which is the R
                               quick, full and simulate of spec/*/models.tsv), one TLC per core,
                               each exhaustive model with its pinned state count
                               (--strict-counts: an unpinned one fails too; --no-pictures:
-                              a picture never changes a verdict)
+                              a picture never changes a verdict); --coverage: the quick
+                              models run with TLC's -coverage, and a branch of a protocol
+                              module that none reaches fails, unless exempted with a reason
   2b. distributed TLC         a TLCServer and two TLCWorkers on 127.0.0.1 give the
                               single-process verdict (tests/distributed-tlc.sh)
   3. trace validation         engine runs (both runtimes, both modes, with failures) checked
@@ -65,7 +67,7 @@ step() {
 # benchmarks build independently, and their compiling, shading and single-JVM test runs leave a
 # core idle one module at a time.
 step "maven verify" mvn -B -ntp -T 2 verify
-step "model check (every default model)" ./model-check.sh --strict-counts --no-pictures
+step "model check (every default model)" ./model-check.sh --strict-counts --no-pictures --coverage
 step "distributed TLC on 127.0.0.1" tests/distributed-tlc.sh
 step "trace validation" tests/trace-validation.sh
 step "spec-to-engine replay (+ broken twins)" tests/spec-replay.sh --quick

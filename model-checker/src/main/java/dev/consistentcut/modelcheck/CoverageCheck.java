@@ -80,7 +80,7 @@ final class CoverageCheck {
         Set<String> covered = all.stream().map(CoverageTally.Branch::module).collect(Collectors.toSet());
         List<String> stale = new ArrayList<>();
         for (CoverageExemptions.Exemption e : exemptions.rows()) {
-            if (!covered.contains(e.module())) {
+            if (!covered.contains(e.moduleName())) {
                 continue;
             }
             List<CoverageTally.Branch> matched = all.stream().filter(e::matches).toList();

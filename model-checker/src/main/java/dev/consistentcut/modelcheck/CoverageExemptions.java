@@ -12,8 +12,10 @@ import java.util.stream.Stream;
 /**
  * The branches no model needs to reach, each with the reason no behaviour of any model can: the
  * rows of every coverage-exemptions.tsv under the spec directory (a protocol family's folder).
- * Columns, tab-separated: module, the branch (its range L:C-L2:C2, or the start of its source
- * text, which survives edits above it), reason. Lines starting with '#' are comments. Immutable.
+ * Columns, tab-separated: module (or Module!Action: the branch under that action only, as the
+ * report names it, without its split or module suffix), the branch (its range L:C-L2:C2, or the
+ * start of its source text, which survives edits above it), reason. Lines starting with '#' are
+ * comments. Immutable.
  */
 final class CoverageExemptions {
 
@@ -22,9 +24,23 @@ final class CoverageExemptions {
 
     /** One row; {@code where} is the file and line, as messages show it. */
     record Exemption(String where, String module, String branch, String reason) {
+        /** The module, without the action a Module!Action row names. */
+        String moduleName() {
+            int bang = module.indexOf('!');
+            return bang < 0 ? module : module.substring(0, bang);
+        }
+
         boolean matches(CoverageTally.Branch b) {
-            if (!b.module().equals(module)) {
+            int bang = module.indexOf('!');
+            String mod = bang < 0 ? module : module.substring(0, bang);
+            if (!b.module().equals(mod)) {
                 return false;
+            }
+            if (bang >= 0) { // Module!Action: only under that action (its label may go on with a split or a module)
+                String action = module.substring(bang + 1);
+                if (!b.action().equals(action) && !b.action().startsWith(action + " ")) {
+                    return false;
+                }
             }
             return RANGE.matcher(branch).matches() ? b.location().equals(branch)
                     : b.text().startsWith(SpecSources.collapse(branch));

@@ -2,6 +2,7 @@ package dev.consistentcut.modelcheck;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,7 +21,11 @@ import java.util.Set;
  * evaluated: a zero whose range lies inside a range some model evaluated as a whole (a line
  * without nested lines under it) in the same action is not a branch of its own and is left out.
  * A zero nested under its evaluated parent in one listing (an arm of an IF inside a conjunct)
- * stays. Not thread-safe: the main thread adds the models one by one.
+ * stays. Likewise a call TLC evaluated as a whole (one line, {@code PreCommitTransactions(T, C)})
+ * while another call site of the same operator in the action lists the body's conjuncts with 0:
+ * a top-level conjunct of an operator whose body is a conjunction (no IF, CASE or disjunction
+ * above its conjuncts; {@link SpecSources#conjunctsOfCall}) and whose call some model evaluated
+ * whole in the action is left out too. Not thread-safe: the main thread adds the models one by one.
  */
 final class CoverageTally {
 
@@ -49,6 +54,8 @@ final class CoverageTally {
     private final Map<String, Branch> branches = new LinkedHashMap<>();
     /** Per module and action: the ranges some model evaluated as a whole (a line without nested lines, count above 0). */
     private final Map<String, Set<TlcCoverage.Span>> wholes = new LinkedHashMap<>();
+    /** Per action key: the ranges in protocol modules some model evaluated as a whole. */
+    private final Map<String, Set<TlcCoverage.Span>> wholeCalls = new LinkedHashMap<>();
     /** Per action key: the distinct states each model that took the action found with it. */
     private final Map<String, Map<String, Long>> distinct = new LinkedHashMap<>();
     private final Set<String> models = new LinkedHashSet<>();
@@ -77,6 +84,7 @@ final class CoverageTally {
                 boolean whole = i + 1 == lines.size() || lines.get(i + 1).nesting() <= e.nesting();
                 if (whole && e.count() > 0) {
                     wholes.computeIfAbsent(module + "\t" + action, k -> new LinkedHashSet<>()).add(e.span());
+                    wholeCalls.computeIfAbsent(a.key(), k -> new LinkedHashSet<>()).add(e.span());
                 }
                 Branch old = branches.get(key);
                 Set<String> by = new LinkedHashSet<>(old == null ? Set.of() : old.models());
@@ -100,9 +108,22 @@ final class CoverageTally {
         List<Branch> all = new ArrayList<>(branches.values());
         all.removeIf(b -> !b.reached() && wholes.getOrDefault(b.module() + "\t" + b.action(), Set.of()).stream()
                 .anyMatch(w -> !w.equals(b.span()) && inside(b.span(), w)));
+        Map<String, Set<TlcCoverage.Span>> conjuncts = new HashMap<>();
+        all.removeIf(b -> !b.reached() && conjuncts.computeIfAbsent(b.actionKey(), this::conjunctsOfWholeCalls).stream()
+                .anyMatch(c -> c.module().equals(b.module()) && c.line() == b.span().line() && c.col() == b.span().col()));
         all.sort(Comparator.comparing(Branch::module).thenComparing(Branch::action)
                 .thenComparingInt(b -> b.span().line()).thenComparingInt(b -> b.span().col())
                 .thenComparingInt(b -> b.span().endLine()).thenComparingInt(b -> b.span().endCol()));
+        return all;
+    }
+
+    /**
+     * The top-level conjuncts of every operator that some model evaluated a call of as a whole in
+     * the action (in any module): the action took the operator, so each conjunct was evaluated.
+     */
+    private Set<TlcCoverage.Span> conjunctsOfWholeCalls(String actionKey) {
+        Set<TlcCoverage.Span> all = new LinkedHashSet<>();
+        wholeCalls.getOrDefault(actionKey, Set.of()).forEach(w -> all.addAll(sources.conjunctsOfCall(w)));
         return all;
     }
 

@@ -70,7 +70,7 @@ final class ModelRun {
         if (m.simulated()) {
             cmd.simulate(options.traces, options.depth);
         }
-        if (options.coverage) {
+        if (options.covers(m)) {
             // TLC prints the section every N minutes and at the end; the runner reads the last one.
             cmd.option("-coverage", Integer.toString(COVERAGE_MINUTES));
         }

@@ -251,6 +251,16 @@ final class Options {
         }
     }
 
+    /**
+     * --coverage: whether the model runs with TLC's -coverage and counts in the verdict. In the
+     * default set only the quick tier's models do: the verdict is about what the quick models
+     * reach, and the full and simulated models run as without --coverage (no extra CPU there).
+     * With --quick, --long, --simulate or --model NAME, every model run.
+     */
+    boolean covers(Model m) {
+        return coverage && (!tierSet.equals(DEFAULT_TIERS) || !models.isEmpty() || m.tier().equals("quick"));
+    }
+
     /** The TLC workers of an exhaustive model: one, so that its counts are deterministic, unless --workers. */
     int exhaustiveWorkers() {
         return workersGiven ? workers : 1;

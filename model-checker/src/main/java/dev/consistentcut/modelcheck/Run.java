@@ -116,10 +116,16 @@ final class Run {
         return 0;
     }
 
-    /** --coverage: the models' coverage added up and checked; false when a branch lacks a model or an exemption is stale. */
+    /**
+     * --coverage: the coverage of the models that ran with -coverage ({@link Options#covers})
+     * added up and checked; false when a branch lacks a model or an exemption is stale.
+     */
     private boolean coverage(List<Model> ran, ModelRun runner) {
         CoverageTally tally = new CoverageTally(SpecSources.of(setup.specDir()));
         for (Model m : ran) {
+            if (!o.covers(m)) {
+                continue;
+            }
             tally.add(m.name(), TlcCoverage.parse(TlcLog.lines(runner.log(m))));
         }
         return new CoverageCheck(tally, CoverageExemptions.read(setup)).report(out, setup.outDir().resolve("coverage.tsv"), setup);

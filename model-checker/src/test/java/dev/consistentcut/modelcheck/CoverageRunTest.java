@@ -21,11 +21,12 @@ class CoverageRunTest {
 
     private static final String MODULE = """
             ---- MODULE Branches ----
-            \\* No behaviour takes the ELSE arm: x never passes 2.
+            \\* With Max = 2 no behaviour takes the ELSE arm: x never passes 2.
             EXTENDS Naturals
+            CONSTANT Max
             VARIABLE x
             Init == x = 0
-            Step == /\\ x < 2
+            Step == /\\ x < Max
                     /\\ IF x < 5 THEN x' = x + 1 ELSE x' = 0
             Done == x = 2 /\\ UNCHANGED x
             Spec == Init /\\ [][Step \\/ Done]_x
@@ -43,8 +44,11 @@ class CoverageRunTest {
         folder = r.spec.resolve("branches");
         Files.createDirectories(folder);
         Files.writeString(folder.resolve("Branches.tla"), MODULE);
-        Files.writeString(folder.resolve("Branches.cfg"), "SPECIFICATION Spec\n");
-        Files.writeString(folder.resolve("models.tsv"), "BranchesPass\tBranches\tBranches.cfg\tpass\tquick\tx climbs to 2\t3\t3\n");
+        Files.writeString(folder.resolve("Branches.cfg"), "CONSTANT Max = 2\nSPECIFICATION Spec\n");
+        // x climbs to 5 and the ELSE arm sets it back to 0.
+        Files.writeString(folder.resolve("BranchesWide.cfg"), "CONSTANT Max = 7\nSPECIFICATION Spec\n");
+        Files.writeString(folder.resolve("models.tsv"), "BranchesPass\tBranches\tBranches.cfg\tpass\tquick\tx climbs to 2\t3\t3\n"
+                + "BranchesWide\tBranches\tBranchesWide.cfg\tpass\tfull\tx climbs to 5 and back\t6\t6\n");
     }
 
     private Runner.Outcome run() {
@@ -53,8 +57,12 @@ class CoverageRunTest {
 
     /** The run's output with one exemption in the family's file, after checking its exit code. */
     private String runExempting(String branch, int exit) throws IOException {
+        return runExempting("Branches", branch, exit);
+    }
+
+    private String runExempting(String module, String branch, int exit) throws IOException {
         Files.writeString(folder.resolve(CoverageExemptions.FILE_NAME),
-                "# module\tbranch\treason\nBranches\t" + branch + "\tx never passes 2: Step's guard\n");
+                "# module\tbranch\treason\n" + module + "\t" + branch + "\tx never passes 2: Step's guard\n");
         Runner.Outcome o = run();
         assertEquals(exit, o.exit(), o.all());
         return o.out();
@@ -65,25 +73,39 @@ class CoverageRunTest {
         Runner.Outcome o = run();
         assertEquals(1, o.exit(), o.all());
         assertTrue(o.out().contains("counts as pinned"), "the model's verdict and counts are unchanged: " + o.out());
-        assertTrue(o.out().contains("    UNREACHED 7:42-7:47  x' = 0\n"), o.out());
+        assertTrue(o.out().contains("    UNREACHED 8:42-8:47  x' = 0\n"), o.out());
         assertTrue(o.out().contains("  Step: BranchesPass 2\n"), o.out());
         assertTrue(o.out().contains("NOT AS EXPECTED: (--coverage)"), o.out());
         String tsv = Files.readString(r.out.resolve("coverage.tsv"));
         assertTrue(tsv.startsWith(CoverageCheck.TSV_HEADER + "\n"), tsv);
-        assertTrue(tsv.contains("Branches\tStep\t7:42-7:47\tx' = 0\t\t0\n"), tsv);
-        assertTrue(tsv.contains("Branches\tStep\t7:26-7:35\tx' = x + 1\tBranchesPass\t"), tsv);
+        assertTrue(tsv.contains("Branches\tStep\t8:42-8:47\tx' = 0\t\t0\n"), tsv);
+        assertTrue(tsv.contains("Branches\tStep\t8:26-8:35\tx' = x + 1\tBranchesPass\t"), tsv);
     }
 
     @Test
     void anExemptedBranchPasses() throws IOException {
         String out = runExempting("x' = 0", 0);
-        assertTrue(out.contains("    exempted  7:42-7:47  x' = 0  (spec/branches/coverage-exemptions.tsv:2)"), out);
+        assertTrue(out.contains("    exempted  8:42-8:47  x' = 0  (spec/branches/coverage-exemptions.tsv:2)"), out);
         assertTrue(out.contains("0 unreached and not exempted, 1 exempted, 0 stale exemption(s)"), out);
     }
 
     @Test
     void anExemptionByLocationPassesToo() throws IOException {
-        runExempting("7:42-7:47", 0);
+        runExempting("8:42-8:47", 0);
+    }
+
+    @Test
+    void anExemptionNamingTheActionPasses() throws IOException {
+        runExempting("Branches!Step", "8:42-8:47", 0);
+    }
+
+    /** Module!Action exempts the branch under that action only: under another it exempts nothing. */
+    @Test
+    void anExemptionNamingAnotherActionExemptsNothing() throws IOException {
+        String out = runExempting("Branches!Done", "8:42-8:47", 1);
+        assertTrue(out.contains("    UNREACHED 8:42-8:47  x' = 0\n"), out);
+        assertTrue(out.contains("STALE EXEMPTION spec/branches/coverage-exemptions.tsv:2: Branches!Done '8:42-8:47': no such branch"),
+                out);
     }
 
     @Test
@@ -91,7 +113,7 @@ class CoverageRunTest {
         String out = runExempting("x' = x + 1", 1);
         assertTrue(out.contains("STALE EXEMPTION spec/branches/coverage-exemptions.tsv:2: Branches 'x' = x + 1': reached by BranchesPass"),
                 out);
-        assertTrue(out.contains("    UNREACHED 7:42-7:47"), "the unexempted arm is still named: " + out);
+        assertTrue(out.contains("    UNREACHED 8:42-8:47"), "the unexempted arm is still named: " + out);
     }
 
     @Test
@@ -106,6 +128,32 @@ class CoverageRunTest {
         Runner.Outcome o = run();
         assertEquals(3, o.exit(), o.all());
         assertTrue(o.err().contains("coverage-exemptions.tsv:1: an exemption has three tab-separated columns"), o.err());
+    }
+
+    /**
+     * The default set (the test command's run): only the quick models run with -coverage and count.
+     * The full model reaches the ELSE arm, yet the arm is unreached, and its log has no coverage.
+     */
+    @Test
+    void inTheDefaultSetOnlyTheQuickModelsCount() throws IOException {
+        Files.delete(r.spec.resolve("models.tsv")); // the fixtures' counter models: not this test's
+        Runner.Outcome o = r.run("--coverage", "--no-pictures");
+        assertEquals(1, o.exit(), o.all());
+        assertTrue(o.out().contains("Coverage (TLC -coverage) of 1 model(s)"), o.out());
+        assertTrue(o.out().contains("    UNREACHED 8:42-8:47  x' = 0\n"), o.out());
+        assertTrue(o.out().contains("  Step: BranchesPass 2\n"), o.out());
+        assertFalse(Files.readString(r.out.resolve("logs/BranchesWide.log")).contains("The coverage statistics"),
+                "the full model ran without -coverage");
+        assertTrue(Files.readString(r.out.resolve("logs/BranchesPass.log")).contains("The coverage statistics"),
+                "the quick model ran with it");
+    }
+
+    /** Named with --model, the full model counts: its ELSE arm is reached and the run passes. */
+    @Test
+    void aNamedModelOfAnyTierCounts() {
+        Runner.Outcome o = r.run("--model", "BranchesPass", "--model", "BranchesWide", "--coverage", "--no-pictures");
+        assertEquals(0, o.exit(), o.all());
+        assertFalse(o.out().contains("UNREACHED"), o.out());
     }
 
     @Test

@@ -102,6 +102,80 @@ class TlcCoverageTest {
         assertTrue(!nested.branches().get(1).reached());
     }
 
+    /**
+     * TLC lists a call it evaluated as one line, and the conjuncts of the operator's body (from
+     * another call site, say) with 0: a top-level conjunct of an operator whose call some model
+     * evaluated whole in the action is no branch of its own. Not so for a body under an IF: which
+     * arm the call took is not known.
+     */
+    @Test
+    void aConjunctOfAnOperatorWhoseCallWasEvaluatedWholeIsLeftOut(@TempDir Path spec) throws IOException {
+        Files.writeString(spec.resolve("P.tla"), """
+                ---- MODULE P ----
+                Pre(x) ==
+                    LET y == x
+                    IN
+                    /\\ a' = y
+                    /\\ b' = y
+                Act == Pre(1)
+                Alt(x) ==
+                    IF x THEN
+                        /\\ a' = 1
+                    ELSE
+                        /\\ a' = 2
+                Act2 == Alt(TRUE)
+                ====
+                """);
+        TlcCoverage.Span act = new TlcCoverage.Span("P", 7, 1, 7, 4);
+        TlcCoverage.Span call = new TlcCoverage.Span("P", 7, 8, 7, 13);
+        TlcCoverage.Span first = new TlcCoverage.Span("P", 5, 8, 5, 13);
+        TlcCoverage.Span second = new TlcCoverage.Span("P", 6, 8, 6, 13);
+        CoverageTally tally = new CoverageTally(SpecSources.of(spec));
+        tally.add("Off", List.of(new TlcCoverage.Action("Act", act, null, 0, 0,
+                List.of(new TlcCoverage.Evaluated(first, 0, 0), new TlcCoverage.Evaluated(second, 0, 0)))));
+        tally.add("On", List.of(new TlcCoverage.Action("Act", act, null, 2, 5, List.of(new TlcCoverage.Evaluated(call, 0, 3)))));
+        assertEquals(List.of("7:8-7:13"), tally.branches().stream().map(CoverageTally.Branch::location).toList());
+
+        TlcCoverage.Span act2 = new TlcCoverage.Span("P", 13, 1, 13, 4);
+        TlcCoverage.Span call2 = new TlcCoverage.Span("P", 13, 9, 13, 17);
+        TlcCoverage.Span elseArm = new TlcCoverage.Span("P", 12, 12, 12, 17);
+        CoverageTally arms = new CoverageTally(SpecSources.of(spec));
+        arms.add("Off", List.of(new TlcCoverage.Action("Act2", act2, null, 0, 0, List.of(new TlcCoverage.Evaluated(elseArm, 0, 0)))));
+        arms.add("On", List.of(new TlcCoverage.Action("Act2", act2, null, 2, 5, List.of(new TlcCoverage.Evaluated(call2, 0, 3)))));
+        assertEquals(List.of("12:12-12:17", "13:9-13:17"), arms.branches().stream().map(CoverageTally.Branch::location).toList(),
+                "an arm of an IF stays");
+    }
+
+    /**
+     * A conjunction evaluated whole (an IF arm) whose item calls an operator: the operator's
+     * conjuncts count as reached, and so do those of an operator it calls in turn (here a
+     * one-line body). The other arm's zero stays.
+     */
+    @Test
+    void theConjunctsOfOperatorsCalledInAWholeArmAreLeftOutTransitively(@TempDir Path spec) throws IOException {
+        Files.writeString(spec.resolve("Q.tla"), """
+                ---- MODULE Q ----
+                Ack(t) == a' = t
+                Store(t) ==
+                    /\\ b' = t
+                    /\\ Ack(t)
+                Act == IF TRUE
+                         THEN /\\ c' = 1
+                              /\\ Store(1)
+                         ELSE c' = 2
+                ====
+                """);
+        TlcCoverage.Span act = new TlcCoverage.Span("Q", 6, 1, 6, 3);
+        CoverageTally tally = new CoverageTally(SpecSources.of(spec));
+        tally.add("Off", List.of(new TlcCoverage.Action("Act", act, null, 0, 0, List.of(
+                new TlcCoverage.Evaluated(new TlcCoverage.Span("Q", 4, 8, 4, 13), 0, 0),
+                new TlcCoverage.Evaluated(new TlcCoverage.Span("Q", 2, 11, 2, 16), 0, 0),
+                new TlcCoverage.Evaluated(new TlcCoverage.Span("Q", 9, 15, 9, 20), 0, 0)))));
+        tally.add("On", List.of(new TlcCoverage.Action("Act", act, null, 1, 1,
+                List.of(new TlcCoverage.Evaluated(new TlcCoverage.Span("Q", 7, 15, 8, 25), 0, 3)))));
+        assertEquals(List.of("7:15-8:25", "9:15-9:20"), tally.branches().stream().map(CoverageTally.Branch::location).toList());
+    }
+
     private static CoverageTally.Branch branch(List<CoverageTally.Branch> all, String action, String location) {
         return all.stream().filter(b -> b.action().equals(action) && b.location().equals(location)).findFirst().orElseThrow();
     }
