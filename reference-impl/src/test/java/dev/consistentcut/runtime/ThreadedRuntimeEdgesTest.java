@@ -59,17 +59,23 @@ class ThreadedRuntimeEdgesTest {
         assertEquals(0, r.failures());
     }
 
+    private static final int RECORDS_PAST_TWO_CHECKPOINTS = 2_000;
+
     @Test
     void aFailedStoreWriteIsDeclinedAndOneTooManyFailsTheJob() {
+        // 2,000 records a source through a sink of 10 us a record: the job runs for 40 ms at least,
+        // forty checkpoint intervals, so its second checkpoint is triggered (and its write fails)
+        // before the sources run out even on a loaded machine; with 200 records a job that got
+        // little CPU ended before it, once under a load of 12.
         List<String> progress = Collections.synchronizedList(new ArrayList<>());
-        RunResult r = new ThreadedRuntime(ThreadedRuntimeTest.demo(200, 10_000, 4), BarrierHandlers.unaligned(),
+        RunResult r = new ThreadedRuntime(ThreadedRuntimeTest.demo(RECORDS_PAST_TWO_CHECKPOINTS, 10_000, 4), BarrierHandlers.unaligned(),
                 RunOptions.builder().checkpointInterval(MS).store(() -> new FailingStore(Set.of(2L)))
                         .tolerableFailedCheckpoints(1).progress(progress::add).build()).run();
         assertTrue(r.holds(), r.violations().toString());
         assertFalse(r.checkpoints().stream().map(CheckpointSummary::id).toList().contains(2L));
         assertTrue(progress.stream().anyMatch(l -> l.startsWith("checkpoint 2 declined")), progress.toString());
 
-        ThreadedRuntime failing = new ThreadedRuntime(ThreadedRuntimeTest.demo(200, 10_000, 4), BarrierHandlers.unaligned(),
+        ThreadedRuntime failing = new ThreadedRuntime(ThreadedRuntimeTest.demo(RECORDS_PAST_TWO_CHECKPOINTS, 10_000, 4), BarrierHandlers.unaligned(),
                 RunOptions.builder().checkpointInterval(MS).store(() -> new FailingStore(Set.of(2L))).build());
         assertEquals(2, assertThrows(TooManyFailedCheckpointsException.class, failing::run).checkpoint());
     }
