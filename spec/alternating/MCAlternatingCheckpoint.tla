@@ -118,7 +118,7 @@ AlternatingAbortJoin             AbortJoin.cfg                        pass      
 AlternatingLivenessJoin          LivenessJoin.cfg                     pass                                   48,006    28   80   45 full
 SinkAlternatingDiamond           SinkDiamond.cfg                      pass                                   28,631    40  149    - quick
 BugSwitchForgetsArrivedLiveness  BugSwitchForgetsArrivedLiveness.cfg  prop:SwitchedCompletesProp              5,782     -  159   13 quick
-SwitchNotPropagatedConsistent    SwitchNotPropagatedConsistent.cfg    pass                                  118,796    30  138   28 full
+SwitchNotPropagatedConsistent    SwitchNotPropagatedConsistent.cfg    pass                                  118,796    30  138   28 long
 
 CPU, measured after the merge with the sink: AlternatingJoin, AlternatingDiamond,
 AlternatingLivenessDiamond and BugSwitchForgetsArrivedLiveness 81 s together (6 min 16 s of wall

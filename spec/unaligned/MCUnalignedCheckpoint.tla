@@ -98,7 +98,7 @@ MCAtLeastOnceCheckpoint.tla.  Simulate tier: 1,000 behaviours of
 depth 60 (`./model-check.sh --model NAME --workers 1`), "distinct" not applicable.
 
 model                                     cfg (MCUnalignedCheckpoint_...)           result                         distinct depth s/1w s/2w tier
-UnalignedAbortJoin                        AbortJoin.cfg                             pass                             72,785    24   78    - full
+UnalignedAbortJoin                        AbortJoin.cfg                             pass                             72,785    24   78    - long
 UnalignedAbortDiamond                     AbortDiamond.cfg                          pass                             46,897    23   82    - full
 UnalignedEndJoin                          EndJoin.cfg                               pass                             10,771    26   31    - full
 UnalignedEndDiamond                       EndDiamond.cfg                            pass                              5,771    25   26   31 quick
@@ -126,4 +126,4 @@ broken sinks are checked on aligned Join (MCAlignedCheckpoint.tla).
 model                         cfg (MCUnalignedCheckpoint_...)  result                                        distinct depth    s tier
 SinkUnalignedJoin             SinkJoin.cfg                     pass                                            42,081    40   98 quick
 SinkUnalignedDiamond          SinkDiamond.cfg                  pass                                            22,797    38   62 full (quick until 2026-12-02)
-SinkUnalignedLivenessDiamond  LivenessSinkDiamond.cfg          pass                                           131,445    40  209 full
+SinkUnalignedLivenessDiamond  LivenessSinkDiamond.cfg          pass                                           131,445    40  209 long
