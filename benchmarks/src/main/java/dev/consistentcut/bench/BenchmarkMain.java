@@ -41,7 +41,7 @@ public final class BenchmarkMain {
 
 
     static final String USAGE = """
-            Usage: BenchmarkMain [--quick] [--out DIR] [--micro-csv FILE] [--engines reference,flink] [--only TEXT] [--ab-pairs N]
+            Usage: BenchmarkMain [--quick] [--out DIR] [--micro-csv FILE] [--engines reference,flink] [--only TEXT] [--ab-pairs N] [--ab-max-pairs M]
 
               --quick           the skewed half of the grid, short windows (about 2 minutes)
               --out DIR         where results.csv, results.md and checkpoints.png go (default benchmarks/results)
@@ -50,10 +50,11 @@ public final class BenchmarkMain {
               --only TEXT       run only the scenarios whose name contains TEXT, e.g. heavy/skew;
                                 a comma-separated list runs those matching any (heavy/,none/even/)
               --ab-pairs N      A/B pairs per cell of the checkpoint-overhead measurement (default 10; 0: skip it)
+              --ab-max-pairs M  while a cell is undecided after N pairs, two more at a time up to M (default 30)
             """;
 
     /** Parsed command line. */
-    record Options(boolean quick, Path out, Path microCsv, List<String> engines, String only, int abPairs) {
+    record Options(boolean quick, Path out, Path microCsv, List<String> engines, String only, int abPairs, int abMaxPairs) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -85,6 +86,7 @@ public final class BenchmarkMain {
         List<String> engines = List.of(ScenarioRun.REFERENCE, ScenarioRun.FLINK);
         String only = "";
         int abPairs = 10;
+        int abMaxPairs = 30;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -95,16 +97,8 @@ public final class BenchmarkMain {
                 case "--out" -> out = Path.of(value(args, ++i, a));
                 case "--micro-csv" -> micro = Path.of(value(args, ++i, a));
                 case "--only" -> only = value(args, ++i, a);
-                case "--ab-pairs" -> {
-                    try {
-                        abPairs = Integer.parseInt(value(args, ++i, a));
-                    } catch (NumberFormatException e) {
-                        throw new IllegalArgumentException("--ab-pairs: not a number: '" + args[i] + "'");
-                    }
-                    if (abPairs < 0 || abPairs > 1000) {
-                        throw new IllegalArgumentException("--ab-pairs: must be 0..1000, got " + abPairs);
-                    }
-                }
+                case "--ab-pairs" -> abPairs = count(args, ++i, a);
+                case "--ab-max-pairs" -> abMaxPairs = count(args, ++i, a);
                 case "--engines" -> {
                     engines = List.of(value(args, ++i, a).split(","));
                     for (String e : engines) {
@@ -116,7 +110,24 @@ public final class BenchmarkMain {
                 default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
             }
         }
-        return new Options(quick, out, micro, engines, only, abPairs);
+        if (abMaxPairs < abPairs) {
+            throw new IllegalArgumentException("--ab-max-pairs (" + abMaxPairs + ") must be at least --ab-pairs (" + abPairs + ")");
+        }
+        return new Options(quick, out, micro, engines, only, abPairs, abMaxPairs);
+    }
+
+    private static int count(String[] args, int i, String option) {
+        String v = value(args, i, option);
+        int n;
+        try {
+            n = Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + ": not a number: '" + v + "'");
+        }
+        if (n < 0 || n > 1000) {
+            throw new IllegalArgumentException(option + ": must be 0..1000, got " + n);
+        }
+        return n;
     }
 
     private static String value(String[] args, int i, String option) {
@@ -219,23 +230,25 @@ public final class BenchmarkMain {
             for (boolean skew : abSkews) {
                 for (Mode m : new Mode[] {Mode.ALIGNED, Mode.UNALIGNED}) {
                     List<OverheadAB.Pair> pairs = new ArrayList<>();
-                    for (int i = 0; i < options.abPairs(); i++) {
+                    long seed = 16 + overhead.size();
+                    for (int i = 0; OverheadAB.wantsAnotherPair(pairs, options.abPairs(), options.abMaxPairs(), seed); i++) {
                         boolean onFirst = i % 2 == 1;
                         double[] rate = new double[2]; // [off, on]
                         double[] cpu = new double[2]; // CPU microseconds per record [off, on]
                         for (int k = 0; k < 2; k++) {
                             boolean on = onFirst == (k == 0);
                             Scenario s = new Scenario(Backpressure.NONE, skew, on ? m : Mode.NONE);
-                            progress.step(String.format("A/B %s/%s pair %d of %d: %s", skew ? "skew" : "even", m.label(),
-                                    i + 1, options.abPairs(), on ? "checkpoints on" : "off"));
+                            progress.step(String.format("A/B %s/%s pair %d of %d%s: %s", skew ? "skew" : "even", m.label(),
+                                    i + 1, Math.max(i + 1, options.abPairs()),
+                                    i >= options.abPairs() ? " (undecided: more pairs, at most " + options.abMaxPairs() + ")" : "",
+                                    on ? "checkpoints on" : "off"));
                             ScenarioRun run = referenceEngine.run(s, abWarmup, abWindow, progress);
                             rate[on ? 1 : 0] = run.throughput();
                             cpu[on ? 1 : 0] = run.cpuMicrosPerRecord();
                         }
                         pairs.add(new OverheadAB.Pair(rate[0], rate[1], onFirst, cpu[0], cpu[1]));
                     }
-                    OverheadAB.Result r = OverheadAB.analyse((skew ? "skew" : "even") + " " + m.label(), pairs,
-                            16 + overhead.size());
+                    OverheadAB.Result r = OverheadAB.analyse((skew ? "skew" : "even") + " " + m.label(), pairs, seed);
                     overhead.add(r);
                     progress.note(r.describe());
                 }

@@ -19,6 +19,22 @@ class OverheadABTest {
     }
 
     @Test
+    void anUndecidedCellRunsMorePairsInCouplesUntilDecidedOrAtTheMost() {
+        assertTrue(OverheadAB.wantsAnotherPair(pairs(), 4, 8, 1), "below the minimum: always");
+        assertTrue(OverheadAB.wantsAnotherPair(pairs(0.01, 0.01, 0.01), 4, 8, 1));
+        // Decided (met) at the minimum: stop.
+        assertEquals(false, OverheadAB.wantsAnotherPair(pairs(0.01, 0.012, 0.009, 0.011), 4, 8, 1));
+        // Undecided (spread across 5%) at the minimum: go on, and finish the couple of orders.
+        List<OverheadAB.Pair> spread = pairs(-0.05, 0.15, 0.0, 0.10);
+        assertEquals("undecided", OverheadAB.analyse("c", spread, 1).verdict());
+        assertTrue(OverheadAB.wantsAnotherPair(spread, 4, 8, 1));
+        assertTrue(OverheadAB.wantsAnotherPair(pairs(-0.05, 0.15, 0.0, 0.10, 0.02), 4, 8, 1), "odd count: the couple's other order");
+        // At the most pairs allowed: stop, undecided or not.
+        assertEquals(false, OverheadAB.wantsAnotherPair(pairs(-0.05, 0.15, 0.0, 0.10, -0.05, 0.15, 0.0, 0.10), 4, 8, 1));
+        assertEquals(false, OverheadAB.wantsAnotherPair(pairs(), 0, 0, 1), "no pairs wanted: none run");
+    }
+
+    @Test
     void theVerdictReadsTheIntervalNotTheMedian() {
         assertEquals("met", OverheadAB.verdict(-0.02, 0.05));
         assertEquals("undecided", OverheadAB.verdict(-0.02, 0.0501));
