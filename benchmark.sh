@@ -41,11 +41,12 @@ Usage: ./benchmark.sh [--quick] [--only LIST] [--engines LIST] [--help] | --char
                the sweep stops with exit 1. One progress line per run on stderr.
                Results: benchmarks/results/scale/{scale.csv,scale.md,scale.png}
   --sweep      instead of the above: the scaling sweep of the reference engine (records
-               serialized) under light backpressure with even sources, aligned and unaligned:
+               serialized) with even sources, aligned and unaligned: under light backpressure
                the demo job's sizes, then one at a time varied (count parallelism 1, 3, 4;
-               channel capacity 250, 2,000; buffer size 10, 1,000; keys 10, 100,000), each run
-               against the cost model's prediction, printed before it runs (docs/benchmarks.md).
-               Results: benchmarks/results/sweep/{sweep.csv,sweep.md}
+               channel capacity 250, 2,000; buffer size 10, 1,000; keys 10, 100,000); then the
+               demo's sizes under heavy and under no backpressure. Each run against the cost
+               model's prediction, printed before it runs (docs/benchmarks.md).
+               Results: benchmarks/results/sweep/{sweep.csv,sweep.md,sweep.png}
   --max-records N  with --scale: the largest records per source (default 2000000)
   --repeats R  with --scale: runs per point (default 3)
   --help       this text

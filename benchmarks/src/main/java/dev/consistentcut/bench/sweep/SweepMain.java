@@ -25,29 +25,30 @@ import java.util.Locale;
 
 /**
  * {@code ./benchmark.sh --sweep}: the demo job on the reference engine (serializing) at each
- * point of {@link SweepPlan}, aligned and unaligned, under light backpressure with even sources;
- * per run the model's predictions ({@link CostModel}), printed before the run, against the
- * medians measured. Writes sweep.csv and sweep.md. Exit 0 when every run completed checkpoints,
- * 1 when one did not, 2 for bad arguments, 3 when the results cannot be written.
+ * point of {@link SweepPlan}, aligned and unaligned, with even sources; per run the model's
+ * predictions ({@link CostModel}), printed before the run, against the medians measured. Under
+ * heavy backpressure the window is three times as long (an aligned checkpoint takes seconds).
+ * Writes sweep.csv, sweep.md and sweep.png ({@link SweepChart}). Exit 0 when every run completed
+ * checkpoints, 1 when one did not, 2 for bad arguments, 3 when the results cannot be written.
  */
 public final class SweepMain {
 
-    static final Backpressure BACKPRESSURE = Backpressure.LIGHT;
     static final List<Mode> MODES = List.of(Mode.ALIGNED, Mode.UNALIGNED);
 
     /** One run: the point, the mode, what the model said and what was measured. */
-    record Row(JobParams point, Mode mode, int checkpoints, double predictedMs, double measuredMs,
+    record Row(SweepPlan.Point point, Mode mode, int checkpoints, double predictedMs, double measuredMs,
                double predictedPersisted, double measuredPersisted, double throughput) {
 
         String csv() {
-            return String.join(",", point.name(), Integer.toString(point.parallelism()), Integer.toString(point.capacity()),
-                    Integer.toString(point.effectiveBufferSize()), Integer.toString(point.keys()), mode.label(),
+            JobParams p = point.params();
+            return String.join(",", point.name(), point.backpressure().label(), Integer.toString(p.parallelism()),
+                    Integer.toString(p.capacity()), Integer.toString(p.effectiveBufferSize()), Integer.toString(p.keys()), mode.label(),
                     Integer.toString(checkpoints), raw(predictedMs), raw(measuredMs), raw(measuredMs / predictedMs),
                     raw(predictedPersisted), raw(measuredPersisted), raw(measuredPersisted / predictedPersisted), raw(throughput));
         }
     }
 
-    static final String CSV_HEADER = "point,parallelism,capacity,buffer_size,keys,mode,checkpoints,predicted_ms,measured_p50_ms,"
+    static final String CSV_HEADER = "point,backpressure,parallelism,capacity,buffer_size,keys,mode,checkpoints,predicted_ms,measured_p50_ms,"
             + "measured_over_predicted,predicted_persisted_records,measured_persisted_records_p50,persisted_measured_over_predicted,throughput_rps";
 
     public static void main(String[] args) {
@@ -84,10 +85,13 @@ public final class SweepMain {
     }
 
     static int run(Path out, Duration window) throws Exception {
-        List<JobParams> points = SweepPlan.points();
+        List<SweepPlan.Point> points = SweepPlan.points();
         Duration warmup = Duration.ofSeconds(1);
-        Progress progress = new Progress(System.err, System.console() != null, 1 + points.size() * MODES.size(),
-                warmup.plus(window).plusSeconds(2).multipliedBy((long) points.size() * MODES.size()).plusSeconds(10));
+        Duration planned = Duration.ofSeconds(10);
+        for (SweepPlan.Point p : points) {
+            planned = planned.plus(warmup.plus(window(p, window)).plusSeconds(2).multipliedBy(MODES.size()));
+        }
+        Progress progress = new Progress(System.err, System.console() != null, 1 + points.size() * MODES.size(), planned);
         Machine machine = Machine.current();
         double loadAtStart = Machine.loadAverage();
         Path tmp = Files.createTempDirectory("consistent-cut-sweep");
@@ -96,22 +100,27 @@ public final class SweepMain {
         ReferenceBenchmark engine = new ReferenceBenchmark(ReferenceCalibration.storeFactory(tmp.resolve("store")));
         List<Row> rows = new ArrayList<>();
         boolean everyRunCheckpointed = true;
-        for (JobParams p : points) {
+        for (SweepPlan.Point point : points) {
+            JobParams p = point.params();
+            Backpressure b = point.backpressure();
+            boolean modelled = b != Backpressure.NONE;
             for (Mode m : MODES) {
-                Scenario s = new Scenario(BACKPRESSURE, false, m);
-                double predictedMs = m == Mode.ALIGNED ? CostModel.alignedMs(p, BACKPRESSURE)
-                        : CostModel.unalignedMs(p, BACKPRESSURE, calibration);
-                double predictedPersisted = m == Mode.ALIGNED ? 0 : CostModel.unalignedPersistedRecords(p);
-                progress.step(String.format(Locale.ROOT, "%s %s: predicted %s ms, %s persisted records", p.name(), m.label(),
-                        Report.formatNumber(predictedMs), Report.formatNumber(predictedPersisted)));
-                ScenarioRun r = engine.run(s, p, warmup, window, progress);
+                Scenario s = new Scenario(b, false, m);
+                double predictedMs = !modelled ? Double.NaN : m == Mode.ALIGNED ? CostModel.alignedMs(p, b)
+                        : CostModel.unalignedMs(p, b, calibration);
+                double predictedPersisted = m == Mode.ALIGNED ? 0 : modelled ? CostModel.unalignedPersistedRecords(p) : Double.NaN;
+                progress.step(modelled
+                        ? String.format(Locale.ROOT, "%s %s: predicted %s ms, %s persisted records", point.name(), m.label(),
+                                Report.formatNumber(predictedMs), Report.formatNumber(predictedPersisted))
+                        : point.name() + " " + m.label() + ": no prediction (no backpressure)");
+                ScenarioRun r = engine.run(s, p, warmup, window(point, window), progress);
                 double measuredMs = Stats.median(Stats.of(r.checkpoints(), CheckpointSample::durationMs));
                 double persisted = Stats.median(Stats.of(r.checkpoints(), c -> c.persistedRecords() < 0 ? Double.NaN : c.persistedRecords()));
-                Row row = new Row(p, m, r.checkpoints().size(), predictedMs, measuredMs, predictedPersisted, persisted, r.throughput());
+                Row row = new Row(point, m, r.checkpoints().size(), predictedMs, measuredMs, predictedPersisted, persisted, r.throughput());
                 rows.add(row);
                 everyRunCheckpointed &= !r.checkpoints().isEmpty();
-                progress.note(String.format(Locale.ROOT, "%-22s %-9s measured %s ms (x%s of the prediction), %s persisted records",
-                        p.name(), m.label(), Report.formatNumber(measuredMs), Report.formatNumber(measuredMs / predictedMs),
+                progress.note(String.format(Locale.ROOT, "%-28s %-9s measured %s ms (x%s of the prediction), %s persisted records",
+                        point.name(), m.label(), Report.formatNumber(measuredMs), Report.formatNumber(measuredMs / predictedMs),
                         Report.formatNumber(persisted)));
             }
         }
@@ -121,7 +130,8 @@ public final class SweepMain {
         rows.forEach(r -> csv.append(r.csv()).append('\n'));
         Files.writeString(out.resolve("sweep.csv"), csv);
         Files.writeString(out.resolve("sweep.md"), markdown(rows, machine, loadAtStart, Machine.loadAverage(), calibration));
-        System.err.println("sweep: wrote " + out.resolve("sweep.csv") + " and " + out.resolve("sweep.md"));
+        SweepChart.write(rows, machine.describe(), out.resolve("sweep.png"));
+        System.err.println("sweep: wrote " + out.resolve("sweep.csv") + ", " + out.resolve("sweep.md") + " and " + out.resolve("sweep.png"));
         if (!everyRunCheckpointed) {
             System.err.println("sweep: a run completed no checkpoint in its window: its row has no measurement");
             return 1;
@@ -129,32 +139,43 @@ public final class SweepMain {
         return 0;
     }
 
+    /** The measurement window of {@code p}: three times {@code window} under heavy backpressure. */
+    static Duration window(SweepPlan.Point p, Duration window) {
+        return p.backpressure() == Backpressure.HEAVY ? window.multipliedBy(3) : window;
+    }
+
     static String markdown(List<Row> rows, Machine machine, double loadAtStart, double loadAtEnd, Calibration c) {
         StringBuilder md = new StringBuilder("### Scaling sweep, ").append(LocalDate.now()).append("\n\n");
         md.append("Machine: ").append(machine.describe()).append(String.format(Locale.ROOT,
                 ". One-minute load average %s at the start and %s at the end.%n%n", Report.formatNumber(loadAtStart),
                 Report.formatNumber(loadAtEnd)));
-        md.append("Reference engine, records serialized, ").append(BACKPRESSURE.label())
-                .append(" backpressure, even sources, a checkpoint every 100 ms. Store bandwidth ")
+        md.append("Reference engine, records serialized, even sources, a checkpoint every 100 ms; light backpressure")
+                .append(" unless the point's name says heavy or none. Store bandwidth ")
                 .append(Report.formatBytes(c.storeBytesPerSecond())).append("/s, barrier travel ")
-                .append(Report.formatNumber(c.travelMs(BACKPRESSURE))).append(" ms (calibrated before the sweep). ")
-                .append("Predictions (CostModel): aligned 3PC / R, unaligned 3PC records persisted, their bytes over the ")
-                .append("bandwidth plus the travel.\n\n");
+                .append(Report.formatNumber(c.travelMs(Backpressure.LIGHT))).append(" ms (light) and ")
+                .append(Report.formatNumber(c.travelMs(Backpressure.HEAVY))).append(" ms (heavy), calibrated before the sweep. ")
+                .append("Predictions (CostModel): 3P(C - B/2) records in flight; aligned: those over the sink's rate; unaligned:")
+                .append(" those persisted, their bytes over the bandwidth plus the travel. No prediction without backpressure.\n\n");
         md.append("| point | mode | checkpoints | predicted (ms) | measured p50 (ms) | measured / predicted | predicted persisted | measured persisted p50 | measured / predicted |\n");
         md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (Row r : rows) {
             boolean aligned = r.mode() == Mode.ALIGNED;
             md.append("| ").append(r.point().name()).append(" | ").append(r.mode().label())
                     .append(" | ").append(r.checkpoints())
-                    .append(" | ").append(Report.formatNumber(r.predictedMs()))
-                    .append(" | ").append(Report.formatNumber(r.measuredMs()))
-                    .append(" | ").append(Report.formatNumber(r.measuredMs() / r.predictedMs()))
-                    .append(" | ").append(aligned ? "" : Report.formatNumber(r.predictedPersisted()))
-                    .append(" | ").append(aligned ? "" : Report.formatNumber(r.measuredPersisted()))
-                    .append(" | ").append(aligned ? "" : Report.formatNumber(r.measuredPersisted() / r.predictedPersisted()))
+                    .append(" | ").append(number(r.predictedMs()))
+                    .append(" | ").append(number(r.measuredMs()))
+                    .append(" | ").append(number(r.measuredMs() / r.predictedMs()))
+                    .append(" | ").append(aligned ? "" : number(r.predictedPersisted()))
+                    .append(" | ").append(aligned ? "" : number(r.measuredPersisted()))
+                    .append(" | ").append(aligned ? "" : number(r.measuredPersisted() / r.predictedPersisted()))
                     .append(" |\n");
         }
         return md.toString();
+    }
+
+    /** A figure of the table, or "-" where there is none (no prediction, no checkpoint). */
+    private static String number(double v) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? "-" : Report.formatNumber(v);
     }
 
     private static String raw(double v) {
