@@ -50,7 +50,8 @@ public final class ReferenceBenchmark {
     /**
      * Records per network buffer: 0, the engine's default (a quarter of the channel's
      * 1,000 records: 250, about Flink's 8 KB buffers of this job's 32-byte records); set
-     * {@code -Dbench.bufferSize=1} to measure the per-record channel.
+     * {@code -Dbench.bufferSize=1} to measure the per-record channel. A job whose sizes name a
+     * buffer size (the scaling sweep's) keeps its own.
      */
     static final int BUFFER_SIZE = Integer.getInteger("bench.bufferSize", 0);
 
@@ -106,7 +107,7 @@ public final class ReferenceBenchmark {
                 .checkpointInterval(scenario.mode().checkpoints() ? JobShape.CHECKPOINT_INTERVAL.toNanos() : NEVER)
                 .maxConcurrentAligned(1)
                 .trackProcessed(false)
-                .bufferSize(params == JobParams.DEMO ? BUFFER_SIZE : params.bufferSize())
+                .bufferSize(params.bufferSize() == 0 ? BUFFER_SIZE : params.bufferSize())
                 .bufferEncoding(encoding)
                 .store(stores)
                 .onCheckpoint(c -> completed.add(new Durable(c, System.nanoTime())))
