@@ -37,7 +37,9 @@ import java.util.function.LongSupplier;
  *
  * <p><b>Threading contract.</b> Thread-safe: any thread may call any method. Every method holds
  * one lock for its whole duration, including the store write in {@link #completeCheckpoint}
- * (acceptable for a reference engine: acknowledgements wait while a checkpoint is written). No
+ * (acceptable for a reference engine: acknowledgements wait while a checkpoint is written; the
+ * runtime's tasks do not ask for news between a checkpoint's last acknowledgement and its
+ * completion, so they do not wait). No
  * method blocks except on that lock and on the store; the coordinator starts no threads, and the
  * runtime drives time through {@code clock}. Memory consistency: actions of a task before its
  * {@link #acknowledge} happen-before the actions of any thread after a later call that observes

@@ -54,7 +54,7 @@ final class DriverGateway implements CoordinatorGateway {
 
     /**
      * Moved right after every change of the coordinator's state that can give a task a barrier to
-     * inject or news to take (trigger, acknowledgement, abort, decline, completion, restore), before
+     * inject or news to take (trigger, abort, decline, completion, restore), before
      * the tasks are woken: the gateway answers "nothing for you" without the coordinator's lock
      * while it has not moved since the task last got that answer from the coordinator.
      */
@@ -111,8 +111,11 @@ final class DriverGateway implements CoordinatorGateway {
 
     @Override
     public void acknowledge(Acknowledgement ack) {
+        // No move of the generation: an acknowledgement gives no task a barrier to inject or news
+        // to take (it aborts nothing and completes nothing; the acknowledging task asks again on
+        // its own). A move here made every task ask again right after a checkpoint's last
+        // acknowledgement, and so wait on the coordinator's lock while the store wrote it.
         AckResult result = at(true, null, () -> coordinator.acknowledge(ack));
-        coordinatorChanged();
         if (result == AckResult.ALL_ACKNOWLEDGED) {
             driver.addCompletable(ack.checkpointId());
             choices.wakeCoordinator().run();
