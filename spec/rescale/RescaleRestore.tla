@@ -82,7 +82,6 @@ KeyGroup(r) == KeyGroupOf(Log[r.src][r.off + 1])
 \* The task of a rescaled operator op with index i; the tasks of op at parallelism p.
 Task(op, i) == <<op, i>>
 TasksAt(op, p) == {Task(op, i) : i \in 0..(p - 1)}
-AllTasks == UNION {TasksAt(op, MaxIndex) : op \in OpSet}
 Pos(op) == CHOOSE i \in 1..Len(Ops) : Ops[i] = op
 
 \* The task index that owns key group g at parallelism p: key groups are assigned in contiguous
@@ -129,8 +128,9 @@ vars == <<phase, par, offset, chan, kstate, kgTask, bstate, ck, taken, failures>
 
 \* How often r is in sequence q.
 Copies(r, q) == Cardinality({i \in 1..Len(q) : q[i] = r})
-\* The concatenation of the sequences f[x] for x in S, in a fixed order of S (any order: the
-\* parts of S a record routes to one channel come from one old channel, see StoredParts).
+\* The concatenation of the sequences f[x] for x in S, in a fixed order of S (any order does:
+\* FIFO holds per source and key group, and the records of one key group from one sender were
+\* all on one old channel, its old owner's).
 RECURSIVE ConcatOver(_, _)
 ConcatOver(S, f) == IF S = {} THEN <<>>
                     ELSE LET x == CHOOSE y \in S : TRUE IN f[x] \o ConcatOver(S \ {x}, f)
@@ -337,7 +337,7 @@ RescaledNoDoubleCountInv ==
 \* rescaled operator on the channel to the task owning its key group there.
 KeyColocatedInv ==
     phase = "run" =>
-        /\ \A g \in KeyGroups : kgTask[g] = Owner(g, par[Last])
+        /\ \A g \in KeyGroups : g \in KeyGroupRange(kgTask[g], par[Last])
         /\ \A ch \in ChannelsAt(par) : \A i \in 1..Len(chan[ch]) :
               chan[ch][i].src # Bc => ch[2] = RouteTask(ch[2][1], chan[ch][i], par[ch[2][1]])
 
