@@ -1,0 +1,364 @@
+--------------------------- MODULE RescaleRestore ---------------------------
+(***************************************************************************)
+(* Restoring a checkpoint at a new parallelism: keyed state moved by key   *)
+(* groups and the in-flight records stored in the checkpoint redistributed *)
+(* to the new channels.                                                    *)
+(*                                                                         *)
+(* The job: sources (Senders, not rescaled) feed a chain of rescaled       *)
+(* operators (Ops) through keyed exchanges; the last operator holds keyed  *)
+(* state (the records it processed, per key group), the ones before it     *)
+(* are stateless (they forward each record on its key's route).  A         *)
+(* broadcast source may send records to every task of the last operator,   *)
+(* which keeps them as broadcast state (operator state in Flink's          *)
+(* BROADCAST mode).  Channels are FIFO and unbounded (the logs are         *)
+(* finite).                                                                *)
+(*                                                                         *)
+(* The checkpoint protocol is not modelled again here: TakeCheckpoint      *)
+(* takes the job's state at one instant, which is what a completed         *)
+(* unaligned checkpoint amounts to (a consistent cut: the sources'         *)
+(* offsets, the keyed state per key group, and every record in flight,     *)
+(* stored per old channel as the receiver's input channel state followed   *)
+(* by the sender's output state, in FIFO order).  An aligned checkpoint is *)
+(* the special case with nothing in flight; the broadcast input is always  *)
+(* checkpointed aligned (FLINK-22815's fix: a broadcast exchange is never  *)
+(* unaligned), so the cut has no broadcast record in flight.               *)
+(*                                                                         *)
+(* Then the job fails and restores at new parallelisms (NewPar):           *)
+(* AssignKeyGroups moves each key group whole to the new task owning it    *)
+(* (contiguous key-group ranges), RedistributeChannelState routes every    *)
+(* stored record to the new channel its key group's route takes now, in    *)
+(* FIFO order per new channel (Flink's virtual channels and                *)
+(* InflightDataRescalingDescriptor, FLINK-19533 / FLINK-19801), and        *)
+(* RestoreRescaled rewinds the sources and copies the broadcast state.     *)
+(* The restored job then runs on, and may fail and restore again from the  *)
+(* same checkpoint.                                                        *)
+(*                                                                         *)
+(* Not modelled: operator (non-keyed) list state split or unioned (only    *)
+(* the broadcast state); exchanges that cannot redistribute channel state  *)
+(* (forward, rescale, custom partitioners: Flink refuses to rescale        *)
+(* them, FLINK-35351); a checkpoint after the restore.                     *)
+(*                                                                         *)
+(* Place in the whole: MCRescaleRestore.tla gives the models and the bad   *)
+(* definitions its bug models substitute.  The engine does not rescale     *)
+(* yet: these action names are the ones it will use (docs/vocabulary.md).  *)
+(***************************************************************************)
+EXTENDS Naturals, Sequences, FiniteSets
+
+CONSTANTS
+    Senders,          \* the keyed sources (one task each, not rescaled)
+    Log,              \* Log[s]: the keys of the records source s reads, in order
+    KeyGroupOf(_),    \* KeyGroupOf(k): key k's key group, in 0..MaxParallelism-1 (a fixed map)
+    MaxParallelism,   \* the number of key groups
+    Ops,              \* the rescaled operators, upstream first (a sequence); the last one holds
+                      \* the keyed state
+    OldPar,           \* OldPar[op]: op's parallelism when the checkpoint is taken
+    NewPar,           \* NewPar[op]: op's parallelism after the restore
+    BroadcastRecords, \* the records the broadcast source sends (0: no broadcast input)
+    MaxFailures       \* the failures (each followed by a rescaled restore) in a behaviour
+
+Bc == "bc"            \* the broadcast source
+\* A source's node (a channel's sender): <<s, 0>>, so that every node is a pair.
+Node(s) == <<s, 0>>
+Last == Ops[Len(Ops)] \* the operator with keyed (and broadcast) state
+OpSet == {Ops[i] : i \in 1..Len(Ops)}
+KeyGroups == 0..(MaxParallelism - 1)
+MaxIndex == LET m == {OldPar[op] : op \in OpSet} \cup {NewPar[op] : op \in OpSet}
+            IN CHOOSE n \in m : \A x \in m : x <= n
+
+ASSUME /\ MaxParallelism \in Nat \ {0}
+       /\ Bc \notin Senders
+       /\ Len(Ops) >= 1
+       /\ \A op \in OpSet : /\ OldPar[op] \in 1..MaxParallelism
+                            /\ NewPar[op] \in 1..MaxParallelism
+       /\ \A s \in Senders : \A n \in 1..Len(Log[s]) : KeyGroupOf(Log[s][n]) \in KeyGroups
+       /\ BroadcastRecords \in Nat
+       /\ MaxFailures \in Nat
+
+\* Records: record n of source s (offsets from 0); a broadcast record has no key.
+Records == UNION {{[src |-> s, off |-> n] : n \in 0..(Len(Log[s]) - 1)} : s \in Senders}
+BRecords == {[src |-> Bc, off |-> n] : n \in 0..(BroadcastRecords - 1)}
+KeyGroup(r) == KeyGroupOf(Log[r.src][r.off + 1])
+
+\* The task of a rescaled operator op with index i; the tasks of op at parallelism p.
+Task(op, i) == <<op, i>>
+TasksAt(op, p) == {Task(op, i) : i \in 0..(p - 1)}
+Pos(op) == CHOOSE i \in 1..Len(Ops) : Ops[i] = op
+
+\* The task index that owns key group g at parallelism p: key groups are assigned in contiguous
+\* ranges, task i owning [ceil(i * M / p), floor(((i + 1) * M - 1) / p)] (Flink's
+\* KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex, whose inverse is
+\* computeOperatorIndexForKeyGroup: g * p \div M; KeyGroupRangeAssignmentTest).
+Owner(g, p) == (g * p) \div MaxParallelism
+KeyGroupRange(i, p) == {g \in KeyGroups : Owner(g, p) = i}
+
+\* Channels: <<from, to>>; from a source to the first operator's tasks, from each operator's
+\* tasks to the next one's, from the broadcast source to the last operator's tasks.
+ChannelsAt(par) ==
+    {<<Node(s), t>> : s \in Senders, t \in TasksAt(Ops[1], par[Ops[1]])}
+    \cup UNION {{<<u, t>> : u \in TasksAt(Ops[i], par[Ops[i]]),
+                             t \in TasksAt(Ops[i + 1], par[Ops[i + 1]])}
+                : i \in 1..(Len(Ops) - 1)}
+    \cup (IF BroadcastRecords > 0 THEN {<<Node(Bc), t>> : t \in TasksAt(Last, par[Last])} ELSE {})
+MaxPar == [op \in OpSet |-> MaxIndex]
+Channels == ChannelsAt(MaxPar)
+BroadcastChannels == {ch \in Channels : ch[1] = Node(Bc)}
+
+\* The task of op that a keyed record r goes to at parallelism p.
+RouteTask(op, r, p) == Task(op, Owner(KeyGroup(r), p))
+\* The next hop of keyed record r out of node n (a source or a task) at parallelisms par.
+NextChannel(n, r, par) ==
+    IF n[1] \in Senders THEN <<n, RouteTask(Ops[1], r, par[Ops[1]])>>
+    ELSE LET k == Pos(n[1]) IN <<n, RouteTask(Ops[k + 1], r, par[Ops[k + 1]])>>
+
+VARIABLES
+    phase,     \* "run" (the job runs), "failed" (every task gone), "assigned" (key groups
+               \* assigned to the new tasks), "redistributed" (channel state on the new channels)
+    par,       \* par[op]: op's parallelism now
+    offset,    \* offset[s]: the next record source s reads (the broadcast source included)
+    chan,      \* chan[ch]: the records in channel ch, head first
+    kstate,    \* kstate[g]: the records the last operator processed of key group g, in order
+    kgTask,    \* kgTask[g]: the index of the last operator's task holding key group g's state
+    bstate,    \* bstate[i]: the broadcast records task i of the last operator processed, in order
+    ck,        \* the checkpoint once taken: offsets, keyed state per key group, broadcast state
+               \* per old task, and per old channel its stored input part and output part
+    taken,     \* whether the checkpoint has been taken
+    failures   \* failures so far
+
+vars == <<phase, par, offset, chan, kstate, kgTask, bstate, ck, taken, failures>>
+
+\* How often r is in sequence q.
+Copies(r, q) == Cardinality({i \in 1..Len(q) : q[i] = r})
+\* The concatenation of the sequences f[x] for x in S, in a fixed order of S (any order does:
+\* FIFO holds per source and key group, and the records of one key group from one sender were
+\* all on one old channel, its old owner's).
+RECURSIVE ConcatOver(_, _)
+ConcatOver(S, f) == IF S = {} THEN <<>>
+                    ELSE LET x == CHOOSE y \in S : TRUE IN f[x] \o ConcatOver(S \ {x}, f)
+
+Init == /\ phase = "run"
+        /\ par = OldPar
+        /\ offset = [s \in Senders \cup {Bc} |-> 0]
+        /\ chan = [ch \in Channels |-> <<>>]
+        /\ kstate = [g \in KeyGroups |-> <<>>]
+        /\ kgTask = [g \in KeyGroups |-> Owner(g, OldPar[Last])]
+        /\ bstate = [i \in 0..(MaxIndex - 1) |-> <<>>]
+        /\ ck = [none |-> TRUE]
+        /\ taken = FALSE
+        /\ failures = 0
+
+-----------------------------------------------------------------------------
+(* The job running, at the old parallelism or at the new one.              *)
+
+\* Source s reads its next record and sends it on its key's route.
+EmitRecord(s) ==
+    LET r == [src |-> s, off |-> offset[s]] IN
+    /\ phase = "run"
+    /\ offset[s] < Len(Log[s])
+    /\ offset' = [offset EXCEPT ![s] = @ + 1]
+    /\ chan' = [chan EXCEPT ![NextChannel(Node(s), r, par)] = Append(@, r)]
+    /\ UNCHANGED <<phase, par, kstate, kgTask, bstate, ck, taken, failures>>
+
+\* The broadcast source sends its next record to every task of the last operator.
+EmitBroadcast ==
+    LET r == [src |-> Bc, off |-> offset[Bc]] IN
+    /\ phase = "run"
+    /\ offset[Bc] < BroadcastRecords
+    /\ offset' = [offset EXCEPT ![Bc] = @ + 1]
+    /\ chan' = [ch \in Channels |-> IF ch \in BroadcastChannels /\ ch \in ChannelsAt(par)
+                                    THEN Append(chan[ch], r) ELSE chan[ch]]
+    /\ UNCHANGED <<phase, par, kstate, kgTask, bstate, ck, taken, failures>>
+
+\* The receiver of channel ch takes the record at its head: a stateless operator forwards it
+\* on its key's route; the last operator adds it to its key group's state (a broadcast record
+\* to its broadcast state).
+ProcessRecord(ch) ==
+    LET r == Head(chan[ch])
+        t == ch[2]
+    IN
+    /\ phase = "run"
+    /\ ch \in ChannelsAt(par)
+    /\ chan[ch] # <<>>
+    /\ IF t[1] # Last
+       THEN /\ chan' = LET c1 == [chan EXCEPT ![ch] = Tail(@)]
+                       IN [c1 EXCEPT ![NextChannel(t, r, par)] = Append(@, r)]
+            /\ UNCHANGED <<kstate, bstate>>
+       ELSE /\ chan' = [chan EXCEPT ![ch] = Tail(@)]
+            /\ IF r.src = Bc
+               THEN /\ bstate' = [bstate EXCEPT ![t[2]] = Append(@, r)]
+                    /\ UNCHANGED kstate
+               ELSE /\ kstate' = [kstate EXCEPT ![KeyGroup(r)] = Append(@, r)]
+                    /\ UNCHANGED bstate
+    /\ UNCHANGED <<phase, par, offset, kgTask, ck, taken, failures>>
+
+\* Whether the job may be checkpointed now: the broadcast input is aligned, so no broadcast
+\* record is in flight at the cut (FLINK-22815's fix).
+BroadcastCutAligned == \A ch \in BroadcastChannels : chan[ch] = <<>>
+
+\* The checkpoint: the job's state at this instant, the records in flight stored per channel,
+\* each channel's records split into the receiver's part (the older records, taken after the
+\* receiver's snapshot) and the sender's part (the newer ones its barrier overtook).  Where the
+\* split falls matters only for the order the parts are restored in, so one bound k serves every
+\* channel (its first k records are the receiver's part): k = 0 stores everything as output
+\* state, a large k everything as input state.
+MaxSplit == 2
+Split(k, ch) == IF k < Len(chan[ch]) THEN k ELSE Len(chan[ch])
+TakeCheckpoint ==
+    /\ phase = "run"
+    /\ ~taken
+    /\ failures = 0
+    /\ BroadcastCutAligned
+    /\ \E k \in 0..MaxSplit :
+          ck' = [offset |-> offset, kstate |-> kstate, bstate |-> bstate,
+                 inputState |-> [ch \in Channels |-> SubSeq(chan[ch], 1, Split(k, ch))],
+                 outputState |->
+                     [ch \in Channels |-> SubSeq(chan[ch], Split(k, ch) + 1, Len(chan[ch]))]]
+    /\ taken' = TRUE
+    /\ UNCHANGED <<phase, par, offset, chan, kstate, kgTask, bstate, failures>>
+
+\* The job fails after the checkpoint: every task and channel is gone.
+FailJob ==
+    /\ phase = "run"
+    /\ taken
+    /\ failures < MaxFailures
+    /\ failures' = failures + 1
+    /\ phase' = "failed"
+    /\ chan' = [ch \in Channels |-> <<>>]
+    /\ kstate' = [g \in KeyGroups |-> <<>>]
+    /\ bstate' = [i \in 0..(MaxIndex - 1) |-> <<>>]
+    /\ UNCHANGED <<par, offset, kgTask, ck, taken>>
+
+-----------------------------------------------------------------------------
+(* The rescaled restore.                                                   *)
+
+\* Each key group moves whole, with its state, to the new task owning it.
+AssignKeyGroups ==
+    /\ phase = "failed"
+    /\ phase' = "assigned"
+    /\ par' = NewPar
+    /\ kgTask' = [g \in KeyGroups |-> Owner(g, NewPar[Last])]
+    /\ kstate' = ck.kstate
+    /\ UNCHANGED <<offset, chan, bstate, ck, taken, failures>>
+
+\* Whether the channel state of the channels into operator op is reassigned on a rescale.
+Reassigned(op) == TRUE
+
+\* The new channels a record r stored on old channel ch goes to: a keyed record to the channel
+\* its key group's route takes at the new parallelisms, from the new task of the sender's
+\* operator that owns its key group (a source stays itself); a broadcast record to the new task
+\* of the old channel's index, if there is one (the broadcast input being aligned at the cut,
+\* no broadcast record is stored: only an unaligned broadcast, BugBroadcastUnaligned, has some).
+StoredRoute(ch, r) ==
+    IF r.src = Bc THEN {<<Node(Bc), t>> : t \in {u \in TasksAt(Last, NewPar[Last]) : u = ch[2]}}
+    ELSE LET from == IF ch[1][1] \in Senders THEN ch[1]
+                     ELSE RouteTask(ch[1][1], r, NewPar[ch[1][1]])
+         IN {<<from, RouteTask(ch[2][1], r, NewPar[ch[2][1]])>>}
+
+\* The stored records of old channel ch in FIFO order: its input part, then its output part
+\* (unless the channels into its receiver's operator are not reassigned).
+StoredParts(ch) == IF Reassigned(ch[2][1]) THEN ck.inputState[ch] \o ck.outputState[ch] ELSE <<>>
+
+\* What new channel nc receives: from each old channel, in FIFO order, the stored records
+\* routed to nc.  The records of one key group come from one old channel (its old owner's), so
+\* the order across old channels does not matter for FIFO per key group.
+Redistributed(nc) ==
+    ConcatOver(Channels,
+        [ch \in Channels |-> SelectSeq(StoredParts(ch), LAMBDA r : nc \in StoredRoute(ch, r))])
+
+\* Every stored in-flight record is routed to the new task owning its key group.
+RedistributeChannelState ==
+    /\ phase = "assigned"
+    /\ phase' = "redistributed"
+    /\ chan' = [nc \in Channels |-> IF nc \in ChannelsAt(NewPar) THEN Redistributed(nc) ELSE <<>>]
+    /\ UNCHANGED <<par, offset, kstate, kgTask, bstate, ck, taken, failures>>
+
+\* The broadcast state new task j restores: task 0's (all old tasks hold the same, the
+\* broadcast input being aligned), copied to every new task.
+RestoredBroadcastState(j) == ck.bstate[0]
+
+\* The sources rewind to the checkpoint's offsets, the broadcast state is copied, the job runs.
+RestoreRescaled ==
+    /\ phase = "redistributed"
+    /\ phase' = "run"
+    /\ offset' = ck.offset
+    /\ bstate' = [j \in 0..(MaxIndex - 1) |->
+                     IF j < NewPar[Last] THEN RestoredBroadcastState(j) ELSE <<>>]
+    /\ UNCHANGED <<par, chan, kstate, kgTask, ck, taken, failures>>
+
+\* Every source read its log and every channel is empty: the run is over; it stutters.
+Drained == /\ phase = "run"
+           /\ \A s \in Senders : offset[s] = Len(Log[s])
+           /\ offset[Bc] = BroadcastRecords
+           /\ \A ch \in Channels : chan[ch] = <<>>
+Terminating == Drained /\ UNCHANGED vars
+
+Next == \/ \E s \in Senders : EmitRecord(s)
+        \/ EmitBroadcast
+        \/ \E ch \in Channels : ProcessRecord(ch)
+        \/ TakeCheckpoint \/ FailJob
+        \/ AssignKeyGroups \/ RedistributeChannelState \/ RestoreRescaled
+        \/ Terminating
+
+Spec == Init /\ [][Next]_vars
+
+-----------------------------------------------------------------------------
+(* What the rescaled restore promises.                                     *)
+
+\* Every variable has its type.
+TypeInv ==
+    /\ phase \in {"run", "failed", "assigned", "redistributed"}
+    /\ par \in {OldPar, NewPar}
+    /\ offset \in [Senders \cup {Bc} -> Nat]
+    /\ chan \in [Channels -> Seq(Records \cup BRecords)]
+    /\ kstate \in [KeyGroups -> Seq(Records)]
+    /\ kgTask \in [KeyGroups -> 0..(MaxIndex - 1)]
+    /\ bstate \in [0..(MaxIndex - 1) -> Seq(BRecords)]
+    /\ taken \in BOOLEAN
+    /\ failures \in 0..MaxFailures
+
+\* How often keyed record r is in the job now: in its key group's state or in flight.
+Slots == UNION {{<<ch, i>> : i \in 1..Len(chan[ch])} : ch \in Channels}
+InFlight(r) == Cardinality({p \in Slots : chan[p[1]][p[2]] = r})
+Held(r) == Copies(r, kstate[KeyGroup(r)]) + InFlight(r)
+\* Whether record r has been read by its source (before the restore point, after a restore).
+Read(r) == r.off < offset[r.src]
+
+\* While the job runs (before the checkpoint, after a rescaled restore), no record read is lost:
+\* each is in its key group's state or in flight.  At the first state after a restore this is
+\* the restored cut: the checkpoint's state and its redistributed channel state lose nothing.
+RescaledNoSkipInv == phase = "run" => \A r \in Records : Read(r) => Held(r) >= 1
+
+\* While the job runs, no record is counted twice: in the state and in flight together at most
+\* once, and not at all if its source has not read it (after the restore, rewound past it).
+RescaledNoDoubleCountInv ==
+    phase = "run" => \A r \in Records : Held(r) <= (IF Read(r) THEN 1 ELSE 0)
+
+\* Each key group's state and its in-flight records are on the same task: the state on the
+\* task owning the key group at the current parallelism, and every record in a channel into a
+\* rescaled operator on the channel to the task owning its key group there.
+KeyColocatedInv ==
+    phase = "run" =>
+        /\ \A g \in KeyGroups : g \in KeyGroupRange(kgTask[g], par[Last])
+        /\ \A ch \in ChannelsAt(par) : \A i \in 1..Len(chan[ch]) :
+              chan[ch][i].src # Bc => ch[2] = RouteTask(ch[2][1], chan[ch][i], par[ch[2][1]])
+
+\* FIFO per channel: on every channel, and in every key group's state, the records of one source
+\* and one key group are in the order the source read them.  That is what FIFO channels give a
+\* key across a rescale, which merges old channels into one new channel or splits one among
+\* several: the order across key groups (across old channels) is not kept, nor needed.
+SameStream(x, y) == x.src = y.src /\ (x.src # Bc => KeyGroup(x) = KeyGroup(y))
+InOrder(q) == \A i, j \in 1..Len(q) : i < j /\ SameStream(q[i], q[j]) => q[i].off < q[j].off
+FifoPerChannelInv ==
+    /\ \A ch \in Channels : InOrder(chan[ch])
+    /\ \A g \in KeyGroups : InOrder(kstate[g])
+
+\* Every task of the last operator holds every broadcast record read exactly once, in its
+\* broadcast state or in flight to it, and none not read: one task's broadcast state is every
+\* task's after a restore.
+BroadcastStateInv ==
+    phase = "run" =>
+        \A i \in 0..(par[Last] - 1) : \A b \in BRecords :
+            Copies(b, bstate[i]) + Copies(b, chan[<<Node(Bc), Task(Last, i)>>])
+                = (IF b.off < offset[Bc] THEN 1 ELSE 0)
+
+=============================================================================
+Models and TLC figures: MCRescaleRestore.tla (after its ====).
