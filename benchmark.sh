@@ -20,9 +20,10 @@ Usage: ./benchmark.sh [--quick] [--only LIST] [--engines LIST] [--help] | --char
                Results: benchmarks/results/{results.csv,results.md,checkpoints.png,micro.csv}
   --quick      short JMH runs and only the skewed scenarios, with short
                windows. Results: benchmarks/results/quick/ (not committed)
-               Both forms end with the checkpoint-overhead A/B pairs (10 per cell:
-               skewed cells in --quick, all four in the full run; median with a bootstrap 95%
-               CI, verdict met / missed / undecided; overhead.csv). --only skips them.
+               Both forms end with the checkpoint-overhead A/B pairs (10 per cell, up to
+               20 while undecided: skewed cells in --quick, all four in the full run; median
+               with a bootstrap 95% CI, verdict met / missed / undecided; overhead.csv).
+               --only skips them.
   --only LIST  only the scenarios whose name (backpressure/skew/mode, e.g. heavy/skew/aligned)
                contains one of the comma-separated texts, without the JMH microbenchmarks; with
                or without --quick. Results: benchmarks/results/only/ (not committed). E.g. the

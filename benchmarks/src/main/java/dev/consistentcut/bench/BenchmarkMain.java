@@ -50,7 +50,7 @@ public final class BenchmarkMain {
               --only TEXT       run only the scenarios whose name contains TEXT, e.g. heavy/skew;
                                 a comma-separated list runs those matching any (heavy/,none/even/)
               --ab-pairs N      A/B pairs per cell of the checkpoint-overhead measurement (default 10; 0: skip it)
-              --ab-max-pairs M  while a cell is undecided after N pairs, two more at a time up to M (default 30)
+              --ab-max-pairs M  while a cell is undecided after N pairs, two more at a time up to M (default 20)
             """;
 
     /** Parsed command line. */
@@ -86,7 +86,7 @@ public final class BenchmarkMain {
         List<String> engines = List.of(ScenarioRun.REFERENCE, ScenarioRun.FLINK);
         String only = "";
         int abPairs = 10;
-        int abMaxPairs = 30;
+        int abMaxPairs = 20;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -157,7 +157,7 @@ public final class BenchmarkMain {
                 : plan.quick() ? List.of(true) : List.of(false, true);
         int abRuns = abSkews.size() * 2 * options.abPairs() * 2;
         Duration abWarmup = plan.quick() ? Duration.ofMillis(500) : Duration.ofSeconds(1);
-        Duration abWindow = plan.quick() ? Duration.ofSeconds(1) : Duration.ofSeconds(2);
+        Duration abWindow = plan.quick() ? Duration.ofSeconds(1) : Duration.ofSeconds(3);
         int reuseRuns = (flink ? 1 : 0) * (int) schedule.stream().filter(BenchmarkMain::reuseCell).count()
                 + (reference ? 1 : 0) * (int) schedule.stream().filter(BenchmarkMain::reuseCell).count();
         int steps = 2 + (schedule.size() + 1) * options.engines().size() + reuseRuns + (flink ? 1 : 0) + abRuns;
