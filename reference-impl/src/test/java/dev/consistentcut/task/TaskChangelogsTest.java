@@ -77,6 +77,37 @@ class TaskChangelogsTest {
 
     @Test
     @Timeout(10)
+    void aRebaseKeepsWhatChangedSinceThePreviousSnapshotIncremental() {
+        // the completion check of a checkpoint's cut (CutInvariants) rechecks only the records
+        // changedSince the previous checkpoint's snapshot, and the whole ledger when it is null
+        ManualMaterialiser materialiser = new ManualMaterialiser();
+        Operator op = new KeyedCount();
+        TaskChangelogs logs = new TaskChangelogs(op, null, materialiser);
+        Map<RecordId, Integer> ledger = new HashMap<>();
+        TaskSnapshot started = null;
+        for (long off = 0; !logs.materialising(); off++) {
+            process(op, logs, ledger, rec("a", off, off % 5));
+            started = logs.snapshot(ledger); // the snapshot that hands its chains to the materialiser
+        }
+        RecordId later = new RecordId("b", 0);
+        process(op, logs, ledger, rec("b", 0, 1));
+        TaskSnapshot beforeRebase = logs.snapshot(ledger);
+        materialiser.runAll();
+        RecordId last = new RecordId("b", 1);
+        process(op, logs, ledger, rec("b", 1, 1));
+        TaskSnapshot rebased = logs.snapshot(ledger);
+        assertFalse(logs.materialising(), "the snapshot rebased on the materialisation");
+        assertEquals(3, rebased.ledgerChangelog().length(),
+                "the rebased ledger: the merged segment in place of the point's chain, then two segments");
+        assertEquals(java.util.Set.of(last), rebased.changedSince(beforeRebase),
+                "since a snapshot after the materialised point: only what came after it");
+        assertEquals(java.util.Set.of(later, last), rebased.changedSince(started),
+                "since the snapshot at the materialised point: what was written after it");
+        assertEquals(Map.copyOf(ledger), Map.copyOf(rebased.processed()));
+    }
+
+    @Test
+    @Timeout(10)
     void theTaskThreadNeverWaitsForTheMaterialiser() {
         // a materialiser that never runs: every snapshot must still return (a wait would hang
         // until the test's timeout), the chains growing past the limit meanwhile
