@@ -30,11 +30,15 @@ import java.util.TreeSet;
  *                       string state merge ("" for a whole-state chain),
  *                       refs state segments, base first, refs ledger segments, base first)
  *   channel state, stats                                          as CheckpointCodec
- * refs   = int32 n, n x (int64 id of the checkpoint that uploaded the segment, int32 index of the
- *          segment in that checkpoint's shared file of this task, {@code shared-<id>-<task>.seg})
+ * refs   = int32 n, n x ref
+ * ref    = int64 id of the checkpoint that uploaded the segment, int32 index of the segment in
+ *          that checkpoint's shared file of this task, {@code shared-<id>-<task>.seg}
+ *        | int64 minus the id of the checkpoint that took over materialisation k's staged upload,
+ *          int64 k, int32 index of the segment in {@code shared-<id>-<task>~m<k>.seg}
  *
  * shared file, magic "CCKS", version 1
- *   string task, int64 id of the checkpoint that uploaded it
+ *   string task, int64 id of the checkpoint that uploaded it (0 in a {@code ~m<k>} file: a
+ *          materialisation wrote it before a checkpoint took it over)
  *   int32  n, n x segment
  * segment = byte 0, int32 len, len bytes of operator state
  *         | byte 1, int32 m, m x (string source, int64 offset, int32 times)   a ledger segment
@@ -215,10 +219,17 @@ final class IncrementalCodec {
         out.writeInt(refs.size());
         for (SegmentRef r : refs) {
             long uploader = SharedSegmentFiles.uploader(r.file());
-            if (!r.file().equals(SharedSegmentFiles.name(uploader, task))) {
+            long materialisation = SharedSegmentFiles.materialisation(r.file());
+            if (!r.file().equals(materialisation == 0 ? SharedSegmentFiles.name(uploader, task)
+                    : SharedSegmentFiles.materialisedName(uploader, task, materialisation))) {
                 throw new IllegalArgumentException("task " + task + " references " + r.file() + ", not a file of its own");
             }
-            out.writeLong(uploader);
+            if (materialisation == 0) {
+                out.writeLong(uploader);
+            } else {
+                out.writeLong(-uploader);
+                out.writeLong(materialisation);
+            }
             out.writeInt(r.index());
         }
     }
@@ -228,6 +239,16 @@ final class IncrementalCodec {
         List<SegmentRef> refs = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             long uploader = in.buf.getLong();
+            if (uploader < 0) { // a staged upload of a materialisation, taken over by checkpoint -uploader
+                long materialisation = in.buf.getLong();
+                if (uploader == Long.MIN_VALUE || materialisation < 1) {
+                    throw new IllegalArgumentException("segment reference to checkpoint " + uploader
+                            + ", materialisation " + materialisation);
+                }
+                refs.add(new SegmentRef(SharedSegmentFiles.materialisedName(-uploader, task, materialisation),
+                        in.buf.getInt()));
+                continue;
+            }
             if (uploader < 1) {
                 throw new IllegalArgumentException("segment reference to checkpoint " + uploader);
             }
