@@ -26,7 +26,10 @@ import java.util.stream.Stream;
  * a chain of immutable segments). Each segment is written once, in a shared file named by the
  * checkpoint that uploaded it and the task ({@code shared-<id>-<task>.seg}, action
  * {@code UploadFile}); a later checkpoint whose chains still hold it references it there. A
- * compaction ({@code CompactState}) is a new base segment, so it is written once too. The private
+ * compaction ({@code CompactState}) is a new base segment, so it is written once too; the segments
+ * a background materialisation merged are written by the materialiser beforehand, to a staged file
+ * of their own ({@link #upload}), which the checkpoint that first holds them renames into its
+ * shared file {@code shared-<id>-<task>~m<k>.seg} ({@code UploadFile} by a rename). The private
  * file {@code chk-<id>.ckpt} ({@link IncrementalCodec}) holds the source offsets, channel state and
  * statistics, and per task the references to its segments. Whole-checkpoint files of earlier
  * versions ({@link CheckpointCodec}) are still read.
@@ -54,7 +57,8 @@ import java.util.stream.Stream;
  * corrupt pointer is replaced by the next {@link #store}.
  *
  * <p><b>Threading contract.</b> Thread-safe within one process: every method holds this store's
- * lock, so a {@link #latest()} racing with a {@link #store} sees the old or the new checkpoint,
+ * lock (but {@link #upload}, which writes its file without it, so that a materialisation's write
+ * never holds up a checkpoint's, and takes the lock to reserve and to register it), so a {@link #latest()} racing with a {@link #store} sees the old or the new checkpoint,
  * never a partial one, and never a file that {@code store}'s pruning is about to delete. Only one
  * store instance (one process) may write a directory. Warnings are delivered on the calling
  * thread while the lock is held. Memory consistency: actions before {@code store(c)}
@@ -202,7 +206,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
                 SharedSegmentFiles.Upload u = e.getValue();
                 for (Map.Entry<String, String> t : u.takenOver().entrySet()) {
                     uploaded.add(t.getValue());
-                    takeOver(c.id(), e.getKey(), t.getKey(), t.getValue());
+                    uploadFile(c.id(), e.getKey(), t.getKey(), t.getValue());
                 }
                 if (!u.segments().isEmpty()) {
                     uploaded.add(u.file());
@@ -268,7 +272,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
      * written, synced, on the materialiser's thread: {@link #upload}), before the checkpoint's
      * private file references it.
      */
-    private void takeOver(long id, String task, String stagedFile, String shared) throws IOException {
+    private void uploadFile(long id, String task, String stagedFile, String shared) throws IOException {
         files.rename(dir.resolve(stagedFile), dir.resolve(shared));
         files.fsyncDirectory(dir);
         List<Object> segments = staged.remove(stagedFile);
@@ -283,7 +287,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
      * {@code materialised-<k>-<task>.seg} (temp file, fsync, rename, directory fsync), on the
      * calling thread (the materialiser's) and without this store's lock, so that the coordinator
      * goes on storing meanwhile. The checkpoint that first holds them takes the file over
-     * ({@link #takeOver}) instead of writing them. Until then it belongs to no checkpoint: a
+     * (the rename of {@code UploadFile}) instead of writing them. Until then it belongs to no checkpoint: a
      * restore or the run's end ({@link #endRun}) deletes it, a task that drops the materialisation
      * {@link #discard}s it, and after a crash the next store deletes what a dead process staged
      * ({@link #deleteOrphans}).
