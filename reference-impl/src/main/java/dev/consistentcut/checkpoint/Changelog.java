@@ -30,8 +30,9 @@ public final class Changelog<S> {
      * Which state of the task this chain holds: a new number at each {@link #writeState} and
      * {@link #base}; a rebase keeps the numbers (the merged segment takes its point's, the
      * later segments their own), as the whole state they stand for is the same. Flink's
-     * changelog keeps the materialised sequence number likewise
-     * (ChangelogKeyedStateBackend's {@code materializedTo}). Rises from the base to the newest.
+     * changelog likewise names a materialisation by the sequence number it covers (the {@code
+     * upTo} of PeriodicMaterializationManager.MaterializationTarget.handleMaterializationResult).
+     * Rises from the base to the newest.
      */
     private final long version;
     private final int length;

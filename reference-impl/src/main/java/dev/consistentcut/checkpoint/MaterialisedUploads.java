@@ -5,9 +5,10 @@ import java.util.List;
 /**
  * Where a background materialisation writes the segments it merged before any checkpoint
  * references them, as Flink's changelog state backend uploads the materialised state as part of
- * the materialisation (FLIP-158: PeriodicMaterializationManager runs
- * ChangelogKeyedStateBackend.initMaterialization's snapshot, upload included, on its own
- * executor; the checkpoints after it only reference the result). So the store's write of the
+ * the materialisation (FLIP-158: PeriodicMaterializationManager.asyncMaterializationPhase runs
+ * the materialised snapshot, its upload included, on the materialisation executor and only then
+ * hands the result to handleMaterializationResult; the checkpoints after it reference the
+ * uploaded state). So the store's write of the
  * checkpoint that first holds them references them instead of writing the whole state on the
  * coordinator's thread ({@link DirectoryCheckpointStore}: an upload is staged as a file of its
  * own, which that checkpoint's {@code UploadFile} renames into a shared file of its own).
