@@ -22,7 +22,7 @@ import java.util.TreeSet;
  * int32 version, int32 body length, int32 CRC32C of the body, as {@link CheckpointCodec}.
  *
  * <pre>
- * private file, magic "CCKP", version 4
+ * private file, magic "CCKP", version 5 (version 4: the same, without the second kind of ref)
  *   byte   1 if a job id follows, else 0; string job id
  *   int64  checkpoint id
  *   source offsets                                               as CheckpointCodec
@@ -50,6 +50,8 @@ final class IncrementalCodec {
 
     /** The private file's version in {@link CheckpointCodec}'s header: its snapshots are references. */
     static final int VERSION = CheckpointCodec.VERSION_INCREMENTAL;
+    /** The previous version: its references are all {@code shared-<id>-<task>.seg} ones; still read. */
+    static final int VERSION_WITHOUT_MATERIALISED = 4;
     static final int SHARED_MAGIC = 0x43434B53;
     static final int SHARED_VERSION = 1;
 
@@ -86,7 +88,11 @@ final class IncrementalCodec {
     /** Whether {@code bytes} are a private file of this format (the header's version; nothing verified). */
     static boolean isIncremental(byte[] bytes) {
         return bytes.length >= 8 && ByteBuffer.wrap(bytes).getInt(0) == CheckpointCodec.MAGIC
-                && ByteBuffer.wrap(bytes).getInt(4) == VERSION;
+                && readable(ByteBuffer.wrap(bytes).getInt(4));
+    }
+
+    private static boolean readable(int version) {
+        return version == VERSION || version == VERSION_WITHOUT_MATERIALISED;
     }
 
     static byte[] encodeMetadata(CompletedCheckpoint c, String jobId, Map<String, TaskRefs> tasks) {
@@ -120,7 +126,8 @@ final class IncrementalCodec {
 
     static Metadata decodeMetadata(byte[] bytes, String where) throws CorruptCheckpointException {
         ByteBuffer body = CheckpointCodec.verifiedBody(bytes, where, CheckpointCodec.MAGIC, "CCKP",
-                "a checkpoint file", v -> v == VERSION, "version " + VERSION + " here");
+                "a checkpoint file", IncrementalCodec::readable,
+                "version " + VERSION_WITHOUT_MATERIALISED + " or " + VERSION + " here");
         return CheckpointCodec.decodeBody(body, where, in -> {
             String jobId = in.buf.get() == 1 ? in.string() : null;
             long id = in.buf.getLong();
