@@ -1,3 +1,4 @@
+// Longer than 500 lines: one lock guards the registry, the directory's writes and the staged uploads the orphan sweep must spare, so the store's actions stay together as one class of critical sections.
 package dev.consistentcut.checkpoint;
 
 import dev.consistentcut.annotation.TestSeam;
