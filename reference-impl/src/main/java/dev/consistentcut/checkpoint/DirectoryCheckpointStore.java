@@ -310,7 +310,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
         boolean written;
         try {
             writeAtomically(IncrementalCodec.encodeShared(task, 0, segments), dir.resolve(name + ".tmp"),
-                    dir.resolve(name), "materialised");
+                    dir.resolve(name), "materialised", observedUnderLock);
             written = true;
         } catch (IOException | UncheckedIOException e) {
             written = false; // the store of the checkpoint that first holds them writes them
@@ -371,6 +371,33 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
             // left behind: the next store's sweep, or the next process's, deletes it
         }
     }
+
+    /**
+     * The observer's windows of a staged upload's write, each called with this store's lock held
+     * (its threading contract) though the write itself runs without it.
+     */
+    private final WriteObserver observedUnderLock = new WriteObserver() {
+        @Override
+        public void beforeTempWrite(String write, Path temp, byte[] bytes) throws IOException {
+            synchronized (DirectoryCheckpointStore.this) {
+                observer.beforeTempWrite(write, temp, bytes);
+            }
+        }
+
+        @Override
+        public void tempSynced(String write) {
+            synchronized (DirectoryCheckpointStore.this) {
+                observer.tempSynced(write);
+            }
+        }
+
+        @Override
+        public void renamed(String write) {
+            synchronized (DirectoryCheckpointStore.this) {
+                observer.renamed(write);
+            }
+        }
+    };
 
     /** The registry, rebuilt on first use from the private files in the directory. */
     private SharedStateRegistry registry() {
@@ -583,6 +610,12 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
      * {@code write} names the write for the {@link WriteObserver}: {@code checkpoint} or {@code pointer}.
      */
     private void writeAtomically(byte[] bytes, Path temp, Path target, String write) throws IOException {
+        writeAtomically(bytes, temp, target, write, observer);
+    }
+
+    /** As {@link #writeAtomically(byte[], Path, Path, String)}, its windows seen by {@code observer}. */
+    private void writeAtomically(byte[] bytes, Path temp, Path target, String write, WriteObserver observer)
+            throws IOException {
         try {
             observer.beforeTempWrite(write, temp, bytes);
             files.write(temp, bytes);
