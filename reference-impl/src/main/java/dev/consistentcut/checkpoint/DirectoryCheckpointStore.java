@@ -59,7 +59,8 @@ import java.util.stream.Stream;
  *
  * <p><b>Threading contract.</b> Thread-safe within one process: every method holds this store's
  * lock (but {@link #upload}, which writes its file without it, so that a materialisation's write
- * never holds up a checkpoint's, and takes the lock to reserve and to register it), so a {@link #latest()} racing with a {@link #store} sees the old or the new checkpoint,
+ * never holds up a checkpoint's, and takes the lock to reserve and to register it), so a
+ * {@link #latest()} racing with a {@link #store} sees the old or the new checkpoint,
  * never a partial one, and never a file that {@code store}'s pruning is about to delete. Only one
  * store instance (one process) may write a directory. Warnings are delivered on the calling
  * thread while the lock is held. Memory consistency: actions before {@code store(c)}
@@ -287,9 +288,10 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
      * Writes a materialisation's merged segments to a staged file of their own,
      * {@code materialised-<k>-<task>.seg} (temp file, fsync, rename, directory fsync), on the
      * calling thread (the materialiser's) and without this store's lock, so that the coordinator
-     * goes on storing meanwhile. The checkpoint that first holds them takes the file over
-     * (the rename of {@code UploadFile}) instead of writing them. Until then it belongs to no checkpoint: a
-     * restore or the run's end ({@link #endRun}) deletes it, a task that drops the materialisation
+     * goes on storing meanwhile. The checkpoint that first holds them takes the file over (the
+     * rename of {@code UploadFile}) instead of writing them. Until then it belongs to no
+     * checkpoint: a restore or the run's end ({@link #endRun}) deletes it, a task that drops the
+     * materialisation
      * {@link #discard}s it, and after a crash the next store deletes what a dead process staged
      * ({@link #deleteOrphans}).
      */
