@@ -37,7 +37,9 @@ record may be committed twice, and after the final resume verify-output must pas
                     catch it (exit 0 iff they caught every case)
 Windows (see CrashPoints): shared-temp-partial, shared-temp-synced, shared-renamed,
 checkpoint-temp-partial, checkpoint-temp-synced, checkpoint-renamed, pointer-temp-partial,
-pointer-temp-synced, pointer-renamed, checkpoint-subsumed; plus "random" (SIGKILL from outside
+pointer-temp-synced, pointer-renamed, checkpoint-subsumed, materialised-temp-partial,
+materialised-temp-synced, materialised-renamed (a materialisation's write of what it merged, on
+its own thread, before a checkpoint takes the file over); plus "random" (SIGKILL from outside
 after 0.3-2 s). Work files in target/crash-test/. Exit 0 iff every job ended exactly-once, every health check passed
 and no finished job's directory holds a shared file no checkpoint references (inspect); 1 if not; 2 bad usage; 3 setup (no java, build failed).
 USAGE
@@ -71,7 +73,8 @@ fi
 if [ $LONG -eq 1 ]; then KILLS=$(( (500 + ${#MODES[@]} - 1) / ${#MODES[@]} )); fi
 WINDOWS=(shared-temp-partial shared-temp-synced shared-renamed
          checkpoint-temp-partial checkpoint-temp-synced checkpoint-renamed
-         pointer-temp-partial pointer-temp-synced pointer-renamed checkpoint-subsumed random)
+         pointer-temp-partial pointer-temp-synced pointer-renamed checkpoint-subsumed
+         materialised-temp-partial materialised-temp-synced materialised-renamed random)
 # The broken twin needs kills in the middle of a checkpoint write only.
 [ $BROKEN -eq 0 ] || WINDOWS=(checkpoint-temp-partial)
 PER_JOB=${#WINDOWS[@]}

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One state of a task as the spec's local files (spec/incremental/IncrementalCheckpointStore.tla):
@@ -20,15 +21,32 @@ import java.util.Objects;
  */
 public final class Changelog<S> {
 
+    /** The next {@link #version}: unique in the process, so chains made apart never share one. */
+    private static final AtomicLong VERSIONS = new AtomicLong();
+
     private final Changelog<S> previous;
     private final S segment;
+    /**
+     * Which state of the task this chain holds: a new number at each {@link #writeState} and
+     * {@link #base}; a rebase keeps the numbers (the merged segment takes its point's, the
+     * later segments their own), as the whole state they stand for is the same. Flink's
+     * changelog likewise names a materialisation by the sequence number it covers (the {@code
+     * upTo} of PeriodicMaterializationManager.MaterializationTarget.handleMaterializationResult).
+     * Rises from the base to the newest.
+     */
+    private final long version;
     private final int length;
     private final long baseBytes;
     private final long changeBytes;
 
     private Changelog(Changelog<S> previous, S segment, long bytes) {
+        this(previous, segment, bytes, VERSIONS.incrementAndGet());
+    }
+
+    private Changelog(Changelog<S> previous, S segment, long bytes, long version) {
         this.previous = previous;
         this.segment = Objects.requireNonNull(segment, "segment");
+        this.version = version;
         this.length = previous == null ? 1 : previous.length + 1;
         this.baseBytes = previous == null ? bytes : previous.baseBytes;
         this.changeBytes = previous == null ? 0 : previous.changeBytes + bytes;
@@ -71,10 +89,10 @@ public final class Changelog<S> {
         if (c != point) {
             return null;
         }
-        Changelog<S> out = base(merged, bytes);
+        Changelog<S> out = new Changelog<>(null, merged, bytes, point.version);
         for (int i = since.size() - 1; i >= 0; i--) {
             Changelog<S> s = since.get(i);
-            out = out.writeState(s.segment, s.changeBytes - s.previous.changeBytes);
+            out = new Changelog<>(out, s.segment, s.changeBytes - s.previous.changeBytes, s.version);
         }
         return out;
     }
@@ -128,20 +146,24 @@ public final class Changelog<S> {
     }
 
     /**
-     * The segments this chain wrote after {@code earlier}, oldest first, if this chain extends it
-     * (shares it as a prefix); null if it does not (a compaction or a restore in between).
+     * The segments this chain wrote after {@code earlier}, oldest first, if this chain holds the
+     * state {@code earlier} held and went on from it (it extends {@code earlier}, or a rebase
+     * merged a prefix of it up to {@code earlier} or to a point before it: the {@link #version}s
+     * tell); null if not (a whole compaction, a restore, a rebase past {@code earlier}'s point,
+     * another chain). So a check of what changed between two snapshots stays incremental across a
+     * rebase. Costs the segments walked, newest first, down to {@code earlier}'s version.
      */
     public List<S> segmentsSince(Changelog<?> earlier) {
-        if (earlier == null || earlier.length > length) {
+        if (earlier == null) {
             return null;
         }
-        List<S> out = new ArrayList<>(length - earlier.length);
+        List<S> out = new ArrayList<>();
         Changelog<S> c = this;
-        while (c.length > earlier.length) {
+        while (c != null && c.version > earlier.version) {
             out.add(c.segment);
             c = c.previous;
         }
-        if (c != earlier) {
+        if (c == null || c.version != earlier.version) {
             return null;
         }
         Collections.reverse(out);

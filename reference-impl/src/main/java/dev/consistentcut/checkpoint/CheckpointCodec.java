@@ -47,7 +47,7 @@ import java.util.zip.CRC32C;
  * CheckpointStats#persistedBytes()} and {@link CheckpointStats#stateBytes()} are the sizes of the
  * channel-state and task-snapshot sections in this format ({@link #channelStateSize}, {@link
  * #stateSize}). A whole checkpoint: {@link DirectoryCheckpointStore} now writes incremental
- * ones ({@link IncrementalCodec}, version 4 of this header) and still reads these. Stateless and
+ * ones ({@link IncrementalCodec}, version 5 of this header, and 4 before it) and still reads these. Stateless and
  * thread-safe.
  */
 public final class CheckpointCodec {
@@ -56,8 +56,12 @@ public final class CheckpointCodec {
     public static final int VERSION = 1;
     /** The version whose body starts with the job id: a durable job's checkpoints. */
     public static final int VERSION_WITH_JOB = 2;
-    /** The version of an incremental checkpoint's private file, this header over {@link IncrementalCodec}'s body. */
-    public static final int VERSION_INCREMENTAL = 4;
+    /**
+     * The version of an incremental checkpoint's private file, this header over {@link
+     * IncrementalCodec}'s body: 5, whose references may name a materialisation's file; version 4
+     * files (none of those) are still read.
+     */
+    public static final int VERSION_INCREMENTAL = 5;
     public static final int HEADER_BYTES = 16;
 
     private CheckpointCodec() {

@@ -48,9 +48,14 @@ public final class CheckpointFiles {
         return new Summary(m.jobId(), m.id(), records, m.sharedFiles());
     }
 
-    /** Whether {@code name} is the name of a shared segment file ({@code shared-<id>-<task>.seg}). */
+    /**
+     * Whether {@code name} is the name of a shared segment file ({@code shared-<id>-<task>.seg}), or of
+     * a materialisation's staged upload ({@code materialised-<k>-<task>.seg}), which no checkpoint
+     * references until one takes it over: both leak if none ever does.
+     */
     public static boolean isSharedFile(String name) {
-        return SharedSegmentFiles.SHARED_FILE.matcher(name).matches();
+        java.util.regex.Matcher staged = SharedSegmentFiles.STAGED_FILE.matcher(name);
+        return SharedSegmentFiles.SHARED_FILE.matcher(name).matches() || staged.matches() && staged.group(3) == null;
     }
 
     /**

@@ -39,4 +39,20 @@ public interface CheckpointStore {
     default java.util.Set<Long> damagedIds() {
         return java.util.Set.of();
     }
+
+    /**
+     * Where the tasks' background materialisations write what they merged before a checkpoint
+     * references it; {@link MaterialisedUploads#NONE} for a store that keeps no files.
+     */
+    default MaterialisedUploads materialisedUploads() {
+        return MaterialisedUploads.NONE;
+    }
+
+    /**
+     * The run that stored into this store has ended: what was uploaded ahead and no checkpoint
+     * references is deleted, and nothing more is (a no-op for a store that keeps no files).
+     */
+    default void endRun() {
+        // nothing uploaded ahead
+    }
 }

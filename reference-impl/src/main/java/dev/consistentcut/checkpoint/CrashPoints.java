@@ -22,7 +22,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code pointer-temp-partial}, {@code pointer-temp-synced}: the same for {@code LATEST.tmp};
  *   <li>{@code pointer-renamed}: the new pointer committed, older checkpoints not yet pruned;
  *   <li>{@code checkpoint-subsumed}: a subsumed checkpoint's private file deleted, the shared
- *       files only it referenced not yet.
+ *       files only it referenced not yet;
+ *   <li>{@code materialised-temp-partial}, {@code materialised-temp-synced},
+ *       {@code materialised-renamed}: the same for a materialisation's staged upload
+ *       ({@code materialised-<k>-<task>.seg}), written on the materialiser's thread, whichever
+ *       window of a checkpoint's write the coordinator is in meanwhile.
  * </ul>
  * Threading: may be shared by any threads; the count is atomic.
  */

@@ -1,3 +1,4 @@
+// Longer than 500 lines: one lock guards the registry, the directory's writes and the staged uploads the orphan sweep must spare, so the store's actions stay together as one class of critical sections.
 package dev.consistentcut.checkpoint;
 
 import dev.consistentcut.annotation.TestSeam;
@@ -26,7 +27,10 @@ import java.util.stream.Stream;
  * a chain of immutable segments). Each segment is written once, in a shared file named by the
  * checkpoint that uploaded it and the task ({@code shared-<id>-<task>.seg}, action
  * {@code UploadFile}); a later checkpoint whose chains still hold it references it there. A
- * compaction ({@code CompactState}) is a new base segment, so it is written once too. The private
+ * compaction ({@code CompactState}) is a new base segment, so it is written once too; the segments
+ * a background materialisation merged are written by the materialiser beforehand, to a staged file
+ * of their own ({@link #upload}), which the checkpoint that first holds them renames into its
+ * shared file {@code shared-<id>-<task>~m<k>.seg} ({@code UploadFile} by a rename). The private
  * file {@code chk-<id>.ckpt} ({@link IncrementalCodec}) holds the source offsets, channel state and
  * statistics, and per task the references to its segments. Whole-checkpoint files of earlier
  * versions ({@link CheckpointCodec}) are still read.
@@ -54,18 +58,21 @@ import java.util.stream.Stream;
  * corrupt pointer is replaced by the next {@link #store}.
  *
  * <p><b>Threading contract.</b> Thread-safe within one process: every method holds this store's
- * lock, so a {@link #latest()} racing with a {@link #store} sees the old or the new checkpoint,
+ * lock (but {@link #upload}, which writes its file without it, so that a materialisation's write
+ * never holds up a checkpoint's, and takes the lock to reserve and to register it), so a
+ * {@link #latest()} racing with a {@link #store} sees the old or the new checkpoint,
  * never a partial one, and never a file that {@code store}'s pruning is about to delete. Only one
  * store instance (one process) may write a directory. Warnings are delivered on the calling
  * thread while the lock is held. Memory consistency: actions before {@code store(c)}
  * happen-before the actions after a {@code latest()} that returns a checkpoint equal to {@code c}.
  */
-public final class DirectoryCheckpointStore implements CheckpointStore {
+public final class DirectoryCheckpointStore implements CheckpointStore, MaterialisedUploads {
 
     static final String POINTER = "LATEST";
     private static final String POINTER_TEMP = "LATEST.tmp";
     static final Pattern CHECKPOINT_FILE = Pattern.compile("chk-(\\d{1,18})\\.ckpt");
-    private static final Pattern TEMP_FILE = Pattern.compile("chk-\\d{1,18}\\.tmp|LATEST\\.tmp|shared-\\d{1,18}-.+\\.seg\\.tmp");
+    private static final Pattern TEMP_FILE = Pattern.compile(
+            "chk-\\d{1,18}\\.tmp|LATEST\\.tmp|shared-\\d{1,18}-.+\\.seg\\.tmp|materialised-\\d{1,18}-.+\\.seg\\.tmp");
     private static final Pattern LEFTOVER_CHECKPOINT_TEMP = Pattern.compile("chk-(\\d{1,18})\\.tmp");
 
     private final Path dir;
@@ -83,6 +90,18 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     private SharedStateRegistry registry;
     /** Reads the checkpoint files of this directory and job. */
     private final CheckpointReader reader;
+    /**
+     * The materialisations' staged uploads of this process by file name (being written, or written
+     * and not yet taken over by a checkpoint), and where each of their segments is; guarded by this.
+     */
+    private final Map<String, List<Object>> staged = new TreeMap<>();
+    private final Map<Object, SharedSegmentFiles.Staged> stagedSegments = new java.util.IdentityHashMap<>();
+    /** The number of the last staged upload; guarded by this. */
+    private long materialisations;
+    /** Goes up at each restore: an upload begun before it is of chains no task holds any more; guarded by this. */
+    private long stagedGeneration;
+    /** The run has ended ({@link #endRun}): nothing more is staged; guarded by this. */
+    private boolean ended;
 
     /**
      * Opens (creating if needed) a checkpoint directory and reports leftover temporary files.
@@ -187,11 +206,15 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
         try {
             for (Map.Entry<String, SharedSegmentFiles.Upload> e : plans.entrySet()) {
                 SharedSegmentFiles.Upload u = e.getValue();
+                for (Map.Entry<String, String> t : u.takenOver().entrySet()) {
+                    uploaded.add(t.getValue());
+                    uploadFile(c.id(), e.getKey(), t.getKey(), t.getValue());
+                }
                 if (!u.segments().isEmpty()) {
                     uploaded.add(u.file());
                     uploadFile(c.id(), e.getKey(), u.file(), u.segments());
-                    u.located().forEach(registry::locate);
                 }
+                u.located().forEach(registry::locate);
                 tasks.put(e.getKey(), u.refs());
             }
             byte[] bytes = IncrementalCodec.encodeMetadata(c, jobId, tasks);
@@ -226,7 +249,8 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
         Map<String, SharedSegmentFiles.Upload> plans = new TreeMap<>();
         Map<String, List<WriteObserver.Segment>> handle = new TreeMap<>();
         for (Map.Entry<String, TaskSnapshot> e : new TreeMap<>(c.taskSnapshots()).entrySet()) {
-            SharedSegmentFiles.Upload u = SharedSegmentFiles.plan(c.id(), e.getKey(), e.getValue(), registry);
+            SharedSegmentFiles.Upload u = SharedSegmentFiles.plan(c.id(), e.getKey(), e.getValue(), registry,
+                    stagedSegments::get);
             plans.put(e.getKey(), u);
             handle.put(e.getKey(), u.refs().state().stream().map(r -> new WriteObserver.Segment(r.file(), r.index())).toList());
         }
@@ -244,6 +268,139 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
         observer.uploadFile(id, task, file);
     }
 
+    /**
+     * Action {@code UploadFile} of a staged upload: the file materialisation {@code stagedFile}
+     * wrote becomes shared file {@code shared} of checkpoint {@code id} by a rename (the bytes were
+     * written, synced, on the materialiser's thread: {@link #upload}), before the checkpoint's
+     * private file references it.
+     */
+    private void uploadFile(long id, String task, String stagedFile, String shared) throws IOException {
+        files.rename(dir.resolve(stagedFile), dir.resolve(shared));
+        files.fsyncDirectory(dir);
+        List<Object> segments = staged.remove(stagedFile);
+        if (segments != null) {
+            segments.forEach(stagedSegments::remove);
+        }
+        observer.uploadFile(id, task, shared);
+    }
+
+    /**
+     * Writes a materialisation's merged segments to a staged file of their own,
+     * {@code materialised-<k>-<task>.seg} (temp file, fsync, rename, directory fsync), on the
+     * calling thread (the materialiser's) and without this store's lock, so that the coordinator
+     * goes on storing meanwhile. The checkpoint that first holds them takes the file over (the
+     * rename of {@code UploadFile}) instead of writing them. Until then it belongs to no
+     * checkpoint: a restore or the run's end ({@link #endRun}) deletes it, a task that drops the
+     * materialisation
+     * {@link #discard}s it, and after a crash the next store deletes what a dead process staged
+     * ({@link #deleteOrphans}).
+     */
+    @Override
+    public boolean upload(String task, List<Object> segments) {
+        String name;
+        long number;
+        long generation;
+        synchronized (this) {
+            if (ended || segments.isEmpty()) {
+                return false;
+            }
+            number = ++materialisations;
+            name = SharedSegmentFiles.stagedName(number, task);
+            generation = stagedGeneration;
+            staged.put(name, List.copyOf(segments)); // reserved: no orphan sweep deletes it while it is written
+        }
+        boolean written;
+        try {
+            writeAtomically(IncrementalCodec.encodeShared(task, 0, segments), dir.resolve(name + ".tmp"),
+                    dir.resolve(name), "materialised", observedUnderLock);
+            written = true;
+        } catch (IOException | UncheckedIOException e) {
+            written = false; // the store of the checkpoint that first holds them writes them
+        }
+        synchronized (this) {
+            if (written && generation == stagedGeneration && !ended && staged.containsKey(name)) {
+                for (int i = 0; i < segments.size(); i++) {
+                    stagedSegments.put(segments.get(i), new SharedSegmentFiles.Staged(name, number, i));
+                }
+                return true;
+            }
+            staged.remove(name);
+            deleteQuietly(name);
+            return false;
+        }
+    }
+
+    @Override
+    public synchronized void discard(List<Object> segments) {
+        for (Object segment : segments) {
+            SharedSegmentFiles.Staged s = stagedSegments.get(segment);
+            if (s != null) {
+                dropStaged(s.file());
+            }
+        }
+    }
+
+    @Override
+    public MaterialisedUploads materialisedUploads() {
+        return this;
+    }
+
+    /** Deletes every staged upload no checkpoint took over, and stages no more. */
+    @Override
+    public synchronized void endRun() {
+        ended = true;
+        dropAllStaged();
+    }
+
+    /** A staged upload's file and entries gone (an upload being written deletes its file when it ends). */
+    private void dropStaged(String name) {
+        List<Object> segments = staged.remove(name);
+        if (segments != null) {
+            segments.forEach(stagedSegments::remove);
+        }
+        deleteQuietly(name);
+    }
+
+    private void dropAllStaged() {
+        stagedGeneration++;
+        new ArrayList<>(staged.keySet()).forEach(this::dropStaged);
+    }
+
+    private void deleteQuietly(String name) {
+        try {
+            files.delete(dir.resolve(name));
+        } catch (IOException e) {
+            // left behind: the next store's sweep, or the next process's, deletes it
+        }
+    }
+
+    /**
+     * The observer's windows of a staged upload's write, each called with this store's lock held
+     * (its threading contract) though the write itself runs without it.
+     */
+    private final WriteObserver observedUnderLock = new WriteObserver() {
+        @Override
+        public void beforeTempWrite(String write, Path temp, byte[] bytes) throws IOException {
+            synchronized (DirectoryCheckpointStore.this) {
+                observer.beforeTempWrite(write, temp, bytes);
+            }
+        }
+
+        @Override
+        public void tempSynced(String write) {
+            synchronized (DirectoryCheckpointStore.this) {
+                observer.tempSynced(write);
+            }
+        }
+
+        @Override
+        public void renamed(String write) {
+            synchronized (DirectoryCheckpointStore.this) {
+                observer.renamed(write);
+            }
+        }
+    };
+
     /** The registry, rebuilt on first use from the private files in the directory. */
     private SharedStateRegistry registry() {
         if (registry == null) {
@@ -260,6 +417,14 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
      */
     private void deleteOrphans(SharedStateRegistry registry) {
         for (String name : list()) {
+            Matcher st = SharedSegmentFiles.STAGED_FILE.matcher(name);
+            if (st.matches()) { // no private file references a staged file: a dead process's, or ours dropped
+                String upload = st.group(3) == null ? name : name.substring(0, name.length() - ".tmp".length());
+                if (!staged.containsKey(upload) && deleteQuietlyReported(name)) {
+                    warnings.accept(dir.resolve(name) + ": staged upload of a materialisation no checkpoint took over deleted");
+                }
+                continue;
+            }
             boolean temp = SharedSegmentFiles.SHARED_TEMP.matcher(name).matches();
             boolean orphan = SharedSegmentFiles.SHARED_FILE.matcher(name).matches() && registry.count(name) == 0;
             if ((temp || orphan) && registry.mayDelete(name) && deleteFile(name)) {
@@ -285,6 +450,16 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
         }
     }
 
+    private boolean deleteQuietlyReported(String name) {
+        try {
+            files.delete(dir.resolve(name));
+            return true;
+        } catch (IOException e) {
+            warnings.accept(dir.resolve(name) + ": could not delete a staged upload no checkpoint took over: " + e);
+            return false;
+        }
+    }
+
     /** Ids the last {@link #latest()} fell back past (guarded by this). */
     private final java.util.Set<Long> damaged = new java.util.TreeSet<>();
 
@@ -297,6 +472,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     @Override
     public synchronized Optional<CompletedCheckpoint> latest() {
         damaged.clear();
+        dropAllStaged(); // the tasks restart from what this returns: no chain holds a staged segment any more
         Optional<CompletedCheckpoint> restored = LatestCheckpoint.find(dir, checkpointIdsDescending(), this::read,
                 warnings, damaged);
         observer.restoreCheckpoint(restored.map(CompletedCheckpoint::id).orElse(0L));
@@ -436,6 +612,12 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
      * {@code write} names the write for the {@link WriteObserver}: {@code checkpoint} or {@code pointer}.
      */
     private void writeAtomically(byte[] bytes, Path temp, Path target, String write) throws IOException {
+        writeAtomically(bytes, temp, target, write, observer);
+    }
+
+    /** As {@link #writeAtomically(byte[], Path, Path, String)}, its windows seen by {@code observer}. */
+    private void writeAtomically(byte[] bytes, Path temp, Path target, String write, WriteObserver observer)
+            throws IOException {
         try {
             observer.beforeTempWrite(write, temp, bytes);
             files.write(temp, bytes);

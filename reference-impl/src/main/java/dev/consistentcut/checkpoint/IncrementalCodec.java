@@ -22,7 +22,7 @@ import java.util.TreeSet;
  * int32 version, int32 body length, int32 CRC32C of the body, as {@link CheckpointCodec}.
  *
  * <pre>
- * private file, magic "CCKP", version 4
+ * private file, magic "CCKP", version 5 (version 4: the same, without the second kind of ref)
  *   byte   1 if a job id follows, else 0; string job id
  *   int64  checkpoint id
  *   source offsets                                               as CheckpointCodec
@@ -30,11 +30,15 @@ import java.util.TreeSet;
  *                       string state merge ("" for a whole-state chain),
  *                       refs state segments, base first, refs ledger segments, base first)
  *   channel state, stats                                          as CheckpointCodec
- * refs   = int32 n, n x (int64 id of the checkpoint that uploaded the segment, int32 index of the
- *          segment in that checkpoint's shared file of this task, {@code shared-<id>-<task>.seg})
+ * refs   = int32 n, n x ref
+ * ref    = int64 id of the checkpoint that uploaded the segment, int32 index of the segment in
+ *          that checkpoint's shared file of this task, {@code shared-<id>-<task>.seg}
+ *        | int64 minus the id of the checkpoint that took over materialisation k's staged upload,
+ *          int64 k, int32 index of the segment in {@code shared-<id>-<task>~m<k>.seg}
  *
  * shared file, magic "CCKS", version 1
- *   string task, int64 id of the checkpoint that uploaded it
+ *   string task, int64 id of the checkpoint that uploaded it (0 in a {@code ~m<k>} file: a
+ *          materialisation wrote it before a checkpoint took it over)
  *   int32  n, n x segment
  * segment = byte 0, int32 len, len bytes of operator state
  *         | byte 1, int32 m, m x (string source, int64 offset, int32 times)   a ledger segment
@@ -46,6 +50,8 @@ final class IncrementalCodec {
 
     /** The private file's version in {@link CheckpointCodec}'s header: its snapshots are references. */
     static final int VERSION = CheckpointCodec.VERSION_INCREMENTAL;
+    /** The previous version: its references are all {@code shared-<id>-<task>.seg} ones; still read. */
+    static final int VERSION_WITHOUT_MATERIALISED = 4;
     static final int SHARED_MAGIC = 0x43434B53;
     static final int SHARED_VERSION = 1;
 
@@ -82,7 +88,11 @@ final class IncrementalCodec {
     /** Whether {@code bytes} are a private file of this format (the header's version; nothing verified). */
     static boolean isIncremental(byte[] bytes) {
         return bytes.length >= 8 && ByteBuffer.wrap(bytes).getInt(0) == CheckpointCodec.MAGIC
-                && ByteBuffer.wrap(bytes).getInt(4) == VERSION;
+                && readable(ByteBuffer.wrap(bytes).getInt(4));
+    }
+
+    private static boolean readable(int version) {
+        return version == VERSION || version == VERSION_WITHOUT_MATERIALISED;
     }
 
     static byte[] encodeMetadata(CompletedCheckpoint c, String jobId, Map<String, TaskRefs> tasks) {
@@ -116,7 +126,8 @@ final class IncrementalCodec {
 
     static Metadata decodeMetadata(byte[] bytes, String where) throws CorruptCheckpointException {
         ByteBuffer body = CheckpointCodec.verifiedBody(bytes, where, CheckpointCodec.MAGIC, "CCKP",
-                "a checkpoint file", v -> v == VERSION, "version " + VERSION + " here");
+                "a checkpoint file", IncrementalCodec::readable,
+                "version " + VERSION_WITHOUT_MATERIALISED + " or " + VERSION + " here");
         return CheckpointCodec.decodeBody(body, where, in -> {
             String jobId = in.buf.get() == 1 ? in.string() : null;
             long id = in.buf.getLong();
@@ -215,10 +226,17 @@ final class IncrementalCodec {
         out.writeInt(refs.size());
         for (SegmentRef r : refs) {
             long uploader = SharedSegmentFiles.uploader(r.file());
-            if (!r.file().equals(SharedSegmentFiles.name(uploader, task))) {
+            long materialisation = SharedSegmentFiles.materialisation(r.file());
+            if (!r.file().equals(materialisation == 0 ? SharedSegmentFiles.name(uploader, task)
+                    : SharedSegmentFiles.materialisedName(uploader, task, materialisation))) {
                 throw new IllegalArgumentException("task " + task + " references " + r.file() + ", not a file of its own");
             }
-            out.writeLong(uploader);
+            if (materialisation == 0) {
+                out.writeLong(uploader);
+            } else {
+                out.writeLong(-uploader);
+                out.writeLong(materialisation);
+            }
             out.writeInt(r.index());
         }
     }
@@ -228,6 +246,16 @@ final class IncrementalCodec {
         List<SegmentRef> refs = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             long uploader = in.buf.getLong();
+            if (uploader < 0) { // a staged upload of a materialisation, taken over by checkpoint -uploader
+                long materialisation = in.buf.getLong();
+                if (uploader == Long.MIN_VALUE || materialisation < 1) {
+                    throw new IllegalArgumentException("segment reference to checkpoint " + uploader
+                            + ", materialisation " + materialisation);
+                }
+                refs.add(new SegmentRef(SharedSegmentFiles.materialisedName(-uploader, task, materialisation),
+                        in.buf.getInt()));
+                continue;
+            }
             if (uploader < 1) {
                 throw new IllegalArgumentException("segment reference to checkpoint " + uploader);
             }

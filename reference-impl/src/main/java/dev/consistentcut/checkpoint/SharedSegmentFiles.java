@@ -24,8 +24,17 @@ import java.util.regex.Pattern;
  */
 final class SharedSegmentFiles {
 
-    /** A shared file: group 1 the id of the checkpoint that uploaded it, group 2 its task, escaped. */
-    static final Pattern SHARED_FILE = Pattern.compile("shared-(\\d{1,18})-(.+)\\.seg");
+    /**
+     * A shared file: group 1 the id of the checkpoint that uploaded it, group 2 its task, escaped
+     * (never a '~': it is escaped); group 3, if present, the number of the materialisation whose
+     * staged upload the checkpoint took over ({@link #materialisedName}).
+     */
+    static final Pattern SHARED_FILE = Pattern.compile("shared-(\\d{1,18})-([^~]+)(?:~m(\\d{1,18}))?\\.seg");
+    /**
+     * A materialisation's staged upload, before a checkpoint takes it over (group 1 its number,
+     * group 2 its task, escaped), or its temporary file (group 3).
+     */
+    static final Pattern STAGED_FILE = Pattern.compile("materialised-(\\d{1,18})-([^~]+)\\.seg(\\.tmp)?");
     /** A shared file's temporary name while it is written. */
     static final Pattern SHARED_TEMP = Pattern.compile("shared-(\\d{1,18})-.+\\.seg\\.tmp");
 
@@ -34,7 +43,32 @@ final class SharedSegmentFiles {
 
     /** The shared file of {@code task}'s segments uploaded by checkpoint {@code id}. */
     static String name(long id, String task) {
-        StringBuilder b = new StringBuilder("shared-").append(id).append('-');
+        return "shared-" + id + "-" + escaped(task) + ".seg";
+    }
+
+    /**
+     * The shared file of {@code task}'s segments that materialisation {@code number} merged and
+     * staged ({@link #stagedName}), as checkpoint {@code id} took it over: it uploaded it, in the
+     * spec's terms, by a rename. Its content names no checkpoint (uploader 0): it was written
+     * before one was known.
+     */
+    static String materialisedName(long id, String task, long number) {
+        return "shared-" + id + "-" + escaped(task) + "~m" + number + ".seg";
+    }
+
+    /** The file materialisation {@code number} of {@code task} writes its merged segments to, until a checkpoint takes them over. */
+    static String stagedName(long number, String task) {
+        return "materialised-" + number + "-" + escaped(task) + ".seg";
+    }
+
+    /** Whether {@code file} is a shared file of {@code task}'s (a private file references a task's own files only). */
+    static boolean isTasks(String file, String task) {
+        Matcher m = SHARED_FILE.matcher(file);
+        return m.matches() && m.group(2).equals(escaped(task));
+    }
+
+    private static String escaped(String task) {
+        StringBuilder b = new StringBuilder();
         for (byte x : task.getBytes(StandardCharsets.UTF_8)) {
             char ch = (char) (x & 0xff);
             if (ch < 0x80 && (Character.isLetterOrDigit(ch) || ch == '.' || ch == '_' || ch == '-')) {
@@ -43,7 +77,7 @@ final class SharedSegmentFiles {
                 b.append('%').append(String.format("%02X", x & 0xff));
             }
         }
-        return b.append(".seg").toString();
+        return b.toString();
     }
 
     /** The id of the checkpoint that uploaded shared file (or shared temp file) {@code name}; -1 if it is none. */
@@ -54,6 +88,12 @@ final class SharedSegmentFiles {
         }
         Matcher t = SHARED_TEMP.matcher(name);
         return t.matches() ? Long.parseLong(t.group(1)) : -1;
+    }
+
+    /** The materialisation whose staged upload shared file {@code name} is ({@link #materialisedName}); 0 if none. */
+    static long materialisation(String name) {
+        Matcher m = SHARED_FILE.matcher(name);
+        return m.matches() && m.group(3) != null ? Long.parseLong(m.group(3)) : 0;
     }
 
     private static String task(String escaped) {
@@ -118,19 +158,31 @@ final class SharedSegmentFiles {
      * where each of them will be ({@code located}), and the references of the task's snapshot.
      */
     record Upload(String file, List<Object> segments, Map<Object, IncrementalCodec.SegmentRef> located,
-                  IncrementalCodec.TaskRefs refs) {
+                  IncrementalCodec.TaskRefs refs, Map<String, String> takenOver) {
+    }
+
+    /** Where a materialisation staged a segment: its staged file, its number, the segment's index in it. */
+    record Staged(String file, long number, int index) {
     }
 
     /**
      * The references of {@code s}'s changelogs in checkpoint {@code id}: a segment in a shared file
      * some registered checkpoint references is referenced there; the others go to one new shared
-     * file of this checkpoint and task. A state whose merge has no name ({@link
-     * OperatorStateMerge}) goes whole, one segment.
+     * file of this checkpoint and task, except those a materialisation staged ({@code staged}):
+     * the checkpoint takes their staged file over ({@code takenOver}: staged file to its shared
+     * name). A state whose merge has no name ({@link OperatorStateMerge}) goes whole, one segment.
      */
     static Upload plan(long id, String task, TaskSnapshot s, SharedStateRegistry registry) {
+        return plan(id, task, s, registry, segment -> null);
+    }
+
+    /** As {@link #plan(long, String, TaskSnapshot, SharedStateRegistry)}, taking over what {@code staged} locates. */
+    static Upload plan(long id, String task, TaskSnapshot s, SharedStateRegistry registry,
+            java.util.function.Function<Object, Staged> staged) {
         String file = name(id, task);
         List<Object> uploads = new ArrayList<>();
         Map<Object, IncrementalCodec.SegmentRef> located = new IdentityHashMap<>();
+        Map<String, String> takenOver = new java.util.TreeMap<>();
         Changelog<byte[]> state = s.stateChangelog();
         String merge = "";
         if (state.length() > 1) {
@@ -142,24 +194,35 @@ final class SharedSegmentFiles {
             }
         }
         List<IncrementalCodec.SegmentRef> stateRefs =
-                references(state.segments(), task, file, uploads, located, registry);
-        List<IncrementalCodec.SegmentRef> ledgerRefs =
-                references(s.ledgerChangelog().segments(), task, file, uploads, located, registry);
+                references(id, state.segments(), task, file, uploads, located, registry, staged, takenOver);
+        List<IncrementalCodec.SegmentRef> ledgerRefs = references(id, s.ledgerChangelog().segments(), task, file,
+                uploads, located, registry, staged, takenOver);
         return new Upload(file, uploads, located, new IncrementalCodec.TaskRefs(s.stateSize(), s.ledgerEntries(),
-                s.ledgerBytes(), merge, stateRefs, ledgerRefs));
+                s.ledgerBytes(), merge, stateRefs, ledgerRefs), takenOver);
     }
 
-    /** The references of {@code segments}: reused from {@code task}'s shared files (a private file names them by uploader), or new. */
-    private static List<IncrementalCodec.SegmentRef> references(List<?> segments, String task, String file,
-            List<Object> uploads, Map<Object, IncrementalCodec.SegmentRef> located, SharedStateRegistry registry) {
+    /**
+     * The references of {@code segments}: reused from {@code task}'s shared files (a private file
+     * names them by uploader), taken over from a materialisation's staged file, or new.
+     */
+    private static List<IncrementalCodec.SegmentRef> references(long id, List<?> segments, String task, String file,
+            List<Object> uploads, Map<Object, IncrementalCodec.SegmentRef> located, SharedStateRegistry registry,
+            java.util.function.Function<Object, Staged> staged, Map<String, String> takenOver) {
         List<IncrementalCodec.SegmentRef> refs = new ArrayList<>(segments.size());
         for (Object segment : segments) {
             IncrementalCodec.SegmentRef ref = registry.reusable(segment);
-            if (ref != null && !ref.file().equals(name(uploader(ref.file()), task))) {
+            if (ref != null && !isTasks(ref.file(), task)) {
                 ref = null; // another task's file: a private file references a task's own files only
             }
             if (ref == null) {
                 ref = located.get(segment);
+            }
+            Staged st = ref == null ? staged.apply(segment) : null;
+            if (st != null && st.file().equals(stagedName(st.number(), task))) {
+                String shared = materialisedName(id, task, st.number());
+                takenOver.put(st.file(), shared);
+                ref = new IncrementalCodec.SegmentRef(shared, st.index());
+                located.put(segment, ref);
             }
             if (ref == null) {
                 ref = new IncrementalCodec.SegmentRef(file, uploads.size());
@@ -202,7 +265,9 @@ final class SharedSegmentFiles {
             } catch (NumberFormatException x) {
                 throw new CorruptCheckpointException(where, "references '" + r.file() + "', a badly escaped name");
             }
-            segments = IncrementalCodec.decodeShared(bytes, file.toString(), task, Long.parseLong(n.group(1)));
+            // a materialisation's staged upload was written before a checkpoint was known: uploader 0
+            segments = IncrementalCodec.decodeShared(bytes, file.toString(), task,
+                    n.group(3) == null ? Long.parseLong(n.group(1)) : 0);
             loaded.put(r.file(), segments);
         }
         if (r.index() < 0 || r.index() >= segments.size() || !kind.isInstance(segments.get(r.index()))) {

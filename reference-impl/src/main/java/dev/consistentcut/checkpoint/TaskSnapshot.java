@@ -150,7 +150,9 @@ public final class TaskSnapshot {
 
     /**
      * The records whose count changed after {@code earlier} was taken, if this snapshot's ledger
-     * extends {@code earlier}'s (the same task, no compaction or restore in between); null if not.
+     * goes on from {@code earlier}'s (the same task, no whole compaction or restore in between; a
+     * rebase on a materialisation of {@code earlier}'s chain or of a prefix of it keeps this
+     * incremental, {@link Changelog#segmentsSince}); null if not.
      */
     public Set<RecordId> changedSince(TaskSnapshot earlier) {
         List<Map<RecordId, Integer>> since = earlier == null ? null : ledger.segmentsSince(earlier.ledger);

@@ -73,6 +73,8 @@ final class CheckpointDriver {
     final ObservationSettings observation;
     final PhysicalGraph graph;
     final CheckpointCoordinator coordinator;
+    /** The job's store: its materialised uploads are the tasks', and it is told when the run ends. */
+    private final CheckpointStore store;
     final Deployment deployment;
     final CutInvariants invariants;
     /** Every step of the run goes here: the checks that observe it, then {@link ObservationSettings#observer()}. */
@@ -151,7 +153,8 @@ final class CheckpointDriver {
         coordinator.setAbortsReachTasks(settings.abortsReachTasks());
         this.gateway = new DriverGateway(this, clock, gateway);
         this.deployment = new Deployment(graph, mode, this.gateway, this::tell, observation.trackProcessed(),
-                settings.endOfInput(), bufferSize, bufferEncoding, materialiser);
+                settings.endOfInput(), bufferSize, bufferEncoding, materialiser, store.materialisedUploads());
+        this.store = store;
         this.invariants = new CutInvariants(graph);
         this.declined = new DeclinedCheckpoints(settings.tolerableFailedCheckpoints(), observation.progress(), this::tell);
         this.lifecycle = observation.trackProcessed()
@@ -366,6 +369,7 @@ final class CheckpointDriver {
 
     /** The run's result, from the runtime's count of steps and time and the violations it reports. */
     RunResult result(String runtime, boolean finished, long steps, List<Violation> all, long time) {
+        store.endRun(); // what a materialisation uploaded and no checkpoint took over is deleted
         return new RunResult(mode.name(), runtime, finished, completed, abortedCount(), failures, steps, all,
                 observation.trackProcessed(), deployment.ledgers(), time, completedWhere(coordinator::switched),
                 completedWhere(coordinator::isSavepoint));

@@ -46,10 +46,11 @@ final class Deployment {
      *     channel's capacity (four buffers); see {@link #bufferSizeFor}
      * @param bufferEncoding how every channel's buffers carry their records
      * @param materialiser where the operator tasks materialise their changelogs
+     * @param uploads where their materialisations write what they merged (the job's store's)
      */
     Deployment(PhysicalGraph graph, BarrierMode mode, CoordinatorGateway gateway, RunObserver observer,
                boolean trackProcessed, boolean endOfInput, int bufferSize, BufferEncoding bufferEncoding,
-               Executor materialiser) {
+               Executor materialiser, dev.consistentcut.checkpoint.MaterialisedUploads uploads) {
         this.endOfInput = endOfInput;
         this.graph = graph;
         Map<String, Channel> channels = new LinkedHashMap<>();
@@ -67,7 +68,7 @@ final class Deployment {
                 tasks.put(t.id(), s);
             } else {
                 OperatorTask o = new OperatorTask(t.id(), graph, readOnly, mode, gateway, observer, trackProcessed,
-                        materialiser);
+                        materialiser, uploads);
                 operators.add(o);
                 tasks.put(t.id(), o);
             }

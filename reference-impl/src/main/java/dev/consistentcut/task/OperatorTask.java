@@ -6,6 +6,7 @@ import dev.consistentcut.barrier.BarrierHandlerState;
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.channel.Channel;
 import dev.consistentcut.checkpoint.Acknowledgement;
+import dev.consistentcut.checkpoint.MaterialisedUploads;
 import dev.consistentcut.checkpoint.TaskSnapshot;
 import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.graph.PhysicalGraph.ChannelSpec;
@@ -85,6 +86,7 @@ public final class OperatorTask implements Task {
     public static final Executor BACKGROUND_MATERIALISER = TaskChangelogs.SHARED_MATERIALISER;
 
     private final Executor materialiser;
+    private final MaterialisedUploads uploads;
     /** The operator state and {@link #processed} as changelogs: what a snapshot shares with the previous one. */
     private TaskChangelogs changelogs;
     /** The spec's {@code endedInputs[t]}: inputs that delivered their end of partition. */
@@ -129,6 +131,17 @@ public final class OperatorTask implements Task {
     public OperatorTask(String id, PhysicalGraph graph, Map<String, Channel> channels, BarrierMode mode,
                         CoordinatorGateway coordinator, RunObserver observer, boolean trackProcessed,
                         Executor materialiser) {
+        this(id, graph, channels, mode, coordinator, observer, trackProcessed, materialiser, MaterialisedUploads.NONE);
+    }
+
+    /**
+     * As the other constructors, the materialiser writing what it merged to {@code uploads} (the
+     * job's checkpoint store's) before the task rebases on it.
+     */
+    public OperatorTask(String id, PhysicalGraph graph, Map<String, Channel> channels, BarrierMode mode,
+                        CoordinatorGateway coordinator, RunObserver observer, boolean trackProcessed,
+                        Executor materialiser, MaterialisedUploads uploads) {
+        this.uploads = Objects.requireNonNull(uploads, "uploads");
         this.materialiser = Objects.requireNonNull(materialiser, "materialiser");
         this.id = Objects.requireNonNull(id, "id");
         this.graph = Objects.requireNonNull(graph, "graph");
@@ -584,7 +597,7 @@ public final class OperatorTask implements Task {
         if (changelogs != null) {
             changelogs.abandon(); // its materialisation is of the chains this restore replaces
         }
-        changelogs = new TaskChangelogs(operator, snapshot, materialiser);
+        changelogs = new TaskChangelogs(operator, snapshot, materialiser, uploads, id);
         sink = operator instanceof TransactionalSink t ? t : null;
         lastRecommitted = List.of();
         if (sink != null && initializeState) {

@@ -1,6 +1,7 @@
 package dev.consistentcut.task;
 
 import dev.consistentcut.checkpoint.Changelog;
+import dev.consistentcut.checkpoint.MaterialisedUploads;
 import dev.consistentcut.checkpoint.OperatorStateMerge;
 import dev.consistentcut.checkpoint.StateMerge;
 import dev.consistentcut.checkpoint.TaskSnapshot;
@@ -9,6 +10,7 @@ import dev.consistentcut.operator.ChangelogState;
 import dev.consistentcut.operator.Operator;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
@@ -41,6 +43,12 @@ import java.util.concurrent.RejectedExecutionException;
  * due; an instance replaced on a restore {@link #abandon}s its own. So no snapshot waits for a
  * materialisation, and its synchronous part is the changes since the previous snapshot (and, at
  * a rebase, the segments written since the materialised point).
+ *
+ * <p>The materialiser also writes the merged segments durably ({@link MaterialisedUploads}, the
+ * store's) before the result is offered to the task, as Flink uploads the materialised state as
+ * part of the materialisation: the checkpoint that first holds them then references them, and
+ * no store call of the coordinator writes the whole state. A dropped materialisation (an
+ * {@link #abandon}, a rebase that no longer applies) discards what it uploaded.
  *
  * <p>Threads: every method is called on the task's thread, which alone owns the operator, the
  * changes not yet sealed and the current chains. The materialiser (on {@code materialiser}) reads
@@ -79,7 +87,8 @@ final class TaskChangelogs {
      * statePoint}, {@code ledgerPoint}) and each merged into one whole segment.
      */
     private record Materialised(Changelog<byte[]> statePoint, byte[] state,
-                                Changelog<Map<RecordId, Integer>> ledgerPoint, Map<RecordId, Integer> ledger) {
+                                Changelog<Map<RecordId, Integer>> ledgerPoint, Map<RecordId, Integer> ledger,
+                                List<Object> uploaded) {
     }
 
     private final Operator operator;
@@ -87,6 +96,15 @@ final class TaskChangelogs {
     private final ChangelogState changes;
     private final StateMerge merge;
     private final Executor materialiser;
+    private final MaterialisedUploads uploads;
+    /** The task's name: whose files the uploads are. */
+    private final String task;
+    /** Guards {@link #abandoned} and {@link #unclaimedUpload}, shared with the materialiser's thread. */
+    private final Object uploadLock = new Object();
+    /** Set by {@link #abandon}: a materialisation that ends later discards its upload itself. */
+    private boolean abandoned;
+    /** What the materialisation uploaded, until a rebase uses it or {@link #abandon} discards it. */
+    private List<Object> unclaimedUpload = List.of();
     private Changelog<byte[]> state;
     private Changelog<Map<RecordId, Integer>> ledger;
     /** The materialisation in flight or done and not yet used, or null. */
@@ -106,6 +124,17 @@ final class TaskChangelogs {
 
     /** As {@link #TaskChangelogs(Operator, TaskSnapshot)}, materialising on {@code materialiser}. */
     TaskChangelogs(Operator operator, TaskSnapshot restored, Executor materialiser) {
+        this(operator, restored, materialiser, MaterialisedUploads.NONE, "");
+    }
+
+    /**
+     * As {@link #TaskChangelogs(Operator, TaskSnapshot, Executor)}, the materialiser writing what it
+     * merged to {@code uploads} as the files of task {@code task}.
+     */
+    TaskChangelogs(Operator operator, TaskSnapshot restored, Executor materialiser, MaterialisedUploads uploads,
+                   String task) {
+        this.uploads = uploads;
+        this.task = task;
         this.operator = operator;
         this.changes = operator instanceof ChangelogState c ? c : null;
         this.merge = changes == null ? StateMerge.WHOLE : new OperatorStateMerge(changes);
@@ -172,6 +201,13 @@ final class TaskChangelogs {
      * ends): it is cancelled if it has not started, and its result, if it comes, is never used.
      */
     void abandon() {
+        List<Object> unclaimed;
+        synchronized (uploadLock) {
+            abandoned = true;
+            unclaimed = unclaimedUpload;
+            unclaimedUpload = List.of();
+        }
+        uploads.discard(unclaimed);
         if (materialising != null) {
             materialising.cancel(false);
             materialising = null;
@@ -186,9 +222,27 @@ final class TaskChangelogs {
     /** Hands {@code state} and {@code ledger}, as they are now, to the materialiser. */
     private Future<Materialised> materialise(Changelog<byte[]> state, StateMerge merge,
                                              Changelog<Map<RecordId, Integer>> ledger) {
-        FutureTask<Materialised> task = new FutureTask<>(() -> new Materialised(
-                state, state.length() == 1 ? state.latest() : merge.merge(state.segments()),
-                ledger, ledger.length() == 1 ? ledger.latest() : mergedLedger(ledger)));
+        FutureTask<Materialised> task = new FutureTask<>(() -> {
+            byte[] s = state.length() == 1 ? state.latest() : merge.merge(state.segments());
+            Map<RecordId, Integer> l = ledger.length() == 1 ? ledger.latest() : mergedLedger(ledger);
+            List<Object> merged = new java.util.ArrayList<>(2); // what is new: a one-segment chain merged nothing
+            if (state.length() > 1) {
+                merged.add(s);
+            }
+            if (ledger.length() > 1) {
+                merged.add(l);
+            }
+            List<Object> uploaded = uploads.upload(this.task, merged) ? merged : List.of();
+            boolean drop;
+            synchronized (uploadLock) {
+                drop = abandoned; // abandon() came while this ran: nobody will rebase on it
+                unclaimedUpload = drop ? List.of() : uploaded;
+            }
+            if (drop) {
+                uploads.discard(uploaded);
+            }
+            return new Materialised(state, s, ledger, l, drop ? List.of() : uploaded);
+        });
         try {
             materialiser.execute(task);
         } catch (RejectedExecutionException e) {
@@ -227,6 +281,9 @@ final class TaskChangelogs {
         }
         materialising = null;
         failedMaterialisations = 0;
+        synchronized (uploadLock) {
+            unclaimedUpload = List.of(); // the chains hold it now: the store takes it over, or a restore drops it
+        }
         // a one-segment point merged nothing; a null rebase: the chain no longer extends the point
         Changelog<byte[]> s = m.statePoint().length() == 1 ? null
                 : state.compactState(m.statePoint(), m.state(), m.state().length);
@@ -237,6 +294,16 @@ final class TaskChangelogs {
         }
         if (l != null) {
             ledger = l;
+        }
+        if ((s == null || l == null) && !m.uploaded().isEmpty()) {
+            List<Object> unused = new java.util.ArrayList<>(); // a rebase that did not apply: its upload is of no use
+            if (s == null && m.statePoint().length() > 1) {
+                unused.add(m.state());
+            }
+            if (l == null && m.ledgerPoint().length() > 1) {
+                unused.add(m.ledger());
+            }
+            uploads.discard(unused);
         }
     }
 }

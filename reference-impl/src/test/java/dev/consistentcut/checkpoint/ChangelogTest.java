@@ -86,4 +86,19 @@ class ChangelogTest {
         assertNull(now.compactState(Changelog.base("base", 100).writeState("a", 10), "x", 1),
                 "an equal-looking chain that is not a prefix is not extended");
     }
+
+    @Test
+    void theSegmentsSinceAnEarlierChainSurviveARebaseOnItOrOnAPrefixOfIt() {
+        Changelog<String> point = Changelog.base("base", 100).writeState("a", 10);
+        Changelog<String> afterPoint = point.writeState("b", 20);
+        Changelog<String> now = afterPoint.writeState("c", 30);
+        Changelog<String> rebased = now.compactState(point, "base+a", 110);
+        assertEquals(List.of("b", "c"), rebased.segmentsSince(point), "a rebase on the earlier chain itself");
+        assertEquals(List.of("c"), rebased.segmentsSince(afterPoint), "a rebase on a prefix of the earlier chain");
+        assertEquals(List.of(), rebased.segmentsSince(now), "the same state, rebased");
+        assertEquals(List.of("d"), rebased.writeState("d", 1).segmentsSince(rebased));
+        assertNull(rebased.segmentsSince(Changelog.base("base", 100)),
+                "a rebase past the earlier chain: what changed since it is merged away");
+        assertNull(Changelog.compactState("whole", 160).segmentsSince(now), "a whole compaction starts anew");
+    }
 }

@@ -109,11 +109,30 @@ class IncrementalCodecTest {
     }
 
     @Test
+    void aReferenceToAMaterialisationsFileReadsBackAndAVersion4FileIsStillRead() throws CorruptCheckpointException {
+        IncrementalCodec.SegmentRef merged = new IncrementalCodec.SegmentRef(
+                SharedSegmentFiles.materialisedName(5, TASK, 12), 1);
+        IncrementalCodec.SegmentRef later = new IncrementalCodec.SegmentRef(SharedSegmentFiles.name(4, TASK), 0);
+        IncrementalCodec.TaskRefs refs = new IncrementalCodec.TaskRefs(7, 2, 40, "", List.of(merged, later), List.of(merged));
+        byte[] bytes = IncrementalCodec.encodeMetadata(SampleCheckpoints.sample(5), "job-1", Map.of(TASK, refs));
+        assertEquals(refs, IncrementalCodec.decodeMetadata(bytes, "private.ckpt").tasks().get(TASK));
+        assertEquals("shared-5-count~m12.seg", merged.file());
+        assertEquals(5, SharedSegmentFiles.uploader(merged.file()));
+        assertEquals(12, SharedSegmentFiles.materialisation(merged.file()));
+        byte[] version4 = privateFile();
+        java.nio.ByteBuffer.wrap(version4).putInt(4, IncrementalCodec.VERSION_WITHOUT_MATERIALISED); // the CRC covers the body only
+        assertTrue(IncrementalCodec.isIncremental(version4));
+        assertEquals(IncrementalCodec.decodeMetadata(privateFile(), "v5").tasks(),
+                IncrementalCodec.decodeMetadata(version4, "v4").tasks());
+    }
+
+    @Test
     void aWholeCheckpointIsNoPrivateFile() {
         byte[] whole = CheckpointCodec.encode(SampleCheckpoints.sample(3), "job-1");
         assertFalse(IncrementalCodec.isIncremental(whole));
         assertEquals("unsupported version: " + CheckpointCodec.VERSION_WITH_JOB + " (this build reads version "
-                + IncrementalCodec.VERSION + " here)", metadataDefect(whole));
+                + IncrementalCodec.VERSION_WITHOUT_MATERIALISED + " or " + IncrementalCodec.VERSION + " here)",
+                metadataDefect(whole));
     }
 
     @Test

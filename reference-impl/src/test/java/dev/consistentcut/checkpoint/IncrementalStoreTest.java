@@ -157,6 +157,65 @@ class IncrementalStoreTest {
         assertEquals(List.of(), warnings);
     }
 
+    @Test
+    void aMaterialisationsUploadIsTakenOverByTheCheckpointThatFirstHoldsItNotWrittenAgain() throws IOException {
+        TaskState t = new TaskState(null);
+        DirectoryCheckpointStore s = new DirectoryCheckpointStore(dir, 1, warnings::add, "job");
+        t.process(record(1));
+        s.store(checkpoint(1, Map.of("a", t.snapshot(true))));
+        t.process(record(2));
+        s.store(checkpoint(2, Map.of("a", t.snapshot(false))));
+        // a materialisation of the chains as they are now, uploaded before the task rebases on it
+        Changelog<byte[]> statePoint = t.state;
+        Changelog<Map<RecordId, Integer>> ledgerPoint = t.ledgerLog;
+        byte[] mergedState = t.sink.snapshotState();
+        Map<RecordId, Integer> mergedLedger = TaskSnapshot.frozen(t.ledger);
+        assertTrue(s.materialisedUploads().upload("a", List.of(mergedState, mergedLedger)));
+        assertTrue(Files.exists(dir.resolve("materialised-1-a.seg")));
+        t.process(record(3));
+        s.store(checkpoint(3, Map.of("a", t.snapshot(false)))); // taken before the rebase: holds none of it
+        assertTrue(Files.exists(dir.resolve("materialised-1-a.seg")), "kept for the checkpoint that will hold it");
+        t.state = t.state.compactState(statePoint, mergedState, mergedState.length);
+        t.ledgerLog = t.ledgerLog.compactState(ledgerPoint, mergedLedger, mergedLedger.size());
+        t.process(record(4));
+        CompletedCheckpoint c4 = checkpoint(4, Map.of("a", t.snapshot(false)));
+        s.store(c4);
+        assertEquals(Set.of("LATEST", "chk-4.ckpt", "shared-3-a.seg", "shared-4-a.seg", "shared-4-a~m1.seg"), names(),
+                "the staged upload became checkpoint 4's shared file, the later segments stay where they were");
+        Path own = dir.resolve("shared-4-a.seg");
+        assertEquals(2, IncrementalCodec.decodeShared(Files.readAllBytes(own), own.toString(), "a", 4).size(),
+                "checkpoint 4 wrote its own new segments only, not the merged ones again");
+        List<String> violations = new ArrayList<>();
+        restorable(s, c4, "checkpoint 4", violations);
+        assertEquals(List.of(), violations);
+        assertEquals(List.of(), warnings);
+    }
+
+    @Test
+    void anUploadNoCheckpointTakesOverIsDeletedWhenDroppedAtARestoreAtTheRunsEndOrAfterACrash() throws IOException {
+        DirectoryCheckpointStore s = new DirectoryCheckpointStore(dir, 1, warnings::add, "job");
+        s.store(SampleCheckpoints.sample(1));
+        List<Object> merged = List.of(new byte[] {1, 2, 3});
+        assertTrue(s.upload("count", merged));
+        s.discard(merged); // the task dropped the materialisation
+        assertFalse(Files.exists(dir.resolve("materialised-1-count.seg")), "a discard deletes it");
+        assertTrue(s.upload("count", List.of(new byte[] {4})));
+        s.latest(); // a restore: no task holds it any more
+        assertFalse(Files.exists(dir.resolve("materialised-2-count.seg")), "a restore deletes it");
+        assertTrue(s.upload("count", List.of(new byte[] {5})));
+        s.endRun();
+        assertFalse(Files.exists(dir.resolve("materialised-3-count.seg")), "the run's end deletes it");
+        assertFalse(s.upload("count", List.of(new byte[] {6})), "and nothing is staged after it");
+        DirectoryCheckpointStore crashed = new DirectoryCheckpointStore(dir, 1, warnings::add, "job");
+        assertTrue(crashed.upload("count", List.of(new byte[] {7}))); // then the process dies
+        Files.write(dir.resolve("materialised-2-sink.seg.tmp"), new byte[] {1});
+        DirectoryCheckpointStore next = new DirectoryCheckpointStore(dir, 1, warnings::add, "job");
+        next.store(SampleCheckpoints.sample(2));
+        assertEquals(Set.of("LATEST", "chk-2.ckpt", "shared-2-count.seg", "shared-2-sink.seg"), names(),
+                "the next process's first store deleted what the dead one staged");
+        assertTrue(warnings.stream().anyMatch(w -> w.contains("materialised-1-count.seg: staged upload")), warnings.toString());
+    }
+
     // ---------------------------------------------------------------- the run
 
     /** A random run in {@link #dir} with the store's file operations done by {@code files}; its violations. */

@@ -38,4 +38,14 @@ class ForwardingStore implements CheckpointStore {
     public Set<Long> damagedIds() {
         return inner.damagedIds();
     }
+
+    @Override
+    public dev.consistentcut.checkpoint.MaterialisedUploads materialisedUploads() {
+        return inner.materialisedUploads();
+    }
+
+    @Override
+    public void endRun() {
+        inner.endRun();
+    }
 }

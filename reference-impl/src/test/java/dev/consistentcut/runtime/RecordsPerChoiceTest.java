@@ -40,7 +40,8 @@ class RecordsPerChoiceTest {
                 .edge("s", "sink", Partitioning.FORWARD)
                 .build();
         return new Deployment(PhysicalGraph.of(job), BarrierHandlers.aligned(), new FakeGateway(), RunObserver.NONE,
-                true, false, 1, dev.consistentcut.channel.BufferEncoding.REFERENCES, Runnable::run);
+                true, false, 1, dev.consistentcut.channel.BufferEncoding.REFERENCES, Runnable::run,
+                dev.consistentcut.checkpoint.MaterialisedUploads.NONE);
     }
 
     @Test

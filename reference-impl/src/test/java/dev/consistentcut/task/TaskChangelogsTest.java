@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.checkpoint.CheckpointCodec;
+import dev.consistentcut.checkpoint.MaterialisedUploads;
 import dev.consistentcut.checkpoint.TaskSnapshot;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
@@ -73,6 +74,91 @@ class TaskChangelogsTest {
         assertEquals(java.util.Set.of(), second.changedSince(second), "nothing changed since itself");
         assertNull(first.changedSince(second), "an earlier snapshot does not extend a later one");
         assertNull(second.changedSince(new TaskSnapshot(new byte[0], Map.of())), "another chain");
+    }
+
+    @Test
+    @Timeout(10)
+    void aRebaseKeepsWhatChangedSinceThePreviousSnapshotIncremental() {
+        // the completion check of a checkpoint's cut (CutInvariants) rechecks only the records
+        // changedSince the previous checkpoint's snapshot, and the whole ledger when it is null
+        ManualMaterialiser materialiser = new ManualMaterialiser();
+        Operator op = new KeyedCount();
+        TaskChangelogs logs = new TaskChangelogs(op, null, materialiser);
+        Map<RecordId, Integer> ledger = new HashMap<>();
+        TaskSnapshot started = null;
+        for (long off = 0; !logs.materialising(); off++) {
+            process(op, logs, ledger, rec("a", off, off % 5));
+            started = logs.snapshot(ledger); // the snapshot that hands its chains to the materialiser
+        }
+        RecordId later = new RecordId("b", 0);
+        process(op, logs, ledger, rec("b", 0, 1));
+        TaskSnapshot beforeRebase = logs.snapshot(ledger);
+        materialiser.runAll();
+        RecordId last = new RecordId("b", 1);
+        process(op, logs, ledger, rec("b", 1, 1));
+        TaskSnapshot rebased = logs.snapshot(ledger);
+        assertFalse(logs.materialising(), "the snapshot rebased on the materialisation");
+        assertEquals(3, rebased.ledgerChangelog().length(),
+                "the rebased ledger: the merged segment in place of the point's chain, then two segments");
+        assertEquals(java.util.Set.of(last), rebased.changedSince(beforeRebase),
+                "since a snapshot after the materialised point: only what came after it");
+        assertEquals(java.util.Set.of(later, last), rebased.changedSince(started),
+                "since the snapshot at the materialised point: what was written after it");
+        assertEquals(Map.copyOf(ledger), Map.copyOf(rebased.processed()));
+    }
+
+    @Test
+    @Timeout(10)
+    void theMaterialiserUploadsWhatItMergedBeforeTheRebaseAndADroppedOneIsDiscarded() {
+        // Flink uploads the materialised state within the materialisation (FLIP-158,
+        // PeriodicMaterializationManager); the checkpoints after it only reference it
+        List<List<Object>> uploaded = new ArrayList<>();
+        List<Object> discarded = new ArrayList<>();
+        MaterialisedUploads uploads = new MaterialisedUploads() {
+            @Override
+            public boolean upload(String task, List<Object> segments) {
+                assertEquals("count[0]", task);
+                uploaded.add(segments);
+                return true;
+            }
+
+            @Override
+            public void discard(List<Object> segments) {
+                discarded.addAll(segments);
+            }
+        };
+        ManualMaterialiser materialiser = new ManualMaterialiser();
+        Operator op = new KeyedCount();
+        TaskChangelogs logs = new TaskChangelogs(op, null, materialiser, uploads, "count[0]");
+        Map<RecordId, Integer> ledger = new HashMap<>();
+        for (long off = 0; !logs.materialising(); off++) {
+            process(op, logs, ledger, rec("a", off, off % 5));
+            logs.snapshot(ledger);
+        }
+        assertEquals(List.of(), uploaded, "nothing uploaded before the materialiser runs");
+        materialiser.runAll();
+        assertEquals(1, uploaded.size(), "the materialisation uploaded what it merged, before its result is offered");
+        process(op, logs, ledger, rec("b", 0, 1));
+        TaskSnapshot rebased = logs.snapshot(ledger);
+        List<Object> bases = List.of(rebased.stateChangelog().segments().get(0), rebased.ledgerChangelog().segments().get(0));
+        for (Object base : uploaded.get(0)) {
+            assertTrue(bases.stream().anyMatch(b -> b == base), "the rebased chains begin with the uploaded segments themselves");
+        }
+        logs.abandon();
+        assertEquals(List.of(), discarded, "a rebase used it: a restore after it leaves it to the store");
+
+        Operator restored = new KeyedCount();
+        restored.restoreState(rebased.operatorState());
+        TaskChangelogs dropped = new TaskChangelogs(restored, rebased, materialiser, uploads, "count[0]");
+        Map<RecordId, Integer> more = new HashMap<>(rebased.processed());
+        for (long off = 0; !dropped.materialising(); off++) {
+            process(restored, dropped, more, rec("c", off, 1));
+            dropped.snapshot(more);
+        }
+        materialiser.runAll();
+        dropped.abandon(); // done, never used
+        assertEquals(uploaded.get(1).size(), discarded.size(), "an abandoned materialisation discards its upload");
+        assertTrue(uploaded.get(1).stream().allMatch(u -> discarded.stream().anyMatch(d -> d == u)));
     }
 
     @Test

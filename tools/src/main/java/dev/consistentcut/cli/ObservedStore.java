@@ -53,6 +53,16 @@ final class ObservedStore implements CheckpointStore {
     }
 
     /** The checkpoint the runtime restored when it started (the first {@link #latest()}), or empty. */
+    @Override
+    public dev.consistentcut.checkpoint.MaterialisedUploads materialisedUploads() {
+        return store.materialisedUploads();
+    }
+
+    @Override
+    public void endRun() {
+        store.endRun();
+    }
+
     synchronized Optional<CompletedCheckpoint> startedFrom() {
         return first == null ? Optional.empty() : first;
     }

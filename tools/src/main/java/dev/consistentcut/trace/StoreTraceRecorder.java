@@ -32,7 +32,8 @@ import java.util.stream.Stream;
  * for changing what is recorded.
  *
  * <p>Threading contract: the store calls it with its lock held, on the thread that stores or
- * restores (the coordinator's); {@link #close} after the run, on the thread that ran it.
+ * restores (the coordinator's) or, for a materialisation's write, the materialiser's;
+ * {@link #close} after the run, on the thread that ran it.
  */
 public class StoreTraceRecorder implements WriteObserver {
 
