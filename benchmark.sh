@@ -48,6 +48,10 @@ Usage: ./benchmark.sh [--quick] [--only LIST] [--engines LIST] [--help] | --char
                demo's sizes under heavy and under no backpressure. Each run against the cost
                model's prediction, printed before it runs (docs/benchmarks.md).
                Results: benchmarks/results/sweep/{sweep.csv,sweep.md,sweep.png}
+  --overhead CELLS  instead of the above: the full run's checkpoint-overhead A/B alone for the
+               comma-separated cells (even/aligned, even/unaligned, skew/aligned,
+               skew/unaligned), 10 pairs and up to 40 while undecided, e.g. to decide a cell
+               the full run left undecided. Results: benchmarks/results/overhead/
   --max-records N  with --scale: the largest records per source (default 2000000)
   --repeats R  with --scale: runs per point (default 3)
   --help       this text
@@ -61,6 +65,7 @@ quick=""
 only=""
 scale=""
 sweep=""
+overhead=""
 scale_opts=()
 engines=""
 chart_only=""
@@ -79,6 +84,9 @@ while [ $# -gt 0 ]; do
     --debug) debug=(--debug) ;;
     --scale) scale=1 ;;
     --sweep) sweep=1 ;;
+    --overhead)
+      [ $# -ge 2 ] && [ -n "$2" ] && [ "${2#--}" = "$2" ] || { echo "benchmark.sh: --overhead needs a list of cells (see --help)" >&2; exit 2; }
+      overhead=$2; shift ;;
     --max-records|--repeats)
       [ $# -ge 2 ] && [[ "$2" =~ ^[0-9]+$ ]] || { echo "benchmark.sh: $1 needs a whole number (see --help)" >&2; exit 2; }
       scale_opts+=("$1" "$2")
@@ -93,6 +101,20 @@ command -v java >/dev/null 2>&1 || { echo "benchmark.sh: java not found: install
 command -v mvn >/dev/null 2>&1 || { echo "benchmark.sh: mvn not found: install Maven 3.8+" >&2; exit 3; }
 
 [ ${#scale_opts[@]} -eq 0 ] || [ -n "$scale" ] || { echo "benchmark.sh: --max-records and --repeats go with --scale (see --help)" >&2; exit 2; }
+if [ -n "$overhead" ]; then
+  [ -z "$scale$sweep$quick$only$engines$chart_only" ] && [ ${#scale_opts[@]} -eq 0 ] && [ ${#debug[@]} -eq 0 ] \
+    || { echo "benchmark.sh: --overhead takes no other option (see --help)" >&2; exit 2; }
+  mkdir -p benchmarks/target
+  echo "benchmark.sh: building the benchmarks module (mvn package, tests skipped)" >&2
+  mvn -B -q -ntp -pl benchmarks -am package -DskipTests >"benchmarks/target/build.log" 2>&1 \
+    || { echo "benchmark.sh: build failed, see benchmarks/target/build.log" >&2; tail -20 benchmarks/target/build.log >&2; exit 1; }
+  start=$SECONDS
+  rc=0
+  java -Xmx2g -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
+       dev.consistentcut.bench.OverheadMain --cells "$overhead" --out benchmarks/results/overhead || rc=$?
+  echo "benchmark.sh: done in $(((SECONDS - start) / 60)) min $(((SECONDS - start) % 60)) s; results in benchmarks/results/overhead/" >&2
+  exit $rc
+fi
 if [ -n "$sweep" ]; then
   [ -z "$scale$quick$only$engines$chart_only" ] && [ ${#scale_opts[@]} -eq 0 ] && [ ${#debug[@]} -eq 0 ] \
     || { echo "benchmark.sh: --sweep takes no other option (see --help)" >&2; exit 2; }

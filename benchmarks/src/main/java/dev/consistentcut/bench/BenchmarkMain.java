@@ -229,26 +229,8 @@ public final class BenchmarkMain {
             List<OverheadAB.Result> overhead = new ArrayList<>();
             for (boolean skew : abSkews) {
                 for (Mode m : new Mode[] {Mode.ALIGNED, Mode.UNALIGNED}) {
-                    List<OverheadAB.Pair> pairs = new ArrayList<>();
-                    long seed = 16 + overhead.size();
-                    for (int i = 0; OverheadAB.wantsAnotherPair(pairs, options.abPairs(), options.abMaxPairs(), seed); i++) {
-                        boolean onFirst = i % 2 == 1;
-                        double[] rate = new double[2]; // [off, on]
-                        double[] cpu = new double[2]; // CPU microseconds per record [off, on]
-                        for (int k = 0; k < 2; k++) {
-                            boolean on = onFirst == (k == 0);
-                            Scenario s = new Scenario(Backpressure.NONE, skew, on ? m : Mode.NONE);
-                            progress.step(String.format("A/B %s/%s pair %d of %d%s: %s", skew ? "skew" : "even", m.label(),
-                                    i + 1, Math.max(i + 1, options.abPairs()),
-                                    i >= options.abPairs() ? " (undecided: more pairs, at most " + options.abMaxPairs() + ")" : "",
-                                    on ? "checkpoints on" : "off"));
-                            ScenarioRun run = referenceEngine.run(s, abWarmup, abWindow, progress);
-                            rate[on ? 1 : 0] = run.throughput();
-                            cpu[on ? 1 : 0] = run.cpuMicrosPerRecord();
-                        }
-                        pairs.add(new OverheadAB.Pair(rate[0], rate[1], onFirst, cpu[0], cpu[1]));
-                    }
-                    OverheadAB.Result r = OverheadAB.analyse((skew ? "skew" : "even") + " " + m.label(), pairs, seed);
+                    OverheadAB.Result r = new OverheadRun(referenceEngine, abWarmup, abWindow, options.abPairs(),
+                            options.abMaxPairs()).cell(skew, m, 16 + overhead.size(), progress);
                     overhead.add(r);
                     progress.note(r.describe());
                 }

@@ -1,0 +1,150 @@
+package dev.consistentcut.bench;
+
+import dev.consistentcut.bench.engine.ReferenceBenchmark;
+import dev.consistentcut.bench.engine.ReferenceCalibration;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code ./benchmark.sh --overhead CELLS}: the full run's checkpoint-overhead A/B ({@link
+ * OverheadRun}, 3 s windows after 1 s) for the named cells alone, e.g. to decide a cell the full
+ * run left undecided with more pairs. A cell is {@code even|skew}/{@code aligned|unaligned}; its
+ * bootstrap seed is the one the full run gives it, so the same pairs give the same interval.
+ * Writes overhead.csv and overhead.md. Exit 0 when every cell ran, 2 for bad arguments, 3 when
+ * the results cannot be written, 1 when a run failed.
+ */
+public final class OverheadMain {
+
+    static final String USAGE = """
+            Usage: OverheadMain --cells LIST [--ab-pairs N] [--ab-max-pairs M] [--out DIR]
+              --cells LIST      comma-separated cells: even/aligned, even/unaligned, skew/aligned, skew/unaligned
+              --ab-pairs N      pairs always run per cell (default 10)
+              --ab-max-pairs M  while a cell is undecided, two more at a time up to M (default 40)
+              --out DIR         where overhead.csv and overhead.md go (default benchmarks/results/overhead)
+            """;
+
+    /** The full run's cells in its order: the index gives the bootstrap seed (16 + index). */
+    static final List<String> CELLS = List.of("even/aligned", "even/unaligned", "skew/aligned", "skew/unaligned");
+
+    record Options(List<String> cells, int minPairs, int maxPairs, Path out) {
+    }
+
+    public static void main(String[] args) {
+        Options o;
+        try {
+            o = parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("overhead: " + e.getMessage());
+            System.err.print(USAGE);
+            System.exit(2);
+            return;
+        }
+        if (o == null) {
+            System.out.print(USAGE);
+            System.exit(0);
+            return;
+        }
+        try {
+            System.exit(run(o));
+        } catch (IOException e) {
+            System.err.println("overhead: cannot write the results: " + e.getMessage());
+            System.exit(3);
+        } catch (Exception e) {
+            System.err.println("overhead: " + e.getMessage());
+            System.exit(1);
+        }
+    }
+
+    /** The options, or null for --help. */
+    static Options parse(String[] args) {
+        List<String> cells = new ArrayList<>();
+        int min = 10;
+        int max = 40;
+        Path out = Path.of("benchmarks/results/overhead");
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "-h", "--help" -> {
+                    return null;
+                }
+                case "--cells" -> {
+                    for (String c : value(args, ++i).split(",")) {
+                        if (!CELLS.contains(c)) {
+                            throw new IllegalArgumentException("--cells: unknown cell '" + c + "', expected one of " + CELLS);
+                        }
+                        cells.add(c);
+                    }
+                }
+                case "--ab-pairs" -> min = count(args, ++i);
+                case "--ab-max-pairs" -> max = count(args, ++i);
+                case "--out" -> out = Path.of(value(args, ++i));
+                default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'");
+            }
+        }
+        if (cells.isEmpty()) {
+            throw new IllegalArgumentException("--cells is required");
+        }
+        if (min < 1 || max < min) {
+            throw new IllegalArgumentException("need 1 <= --ab-pairs <= --ab-max-pairs, got " + min + " and " + max);
+        }
+        return new Options(List.copyOf(cells), min, max, out);
+    }
+
+    private static String value(String[] args, int i) {
+        if (i >= args.length || args[i].startsWith("--")) {
+            throw new IllegalArgumentException(args[i - 1] + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static int count(String[] args, int i) {
+        String v = value(args, i);
+        try {
+            int n = Integer.parseInt(v);
+            if (n < 0 || n > 1000) {
+                throw new IllegalArgumentException(args[i - 1] + ": must be 0..1000, got " + n);
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(args[i - 1] + ": not a number: '" + v + "'");
+        }
+    }
+
+    static int run(Options o) throws Exception {
+        Duration warmup = Duration.ofSeconds(1);
+        Duration window = Duration.ofSeconds(3);
+        Progress progress = new Progress(System.err, System.console() != null, 1 + o.cells().size() * o.minPairs() * 2,
+                warmup.plus(window).plusSeconds(1).multipliedBy(2L * o.cells().size() * o.minPairs()));
+        Machine machine = Machine.current();
+        double loadAtStart = Machine.loadAverage();
+        Path tmp = Files.createTempDirectory("consistent-cut-overhead");
+        ReferenceBenchmark engine = new ReferenceBenchmark(ReferenceCalibration.storeFactory(tmp.resolve("reference")));
+        progress.step("warm-up run (discarded)");
+        engine.run(new Scenario(Backpressure.NONE, true, Mode.ALIGNED), warmup, BenchmarkMain.WARM_UP_WINDOW, progress);
+        OverheadRun ab = new OverheadRun(engine, warmup, window, o.minPairs(), o.maxPairs());
+        List<OverheadAB.Result> results = new ArrayList<>();
+        for (String c : o.cells()) {
+            String[] parts = c.split("/");
+            OverheadAB.Result r = ab.cell(parts[0].equals("skew"), parts[1].equals("aligned") ? Mode.ALIGNED : Mode.UNALIGNED,
+                    16 + CELLS.indexOf(c), progress);
+            results.add(r);
+            progress.note(r.describe());
+        }
+        progress.done();
+        Files.createDirectories(o.out());
+        Files.writeString(o.out().resolve("overhead.csv"), OverheadAB.csv(results));
+        String md = "### Checkpoint overhead, " + LocalDate.now() + "\n\nMachine: " + machine.describe()
+                + String.format(Locale.ROOT, ". One-minute load average %s at the start and %s at the end.%n%n",
+                        Report.formatNumber(loadAtStart), Report.formatNumber(Machine.loadAverage()))
+                + OverheadAB.markdown(results, (int) window.toMillis());
+        Files.writeString(o.out().resolve("overhead.md"), md);
+        System.out.println(md);
+        System.err.println("overhead: wrote " + o.out().resolve("overhead.csv") + " and " + o.out().resolve("overhead.md"));
+        return 0;
+    }
+}
