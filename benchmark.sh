@@ -44,7 +44,7 @@ Usage: ./benchmark.sh [--quick] [--only LIST] [--engines LIST] [--help] | --char
   --sweep      instead of the above: the scaling sweep of the reference engine (records
                serialized) with even sources, aligned and unaligned: under light backpressure
                the demo job's sizes, then one at a time varied (count parallelism 1, 3, 4;
-               channel capacity 250, 2,000; buffer size 10, 1,000; keys 10, 100,000); then the
+               channel capacity 250, 2,000; buffer size 10, 1,000; keys 10, 100,000, 1,000,000); then the
                demo's sizes under heavy and under no backpressure. Each run against the cost
                model's prediction, printed before it runs (docs/benchmarks.md).
                Results: benchmarks/results/sweep/{sweep.csv,sweep.md,sweep.png}

@@ -13,7 +13,9 @@ import java.util.List;
  * The bytes each retained checkpoint wrote, from {@code inspect DIR --json}: its private file
  * plus the shared files it uploaded itself. The store names a shared file after the checkpoint
  * that uploaded it ({@code shared-<id>-...}), so a shared file named after an older checkpoint is
- * a reference, not a write, and is not counted. Immutable.
+ * a reference, not a write, and is not counted. Nor is a file the checkpoint took over from the
+ * background materialiser ({@code ~m} in its name): the materialiser wrote its bytes off every
+ * checkpoint's path, and the checkpoint only renamed it. Immutable.
  */
 public record InspectOutput(List<Written> checkpoints) {
 
@@ -25,6 +27,8 @@ public record InspectOutput(List<Written> checkpoints) {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** What marks a shared file the materialiser wrote and a checkpoint took over by a rename. */
+    static final String MATERIALISED = "~m";
 
     public InspectOutput {
         checkpoints = checkpoints.stream().sorted(Comparator.comparingLong(Written::id)).toList();
@@ -55,7 +59,8 @@ public record InspectOutput(List<Written> checkpoints) {
             String own = "shared-" + id + "-";
             long uploaded = 0;
             for (JsonNode f : c.path("sharedFiles")) {
-                if (f.path("file").asText().startsWith(own)) {
+                String name = f.path("file").asText();
+                if (name.startsWith(own) && !name.contains(MATERIALISED)) {
                     uploaded += f.path("bytes").asLong();
                 }
             }

@@ -40,7 +40,7 @@ public final class SweepPlan {
         for (int b : new int[] {10, 1_000}) {
             sizes.add(new JobParams(d.parallelism(), d.capacity(), b, d.keys()));
         }
-        for (int k : new int[] {10, 100_000}) {
+        for (int k : new int[] {10, 100_000, 1_000_000}) {
             sizes.add(new JobParams(d.parallelism(), d.capacity(), d.bufferSize(), k));
         }
         List<Point> out = new ArrayList<>();

@@ -36,6 +36,18 @@ class InspectOutputTest {
     }
 
     @Test
+    void aFileTakenOverFromTheMaterialiserIsNotTheCheckpointsWrite() {
+        // The materialiser wrote the merged state in the background; checkpoint 5 renamed it to
+        // its own name and wrote only its new delta.
+        InspectOutput o = InspectOutput.parse("""
+                {"checkpoints":[{"id":5,"bytes":10,"valid":true,"sharedFiles":[
+                    {"file":"shared-5-count%230~m2.seg","bytes":3000000},
+                    {"file":"shared-5-count%230.seg","bytes":200}]}]}
+                """);
+        assertEquals(10 + 200, o.last().bytes());
+    }
+
+    @Test
     void noCheckpointAnInvalidOneOrNoJsonIsRejected() {
         assertThrows(IllegalArgumentException.class, () -> InspectOutput.parse("{\"checkpoints\":[]}"));
         IllegalArgumentException invalid = assertThrows(IllegalArgumentException.class, () -> InspectOutput.parse(
