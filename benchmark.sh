@@ -101,33 +101,29 @@ command -v java >/dev/null 2>&1 || { echo "benchmark.sh: java not found: install
 command -v mvn >/dev/null 2>&1 || { echo "benchmark.sh: mvn not found: install Maven 3.8+" >&2; exit 3; }
 
 [ ${#scale_opts[@]} -eq 0 ] || [ -n "$scale" ] || { echo "benchmark.sh: --max-records and --repeats go with --scale (see --help)" >&2; exit 2; }
-if [ -n "$overhead" ]; then
-  [ -z "$scale$sweep$quick$only$engines$chart_only" ] && [ ${#scale_opts[@]} -eq 0 ] && [ ${#debug[@]} -eq 0 ] \
-    || { echo "benchmark.sh: --overhead takes no other option (see --help)" >&2; exit 2; }
+# A standalone measurement of the benchmarks module (--overhead, --sweep): build, run MAIN with
+# its arguments, report the time; exits with MAIN's code.
+run_standalone() { # results-dir main-class args...
+  local results=$1 main=$2; shift 2
   mkdir -p benchmarks/target
   echo "benchmark.sh: building the benchmarks module (mvn package, tests skipped)" >&2
   mvn -B -q -ntp -pl benchmarks -am package -DskipTests >"benchmarks/target/build.log" 2>&1 \
     || { echo "benchmark.sh: build failed, see benchmarks/target/build.log" >&2; tail -20 benchmarks/target/build.log >&2; exit 1; }
-  start=$SECONDS
-  rc=0
-  java -Xmx2g -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
-       dev.consistentcut.bench.OverheadMain --cells "$overhead" --out benchmarks/results/overhead || rc=$?
-  echo "benchmark.sh: done in $(((SECONDS - start) / 60)) min $(((SECONDS - start) % 60)) s; results in benchmarks/results/overhead/" >&2
+  local start=$SECONDS rc=0
+  java -Xmx2g -Djava.awt.headless=true -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
+       "$main" "$@" --out "$results" || rc=$?
+  echo "benchmark.sh: done in $(((SECONDS - start) / 60)) min $(((SECONDS - start) % 60)) s; results in $results/" >&2
   exit $rc
+}
+if [ -n "$overhead" ]; then
+  [ -z "$scale$sweep$quick$only$engines$chart_only" ] && [ ${#scale_opts[@]} -eq 0 ] && [ ${#debug[@]} -eq 0 ] \
+    || { echo "benchmark.sh: --overhead takes no other option (see --help)" >&2; exit 2; }
+  run_standalone benchmarks/results/overhead dev.consistentcut.bench.OverheadMain --cells "$overhead"
 fi
 if [ -n "$sweep" ]; then
   [ -z "$scale$quick$only$engines$chart_only" ] && [ ${#scale_opts[@]} -eq 0 ] && [ ${#debug[@]} -eq 0 ] \
     || { echo "benchmark.sh: --sweep takes no other option (see --help)" >&2; exit 2; }
-  mkdir -p benchmarks/target
-  echo "benchmark.sh: building the benchmarks module (mvn package, tests skipped)" >&2
-  mvn -B -q -ntp -pl benchmarks -am package -DskipTests >"benchmarks/target/build.log" 2>&1 \
-    || { echo "benchmark.sh: build failed, see benchmarks/target/build.log" >&2; tail -20 benchmarks/target/build.log >&2; exit 1; }
-  start=$SECONDS
-  rc=0
-  java -Xmx2g -Djava.awt.headless=true -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
-       dev.consistentcut.bench.sweep.SweepMain --out benchmarks/results/sweep || rc=$?
-  echo "benchmark.sh: done in $(((SECONDS - start) / 60)) min $(((SECONDS - start) % 60)) s; results in benchmarks/results/sweep/" >&2
-  exit $rc
+  run_standalone benchmarks/results/sweep dev.consistentcut.bench.sweep.SweepMain
 fi
 if [ -n "$scale" ]; then
   [ -z "$quick$only$engines$chart_only" ] && [ ${#debug[@]} -eq 0 ] \

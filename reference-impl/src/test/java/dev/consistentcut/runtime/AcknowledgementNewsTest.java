@@ -5,15 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.checkpoint.CheckpointStatus;
-import dev.consistentcut.checkpoint.CheckpointStore;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
-import dev.consistentcut.checkpoint.InMemoryCheckpointStore;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.operator.RecordingSink;
 import dev.consistentcut.source.InMemorySourceLog;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -32,25 +28,23 @@ import org.junit.jupiter.api.Timeout;
 class AcknowledgementNewsTest {
 
     /** An in-memory store whose write of checkpoint 1 opens {@code entered} and then waits for {@code release}. */
-    private record HeldStore(InMemoryCheckpointStore inner, CountDownLatch entered, CountDownLatch release)
-            implements CheckpointStore {
+    private static final class HeldStore extends ForwardingStore {
+        private final CountDownLatch entered;
+        private final CountDownLatch release;
+
+        HeldStore(CountDownLatch entered, CountDownLatch release) {
+            super(1);
+            this.entered = entered;
+            this.release = release;
+        }
+
         @Override
         public void store(CompletedCheckpoint c) {
             if (c.id() == 1) {
                 entered.countDown();
                 await(release);
             }
-            inner.store(c);
-        }
-
-        @Override
-        public Optional<CompletedCheckpoint> latest() {
-            return inner.latest();
-        }
-
-        @Override
-        public List<Long> retainedIds() {
-            return inner.retainedIds();
+            super.store(c);
         }
     }
 
@@ -76,7 +70,7 @@ class AcknowledgementNewsTest {
                 .build();
         runtime[0] = new ThreadedRuntime(job, BarrierHandlers.aligned(), RunOptions.builder()
                 .checkpointInterval(TimeUnit.MILLISECONDS.toNanos(1))
-                .store(() -> new HeldStore(new InMemoryCheckpointStore(1), entered, release))
+                .store(() -> new HeldStore(entered, release))
                 .build());
         RunResult r = runtime[0].run();
         assertTrue(r.holds(), r.violations().toString());
