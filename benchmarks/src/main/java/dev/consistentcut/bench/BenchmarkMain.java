@@ -116,7 +116,8 @@ public final class BenchmarkMain {
         return new Options(quick, out, micro, engines, only, abPairs, abMaxPairs);
     }
 
-    private static int count(String[] args, int i, String option) {
+    /** The whole number 0..1000 at {@code args[i]}, the value of {@code option}. */
+    static int count(String[] args, int i, String option) {
         String v = value(args, i, option);
         int n;
         try {
@@ -130,7 +131,7 @@ public final class BenchmarkMain {
         return n;
     }
 
-    private static String value(String[] args, int i, String option) {
+    static String value(String[] args, int i, String option) {
         if (i >= args.length || args[i].startsWith("--")) {
             throw new IllegalArgumentException(option + " needs a value");
         }
@@ -156,8 +157,8 @@ public final class BenchmarkMain {
         List<Boolean> abSkews = !reference || options.abPairs() == 0 || !options.only().isEmpty() ? List.of()
                 : plan.quick() ? List.of(true) : List.of(false, true);
         int abRuns = abSkews.size() * 2 * options.abPairs() * 2;
-        Duration abWarmup = plan.quick() ? Duration.ofMillis(500) : Duration.ofSeconds(1);
-        Duration abWindow = plan.quick() ? Duration.ofSeconds(1) : Duration.ofSeconds(3);
+        Duration abWarmup = plan.quick() ? Duration.ofMillis(500) : OverheadRun.FULL_WARMUP;
+        Duration abWindow = plan.quick() ? Duration.ofSeconds(1) : OverheadRun.FULL_WINDOW;
         int reuseRuns = (flink ? 1 : 0) * (int) schedule.stream().filter(BenchmarkMain::reuseCell).count()
                 + (reference ? 1 : 0) * (int) schedule.stream().filter(BenchmarkMain::reuseCell).count();
         int steps = 2 + (schedule.size() + 1) * options.engines().size() + reuseRuns + (flink ? 1 : 0) + abRuns;

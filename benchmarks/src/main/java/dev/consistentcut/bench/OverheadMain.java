@@ -73,16 +73,16 @@ public final class OverheadMain {
                     return null;
                 }
                 case "--cells" -> {
-                    for (String c : value(args, ++i).split(",")) {
+                    for (String c : BenchmarkMain.value(args, ++i, "--cells").split(",")) {
                         if (!CELLS.contains(c)) {
                             throw new IllegalArgumentException("--cells: unknown cell '" + c + "', expected one of " + CELLS);
                         }
                         cells.add(c);
                     }
                 }
-                case "--ab-pairs" -> min = count(args, ++i);
-                case "--ab-max-pairs" -> max = count(args, ++i);
-                case "--out" -> out = Path.of(value(args, ++i));
+                case "--ab-pairs" -> min = BenchmarkMain.count(args, ++i, "--ab-pairs");
+                case "--ab-max-pairs" -> max = BenchmarkMain.count(args, ++i, "--ab-max-pairs");
+                case "--out" -> out = Path.of(BenchmarkMain.value(args, ++i, "--out"));
                 default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'");
             }
         }
@@ -95,29 +95,9 @@ public final class OverheadMain {
         return new Options(List.copyOf(cells), min, max, out);
     }
 
-    private static String value(String[] args, int i) {
-        if (i >= args.length || args[i].startsWith("--")) {
-            throw new IllegalArgumentException(args[i - 1] + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static int count(String[] args, int i) {
-        String v = value(args, i);
-        try {
-            int n = Integer.parseInt(v);
-            if (n < 0 || n > 1000) {
-                throw new IllegalArgumentException(args[i - 1] + ": must be 0..1000, got " + n);
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(args[i - 1] + ": not a number: '" + v + "'");
-        }
-    }
-
     static int run(Options o) throws Exception {
-        Duration warmup = Duration.ofSeconds(1);
-        Duration window = Duration.ofSeconds(3);
+        Duration warmup = OverheadRun.FULL_WARMUP;
+        Duration window = OverheadRun.FULL_WINDOW;
         Progress progress = new Progress(System.err, System.console() != null, 1 + o.cells().size() * o.minPairs() * 2,
                 warmup.plus(window).plusSeconds(1).multipliedBy(2L * o.cells().size() * o.minPairs()));
         Machine machine = Machine.current();

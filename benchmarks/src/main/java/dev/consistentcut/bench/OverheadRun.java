@@ -19,6 +19,11 @@ import java.util.List;
  */
 public record OverheadRun(ReferenceBenchmark engine, Duration warmup, Duration window, int minPairs, int maxPairs) {
 
+    /** The full run's warm-up before each A/B window. */
+    public static final Duration FULL_WARMUP = Duration.ofSeconds(1);
+    /** The full run's A/B window: long enough that a window's CPU per record does not follow the JIT and the collector. */
+    public static final Duration FULL_WINDOW = Duration.ofSeconds(3);
+
     /** The analysed pairs of cell ({@code skew}, {@code mode}); {@code seed} seeds its bootstrap. */
     public OverheadAB.Result cell(boolean skew, Mode mode, long seed, Progress progress) throws Exception {
         List<OverheadAB.Pair> pairs = new ArrayList<>();
