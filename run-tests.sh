@@ -54,13 +54,28 @@ command -v java >/dev/null 2>&1 || { echo "run-tests.sh: java not found: install
 command -v mvn >/dev/null 2>&1 || { echo "run-tests.sh: mvn not found: install Maven 3.8+" >&2; exit 3; }
 command -v python3 >/dev/null 2>&1 || { echo "run-tests.sh: python3 not found: the trace-validation and PIT steps need it" >&2; exit 3; }
 
-passed=0; failed=0; summary=()
+passed=0; failed=0; summary=(); reasons=()
+logs=$(mktemp -d) || { echo "run-tests.sh: cannot create a temporary directory" >&2; exit 3; }
+trap 'rm -rf "$logs"' EXIT
+# Each step's output goes to the terminal and to a log; a failed step's lines that name what failed
+# are repeated after the summary, so that the end of the output (all a CI page may keep) says why.
 step() {
   local name=$1; shift
   echo; echo "=== $name: $* ==="
-  local start=$SECONDS
-  if "$@"; then passed=$((passed + 1)); summary+=("ok      $(printf '%5ss' $((SECONDS - start)))  $name")
-  else failed=$((failed + 1)); summary+=("FAILED  $(printf '%5ss' $((SECONDS - start)))  $name"); fi
+  local start=$SECONDS log="$logs/$((passed + failed)).log"
+  if "$@" 2>&1 | tee "$log"; then passed=$((passed + 1)); summary+=("ok      $(printf '%5ss' $((SECONDS - start)))  $name")
+  else
+    failed=$((failed + 1)); summary+=("FAILED  $(printf '%5ss' $((SECONDS - start)))  $name")
+    local why
+    # A failed test names itself first (Surefire's "<<< FAILURE!"); else the last lines that say
+    # what failed, without Maven's advice; else the log's last lines.
+    why=$(grep -E '<<< (FAILURE|ERROR)!' "$log" | head -n 4 | cut -c1-200)
+    [ -n "$why" ] || why=$(grep -E 'FAIL|[Vv]iolat|[Ee]rror|not found|not built|missing|timed out|rejected' "$log" \
+          | grep -vE '^\[(INFO|WARNING)\]|Failures: 0, Errors: 0|Re-run Maven|-> \[Help|Help 1|full stack trace|^\[ERROR\] *$' \
+          | tail -n 4 | cut -c1-200)
+    [ -n "$why" ] || why=$(grep -v '^[[:space:]]*$' "$log" | tail -n 2 | cut -c1-200)
+    reasons+=("--- $name:" "$why")
+  fi
 }
 
 # Two module builds at once (-T 2): after the engine, the tools, the stress tests and the
@@ -83,5 +98,6 @@ step "docs test (runnable blocks, fresh clone)" tests/docs-test.sh
 
 echo; echo "=== summary ==="
 printf '%s\n' "${summary[@]}"
+[ ${#reasons[@]} -eq 0 ] || { echo "=== why the failed steps failed (the end of each one's log) ==="; printf '%s\n' "${reasons[@]}"; }
 echo "steps: $passed passed, $failed failed"
 [ $failed -eq 0 ]
