@@ -210,6 +210,14 @@ class ChangesWriterTest {
                 "the ledger only: the state's chain is written whole, as one new segment, by the store");
     }
 
+    @Test
+    void aStoreThatKeepsNoFilesWritesNothingAhead() {
+        TaskSnapshot snapshot = SampleCheckpoints.sample(1).taskSnapshots().get("count");
+        assertFalse(MaterialisedUploads.NONE.persist("count", 1, snapshot));
+        assertFalse(new InMemoryCheckpointStore(1).materialisedUploads().persist("count", 1, snapshot),
+                "its store of the checkpoint keeps the snapshot as it is");
+    }
+
     // ---------------------------------------------------------------- helpers
 
     /** One task's changelogs: each snapshot a new state and ledger segment, or a compaction. */
