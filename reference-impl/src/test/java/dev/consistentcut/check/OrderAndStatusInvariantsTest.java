@@ -11,6 +11,8 @@ import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.CancelBarrier;
+import dev.consistentcut.message.EndOfPartition;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
 import dev.consistentcut.operator.KeyedCount;
@@ -144,6 +146,29 @@ class OrderAndStatusInvariantsTest {
         assertEquals(CutInvariants.BARRIER_OVERTAKES, v.get(0).invariant());
         assertEquals("BarrierOvertakesInv violated: channel e holds barrier 2 behind record s#0@0: an unaligned barrier must overtake",
                 v.get(0).message());
+    }
+
+    @Test
+    void endOfPartitionOnceInvFailsOnASecondEndOfPartition() {
+        assertEquals(List.of(), CutInvariants.endOfPartitionOnce("e", List.of(rec(0), new Barrier(1), EndOfPartition.INSTANCE)));
+        List<Violation> v = CutInvariants.endOfPartitionOnce("e", List.of(rec(0), EndOfPartition.INSTANCE, EndOfPartition.INSTANCE));
+        assertEquals(1, v.size());
+        assertEquals(CutInvariants.END_OF_PARTITION_ONCE, v.get(0).invariant());
+        assertEquals("EndOfPartitionOnceInv violated: channel e holds 2 ends of partition: its sender ended it more than once",
+                v.get(0).message());
+    }
+
+    @Test
+    void cancelBarrierOnceInvFailsOnTwoCancellationsOfOneCheckpointOnly() {
+        assertEquals(List.of(), CutInvariants.cancelBarrierOnce("e",
+                List.of(new CancelBarrier(1), rec(0), new CancelBarrier(2), new Barrier(1))));
+        List<Violation> v = CutInvariants.cancelBarrierOnce("e",
+                List.of(new CancelBarrier(2), new CancelBarrier(1), rec(0), new CancelBarrier(2)));
+        assertEquals(1, v.size());
+        assertEquals(CutInvariants.CANCEL_BARRIER_ONCE, v.get(0).invariant());
+        assertEquals(2, v.get(0).checkpointId());
+        assertEquals("CancelBarrierOnceInv violated: channel e holds 2 cancellation barriers of checkpoint 2: "
+                + "its sender abandoned it more than once", v.get(0).message());
     }
 
     @Test
