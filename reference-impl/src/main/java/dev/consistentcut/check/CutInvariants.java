@@ -58,6 +58,7 @@ public final class CutInvariants {
     public static final String CANCEL_BARRIER_ONCE = "CancelBarrierOnceInv";
     public static final String NO_DUPLICATE_OUTPUT = "NoDuplicateOutputInv";
     public static final String OUTPUT_EXACTLY_ONCE = "OutputExactlyOnceInv";
+    public static final String OUTPUT_AT_LEAST_ONCE = "OutputAtLeastOnceInv";
 
     private final PhysicalGraph graph;
     private final Universe universe;
@@ -276,7 +277,7 @@ public final class CutInvariants {
      *     times); the keys are the sinks
      */
     public List<Violation> noDuplicateOutput(Map<String, ? extends Map<RecordId, Integer>> committed) {
-        return checkOutput(committed, false, NO_DUPLICATE_OUTPUT);
+        return checkOutput(committed, true, false, NO_DUPLICATE_OUTPUT);
     }
 
     /**
@@ -288,10 +289,25 @@ public final class CutInvariants {
      * @param committed per transactional sink task instance: its committed output (record id to times)
      */
     public List<Violation> outputExactlyOnce(Map<String, ? extends Map<RecordId, Integer>> committed) {
-        return checkOutput(committed, true, OUTPUT_EXACTLY_ONCE);
+        return checkOutput(committed, true, true, OUTPUT_EXACTLY_ONCE);
     }
 
-    private List<Violation> checkOutput(Map<String, ? extends Map<RecordId, Integer>> committed, boolean exact, String name) {
+    /**
+     * {@code OutputAtLeastOnceInv}: when the run has ended and its final checkpoint has completed
+     * and been committed, the committed output holds every record at least as often as its routes
+     * to the sinks ({@code CopiesIn(r, committed) >= SinkRoutes(r)}): what at-least-once mode
+     * promises of the output (a restore may commit a record again, never lose one). The runtimes
+     * check it only then, in that mode.
+     *
+     * @param committed per transactional sink task instance: its committed output (record id to times)
+     */
+    public List<Violation> outputAtLeastOnce(Map<String, ? extends Map<RecordId, Integer>> committed) {
+        return checkOutput(committed, false, true, OUTPUT_AT_LEAST_ONCE);
+    }
+
+    /** {@code tooMany}: a record committed more often than its routes is a violation; {@code tooFew}: less often. */
+    private List<Violation> checkOutput(Map<String, ? extends Map<RecordId, Integer>> committed, boolean tooMany,
+                                        boolean tooFew, String name) {
         List<Violation> out = new ArrayList<>();
         int[] sinks = new int[committed.size()];
         Map<RecordId, Integer> all = new HashMap<>();
@@ -307,7 +323,7 @@ public final class CutInvariants {
         }
         String where = committed.size() == 1 ? "sink " + committed.keySet().iterator().next() : "sinks " + committed.keySet();
         for (Map.Entry<RecordId, Integer> e : all.entrySet()) {
-            if (!universe.has(e.getKey())) {
+            if (tooMany && !universe.has(e.getKey())) {
                 out.add(new Violation(name, 0, null, e.getKey(), e.getValue(), 0, name + " violated: " + where
                         + " committed record " + e.getKey() + ", which no source log has: duplicated"));
             }
@@ -319,7 +335,7 @@ public final class CutInvariants {
             for (int k : sinks) {
                 want += expected(i, k);
             }
-            if (actual > want || (exact && actual < want)) {
+            if ((tooMany && actual > want) || (tooFew && actual < want)) {
                 out.add(new Violation(name, 0, null, id, actual, want, String.format(
                         "%s violated: %s, record %s: in the committed output %d time(s), its routes to the sinks %d: %s",
                         name, where, id, actual, want, actual > want ? "duplicated" : "missing")));
