@@ -146,7 +146,8 @@ final class CheckpointDriver {
         graph.tasks().forEach(t -> tasks.add(t.id()));
         Set<String> channels = new LinkedHashSet<>();
         graph.channels().forEach(c -> channels.add(c.id()));
-        CheckpointStore store = settings.storeFactory().get();
+        // A checkpoint of another parallelism is restored rescaled, at the start and after a failure.
+        CheckpointStore store = Rescaling.restoringInto(settings.storeFactory().get(), job);
         this.coordinator = mode.oneInFlight()
                 ? CheckpointCoordinator.forUnaligned(tasks, channels, store, clock)
                 : CheckpointCoordinator.forAligned(tasks, channels, settings.maxConcurrentAligned(), store, clock);

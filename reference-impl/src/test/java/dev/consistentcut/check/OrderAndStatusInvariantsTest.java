@@ -43,7 +43,7 @@ class OrderAndStatusInvariantsTest {
 
     /** {@code s -> count (2 instances, HASH) -> sum}: records of s reach sum along two routes, by key. */
     private static final PhysicalGraph REKEYED = PhysicalGraph.of(JobGraph.builder()
-            .source("s", InMemorySourceLog.ofKeys(0, 1, 2, 3, 4, 5))
+            .source("s", InMemorySourceLog.ofKeys(0, 1, 2, 3, 4, 5, 6, 7)) // key groups: 4 and 6 to count#0
             .operator("count", 2, KeyedCount::new)
             .operator("sum", 1, Sum::new)
             .operator("sink", 1, RecordingSink::new)
@@ -71,7 +71,7 @@ class OrderAndStatusInvariantsTest {
     }
 
     private static Record keyed(long offset) {
-        return new Record(new RecordId("s#0", offset), offset, 1); // key = offset, as ofKeys(0..5)
+        return new Record(new RecordId("s#0", offset), offset, 1); // key = offset, as ofKeys(0..7)
     }
 
     @Test
@@ -91,7 +91,7 @@ class OrderAndStatusInvariantsTest {
         // records of s reach sum#0 through count#0 or count#1, by key: two routes
         List<Record> viaCount0 = new java.util.ArrayList<>();
         List<Record> viaCount1 = new java.util.ArrayList<>();
-        for (long k = 0; k < 6; k++) {
+        for (long k = 0; k < 8; k++) {
             (REKEYED.paths("s#0", k, "count#0") == 1 ? viaCount0 : viaCount1).add(keyed(k));
         }
         assertTrue(viaCount0.size() >= 2 && viaCount1.size() >= 2, viaCount0 + " / " + viaCount1);
