@@ -75,13 +75,13 @@ record sim-diamond-unaligned-timeouts --runtime simulation --job diamond --mode 
   --records 6 --checkpoints 6 --failures 1 --checkpoint-timeout 12
 # The lifecycle. Seeds chosen by recording runs until the case showed (measured when
 # chosen; the runtime's choices depend on the seed only):
-# - join, seed 6: a barrier of checkpoint 3 subsumes the alignment of 2 (the right source skipped
-#   2, aborted before it injected it), two checkpoints in flight, every source ends;
+# - join, seed 44: a newer barrier subsumes an alignment in progress, two checkpoints in
+#   flight, every source ends (the run whose broken twin BugSubsumptionKeepsArrivedInputs shows);
 # - diamond, seed 7: timeouts with two in flight: notifications that abandon an alignment, others
 #   only remembered and acted on at the checkpoint's first barrier, cancellation barriers;
 # - at-least-once (its own trace spec, TraceAtLeastOnce.tla) on the join and the fanin job, with
 #   aborts and end of input.
-record sim-join-aligned-subsumption --runtime simulation --job join --mode aligned --max-concurrent 2 --seed 6 \
+record sim-join-aligned-subsumption --runtime simulation --job join --mode aligned --max-concurrent 2 --seed 44 \
   --records 6 --checkpoints 6 --abort-probability 0.1 --end-of-input
 record sim-diamond-aligned-2inflight-timeouts --runtime simulation --job diamond --mode aligned --max-concurrent 2 \
   --seed 7 --records 6 --checkpoints 6 --failures 1 --checkpoint-timeout 12
@@ -118,26 +118,31 @@ for seed in 1 4; do
   record "sim-diamond-unaligned-aborts-$seed" --runtime simulation --job diamond --mode unaligned --seed "$seed" \
     --records 6 --checkpoints 6 --abort-probability 0.1 --end-of-input
 done
-# ... fanin unaligned, seed 19: a barrier of a checkpoint the task was told is aborted arrives while
-# it handles an older one (the prelude abandons that first); the sink, seeds 1: final checkpoints
-# (triggered once every task ended), and a completion notification with nothing to commit.
-record sim-fanin-unaligned-aborts --runtime simulation --job fanin --mode unaligned --seed 19 --records 6 \
-  --checkpoints 8 --abort-probability 0.2 --end-of-input
+# ... join unaligned with aborts and declines, seed 38: a barrier of a checkpoint the task was told
+# is aborted arrives while it handles an older one (the prelude abandons that first); the sink,
+# seeds 1: final checkpoints (triggered once every task ended), and in aligned mode a completion
+# notification with nothing to commit, which unaligned shows at seed 2. (Found, after HASH edges
+# moved to key groups, by recording seeds and keeping those whose events have the pattern, then by
+# the branch TLC reported.)
+record sim-join-unaligned-prelude-abandons --runtime simulation --job join --mode unaligned --seed 38 --records 6 \
+  --checkpoints 8 --abort-probability 0.1 --decline-probability 0.3 --end-of-input
 for mode in aligned unaligned; do
   record "sim-sink-$mode-final" --runtime simulation --job sink --mode "$mode" --seed 1 --records 6 --checkpoints 6 \
     --failures 2
 done
+record sim-sink-unaligned-nothing-to-commit --runtime simulation --job sink --mode unaligned --seed 2 --records 6 \
+  --checkpoints 6 --failures 2
 # ... and the last two (found by recording seeds 1 to 150 and keeping those whose trace has the
 # event pattern, then by the branch TLC reported; measured when chosen): join aligned with aborts
 # and declines, seed 29: join#0 aligns checkpoint 1 (left's barrier), 1 is aborted before right
 # injects it, right injects 2 (skipping 1) and join#0 declines 2 on its barrier from right before
 # taking 1's notification: that step abandons the alignment of 1 first (the prelude), then 2 (event
-# 31). Join unaligned, seed 3 (3 records per source): left ends before checkpoint 1, right injects
-# 1 and ends; join#1 takes 1's barrier from right, right's end, then left's: the input that ends
-# last completes 1's arrivals and ends the task (event 27).
+# 31). Join unaligned, seed 110 (3 records per source): one source ends before checkpoint 1, the
+# other injects 1 and ends; a join task takes 1's barrier and that input's end, then the other
+# input's end: the input that ends last completes 1's arrivals and ends the task.
 record sim-join-aligned-decline-abandons --runtime simulation --job join --mode aligned --seed 29 --records 6 \
   --checkpoints 8 --abort-probability 0.1 --decline-probability 0.3 --end-of-input
-record sim-join-unaligned-last-input-ends --runtime simulation --job join --mode unaligned --seed 3 --records 3 \
+record sim-join-unaligned-last-input-ends --runtime simulation --job join --mode unaligned --seed 110 --records 3 \
   --checkpoints 8 --end-of-input
 # fanin: a task with three inputs whose output goes to three channels (TraceJobs). With seeds 5
 # (aligned) and 12 (unaligned) both simulated runs fail in the middle of a checkpoint (measured

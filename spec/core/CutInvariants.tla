@@ -152,8 +152,16 @@ NoDuplicateOutputInv == \A r \in Records : CopiesIn(r, committed) <= SinkRoutes(
 OutputExactlyOnceInv ==
     Terminated => \A r \in Records : CopiesIn(r, committed) = SinkRoutes(r)
 
+\* At-least-once mode's promise for the output: when the job has finished, the committed output
+\* holds every record at least as often as its routes to the sinks (a restore may commit a
+\* record again, never lose one), whatever failures happened.
+OutputAtLeastOnceInv ==
+    Terminated => \A r \in Records : CopiesIn(r, committed) >= SinkRoutes(r)
+
 =============================================================================
 Every model checks these invariants (or, for a model that must fail, names the one
 TLC must report): MCAlignedCheckpoint.tla and MCUnalignedCheckpoint.tla record the figures.
 NoDuplicateOutputInv and OutputExactlyOnceInv are checked by the models with the
 transactional sink (Sink*, and the broken sinks that must violate them): same files.
+OutputAtLeastOnceInv is checked by the at-least-once models with the sink (AtLeastOnceSink*, and
+AtLeastOnceBugNoRecommitOnRestore, which must violate it): spec/sink/models.tsv.

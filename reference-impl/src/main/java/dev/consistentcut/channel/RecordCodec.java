@@ -90,17 +90,19 @@ final class RecordCodec {
                 names[n] = new String(bytes, p, length, StandardCharsets.UTF_8);
                 p += length;
             }
+            int recordBytes = 4 + 3 * Long.BYTES;
+            if (bytes.length - p != (long) size * recordBytes) {
+                throw new IllegalArgumentException("not the encoding of " + size + " records: " + (bytes.length - p)
+                        + " bytes of records after the names, not " + (long) size * recordBytes);
+            }
             Record[] out = new Record[size];
             for (int i = 0; i < size; i++) {
                 String source = names[getInt(bytes, p)];
                 long offset = getLong(bytes, p + 4);
                 long key = getLong(bytes, p + 12);
                 long value = getLong(bytes, p + 20);
-                p += 4 + 3 * Long.BYTES;
+                p += recordBytes;
                 out[i] = new Record(new RecordId(source, offset), key, value);
-            }
-            if (p != bytes.length) {
-                throw new IllegalArgumentException(bytes.length - p + " bytes after " + size + " records");
             }
             return out;
         } catch (IndexOutOfBoundsException | NegativeArraySizeException e) {
@@ -118,17 +120,12 @@ final class RecordCodec {
         return p + 8;
     }
 
+    /** The view checks the bounds itself (an {@link IndexOutOfBoundsException}, which decode reports). */
     private static int getInt(byte[] b, int p) {
-        if (p < 0 || p + 4 > b.length) {
-            throw new IndexOutOfBoundsException("an int at " + p + " of " + b.length + " bytes");
-        }
         return (int) INT.get(b, p);
     }
 
     private static long getLong(byte[] b, int p) {
-        if (p < 0 || p + 8 > b.length) {
-            throw new IndexOutOfBoundsException("a long at " + p + " of " + b.length + " bytes");
-        }
         return (long) LONG.get(b, p);
     }
 }

@@ -7,6 +7,8 @@ import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.TaskSnapshot;
 import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.CancelBarrier;
+import dev.consistentcut.message.EndOfPartition;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
 import java.util.ArrayList;
@@ -15,6 +17,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntPredicate;
 
@@ -51,8 +54,11 @@ public final class CutInvariants {
     public static final String CHECKPOINT_STATUS = "CheckpointStatusProp";
     public static final String FAILURE_ABORTS_PENDING = "FailureAbortsPendingInv";
     public static final String BARRIER_OVERTAKES = "BarrierOvertakesInv";
+    public static final String END_OF_PARTITION_ONCE = "EndOfPartitionOnceInv";
+    public static final String CANCEL_BARRIER_ONCE = "CancelBarrierOnceInv";
     public static final String NO_DUPLICATE_OUTPUT = "NoDuplicateOutputInv";
     public static final String OUTPUT_EXACTLY_ONCE = "OutputExactlyOnceInv";
+    public static final String OUTPUT_AT_LEAST_ONCE = "OutputAtLeastOnceInv";
 
     private final PhysicalGraph graph;
     private final Universe universe;
@@ -271,7 +277,7 @@ public final class CutInvariants {
      *     times); the keys are the sinks
      */
     public List<Violation> noDuplicateOutput(Map<String, ? extends Map<RecordId, Integer>> committed) {
-        return checkOutput(committed, false, NO_DUPLICATE_OUTPUT);
+        return checkOutput(committed, true, false, NO_DUPLICATE_OUTPUT);
     }
 
     /**
@@ -283,10 +289,25 @@ public final class CutInvariants {
      * @param committed per transactional sink task instance: its committed output (record id to times)
      */
     public List<Violation> outputExactlyOnce(Map<String, ? extends Map<RecordId, Integer>> committed) {
-        return checkOutput(committed, true, OUTPUT_EXACTLY_ONCE);
+        return checkOutput(committed, true, true, OUTPUT_EXACTLY_ONCE);
     }
 
-    private List<Violation> checkOutput(Map<String, ? extends Map<RecordId, Integer>> committed, boolean exact, String name) {
+    /**
+     * {@code OutputAtLeastOnceInv}: when the run has ended and its final checkpoint has completed
+     * and been committed, the committed output holds every record at least as often as its routes
+     * to the sinks ({@code CopiesIn(r, committed) >= SinkRoutes(r)}): what at-least-once mode
+     * promises of the output (a restore may commit a record again, never lose one). The runtimes
+     * check it only then, in that mode.
+     *
+     * @param committed per transactional sink task instance: its committed output (record id to times)
+     */
+    public List<Violation> outputAtLeastOnce(Map<String, ? extends Map<RecordId, Integer>> committed) {
+        return checkOutput(committed, false, true, OUTPUT_AT_LEAST_ONCE);
+    }
+
+    /** {@code tooMany}: a record committed more often than its routes is a violation; {@code tooFew}: less often. */
+    private List<Violation> checkOutput(Map<String, ? extends Map<RecordId, Integer>> committed, boolean tooMany,
+                                        boolean tooFew, String name) {
         List<Violation> out = new ArrayList<>();
         int[] sinks = new int[committed.size()];
         Map<RecordId, Integer> all = new HashMap<>();
@@ -302,7 +323,7 @@ public final class CutInvariants {
         }
         String where = committed.size() == 1 ? "sink " + committed.keySet().iterator().next() : "sinks " + committed.keySet();
         for (Map.Entry<RecordId, Integer> e : all.entrySet()) {
-            if (!universe.has(e.getKey())) {
+            if (tooMany && !universe.has(e.getKey())) {
                 out.add(new Violation(name, 0, null, e.getKey(), e.getValue(), 0, name + " violated: " + where
                         + " committed record " + e.getKey() + ", which no source log has: duplicated"));
             }
@@ -314,7 +335,7 @@ public final class CutInvariants {
             for (int k : sinks) {
                 want += expected(i, k);
             }
-            if (actual > want || (exact && actual < want)) {
+            if ((tooMany && actual > want) || (tooFew && actual < want)) {
                 out.add(new Violation(name, 0, null, id, actual, want, String.format(
                         "%s violated: %s, record %s: in the committed output %d time(s), its routes to the sinks %d: %s",
                         name, where, id, actual, want, actual > want ? "duplicated" : "missing")));
@@ -383,6 +404,7 @@ public final class CutInvariants {
         if (overtaking) {
             names.add(BARRIER_OVERTAKES);
         }
+        names.addAll(List.of(END_OF_PARTITION_ONCE, CANCEL_BARRIER_ONCE));
         names.addAll(List.of(RESTORE_POINT, RESTORE_POINT_MONOTONE, CHECKPOINT_STATUS, FAILURE_ABORTS_PENDING));
         return List.copyOf(names);
     }
@@ -734,6 +756,51 @@ public final class CutInvariants {
             }
         }
         return List.of();
+    }
+
+    /**
+     * {@code EndOfPartitionOnceInv == \A e \in Edges : Len(SelectSeq(chan[e], IsEndOfPartition)) <= 1}
+     * (spec/core/DataflowEndOfInput.tla), for one channel whose queued elements are
+     * {@code contents}: a task ends each output once (a channel is emptied only by a failure, after
+     * which no input has ended).
+     */
+    public static List<Violation> endOfPartitionOnce(String channel, List<?> contents) {
+        int ends = 0;
+        for (Object m : contents) {
+            if (m instanceof EndOfPartition) {
+                ends++;
+            }
+        }
+        if (ends <= 1) {
+            return List.of();
+        }
+        return List.of(new Violation(END_OF_PARTITION_ONCE, 0, null, null, ends, 1,
+                "EndOfPartitionOnceInv violated: channel " + channel + " holds " + ends
+                        + " ends of partition: its sender ended it more than once"));
+    }
+
+    /**
+     * {@code CancelBarrierOnceInv == \A e \in Edges, c \in CheckpointIds :
+     * Len(SelectSeq(chan[e], LAMBDA m : IsCancelBarrier(m) /\ m.cancel = c)) <= 1}
+     * (spec/core/DataflowChannels.tla), for one channel whose queued elements are {@code contents}:
+     * a task abandons a checkpoint once, so it forwards at most one cancellation barrier of it.
+     */
+    public static List<Violation> cancelBarrierOnce(String channel, List<?> contents) {
+        Map<Long, Integer> cancels = new TreeMap<>();
+        for (Object m : contents) {
+            if (m instanceof CancelBarrier cb) {
+                cancels.merge(cb.checkpointId(), 1, Integer::sum);
+            }
+        }
+        List<Violation> out = new ArrayList<>();
+        cancels.forEach((c, n) -> {
+            if (n > 1) {
+                out.add(new Violation(CANCEL_BARRIER_ONCE, c, null, null, n, 1,
+                        "CancelBarrierOnceInv violated: channel " + channel + " holds " + n
+                                + " cancellation barriers of checkpoint " + c + ": its sender abandoned it more than once"));
+            }
+        });
+        return out;
     }
 
     /**

@@ -20,8 +20,9 @@ import java.util.TreeMap;
  * (each formula is in {@link CutInvariants}): {@code RestorePointInv} and
  * {@code RestorePointMonotoneProp} over the coordinator's restore point, {@code CheckpointStatusProp}
  * and {@code FailureAbortsPendingInv} over the statuses of the checkpoints this runtime triggered,
- * and {@code FifoChannelInv} (and, unaligned, {@code BarrierOvertakesInv}) over channels that were
- * just appended to or restored. Each distinct violation is reported once.
+ * and {@code FifoChannelInv} (and, unaligned, {@code BarrierOvertakesInv}),
+ * {@code EndOfPartitionOnceInv} and {@code CancelBarrierOnceInv} over channels that were just
+ * appended to or restored. Each distinct violation is reported once.
  *
  * <p>What a step can change, and therefore what is looked at after it: a channel's order only
  * when something is appended (a poll removes the head, which keeps both channel claims), so after
@@ -212,7 +213,10 @@ public final class LifecycleChecks implements StepChecks {
         report(CutInvariants.restorePoint(latest, List.of(newestCompleted)), CutInvariants.RESTORE_POINT + latest);
     }
 
-    /** {@code FifoChannelInv} (and {@code BarrierOvertakesInv} when unaligned) of each of {@code channels}. */
+    /**
+     * {@code FifoChannelInv} (and {@code BarrierOvertakesInv} when unaligned),
+     * {@code EndOfPartitionOnceInv} and {@code CancelBarrierOnceInv} of each of {@code channels}.
+     */
     @Override
     public void channels(Collection<Channel> channels) {
         for (Channel ch : channels) {
@@ -221,6 +225,8 @@ public final class LifecycleChecks implements StepChecks {
             if (overtaking) {
                 report(CutInvariants.barrierOvertakes(ch.id(), contents), CutInvariants.BARRIER_OVERTAKES + ch.id());
             }
+            report(CutInvariants.endOfPartitionOnce(ch.id(), contents), CutInvariants.END_OF_PARTITION_ONCE + ch.id());
+            report(CutInvariants.cancelBarrierOnce(ch.id(), contents), CutInvariants.CANCEL_BARRIER_ONCE + ch.id());
         }
     }
 

@@ -40,8 +40,10 @@ public final class JobGraph {
     private final List<Node> nodes;
     private final Map<String, Node> byName;
     private final List<Edge> edges;
+    private final int maxParallelism;
 
-    private JobGraph(List<Node> nodes, List<Edge> edges) {
+    private JobGraph(List<Node> nodes, List<Edge> edges, int maxParallelism) {
+        this.maxParallelism = maxParallelism;
         this.nodes = List.copyOf(nodes);
         this.edges = List.copyOf(edges);
         Map<String, Node> map = new LinkedHashMap<>();
@@ -53,6 +55,33 @@ public final class JobGraph {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * The number of key groups ({@link KeyGroups}): fixed for the life of a job, since a key's
+     * group depends on it; every operator with a HASH in-edge has at most this parallelism.
+     */
+    public int maxParallelism() {
+        return maxParallelism;
+    }
+
+    /**
+     * This graph with operator {@code node} at {@code parallelism} instead: the graph a rescaled
+     * restore runs. Validated as {@link Builder#build} validates (a FORWARD edge of the operator
+     * then needs the same parallelism on its other side, as it must).
+     */
+    public JobGraph withParallelism(String node, int parallelism) {
+        Node old = node(node);
+        if (old.kind() != NodeKind.OPERATOR) {
+            throw new IllegalArgumentException("'" + node + "' is a source: its parallelism is its number of logs");
+        }
+        Builder b = builder().maxParallelism(maxParallelism);
+        for (Node n : nodes) {
+            b.nodes.add(n.name().equals(node)
+                    ? new Node(n.name(), n.kind(), parallelism, n.logs(), n.operatorFactory()) : n);
+        }
+        b.edges.addAll(edges);
+        return b.build();
     }
 
     /** Nodes in declaration order. */
@@ -92,8 +121,16 @@ public final class JobGraph {
         private final List<Node> nodes = new ArrayList<>();
         private final List<Edge> edges = new ArrayList<>();
         private int defaultCapacity = 16;
+        private int maxParallelism = KeyGroups.DEFAULT_MAX_PARALLELISM;
 
         private Builder() {
+        }
+
+        /** The job's number of key groups (default {@value KeyGroups#DEFAULT_MAX_PARALLELISM}); see {@link JobGraph#maxParallelism}. */
+        public Builder maxParallelism(int maxParallelism) {
+            KeyGroups.checkMaxParallelism(maxParallelism);
+            this.maxParallelism = maxParallelism;
+            return this;
         }
 
         /** A source with one instance per log: instance {@code i} reads {@code logs[i]}. */
@@ -133,7 +170,8 @@ public final class JobGraph {
             validateEdges(byName);
             validateConnections(byName);
             rejectCycles(byName);
-            return new JobGraph(nodes, edges);
+            validateKeyed(byName);
+            return new JobGraph(nodes, edges, maxParallelism);
         }
 
         private Map<String, Node> validateNodes() {
@@ -220,6 +258,17 @@ public final class JobGraph {
                         throw new IllegalArgumentException("operator '" + n.name() + "' needs " + arity
                                 + " in-edges, has " + in);
                     }
+                }
+            }
+        }
+
+        /** Every operator a HASH edge enters needs one key group per task at least. */
+        private void validateKeyed(Map<String, Node> byName) {
+            for (Edge e : edges) {
+                Node to = byName.get(e.to());
+                if (e.partitioning() == Partitioning.HASH && to.parallelism() > maxParallelism) {
+                    throw new IllegalArgumentException("operator '" + to.name() + "': keyed parallelism "
+                            + to.parallelism() + " exceeds the max parallelism " + maxParallelism);
                 }
             }
         }

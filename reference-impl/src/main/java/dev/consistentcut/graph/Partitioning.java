@@ -9,19 +9,18 @@ public enum Partitioning {
     FORWARD,
     /** Every record to every receiver instance. */
     BROADCAST,
-    /** Every record to the one receiver instance {@link #hashTarget(long, int)} picks from its key. */
+    /** Every record to the one receiver instance {@link #hashTarget(long, int, int)} picks from its key's key group. */
     HASH;
 
     /**
-     * The receiver instance of a key on a {@link #HASH} edge into {@code parallelism} instances:
-     * {@code floorMod(Long.hashCode(key) * 0x9E3779B1, parallelism)}. The multiplication by the
-     * 32-bit golden-ratio constant spreads consecutive keys over instances; {@code floorMod} keeps
-     * the result in {@code [0, parallelism)} for negative products.
+     * The receiver instance of a key on a {@link #HASH} edge into {@code parallelism} instances of
+     * a job with {@code maxParallelism} key groups: the task owning the key's group
+     * ({@link KeyGroups#ownerOfKey}), so that a rescale moves whole key groups.
      */
-    public static int hashTarget(long key, int parallelism) {
+    public static int hashTarget(long key, int parallelism, int maxParallelism) {
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism must be >= 1, got " + parallelism);
         }
-        return Math.floorMod(Long.hashCode(key) * 0x9E3779B1, parallelism);
+        return KeyGroups.ownerOfKey(key, parallelism, maxParallelism);
     }
 }

@@ -41,7 +41,7 @@ public final class PhysicalGraph {
     }
 
     /** One out-edge of a task instance: its partitioning and its channels, indexed by receiver instance (null where none). */
-    private record OutEdge(Partitioning partitioning, int senderIndex, int[] outputByReceiver) {
+    private record OutEdge(Partitioning partitioning, int senderIndex, int[] outputByReceiver, int maxParallelism) {
     }
 
     private final JobGraph job;
@@ -98,7 +98,7 @@ public final class PhysicalGraph {
                             outputs.get(from).add(c);
                         }
                     }
-                    outEdges.get(from).add(new OutEdge(e.partitioning(), s, byReceiver));
+                    outEdges.get(from).add(new OutEdge(e.partitioning(), s, byReceiver, job.maxParallelism()));
                 }
             }
         }
@@ -174,7 +174,7 @@ public final class PhysicalGraph {
     /**
      * The spec's {@code Route(task, r)}: the output numbers (indexes into {@link #outputs}) that a
      * record with {@code key} takes from {@code task}: on each out-edge, all receivers (BROADCAST),
-     * the same instance number (FORWARD) or {@link Partitioning#hashTarget} of the key (HASH).
+     * the same instance number (FORWARD) or the owner of the key's key group (HASH, {@link KeyGroups}).
      */
     public int[] route(String task, long key) {
         task(task);
@@ -196,7 +196,7 @@ public final class PhysicalGraph {
                     }
                 }
                 case FORWARD -> buffer[n++] = e.outputByReceiver()[e.senderIndex()];
-                case HASH -> buffer[n++] = e.outputByReceiver()[Partitioning.hashTarget(key, e.outputByReceiver().length)];
+                case HASH -> buffer[n++] = e.outputByReceiver()[Partitioning.hashTarget(key, e.outputByReceiver().length, e.maxParallelism())];
             }
         }
         return n == buffer.length ? buffer : java.util.Arrays.copyOf(buffer, n);
@@ -236,7 +236,7 @@ public final class PhysicalGraph {
                 OutEdge e = edges[0];
                 switch (e.partitioning()) {
                     case HASH -> {
-                        return single[e.outputByReceiver()[Partitioning.hashTarget(key, e.outputByReceiver().length)]];
+                        return single[e.outputByReceiver()[Partitioning.hashTarget(key, e.outputByReceiver().length, e.maxParallelism())]];
                     }
                     case FORWARD -> {
                         return single[e.outputByReceiver()[e.senderIndex()]];

@@ -12,7 +12,7 @@ import java.util.TreeMap;
  * Counts records per key and emits each record with the new count of its key as value: the
  * operator whose state makes double counting and skipping visible.
  */
-public final class KeyedCount implements Operator, ChangelogState {
+public final class KeyedCount implements Operator, ChangelogState, KeyGroupedState {
 
     private TreeMap<Long, Long> counts = new TreeMap<>();
     /** Keys counted since the previous {@link #snapshotChanges} (or restore). */
@@ -65,6 +65,28 @@ public final class KeyedCount implements Operator, ChangelogState {
     public byte[] mergeState(List<byte[]> segments) {
         TreeMap<Long, Long> merged = new TreeMap<>();
         segments.forEach(segment -> merged.putAll(StateCodec.decode("KeyedCount", segment, StateCodec::readLongMap)));
+        return StateCodec.encode(out -> StateCodec.writeLongMap(out, merged));
+    }
+
+    /** The counts of the keys {@code keys} accepts. */
+    @Override
+    public byte[] selectKeys(byte[] state, java.util.function.LongPredicate keys) {
+        TreeMap<Long, Long> part = new TreeMap<>(StateCodec.decode("KeyedCount", state, StateCodec::readLongMap));
+        part.keySet().removeIf(k -> !keys.test(k));
+        return StateCodec.encode(out -> StateCodec.writeLongMap(out, part));
+    }
+
+    /** The parts' counts together; a key in two parts is a broken split, refused. */
+    @Override
+    public byte[] mergeParts(List<byte[]> parts) {
+        TreeMap<Long, Long> merged = new TreeMap<>();
+        for (byte[] part : parts) {
+            StateCodec.decode("KeyedCount", part, StateCodec::readLongMap).forEach((k, n) -> {
+                if (merged.put(k, n) != null) {
+                    throw new IllegalArgumentException("key " + k + " is in two parts of a KeyedCount state");
+                }
+            });
+        }
         return StateCodec.encode(out -> StateCodec.writeLongMap(out, merged));
     }
 }

@@ -12,7 +12,7 @@ import java.util.List;
  * end of an exactly-once run it holds every record exactly as often as it has routes to it.
  * It passes each record on unchanged (a sink normally has no out-edges).
  */
-public final class RecordingSink implements Operator, ChangelogState {
+public final class RecordingSink implements Operator, ChangelogState, KeyGroupedState {
 
     private final long delayNanosPerRecord;
     private List<Record> received = new ArrayList<>();
@@ -82,6 +82,18 @@ public final class RecordingSink implements Operator, ChangelogState {
         sealed = received.size();
         stateSize = 4;
         received.forEach(r -> stateSize += encodedSize(r));
+    }
+
+    /** The received records whose keys {@code keys} accepts, in the order received. */
+    @Override
+    public byte[] selectKeys(byte[] state, java.util.function.LongPredicate keys) {
+        return encode(decode(state).stream().filter(r -> keys.test(r.key())).toList());
+    }
+
+    /** The parts' records, part after part (each part keeps its order: the order per key). */
+    @Override
+    public byte[] mergeParts(List<byte[]> parts) {
+        return mergeState(parts);
     }
 
     private static byte[] encode(List<Record> records) {

@@ -146,7 +146,8 @@ final class CheckpointDriver {
         graph.tasks().forEach(t -> tasks.add(t.id()));
         Set<String> channels = new LinkedHashSet<>();
         graph.channels().forEach(c -> channels.add(c.id()));
-        CheckpointStore store = settings.storeFactory().get();
+        // A checkpoint of another parallelism is restored rescaled, at the start and after a failure.
+        CheckpointStore store = Rescaling.restoringInto(settings.storeFactory().get(), job);
         this.coordinator = mode.oneInFlight()
                 ? CheckpointCoordinator.forUnaligned(tasks, channels, store, clock)
                 : CheckpointCoordinator.forAligned(tasks, channels, settings.maxConcurrentAligned(), store, clock);
@@ -334,7 +335,7 @@ final class CheckpointDriver {
 
     /** {@code NoDuplicateOutputInv}, after each step that commits (a notification, a restore); reported once. */
     void checkNoDuplicateOutput() {
-        if (!duplicateSeen && checksOutput()) {
+        if (!duplicateSeen && checksOutput() && exactlyOnce()) {
             List<Violation> found = invariants.noDuplicateOutput(deployment.committedOutput());
             violations.addAll(found);
             duplicateSeen = !found.isEmpty(); // committed output is never taken back: reported once
@@ -342,12 +343,17 @@ final class CheckpointDriver {
     }
 
     private boolean checksOutput() {
-        return !sinks.isEmpty() && mode.deliveryGuarantee() == DeliveryGuarantee.EXACTLY_ONCE;
+        return !sinks.isEmpty();
+    }
+
+    private boolean exactlyOnce() {
+        return mode.deliveryGuarantee() == DeliveryGuarantee.EXACTLY_ONCE;
     }
 
     /**
-     * The checks of a finished run: {@code ExactlyOnceInv} on the ledgers (when tracked) and, with a
-     * transactional sink, the committed output exactly once.
+     * The checks of a finished run: {@code ExactlyOnceInv} (or {@code AtLeastOnceInv}) on the
+     * ledgers (when tracked) and, with a transactional sink, the committed output exactly once (or,
+     * at-least-once mode, at least once).
      *
      * @param duplicates also {@code NoDuplicateOutputInv} (for a runtime that did not check it step by
      *     step: committed output only grows, so no duplicate now means none at any moment)
@@ -359,6 +365,10 @@ final class CheckpointDriver {
         }
         if (checksOutput()) {
             var output = deployment.committedOutput(); // per sink, each committed record id with its count
+            if (!exactlyOnce()) {
+                out.addAll(invariants.outputAtLeastOnce(output));
+                return out;
+            }
             if (duplicates) {
                 out.addAll(invariants.noDuplicateOutput(output));
             }

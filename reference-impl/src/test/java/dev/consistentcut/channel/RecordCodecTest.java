@@ -47,9 +47,13 @@ class RecordCodecTest {
         IllegalArgumentException tooFew = assertThrows(IllegalArgumentException.class, () -> RecordCodec.decode(bytes, 3));
         assertTrue(tooFew.getMessage().contains("not the encoding of 3 records"), tooFew.getMessage());
         IllegalArgumentException tooMany = assertThrows(IllegalArgumentException.class, () -> RecordCodec.decode(bytes, 1));
-        assertTrue(tooMany.getMessage().contains("28 bytes after 1 records"), tooMany.getMessage());
+        assertTrue(tooMany.getMessage().contains("56 bytes of records after the names, not 28"), tooMany.getMessage());
         byte[] garbled = bytes.clone();
         garbled[0] = 0x7f; // a name count far past the end
         assertThrows(IllegalArgumentException.class, () -> RecordCodec.decode(garbled, 2));
+        byte[] badName = bytes.clone();
+        badName[4 + 4 + 1 + 3] = 1; // the first record's source-name index: 1 of one name
+        IllegalArgumentException noSuchName = assertThrows(IllegalArgumentException.class, () -> RecordCodec.decode(badName, 2));
+        assertTrue(noSuchName.getMessage().contains("not the encoding of 2 records"), noSuchName.getMessage());
     }
 }

@@ -2,10 +2,12 @@ package dev.consistentcut.check;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.consistentcut.channel.Channel;
 import dev.consistentcut.checkpoint.CheckpointStats;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CheckpointStore;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
+import dev.consistentcut.message.CancelBarrier;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -241,5 +243,19 @@ class LifecycleChecksStepByStepTest {
         checks.failed();
         checks.checkAll();
         assertEquals(List.of(CutInvariants.RESTORE_POINT_MONOTONE, CutInvariants.RESTORE_POINT), names());
+    }
+
+    @Test
+    void aChannelEndedTwiceOrCancellingACheckpointTwiceIsCaughtOnceEach() {
+        Channel ended = new Channel("s#0->count#0", 4);
+        ended.putEndOfPartition();
+        ended.putEndOfPartition(); // a sender that ends its output twice
+        Channel cancelled = new Channel("count#0->sink#0", 4);
+        cancelled.putCancelBarrier(new CancelBarrier(3), false);
+        cancelled.putCancelBarrier(new CancelBarrier(3), false); // a task that abandons checkpoint 3 twice
+        LifecycleChecks checks = checks();
+        checks.channels(List.of(ended, cancelled));
+        checks.channels(List.of(ended, cancelled));
+        assertEquals(List.of(CutInvariants.END_OF_PARTITION_ONCE, CutInvariants.CANCEL_BARRIER_ONCE), names());
     }
 }

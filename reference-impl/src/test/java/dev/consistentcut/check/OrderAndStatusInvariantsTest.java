@@ -11,6 +11,8 @@ import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.message.Barrier;
+import dev.consistentcut.message.CancelBarrier;
+import dev.consistentcut.message.EndOfPartition;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
 import dev.consistentcut.operator.KeyedCount;
@@ -41,7 +43,7 @@ class OrderAndStatusInvariantsTest {
 
     /** {@code s -> count (2 instances, HASH) -> sum}: records of s reach sum along two routes, by key. */
     private static final PhysicalGraph REKEYED = PhysicalGraph.of(JobGraph.builder()
-            .source("s", InMemorySourceLog.ofKeys(0, 1, 2, 3, 4, 5))
+            .source("s", InMemorySourceLog.ofKeys(0, 1, 2, 3, 4, 5, 6, 7)) // key groups: 4 and 6 to count#0
             .operator("count", 2, KeyedCount::new)
             .operator("sum", 1, Sum::new)
             .operator("sink", 1, RecordingSink::new)
@@ -69,7 +71,7 @@ class OrderAndStatusInvariantsTest {
     }
 
     private static Record keyed(long offset) {
-        return new Record(new RecordId("s#0", offset), offset, 1); // key = offset, as ofKeys(0..5)
+        return new Record(new RecordId("s#0", offset), offset, 1); // key = offset, as ofKeys(0..7)
     }
 
     @Test
@@ -89,7 +91,7 @@ class OrderAndStatusInvariantsTest {
         // records of s reach sum#0 through count#0 or count#1, by key: two routes
         List<Record> viaCount0 = new java.util.ArrayList<>();
         List<Record> viaCount1 = new java.util.ArrayList<>();
-        for (long k = 0; k < 6; k++) {
+        for (long k = 0; k < 8; k++) {
             (REKEYED.paths("s#0", k, "count#0") == 1 ? viaCount0 : viaCount1).add(keyed(k));
         }
         assertTrue(viaCount0.size() >= 2 && viaCount1.size() >= 2, viaCount0 + " / " + viaCount1);
@@ -144,6 +146,29 @@ class OrderAndStatusInvariantsTest {
         assertEquals(CutInvariants.BARRIER_OVERTAKES, v.get(0).invariant());
         assertEquals("BarrierOvertakesInv violated: channel e holds barrier 2 behind record s#0@0: an unaligned barrier must overtake",
                 v.get(0).message());
+    }
+
+    @Test
+    void endOfPartitionOnceInvFailsOnASecondEndOfPartition() {
+        assertEquals(List.of(), CutInvariants.endOfPartitionOnce("e", List.of(rec(0), new Barrier(1), EndOfPartition.INSTANCE)));
+        List<Violation> v = CutInvariants.endOfPartitionOnce("e", List.of(rec(0), EndOfPartition.INSTANCE, EndOfPartition.INSTANCE));
+        assertEquals(1, v.size());
+        assertEquals(CutInvariants.END_OF_PARTITION_ONCE, v.get(0).invariant());
+        assertEquals("EndOfPartitionOnceInv violated: channel e holds 2 ends of partition: its sender ended it more than once",
+                v.get(0).message());
+    }
+
+    @Test
+    void cancelBarrierOnceInvFailsOnTwoCancellationsOfOneCheckpointOnly() {
+        assertEquals(List.of(), CutInvariants.cancelBarrierOnce("e",
+                List.of(new CancelBarrier(1), rec(0), new CancelBarrier(2), new Barrier(1))));
+        List<Violation> v = CutInvariants.cancelBarrierOnce("e",
+                List.of(new CancelBarrier(2), new CancelBarrier(1), rec(0), new CancelBarrier(2)));
+        assertEquals(1, v.size());
+        assertEquals(CutInvariants.CANCEL_BARRIER_ONCE, v.get(0).invariant());
+        assertEquals(2, v.get(0).checkpointId());
+        assertEquals("CancelBarrierOnceInv violated: channel e holds 2 cancellation barriers of checkpoint 2: "
+                + "its sender abandoned it more than once", v.get(0).message());
     }
 
     @Test

@@ -34,6 +34,21 @@ class JobGraphValidationTest {
     }
 
     @Test
+    void aKeyedParallelismAboveTheMaxParallelismIsRejected() {
+        JobGraph.Builder b = JobGraph.builder().maxParallelism(2)
+                .source("s", LOG)
+                .operator("count", 3, KeyedCount::new)
+                .edge("s", "count", Partitioning.HASH);
+        assertEquals("operator 'count': keyed parallelism 3 exceeds the max parallelism 2", rejection(b));
+        JobGraph g = JobGraph.builder().maxParallelism(3).source("s", LOG).operator("count", 3, KeyedCount::new)
+                .edge("s", "count", Partitioning.HASH).build();
+        assertEquals(3, g.maxParallelism());
+        assertEquals(1, g.withParallelism("count", 1).node("count").parallelism());
+        assertEquals(3, g.withParallelism("count", 1).maxParallelism());
+        assertThrows(IllegalArgumentException.class, () -> g.withParallelism("count", 4));
+    }
+
+    @Test
     void cycleIsRejectedNamingItsNodes() {
         String m = rejection(JobGraph.builder()
                 .source("s", LOG)

@@ -55,7 +55,7 @@ class PhysicalGraphTest {
         for (long key = -20; key < 20; key++) {
             int[] route = p.route("s#0", key);
             assertEquals(1, route.length);
-            int target = Partitioning.hashTarget(key, 3);
+            int target = Partitioning.hashTarget(key, 3, KeyGroups.DEFAULT_MAX_PARALLELISM);
             assertTrue(target >= 0 && target < 3);
             assertEquals("s#0->count#" + target, p.outputs("s#0").get(route[0]).id());
             used.add(target);
@@ -110,7 +110,7 @@ class PhysicalGraphTest {
                 .edge("left", "join", Partitioning.HASH)
                 .edge("right", "join", Partitioning.HASH)
                 .build());
-        int target = Partitioning.hashTarget(9, 2);
+        int target = Partitioning.hashTarget(9, 2, KeyGroups.DEFAULT_MAX_PARALLELISM);
         assertEquals(2, p.paths("s#0", 9, "join#" + target));
         assertEquals(0, p.paths("s#0", 9, "join#" + (1 - target)));
     }

@@ -17,7 +17,7 @@ import java.util.function.Function;
  * The job the CLI runs for a set of options: the demo job ({@link DemoJob}), or, with
  * {@code --input FILE... --output DIR}, the file job: one source per input file
  * ({@code s1}, {@code s2}, ... in the order given, {@link FileSourceLog} format) into the keyed
- * count with parallelism 2, into one {@link TransactionalFileSink} committing to DIR.
+ * count (parallelism 2 unless {@code --parallelism} says otherwise), into one {@link TransactionalFileSink} committing to DIR.
  */
 final class CliJob {
 
@@ -37,7 +37,7 @@ final class CliJob {
     /** The job for {@code o}; the file job's sink writes through {@code outputs} applied to {@code --output}. */
     static JobGraph build(CliOptions o, long sinkDelayNanos, Function<Path, SinkDirectory> outputs) {
         if (!o.fileJob()) {
-            return DemoJob.build(o.records(), o.seed(), sinkDelayNanos, o.capacity());
+            return DemoJob.build(o.records(), o.seed(), sinkDelayNanos, o.capacity(), o.parallelism(), o.maxParallelism());
         }
         SinkDirectory out;
         try {
@@ -45,12 +45,12 @@ final class CliJob {
         } catch (SinkIoException e) {
             throw new EnvironmentException(e.getMessage(), e);
         }
-        JobGraph.Builder b = JobGraph.builder().defaultCapacity(o.capacity());
+        JobGraph.Builder b = JobGraph.builder().defaultCapacity(o.capacity()).maxParallelism(o.maxParallelism());
         List<FileSourceLog> logs = open(o.inputs());
         for (int i = 0; i < logs.size(); i++) {
             b.source(sourceName(i), logs.get(i));
         }
-        b.operator("count", 2, KeyedCount::new)
+        b.operator("count", o.parallelism(), KeyedCount::new)
                 .operator("sink", 1, () -> new TransactionalFileSink(out, sinkDelayNanos));
         for (int i = 0; i < logs.size(); i++) {
             b.edge(sourceName(i), "count", Partitioning.HASH);
@@ -97,7 +97,7 @@ final class CliJob {
     /** The job graph in words, for the manifest (a resume compares it with what it would build). */
     static String describe(CliOptions o) {
         if (!o.fileJob()) {
-            return DemoJob.describe(o.records(), o.seed(), o.capacity());
+            return DemoJob.describe(o.records(), o.seed(), o.capacity(), o.parallelism(), o.maxParallelism());
         }
         StringBuilder b = new StringBuilder("files:");
         List<FileSourceLog> logs = open(o.inputs());
@@ -106,8 +106,8 @@ final class CliJob {
                     .append(o.inputs().get(i).toAbsolutePath().normalize()).append(", ")
                     .append(logs.get(i).length()).append(" records)");
         }
-        return b.append(" -HASH-> count x2 (KeyedCount) -HASH-> sink x1 (TransactionalFileSink into ")
+        return b.append(" -HASH-> count x").append(o.parallelism()).append(" (KeyedCount) -HASH-> sink x1 (TransactionalFileSink into ")
                 .append(o.output().toAbsolutePath().normalize()).append("); channel capacity ").append(o.capacity())
-                .toString();
+                .append("; max parallelism ").append(o.maxParallelism()).toString();
     }
 }

@@ -2,6 +2,7 @@ package dev.consistentcut.cli;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.graph.KeyGroups;
 import dev.consistentcut.trace.TraceJobs;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
@@ -32,7 +33,9 @@ record CliOptions(
         java.util.List<Path> inputs,
         Path output,
         int bufferSize,
-        int retain) {
+        int retain,
+        int maxParallelism,
+        int parallelism) {
 
     CliOptions {
         inputs = java.util.List.copyOf(inputs);
@@ -58,6 +61,10 @@ record CliOptions(
     /** Completed checkpoints the store keeps unless --retain says otherwise. */
     static final int DEFAULT_RETAIN = 3;
     static final int MAX_RETAIN = 1_000;
+    /** The keyed operator of both jobs: the one {@code --parallelism} sets. */
+    static final String KEYED = "count";
+    /** Its parallelism when {@code --parallelism} is not given. */
+    static final int DEFAULT_PARALLELISM = 2;
     /** A run whose least duration exceeds this is refused up front (the estimate is printed). */
     static final long MAX_ESTIMATED_MS = 3_600_000;
     /** A run whose least duration exceeds this gets a warning up front. */
@@ -141,6 +148,13 @@ record CliOptions(
             "  --checkpoint-dir DIR           durable job: checkpoints and the job manifest in DIR, which",
             "                                 must be new or empty (default: in memory); a killed job",
             "                                 continues with 'resume DIR'",
+            "  --max-parallelism N            the job's number of key groups, 1.." + KeyGroups.UPPER_BOUND_MAX_PARALLELISM
+                    + " (default " + KeyGroups.DEFAULT_MAX_PARALLELISM + "):",
+            "                                 a key's group is fixed for the job's life, so is this; the",
+            "                                 keyed parallelism may not exceed it",
+            "  --parallelism count=N          the keyed count's parallelism, 1..--max-parallelism (default "
+                    + DEFAULT_PARALLELISM + ");",
+            "                                 given to resume, the job is rescaled on restore",
             "  --tolerable-failed-checkpoints N  consecutive checkpoints whose store write may fail",
             "                                 (each is declined and the job goes on) before the job fails",
             "                                 with exit 3, 0.." + MAX_TOLERABLE + " (default 3)",
@@ -184,6 +198,8 @@ record CliOptions(
         int savepointEvery = 0;
         java.util.List<Path> inputs = new java.util.ArrayList<>();
         Path output = null;
+        int maxParallelism = KeyGroups.DEFAULT_MAX_PARALLELISM;
+        int parallelism = DEFAULT_PARALLELISM;
         for (int i = from; i < args.length; i++) {
             String a = args[i];
             if (a.startsWith("--") && !given.add(a) && !a.equals("--input")) {
@@ -224,6 +240,9 @@ record CliOptions(
                 case "--checkpoint-dir" -> dir = Path.of(value(args, ++i, a));
                 case "--input" -> inputs.add(Path.of(value(args, ++i, a)));
                 case "--output" -> output = Path.of(value(args, ++i, a));
+                case "--max-parallelism" -> maxParallelism = (int) number(args, ++i, a, 1,
+                        KeyGroups.UPPER_BOUND_MAX_PARALLELISM);
+                case "--parallelism" -> parallelism = keyedParallelism(value(args, ++i, a));
                 default -> throw new UsageException("unknown argument '" + a + "'");
             }
         }
@@ -261,8 +280,29 @@ record CliOptions(
             endOfInput = true; // the final checkpoint commits the last transaction (FLIP-147)
             records = 0;
         }
+        if (modeRequired && parallelism > maxParallelism) { // resume checks it against the job's
+            throw new UsageException("--parallelism " + KEYED + "=" + parallelism + " exceeds the max parallelism "
+                    + maxParallelism + ": every keyed task needs at least one key group");
+        }
         return new CliOptions(mode, records, intervalMs, sinkDelayMicros, capacity, failAfter, seed, simulation, dir,
-                json, tolerable, force, Set.copyOf(given), endOfInput, savepointEvery, inputs, output, bufferSize, retain);
+                json, tolerable, force, Set.copyOf(given), endOfInput, savepointEvery, inputs, output, bufferSize, retain,
+                maxParallelism, parallelism);
+    }
+
+    /** {@code count=N}: the keyed operator's parallelism (the one operator of the jobs whose state is keyed). */
+    private static int keyedParallelism(String v) throws UsageException {
+        int eq = v.indexOf('=');
+        String op = eq < 0 ? "" : v.substring(0, eq);
+        if (!op.equals(KEYED)) {
+            throw new UsageException("--parallelism expects " + KEYED + "=N (the keyed operator; the sources and the"
+                    + " sink keep theirs), got '" + v + "'");
+        }
+        String n = v.substring(eq + 1);
+        if (!n.matches("\\d{1,9}") || Integer.parseInt(n) < 1 || Integer.parseInt(n) > KeyGroups.UPPER_BOUND_MAX_PARALLELISM) {
+            throw new UsageException("--parallelism " + KEYED + "=N expects N between 1 and "
+                    + KeyGroups.UPPER_BOUND_MAX_PARALLELISM + ", got '" + n + "'");
+        }
+        return Integer.parseInt(n);
     }
 
     /**

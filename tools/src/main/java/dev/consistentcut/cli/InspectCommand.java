@@ -3,6 +3,7 @@ package dev.consistentcut.cli;
 import dev.consistentcut.checkpoint.CheckpointFiles;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.DirectoryCheckpointStore;
+import dev.consistentcut.graph.KeyGroups;
 import dev.consistentcut.sink.SinkIoException;
 import dev.consistentcut.text.Json;
 import java.io.IOException;
@@ -27,7 +28,7 @@ import java.util.regex.Pattern;
  * references (an interrupted checkpoint's orphans mid-run, which the next run or resume deletes; a
  * leak once the job has finished), leftover temporary files, the pointer, and the checkpoint a
  * resume would use (found exactly as {@code resume} finds it, so the warnings are the ones a resume
- * would print). Reads only.
+ * would print), and the key groups each task of the keyed operator owns. Reads only.
  */
 final class InspectCommand {
 
@@ -39,7 +40,9 @@ final class InspectCommand {
             "checkpoint its private file and the shared segment files it references, each with the",
             "number of checkpoints referencing it, and the shared files no valid checkpoint references",
             "(orphans of an interrupted checkpoint, deleted by the next run or resume; after the job",
-            "finished, a leak); --json prints one JSON document instead. Exit codes: 0 listed; 2 bad",
+            "finished, a leak), and the key-group range of each task of the keyed operator 'count'",
+            "(a checkpoint taken at another parallelism is restored rescaled: said as a warning);",
+            "--json prints one JSON document instead. Exit codes: 0 listed; 2 bad",
             "usage; 3 DIR missing or unreadable.");
 
     private static final Pattern CHECKPOINT = Pattern.compile("chk-(\\d{1,18})\\.ckpt");
@@ -102,6 +105,15 @@ final class InspectCommand {
         Optional<String> finished = dir.finished();
         String pointer = pointer(path);
         Long uses = resumeFrom.map(CompletedCheckpoint::id).orElse(null);
+        if (resumeFrom.isPresent()) {
+            int taken = (int) resumeFrom.get().taskSnapshots().keySet().stream()
+                    .filter(t -> t.startsWith(CliOptions.KEYED + "#")).count();
+            Map<String, String> ranges = keyGroupRanges(manifest);
+            if (taken > 0 && !ranges.isEmpty() && taken != ranges.size()) {
+                warnings.add("checkpoint " + uses + " holds " + CliOptions.KEYED + " at " + taken + " tasks, the job runs "
+                        + ranges.size() + ": resume restores it rescaled by key group");
+            }
+        }
         Listing listing = new Listing(entries, unreferenced, temps);
         out.println(json ? json(path, manifest, finished, pointer, listing, uses, warnings)
                 : text(path, manifest, finished, pointer, listing, uses, warnings));
@@ -157,6 +169,32 @@ final class InspectCommand {
         return counts;
     }
 
+    /**
+     * Per task of the keyed operator, the key groups it owns at the parallelism the manifest says
+     * the job runs at ({@link KeyGroups#range}); empty for a manifest without those options.
+     */
+    static Map<String, String> keyGroupRanges(Optional<JobManifest> manifest) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        if (manifest.isEmpty()) {
+            return out;
+        }
+        String max = manifest.get().options().get("max-parallelism");
+        String parallelism = manifest.get().options().get("parallelism");
+        if (max == null || parallelism == null || !max.matches("\\d{1,9}")
+                || !parallelism.matches(CliOptions.KEYED + "=\\d{1,9}")) {
+            return out;
+        }
+        int m = Integer.parseInt(max);
+        int p = Integer.parseInt(parallelism.substring(CliOptions.KEYED.length() + 1));
+        if (m < 1 || m > KeyGroups.UPPER_BOUND_MAX_PARALLELISM || p < 1 || p > m) {
+            return out;
+        }
+        for (int i = 0; i < p; i++) {
+            out.put(CliOptions.KEYED + "#" + i, KeyGroups.range(i, p, m).toString());
+        }
+        return out;
+    }
+
     private static String pointer(Path dir) {
         try {
             return Files.readString(dir.resolve("LATEST")).strip();
@@ -177,6 +215,12 @@ final class InspectCommand {
             b.append("options:");
             m.options().forEach((k, v) -> b.append(" --").append(k).append(' ').append(v));
             b.append('\n');
+            Map<String, String> ranges = keyGroupRanges(manifest);
+            if (!ranges.isEmpty()) {
+                b.append("key groups (max parallelism ").append(m.options().get("max-parallelism")).append("):");
+                ranges.forEach((t, r) -> b.append(' ').append(t).append(' ').append(r));
+                b.append('\n');
+            }
         } else {
             b.append("job: none (no ").append(JobManifest.FILE).append("; not resumable)\n");
         }
@@ -230,6 +274,10 @@ final class InspectCommand {
             int[] i = {0};
             m.options().forEach((k, v) -> b.append(i[0]++ == 0 ? "" : ",").append(Json.str(k)).append(':').append(Json.str(v)));
         });
+        b.append("},\"keyGroups\":{");
+        int[] g = {0};
+        keyGroupRanges(manifest).forEach((t, r) -> b.append(g[0]++ == 0 ? "" : ",").append(Json.str(t)).append(':')
+                .append(Json.str(r)));
         b.append("},\"finished\":").append(finished.isPresent());
         b.append(",\"pointer\":").append(Json.str(pointer));
         b.append(",\"checkpoints\":[");

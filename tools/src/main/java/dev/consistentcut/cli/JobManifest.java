@@ -80,6 +80,9 @@ record JobManifest(int formatVersion, String jobId, String graph, Map<String, St
         if (o.savepointEvery() > 0) {
             m.put("savepoint-every", Integer.toString(o.savepointEvery()));
         }
+        m.put("max-parallelism", Integer.toString(o.maxParallelism()));
+        // the parallelism the job runs at now: a rescaling resume rewrites it
+        m.put("parallelism", CliOptions.KEYED + "=" + o.parallelism());
         return m;
     }
 

@@ -74,6 +74,8 @@ record Report(CliOptions o, RunResult r, String jobId, Long resumedFrom, List<St
         if (o.fileJob() && !atLeastOnce) { // the two-phase-commit sink's promise, every exactly-once mode
             byInvariant.put(CutInvariants.NO_DUPLICATE_OUTPUT, new ArrayList<>());
             byInvariant.put(CutInvariants.OUTPUT_EXACTLY_ONCE, new ArrayList<>());
+        } else if (o.fileJob()) { // and at-least-once mode's
+            byInvariant.put(CutInvariants.OUTPUT_AT_LEAST_ONCE, new ArrayList<>());
         }
         CutInvariants.lifecycle(o.mode().overtaking()).forEach(n -> byInvariant.put(n, new ArrayList<>()));
         for (Violation v : r.violations()) {

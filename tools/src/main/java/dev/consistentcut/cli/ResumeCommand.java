@@ -1,6 +1,7 @@
 package dev.consistentcut.cli;
 
 import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.runtime.Rescaling;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -13,7 +14,8 @@ import java.util.function.Function;
  * latest valid checkpoint (falling back past damaged ones, each reported), and runs it to the end
  * with every invariant checked. The checkpoint holds each task's processed-record
  * ledger, so the final {@code ExactlyOnceInv} covers the records processed before the crash too:
- * the verdict is the one a run that never died would get.
+ * the verdict is the one a run that never died would get. With {@code --parallelism count=N} the
+ * job is rescaled on restore ({@link Rescaling}) and its manifest rewritten to run at N from then on.
  */
 final class ResumeCommand {
 
@@ -30,6 +32,9 @@ final class ResumeCommand {
             "A finished job is not run again: its recorded verdict is printed (exit 0 or 1). The",
             "failure of --fail-after-checkpoint is injected by the first process only. The job keeps",
             "its --buffer-size (a manifest written before that option existed: the default, 0).",
+            "--parallelism count=N restores the job with its keyed count at N tasks, each given the",
+            "key groups of its new range (1..the job's --max-parallelism); the job then runs at N",
+            "(the manifest says so). Not yet for mode unaligned or alternating (exit 2, DIR unchanged).",
             "Exit codes: 0 the mode's promise holds (exactly-once; at-least-once in that mode); 1 violated;",
             "2 bad usage or options contradicting the manifest; 3 DIR missing, unreadable, in use, or not a job",
             "directory, its FINISHED marker damaged, or the file job's --output gone or failing (I/O).");
@@ -82,7 +87,7 @@ final class ResumeCommand {
         Map<String, String> mine = JobManifest.jobOptions(given);
         for (String option : given.given()) {
             String key = option.substring(2);
-            if (CliOptions.PER_PROCESS.contains(option) || !mine.containsKey(key)) {
+            if (CliOptions.PER_PROCESS.contains(option) || option.equals("--parallelism") || !mine.containsKey(key)) {
                 continue;
             }
             if (!mine.get(key).equals(manifest.recorded(key))) {
@@ -90,6 +95,11 @@ final class ResumeCommand {
                         + path + " (" + key + " " + manifest.recorded(key) + "); a job's options are fixed when"
                         + " it starts: omit the option, or start a new job with run");
             }
+        }
+        int parallelism = given.given().contains("--parallelism") ? given.parallelism() : job.parallelism();
+        boolean rescale = parallelism != job.parallelism();
+        if (rescale) {
+            refuseRescale(job, parallelism, manifest, path);
         }
         dir.lock();
         try {
@@ -107,12 +117,44 @@ final class ResumeCommand {
                     (int) pick(given, "--tolerable-failed-checkpoints", given.tolerableFailedCheckpoints(),
                             job.tolerableFailedCheckpoints()),
                     false, given.given(), job.endOfInput(), job.savepointEvery(), job.inputs(), job.output(),
-                    job.bufferSize(), given.retain());
+                    job.bufferSize(), given.retain(), job.maxParallelism(), parallelism);
+            if (rescale) {
+                // from now on the job runs at the new parallelism; a checkpoint still at the old one
+                // is restored rescaled (Rescaling), by this process or, after a crash, the next
+                dir.writeManifest(new JobManifest(JobManifest.FORMAT_VERSION, manifest.jobId(), CliJob.describe(effective),
+                        JobManifest.jobOptions(effective)));
+                err.println("job " + manifest.jobId() + ": rescaling " + CliOptions.KEYED + " from " + job.parallelism()
+                        + " to " + parallelism + " tasks on restore (max parallelism " + job.maxParallelism() + ")");
+            }
             try (DirectoryLock output = JobOutput.lockResumed(effective, manifest.jobId(), hasCheckpoints)) {
                 return Main.execute(effective, dir, manifest.jobId(), true, out, err, plugs);
             }
         } finally {
             dir.unlock();
+        }
+    }
+
+    /**
+     * Refuses, before anything in DIR changes, a rescale the engine cannot do: a parallelism above
+     * the job's max parallelism, an exchange whose channel state cannot be redistributed
+     * ({@link Rescaling#checkRescalable}), or a mode whose checkpoints hold in-flight records.
+     */
+    private static void refuseRescale(CliOptions job, int parallelism, JobManifest manifest, Path path)
+            throws UsageException {
+        if (parallelism > job.maxParallelism()) {
+            throw new UsageException("--parallelism " + CliOptions.KEYED + "=" + parallelism + " exceeds the max parallelism "
+                    + job.maxParallelism() + " of job " + manifest.jobId() + " in " + path
+                    + ": every keyed task needs at least one key group");
+        }
+        try {
+            Rescaling.checkRescalable(CliJob.build(job, 0, p -> null), CliOptions.KEYED, parallelism,
+                    job.mode().oneInFlight());
+        } catch (Rescaling.Refused e) {
+            throw new UsageException(e.getMessage());
+        }
+        if (job.mode().oneInFlight()) {
+            throw new UsageException("rescaling a job in mode " + job.mode().name() + " is not supported yet (its"
+                    + " checkpoints' in-flight records would have to be redistributed); " + path + " is unchanged");
         }
     }
 

@@ -235,7 +235,7 @@ class BufferSizeCliTest {
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("checkpoint ")), o.out());
         List<String> verdicts = lines.stream().filter(l -> l.matches("[A-Za-z]+(Inv|Prop): .*")).toList();
         // ConsistentCutInv, the channel-state bound, ExactlyOnceInv and the lifecycle invariants (BarrierOvertakesInv unaligned)
-        assertEquals(mode.equals("aligned") ? 9 : 10, verdicts.size(), "every invariant reported: " + o.out());
+        assertEquals(mode.equals("aligned") ? 11 : 12, verdicts.size(), "every invariant reported: " + o.out());
         assertTrue(verdicts.contains("ConsistentCutInv: holds") && verdicts.contains("ExactlyOnceInv: holds"), o.out());
         verdicts.forEach(v -> assertTrue(v.endsWith(": holds"), v));
         assertEquals("verdict: exactly-once holds", lines.get(lines.size() - 1));

@@ -142,6 +142,7 @@ class MainTest {
         assertTrue(json.contains("\"checkpoints\":[{\"id\":1,\"duration\":"), json);
         assertTrue(json.contains("\"invariants\":{\"ConsistentCutInv\":\"holds\",\"UnalignedChannelStateBoundInv\":\"holds\",\"ExactlyOnceInv\":\"holds\","
                 + "\"FifoChannelInv\":\"holds\",\"FifoChannelStateInv\":\"holds\",\"BarrierOvertakesInv\":\"holds\","
+                + "\"EndOfPartitionOnceInv\":\"holds\",\"CancelBarrierOnceInv\":\"holds\","
                 + "\"RestorePointInv\":\"holds\",\"RestorePointMonotoneProp\":\"holds\",\"CheckpointStatusProp\":\"holds\","
                 + "\"FailureAbortsPendingInv\":\"holds\"}"), json);
         assertTrue(json.endsWith("\"violations\":[],\"holds\":true}"), json);

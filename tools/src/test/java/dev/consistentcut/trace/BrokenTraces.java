@@ -80,7 +80,7 @@ public final class BrokenTraces {
             // arrived inputs, so the newer alignment completes on a barrier the spec's does not
             // complete on: the engine snapshots (and forwards) where the spec waits.
             lifecycle("broken-subsumption-keeps-arrived-inputs", BrokenLifecycleHandlers.subsumptionKeepsArrivedInputs(),
-                    "join", 6, 2, 0.1, "\"event\":\"ReceiveBarrier\"", "snapshot (the snapshot"),
+                    "join", 44, 2, 0.1, "\"event\":\"ReceiveBarrier\"", "snapshot (the snapshot"),
             // BugLateBarrierOfCancelledCheckpoint (FLINK-20654): a late barrier of an older,
             // cancelled checkpoint counts for the one being aligned, completing it: the spec drops
             // that barrier as obsolete, the engine snapshots on it.

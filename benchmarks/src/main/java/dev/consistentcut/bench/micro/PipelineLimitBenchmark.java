@@ -47,7 +47,7 @@ public class PipelineLimitBenchmark {
         long n = offset++;
         long sourceOffset = n >>> 1;
         Record r = new Record(new RecordId((n & 1) == 0 ? "s1" : "s2", sourceOffset), JobShape.keyAt(sourceOffset), 1);
-        KeyedCount count = counts[Partitioning.hashTarget(r.key(), counts.length)];
+        KeyedCount count = counts[Partitioning.hashTarget(r.key(), counts.length, dev.consistentcut.graph.KeyGroups.DEFAULT_MAX_PARALLELISM)];
         return sink.process(0, count.process(0, r));
     }
 }
