@@ -35,8 +35,10 @@ record may be committed twice, and after the final resume verify-output must pas
                     that the health check catches it; after each job's final resume, simulate a
                     sink that committed a transaction twice, and require that the output checks
                     catch it (exit 0 iff they caught every case)
-Windows (see CrashPoints): shared-temp-partial, shared-temp-synced, shared-renamed,
-checkpoint-temp-partial, checkpoint-temp-synced, checkpoint-renamed, pointer-temp-partial,
+Windows (see CrashPoints): changes-temp-partial, changes-temp-synced, changes-renamed (a
+task's write of its changes since its previous snapshot, on its own thread, before it
+acknowledges the checkpoint: a kill there is one between the write and the checkpoint's
+metadata), checkpoint-temp-partial, checkpoint-temp-synced, checkpoint-renamed, pointer-temp-partial,
 pointer-temp-synced, pointer-renamed, checkpoint-subsumed, materialised-temp-partial,
 materialised-temp-synced, materialised-renamed (a materialisation's write of what it merged, on
 its own thread, before a checkpoint takes the file over); plus "random" (SIGKILL from outside
@@ -71,7 +73,7 @@ if [ ${#MODES[@]} -eq 0 ]; then
   java -jar "$JAR" run --help | grep -q 'at-least-once' && MODES+=(at-least-once)
 fi
 if [ $LONG -eq 1 ]; then KILLS=$(( (500 + ${#MODES[@]} - 1) / ${#MODES[@]} )); fi
-WINDOWS=(shared-temp-partial shared-temp-synced shared-renamed
+WINDOWS=(changes-temp-partial changes-temp-synced changes-renamed
          checkpoint-temp-partial checkpoint-temp-synced checkpoint-renamed
          pointer-temp-partial pointer-temp-synced pointer-renamed checkpoint-subsumed
          materialised-temp-partial materialised-temp-synced materialised-renamed random)

@@ -252,7 +252,7 @@ echo "--- the durable store (IncrementalCheckpointStore.tla): its traces accepte
 # third restored from the store: uploads, shared files reused, compactions, subsumptions, the
 # registry's deletes and a restore, projected onto one task (count#0); and seed 2 with aborts
 # (checkpoints 3 and 4 never reach the store: the trace spec triggers and aborts them unseen);
-# and a write that fails (the eighth: a shared file of checkpoint 2), which the store answers
+# and a write that fails (the store's third: checkpoint 2's private file), which the store answers
 # with AbortCheckpoint and, at its next store, the deletion of what checkpoint 2 uploaded.
 # The twin (BrokenStoreTrace, a test class) is the first run with a fault in the store's
 # observer: a subsumed checkpoint's shared files that a retained checkpoint still references are
@@ -266,7 +266,7 @@ java -XX:TieredStopAtLevel=1 -cp "$JAR" dev.consistentcut.trace.TraceTool record
   --abort-probability 0.01
 check $? "recording the store's trace with aborts"
 java -XX:TieredStopAtLevel=1 -cp "$JAR" dev.consistentcut.trace.TraceTool record-store --out "$OUT/store/fail-write.ndjson" \
-  --dir "$OUT/store/dir-fail-write" --records 20 --checkpoints 8 --retain 2 --fail-after-checkpoint 3 --fail-write 8
+  --dir "$OUT/store/dir-fail-write" --records 20 --checkpoints 8 --retain 2 --fail-after-checkpoint 3 --fail-write 3
 check $? "recording the store's trace with a failed write"
 java -XX:TieredStopAtLevel=1 -cp "$CP" dev.consistentcut.trace.BrokenStoreTrace "$OUT/store/broken" >/dev/null 2>"$OUT/store/broken.log"
 check $? "recording the broken store's trace ($OUT/store/broken.log)"

@@ -16,6 +16,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * it reaches {@code WINDOW}, after printing {@code crash point WINDOW reached: SIGKILL} on stderr
  * (the harness counts these lines). The windows, in the order a write passes them:
  * <ul>
+ *   <li>{@code changes-temp-partial}, {@code changes-temp-synced}, {@code changes-renamed}: a
+ *       task's staged write of its changes since its previous snapshot ({@code changes-<k>-<task>.seg},
+ *       {@link DirectoryCheckpointStore#persist}), on the task's thread before it acknowledges
+ *       the checkpoint: a kill there leaves changes no checkpoint's metadata references;
+ *   <li>{@code shared-temp-partial}, {@code shared-temp-synced}, {@code shared-renamed}: the
+ *       same for a shared file the store writes itself (segments no task wrote ahead);
  *   <li>{@code checkpoint-temp-partial}: half of {@code chk-<id>.tmp} written, not synced;
  *   <li>{@code checkpoint-temp-synced}: the temp file complete and fsynced, not yet renamed;
  *   <li>{@code checkpoint-renamed}: {@code chk-<id>.ckpt} in place, the pointer still the old one;

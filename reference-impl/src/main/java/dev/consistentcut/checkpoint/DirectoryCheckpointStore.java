@@ -30,7 +30,10 @@ import java.util.stream.Stream;
  * compaction ({@code CompactState}) is a new base segment, so it is written once too; the segments
  * a background materialisation merged are written by the materialiser beforehand, to a staged file
  * of their own ({@link #upload}), which the checkpoint that first holds them renames into its
- * shared file {@code shared-<id>-<task>~m<k>.seg} ({@code UploadFile} by a rename). The private
+ * shared file {@code shared-<id>-<task>~m<k>.seg} ({@code UploadFile} by a rename); so are the
+ * changes since a task's previous snapshot, which the task writes before it acknowledges the
+ * checkpoint ({@link #persist}, {@code changes-<k>-<task>.seg}), so that the coordinator's store
+ * writes no segment of a task that wrote its own. The private
  * file {@code chk-<id>.ckpt} ({@link IncrementalCodec}) holds the source offsets, channel state and
  * statistics, and per task the references to its segments. Whole-checkpoint files of earlier
  * versions ({@link CheckpointCodec}) are still read.
@@ -58,8 +61,9 @@ import java.util.stream.Stream;
  * corrupt pointer is replaced by the next {@link #store}.
  *
  * <p><b>Threading contract.</b> Thread-safe within one process: every method holds this store's
- * lock (but {@link #upload}, which writes its file without it, so that a materialisation's write
- * never holds up a checkpoint's, and takes the lock to reserve and to register it), so a
+ * lock (but {@link #upload} and {@link #persist}, which write their file without it, so that a
+ * materialisation's or a task's write never holds up a checkpoint's, and take the lock to pick,
+ * reserve and register it), so a
  * {@link #latest()} racing with a {@link #store} sees the old or the new checkpoint,
  * never a partial one, and never a file that {@code store}'s pruning is about to delete. Only one
  * store instance (one process) may write a directory. Warnings are delivered on the calling
@@ -72,7 +76,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
     private static final String POINTER_TEMP = "LATEST.tmp";
     static final Pattern CHECKPOINT_FILE = Pattern.compile("chk-(\\d{1,18})\\.ckpt");
     private static final Pattern TEMP_FILE = Pattern.compile(
-            "chk-\\d{1,18}\\.tmp|LATEST\\.tmp|shared-\\d{1,18}-.+\\.seg\\.tmp|materialised-\\d{1,18}-.+\\.seg\\.tmp");
+            "chk-\\d{1,18}\\.tmp|LATEST\\.tmp|shared-\\d{1,18}-.+\\.seg\\.tmp|(?:materialised|changes)-\\d{1,18}-.+\\.seg\\.tmp");
     private static final Pattern LEFTOVER_CHECKPOINT_TEMP = Pattern.compile("chk-(\\d{1,18})\\.tmp");
 
     private final Path dir;
@@ -96,6 +100,12 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
      */
     private final Map<String, List<Object>> staged = new TreeMap<>();
     private final Map<Object, SharedSegmentFiles.Staged> stagedSegments = new java.util.IdentityHashMap<>();
+    /**
+     * The tasks' staged changes ({@link #persist}) by file name, to the checkpoint each was
+     * written for: dropped once a checkpoint at or above it completes without taking it over;
+     * guarded by this.
+     */
+    private final Map<String, Long> changesFor = new TreeMap<>();
     /** The number of the last staged upload; guarded by this. */
     private long materialisations;
     /** Goes up at each restore: an upload begun before it is of chains no task holds any more; guarded by this. */
@@ -229,6 +239,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
         registry.registerCheckpoint(c.id(), new IncrementalCodec.Metadata(jobId, c.id(), Map.of(), tasks, Map.of(),
                 c.stats()).sharedFiles());
         observer.completeCheckpoint(c.id());
+        dropUnclaimedChanges(c.id());
         try {
             if (c.id() > pointedIdOrZero()) {
                 writeAtomically(pointerBytes(c.id()), dir.resolve(POINTER_TEMP), dir.resolve(POINTER), "pointer");
@@ -281,6 +292,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
         if (segments != null) {
             segments.forEach(stagedSegments::remove);
         }
+        changesFor.remove(stagedFile);
         observer.uploadFile(id, task, shared);
     }
 
@@ -297,22 +309,87 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
      */
     @Override
     public boolean upload(String task, List<Object> segments) {
+        return stage(task, segments, 0);
+    }
+
+    /**
+     * Writes the segments of {@code snapshot}'s changelogs that no file of this store holds yet
+     * (neither a registered checkpoint's shared file of {@code task}'s nor a staged upload) to a
+     * staged file of their own, {@code changes-<k>-<task>.seg}, as {@link #upload} does: on the
+     * calling thread (the task's, before it acknowledges {@code checkpoint}), without this
+     * store's lock but to pick the segments and to reserve and register the file. The store of
+     * the checkpoint then takes the file over by a rename, so that it writes only the private
+     * file and the pointer. Staged changes no checkpoint took over are deleted when a
+     * checkpoint at or above {@code checkpoint} completes ({@link #dropUnclaimedChanges}), at a
+     * restore or the run's end, and after a crash by the next store's orphan sweep.
+     */
+    @Override
+    public boolean persist(String task, long checkpoint, TaskSnapshot snapshot) {
+        List<Object> fresh = new ArrayList<>();
+        synchronized (this) {
+            if (ended) {
+                return false;
+            }
+            SharedStateRegistry registry;
+            try {
+                registry = registry();
+            } catch (UncheckedIOException e) {
+                return false; // the store writes them itself, and reports the directory then
+            }
+            Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            for (Object segment : uploadable(snapshot)) {
+                IncrementalCodec.SegmentRef ref = registry.reusable(segment);
+                boolean held = ref != null && SharedSegmentFiles.isTasks(ref.file(), task)
+                        || stagedSegments.containsKey(segment);
+                if (!held && seen.add(segment)) {
+                    fresh.add(segment);
+                }
+            }
+        }
+        return stage(task, fresh, checkpoint);
+    }
+
+    /**
+     * The segments of {@code s} a checkpoint's plan ({@link SharedSegmentFiles#plan}) may take over
+     * as they are: the ledger's, and the state's unless it is written whole (a chain of several
+     * segments without a named merge).
+     */
+    private static List<Object> uploadable(TaskSnapshot s) {
+        List<Object> segments = new ArrayList<>();
+        Changelog<byte[]> state = s.stateChangelog();
+        if (state.length() == 1 || s.stateMerge() instanceof OperatorStateMerge) {
+            segments.addAll(state.segments());
+        }
+        segments.addAll(s.ledgerChangelog().segments());
+        return segments;
+    }
+
+    /**
+     * Writes {@code segments} of {@code task} to a staged file: a materialisation's
+     * ({@code checkpoint} 0) or a task's changes for {@code checkpoint}; true if it is written
+     * and registered, false (and no file left) if not.
+     */
+    private boolean stage(String task, List<Object> segments, long checkpoint) {
         String name;
         long number;
         long generation;
+        boolean changes = checkpoint != 0;
         synchronized (this) {
             if (ended || segments.isEmpty()) {
                 return false;
             }
             number = ++materialisations;
-            name = SharedSegmentFiles.stagedName(number, task);
+            name = changes ? SharedSegmentFiles.changesName(number, task) : SharedSegmentFiles.stagedName(number, task);
             generation = stagedGeneration;
             staged.put(name, List.copyOf(segments)); // reserved: no orphan sweep deletes it while it is written
+            if (changes) {
+                changesFor.put(name, checkpoint);
+            }
         }
         boolean written;
         try {
             writeAtomically(IncrementalCodec.encodeShared(task, 0, segments), dir.resolve(name + ".tmp"),
-                    dir.resolve(name), "materialised", observedUnderLock);
+                    dir.resolve(name), changes ? "changes" : "materialised", observedUnderLock);
             written = true;
         } catch (IOException | UncheckedIOException e) {
             written = false; // the store of the checkpoint that first holds them writes them
@@ -324,9 +401,22 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
                 }
                 return true;
             }
-            staged.remove(name);
-            deleteQuietly(name);
+            dropStaged(name);
             return false;
+        }
+    }
+
+    /**
+     * The tasks' staged changes for checkpoints up to {@code completed} that its store did not
+     * take over: no later checkpoint holds them (a task's later snapshot holds the segments of
+     * its earlier ones until a materialisation replaces them), so they are deleted, not left
+     * for the run's end (an aborted or declined checkpoint's, FLINK-30461's leak).
+     */
+    private void dropUnclaimedChanges(long completed) {
+        for (Map.Entry<String, Long> e : new ArrayList<>(changesFor.entrySet())) {
+            if (e.getValue() <= completed) {
+                dropStaged(e.getKey());
+            }
         }
     }
 
@@ -358,6 +448,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
         if (segments != null) {
             segments.forEach(stagedSegments::remove);
         }
+        changesFor.remove(name);
         deleteQuietly(name);
     }
 

@@ -32,6 +32,25 @@ public interface MaterialisedUploads {
      */
     void discard(List<Object> segments);
 
+    /**
+     * Writes durably, to a staged file of {@code task}'s, the segments of {@code snapshot}'s
+     * changelogs that no file of the store holds yet (the changes since the task's previous
+     * snapshot), for {@code checkpoint}: called by the task after its snapshot and before its
+     * acknowledgement, on its own thread, so that the store of the checkpoint takes the file over
+     * (a rename) instead of writing the changes on the coordinator's thread under its lock. As
+     * Flink's changelog writer (FLIP-158: StateChangelogWriter#persist, FsStateChangelogWriter)
+     * uploads a task's changes before the checkpoint's acknowledgement and the coordinator only
+     * registers their handles. True if something was written; false if not (nothing new, no
+     * durable store, the run ended or a restore came in between, or the write failed: the store
+     * then writes the segments itself, as before). What no completed checkpoint takes over is
+     * deleted: by the store of a later checkpoint, a restore, the run's end, or after a crash the
+     * next store's orphan sweep. {@code checkpoint} {@link Long#MAX_VALUE}: a task's final
+     * snapshot, which every later checkpoint holds.
+     */
+    default boolean persist(String task, long checkpoint, TaskSnapshot snapshot) {
+        return false;
+    }
+
     /** Nothing is uploaded ahead: every segment is written by the store of the checkpoint that first holds it. */
     MaterialisedUploads NONE = new MaterialisedUploads() {
         @Override

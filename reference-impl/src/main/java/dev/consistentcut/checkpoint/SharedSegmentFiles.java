@@ -31,10 +31,11 @@ final class SharedSegmentFiles {
      */
     static final Pattern SHARED_FILE = Pattern.compile("shared-(\\d{1,18})-([^~]+)(?:~m(\\d{1,18}))?\\.seg");
     /**
-     * A materialisation's staged upload, before a checkpoint takes it over (group 1 its number,
-     * group 2 its task, escaped), or its temporary file (group 3).
+     * A staged upload before a checkpoint takes it over, a materialisation's ({@link #stagedName})
+     * or a task's changes ({@link #changesName}): group 1 its number, group 2 its task, escaped;
+     * group 3, if present, its temporary file.
      */
-    static final Pattern STAGED_FILE = Pattern.compile("materialised-(\\d{1,18})-([^~]+)\\.seg(\\.tmp)?");
+    static final Pattern STAGED_FILE = Pattern.compile("(?:materialised|changes)-(\\d{1,18})-([^~]+)\\.seg(\\.tmp)?");
     /** A shared file's temporary name while it is written. */
     static final Pattern SHARED_TEMP = Pattern.compile("shared-(\\d{1,18})-.+\\.seg\\.tmp");
 
@@ -59,6 +60,14 @@ final class SharedSegmentFiles {
     /** The file materialisation {@code number} of {@code task} writes its merged segments to, until a checkpoint takes them over. */
     static String stagedName(long number, String task) {
         return "materialised-" + number + "-" + escaped(task) + ".seg";
+    }
+
+    /**
+     * The file a task writes its changes since its previous snapshot to (staged upload {@code
+     * number}), before the checkpoint it acknowledges takes them over.
+     */
+    static String changesName(long number, String task) {
+        return "changes-" + number + "-" + escaped(task) + ".seg";
     }
 
     /** Whether {@code file} is a shared file of {@code task}'s (a private file references a task's own files only). */
@@ -218,7 +227,8 @@ final class SharedSegmentFiles {
                 ref = located.get(segment);
             }
             Staged st = ref == null ? staged.apply(segment) : null;
-            if (st != null && st.file().equals(stagedName(st.number(), task))) {
+            if (st != null && (st.file().equals(stagedName(st.number(), task))
+                    || st.file().equals(changesName(st.number(), task)))) {
                 String shared = materialisedName(id, task, st.number());
                 takenOver.put(st.file(), shared);
                 ref = new IncrementalCodec.SegmentRef(shared, st.index());

@@ -13,8 +13,9 @@ import java.nio.file.StandardOpenOption;
  * that a test can stop a write at any one of them (a crash) and look at what is left on disk.
  * {@link #REAL} is the only production implementation.
  *
- * <p><b>Threading contract.</b> Called with the store's lock held; implementations need no
- * synchronization of their own.
+ * <p><b>Threading contract.</b> Called with the store's lock held, but for the writes of staged
+ * uploads (a materialiser's, a task's changes), which run on their own threads without it: an
+ * implementation that keeps state of its own synchronizes it.
  */
 interface StoreFiles {
 

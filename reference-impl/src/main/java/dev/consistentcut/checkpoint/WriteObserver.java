@@ -20,8 +20,8 @@ import java.util.Map;
  * windows or actions it acts on.
  *
  * <p><b>Threading contract.</b> Called with the store's lock held, on the thread calling
- * {@link DirectoryCheckpointStore#store} (the windows of a materialisation's staged write,
- * {@code materialised}, on the materialiser's thread); an implementation needs no
+ * {@link DirectoryCheckpointStore#store} (the windows of a staged write, a materialisation's
+ * {@code materialised} on the materialiser's thread, a task's {@code changes} on the task's); an implementation needs no
  * synchronization for one store, but one shared by several stores must be thread-safe.
  */
 public interface WriteObserver {

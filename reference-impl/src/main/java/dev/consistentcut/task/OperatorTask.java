@@ -554,8 +554,9 @@ public final class OperatorTask implements Task {
                 settled = sink.settled();
             }
             ended = true;
-            coordinator.taskEnded(Acknowledgement.ofOperator(id, 1, changelogs.snapshot(processed),
-                    Map.of(), Map.of(), 0, 0));
+            TaskSnapshot finalState = changelogs.snapshot(processed);
+            changelogs.persist(Long.MAX_VALUE, finalState); // every later checkpoint holds the final state
+            coordinator.taskEnded(Acknowledgement.ofOperator(id, 1, finalState, Map.of(), Map.of(), 0, 0));
         }
         observer.on(new RunEvent.ReceiveEndOfPartition(id, input, inputs.get(input).id(), last,
                 fx.snapshot == null ? 0 : pendingOrLast(), fx.ledger()));
@@ -821,6 +822,10 @@ public final class OperatorTask implements Task {
                 throw new IllegalStateException("task " + id + ": acknowledging checkpoint " + checkpointId
                         + " without a snapshot for it (snapshot taken for " + pendingSnapshotId + ")");
             }
+            // The changes since the previous snapshot are written here, on the task's thread, before
+            // the acknowledgement: the coordinator's store only takes them over (FLIP-158's changelog
+            // writer: the task uploads its changes, the coordinator registers their handles).
+            changelogs.persist(checkpointId, pendingSnapshot);
             long now = coordinator.now();
             long startDelay = firstBarrierTime - coordinator.triggerTime(checkpointId);
             Acknowledgement ack = Acknowledgement.ofOperator(id, checkpointId, pendingSnapshot,

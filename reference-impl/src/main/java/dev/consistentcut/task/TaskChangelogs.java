@@ -197,6 +197,15 @@ final class TaskChangelogs {
     }
 
     /**
+     * Writes what {@code snapshot} (this instance's, for {@code checkpoint}) changed since what the
+     * store already holds, durably, before the task acknowledges it ({@link
+     * MaterialisedUploads#persist}): the write is the task's, not the coordinator's.
+     */
+    void persist(long checkpoint, TaskSnapshot snapshot) {
+        uploads.persist(task, checkpoint, snapshot);
+    }
+
+    /**
      * Drops the materialisation in flight, if any (this instance is replaced: a restore, the task
      * ends): it is cancelled if it has not started, and its result, if it comes, is never used.
      */

@@ -35,7 +35,7 @@ public final class StoreTraces {
                 --task T                       the task the trace is projected onto (default count#0)
                 --abort-probability P          chance per step to abort a pending checkpoint: the store
                                                never receives it (default 0)
-                --fail-write N                 the store's N-th file write fails (a full disk): the
+                --fail-write N                 the store's N-th own file write fails (a full disk): the
                                                checkpoint it was writing is aborted (default 0: none)
             """;
 

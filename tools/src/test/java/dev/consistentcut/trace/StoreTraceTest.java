@@ -87,7 +87,7 @@ class StoreTraceTest {
         Path file = tmp.resolve("fail-write.ndjson");
         Path dir = tmp.resolve("dir");
         StoreTraces.Settings s = BrokenStoreTrace.SETTINGS;
-        StoreTraces.record(file, dir, s, new FailingWriteRecorder(dir, s.task(), s.retain(), 8));
+        StoreTraces.record(file, dir, s, new FailingWriteRecorder(dir, s.task(), s.retain(), 3));
         List<Map<?, ?>> events = events(Files.readAllLines(file));
         Map<?, ?> abort = events.stream().filter(e -> e.get("event").equals("AbortCheckpoint")).findFirst()
                 .orElseThrow(() -> new AssertionError("no AbortCheckpoint: " + events));
