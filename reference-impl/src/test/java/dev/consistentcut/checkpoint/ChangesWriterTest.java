@@ -52,7 +52,7 @@ class ChangesWriterTest {
         CountDownLatch release = new CountDownLatch(1);
         AtomicReference<DirectoryCheckpointStore> store = new AtomicReference<>();
         List<Boolean> lockHeldWhileWriting = Collections.synchronizedList(new ArrayList<>());
-        StoreFiles held = new ForwardingFiles() {
+        StoreFiles held = new ForwardingStoreFiles() {
             @Override
             public void write(Path file, byte[] bytes) throws IOException {
                 if (file.getFileName().toString().startsWith("changes-")) {
@@ -182,7 +182,7 @@ class ChangesWriterTest {
         assertTrue(s.persist("a", 2, t.snapshot(false)));
         s.latest();
         assertEquals(Set.of("LATEST", "chk-1.ckpt", "shared-1-a.seg"), names(), "a restore deletes it");
-        DirectoryCheckpointStore failing = new DirectoryCheckpointStore(dir, 1, warnings::add, "job", new ForwardingFiles() {
+        DirectoryCheckpointStore failing = new DirectoryCheckpointStore(dir, 1, warnings::add, "job", new ForwardingStoreFiles() {
             @Override
             public void fsync(Path file) throws IOException {
                 if (file.getFileName().toString().startsWith("changes-")) {
@@ -257,34 +257,6 @@ class ChangesWriterTest {
             return new TreeSet<>(files.map(p -> p.getFileName().toString()).toList());
         } catch (UncheckedIOException e) {
             throw e.getCause();
-        }
-    }
-
-    /** The real file operations, for a test to override one of. */
-    private static class ForwardingFiles implements StoreFiles {
-        @Override
-        public void write(Path file, byte[] bytes) throws IOException {
-            StoreFiles.REAL.write(file, bytes);
-        }
-
-        @Override
-        public void fsync(Path file) throws IOException {
-            StoreFiles.REAL.fsync(file);
-        }
-
-        @Override
-        public void rename(Path from, Path to) throws IOException {
-            StoreFiles.REAL.rename(from, to);
-        }
-
-        @Override
-        public void fsyncDirectory(Path d) {
-            StoreFiles.REAL.fsyncDirectory(d);
-        }
-
-        @Override
-        public void delete(Path file) throws IOException {
-            StoreFiles.REAL.delete(file);
         }
     }
 }

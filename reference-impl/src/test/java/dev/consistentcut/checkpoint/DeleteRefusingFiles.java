@@ -9,32 +9,12 @@ import java.util.function.Predicate;
  * The real file system, except that deleting a file {@code refused} accepts fails (as a file
  * without write permission on its directory does). Thread-safe as {@link StoreFiles#REAL}.
  */
-final class DeleteRefusingFiles implements StoreFiles {
+final class DeleteRefusingFiles extends ForwardingStoreFiles {
 
     private final Predicate<Path> refused;
 
     DeleteRefusingFiles(Predicate<Path> refused) {
         this.refused = refused;
-    }
-
-    @Override
-    public void write(Path file, byte[] bytes) throws IOException {
-        StoreFiles.REAL.write(file, bytes);
-    }
-
-    @Override
-    public void fsync(Path file) throws IOException {
-        StoreFiles.REAL.fsync(file);
-    }
-
-    @Override
-    public void rename(Path from, Path to) throws IOException {
-        StoreFiles.REAL.rename(from, to);
-    }
-
-    @Override
-    public void fsyncDirectory(Path d) {
-        StoreFiles.REAL.fsyncDirectory(d);
     }
 
     @Override

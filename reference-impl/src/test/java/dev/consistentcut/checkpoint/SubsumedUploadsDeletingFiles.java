@@ -14,27 +14,7 @@ import java.util.stream.Stream;
  *
  * <p><b>Threading contract.</b> As {@link StoreFiles}: called under the store's lock.
  */
-final class SubsumedUploadsDeletingFiles implements StoreFiles {
-
-    @Override
-    public void write(Path file, byte[] bytes) throws IOException {
-        REAL.write(file, bytes);
-    }
-
-    @Override
-    public void fsync(Path file) throws IOException {
-        REAL.fsync(file);
-    }
-
-    @Override
-    public void rename(Path from, Path to) throws IOException {
-        REAL.rename(from, to);
-    }
-
-    @Override
-    public void fsyncDirectory(Path dir) {
-        REAL.fsyncDirectory(dir);
-    }
+final class SubsumedUploadsDeletingFiles extends ForwardingStoreFiles {
 
     @Override
     public void delete(Path file) throws IOException {
