@@ -2,6 +2,7 @@ package dev.consistentcut.cli;
 
 import dev.consistentcut.barrier.BarrierMode;
 import dev.consistentcut.runtime.Rescaling;
+import dev.consistentcut.sink.MemorySinkDirectory;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -147,7 +148,8 @@ final class ResumeCommand {
                     + ": every keyed task needs at least one key group");
         }
         try {
-            Rescaling.checkRescalable(CliJob.build(job, 0, p -> null), CliOptions.KEYED, parallelism,
+            // The job's shape only: a file job's sink writes nowhere here (the output is not touched).
+            Rescaling.checkRescalable(CliJob.build(job, 0, p -> new MemorySinkDirectory()), CliOptions.KEYED, parallelism,
                     job.mode().oneInFlight());
         } catch (Rescaling.Refused e) {
             throw new UsageException(e.getMessage());
