@@ -3,7 +3,8 @@
 # (java -jar tools.jar run --checkpoint-dir D), kills them with SIGKILL -- at random
 # moments, and at deterministic kill points inside a checkpoint write (the store's test-only
 # CrashPoints seam: the process SIGKILLs itself in the named window) -- then resumes the job
-# (resume D), killing again, until a final resume runs it to its end. Each job must end with
+# (resume D; in the modes that rescale, at another parallelism of the keyed count each time),
+# killing again, until a final resume runs it to its end. Each job must end with
 # "verdict: exactly-once holds" (exit 0); after every kill the directory must be healthy (the
 # pointer names a complete, valid checkpoint, or there is no pointer and no checkpoint; resume
 # would start from the pointer's checkpoint; no corrupt file; temporary files do not accumulate).
@@ -18,18 +19,21 @@ cd "$ROOT"
 
 usage() {
   cat <<'USAGE'
-Usage: tests/crash-test.sh [--long] [--kills N] [--mode M]... [--seed N] [--expect-broken]
+Usage: tests/crash-test.sh [--long] [--kills N] [--mode M]... [--seed N] [--no-rescale] [--expect-broken]
 
-Quick (default): 7 kills per mode (a job of up to 7 kills: each of the 6 windows of a
-checkpoint write once, plus one random SIGKILL, in a different order per mode; a new job starts
-when one ends before its kill point). Every job reads two input files and writes an output
+Quick (default): 7 kills per mode (one job, each kill in another window below, in a different
+order per mode; a new job starts when one ends before its kill point). Every job reads two input files and writes an output
 directory through the two-phase-commit sink (run --input ... --output DIR): after each kill no
 record may be committed twice, and after the final resume verify-output must pass.
-  --long            at least 500 kills across the modes (250 per mode with two modes), and
-                    at least one in every window
+  --long            at least 500 kills across the modes (250 per mode with two modes), at
+                    least one in every window, and rescales to each of 1, 2 and 3
   --kills N         N kills per mode
   --mode M          only mode M (repeatable; default: every mode 'run --help' lists)
   --seed N          seed of the random kill moments (default: 1)
+  --no-rescale      resume at the job's parallelism only; by default, in the modes whose
+                    resume rescales (aligned, at-least-once), every resume after a kill restores
+                    the keyed count at another parallelism from 1 to 3 (resume --parallelism
+                    count=N), so a kill may also land in a process that is rescaling
   --expect-broken   broken twin: kills in checkpoint-temp-partial only; after each, simulate a
                     store that writes checkpoints in place (no temp file, no rename), and require
                     that the health check catches it; after each job's final resume, simulate a
@@ -48,7 +52,7 @@ USAGE
 }
 
 die() { echo "crash-test.sh: $*" >&2; exit 2; }
-KILLS=7; MODES=(); SEED=1; BROKEN=0; LONG=0
+KILLS=7; MODES=(); SEED=1; BROKEN=0; LONG=0; RESCALE=1
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
@@ -56,6 +60,7 @@ while [ $# -gt 0 ]; do
     --kills) [ $# -ge 2 ] && [[ "$2" =~ ^[1-9][0-9]{0,5}$ ]] || die "--kills needs a number from 1 to 999999"; KILLS=$2; shift ;;
     --mode) [ $# -ge 2 ] || die "--mode needs a mode name"; MODES+=("$2"); shift ;;
     --seed) [ $# -ge 2 ] && [[ "$2" =~ ^[0-9]{1,9}$ ]] || die "--seed needs a number from 0 to 999999999"; SEED=$2; shift ;;
+    --no-rescale) RESCALE=0 ;;
     --expect-broken) BROKEN=1 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
@@ -78,7 +83,10 @@ WINDOWS=(changes-temp-partial changes-temp-synced changes-renamed
          pointer-temp-partial pointer-temp-synced pointer-renamed checkpoint-subsumed
          materialised-temp-partial materialised-temp-synced materialised-renamed random)
 # The broken twin needs kills in the middle of a checkpoint write only.
-[ $BROKEN -eq 0 ] || WINDOWS=(checkpoint-temp-partial)
+[ $BROKEN -eq 0 ] || { WINDOWS=(checkpoint-temp-partial); RESCALE=0; }
+# The modes in which 'resume DIR --parallelism count=N' restores a job at another parallelism
+# (the others are refused with exit 2: their checkpoints' in-flight records are not redistributed).
+RESCALE_MODES=" aligned at-least-once "
 PER_JOB=${#WINDOWS[@]}
 OUT="$ROOT/target/crash-test"
 rm -rf "$OUT"; mkdir -p "$OUT"
@@ -101,21 +109,37 @@ done
 INPUTS=(--input "$IN1" --input "$IN2")
 JOB_ARGS=("${INPUTS[@]}" --sink-delay-us 50 --interval-ms 20 --capacity 32)
 
-declare -A HIT MISSED
+declare -A HIT MISSED RESCALED
 for w in "${WINDOWS[@]}"; do HIT[$w]=0; MISSED[$w]=0; done
+for p in 1 2 3; do RESCALED[$p]=0; done
 failures=0; kills=0; jobs_done=0; processes=0; outputs_ok=0
 fail() { failures=$((failures + 1)); echo "FAILED: $*"; }
 
 child=
 trap '[ -n "$child" ] && kill -9 "$child" 2>/dev/null; exit 130' INT TERM
 
-# Starts one process of the job (run or resume) with a kill plan; sets $rc and $log.
+# Sets TO, the parallelism to resume MODE's job in DIR at: another one than its manifest's, from 1
+# to 3; empty when it keeps its own (--no-rescale, a mode that does not rescale, no manifest yet).
+# Not in a subshell: the draw must advance the seeded sequence of the kill plans.
+rescale_to() { # MODE DIR
+  local mode=$1 dir=$2 now
+  TO=
+  [ $RESCALE -eq 1 ] && [[ "$RESCALE_MODES" == *" $mode "* ]] && [ -f "$dir/MANIFEST" ] || return 0
+  now=$(sed -n 's/^parallelism=count=\([0-9]*\)$/\1/p' "$dir/MANIFEST")
+  TO=$((1 + RANDOM % 2)); [ "$TO" -lt "${now:-0}" ] || TO=$((TO + 1))
+}
+
+# Starts one process of the job (run or resume) with a kill plan; sets $rc and $log. A resume
+# may rescale the job (rescale_to); a rescale that started is counted in RESCALED.
 attempt() { # MODE DIR WINDOW N FIRST
-  local mode=$1 dir=$2 window=$3 nth=$4 first=$5 jvm=() cmd
+  local mode=$1 dir=$2 window=$3 nth=$4 first=$5 jvm=() cmd to
   log="$OUT/p$processes.log"; processes=$((processes + 1))
   [ "$window" = random ] || jvm=("-Dconsistentcut.crash-at=$window:$nth")
   if [ "$first" = 1 ]; then cmd=(run --mode "$mode" --checkpoint-dir "$dir" "${JOB_ARGS[@]}" --output "$dir-out")
-  else cmd=(resume "$dir"); fi
+  else
+    cmd=(resume "$dir"); rescale_to "$mode" "$dir"; to=$TO
+    [ -z "$to" ] || cmd+=(--parallelism "count=$to")
+  fi
   java "${JAVA_FAST[@]}" "${jvm[@]}" -jar "$JAR" "${cmd[@]}" >"$log" 2>&1 &
   child=$!
   if [ "$window" = random ]; then
@@ -124,6 +148,9 @@ attempt() { # MODE DIR WINDOW N FIRST
     kill -9 "$child" 2>/dev/null
   fi
   { wait "$child"; } 2>/dev/null; rc=$?; child=
+  if [ -n "${to:-}" ] && grep -q "rescaling count from [0-9]* to $to tasks" "$log"; then
+    RESCALED[$to]=$((RESCALED[$to] + 1))
+  fi
 }
 
 # The directory after a kill: the pointer names a valid checkpoint that resume would use.
@@ -288,6 +315,8 @@ echo
 echo "=== crash test: ${MODES[*]}; $kills kills in $processes processes, $secs s ==="
 printf '%-26s %6s %s\n' window hits "ended before the kill point"
 for w in "${WINDOWS[@]}"; do printf '%-26s %6d %d\n' "$w" "${HIT[$w]}" "${MISSED[$w]}"; done
+rescaled=$((RESCALED[1] + RESCALED[2] + RESCALED[3]))
+[ $RESCALE -eq 0 ] || echo "resumes that rescaled the keyed count: $rescaled (to 1: ${RESCALED[1]}, to 2: ${RESCALED[2]}, to 3: ${RESCALED[3]}; modes:$RESCALE_MODES)"
 if [ $BROKEN -eq 1 ]; then
   echo "broken twin (store writing in place): $caught of $broken_cases damaged directories caught by the health check"
   echo "broken twin (a transaction committed twice): $output_caught of $output_cases output directories caught by both output checks"
@@ -301,6 +330,17 @@ echo "jobs finished keeping their mode's promise (exactly-once; at-least-once in
 echo "job directories with no leaked shared file and no temporary file at the end (inspect): $no_leaks of $jobs_total"
 echo "output directories verified exactly-once (verify-output; not counted in at-least-once mode): $outputs_ok"
 need=$((KILLS * ${#MODES[@]}))
+# A rescaling mode that ran must have rescaled (in the long mode: to each parallelism).
+if [ $RESCALE -eq 1 ]; then
+  for m in "${MODES[@]}"; do
+    if [[ "$RESCALE_MODES" == *" $m "* ]]; then
+      [ $rescaled -gt 0 ] || fail "no resume rescaled the job, though mode $m rescales"
+      if [ $LONG -eq 1 ]; then
+        for p in 1 2 3; do [ "${RESCALED[$p]}" -gt 0 ] || fail "the long run never rescaled to $p"; done
+      fi
+    fi
+  done
+fi
 [ $kills -ge "$need" ] || fail "only $kills kills landed, $need required"
 # The long mode's promise: a kill inside every window, not only many kills.
 if [ $LONG -eq 1 ]; then
