@@ -116,7 +116,7 @@ public final class Rescaling {
 
     /** {@link #restoreRescaled(CompletedCheckpoint, JobGraph)} with another placement: the broken twins' seam. */
     @TestSeam
-    static CompletedCheckpoint restoreRescaled(CompletedCheckpoint checkpoint, JobGraph job, Placement placement) {
+    public static CompletedCheckpoint restoreRescaled(CompletedCheckpoint checkpoint, JobGraph job, Placement placement) {
         Map<String, Integer> old = parallelismOf(checkpoint, job);
         Map<String, Integer> rescaled = new LinkedHashMap<>();
         for (Map.Entry<String, Integer> e : old.entrySet()) {
