@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class AcknowledgementNewsTest {
 
-    /** Counts the gateway's reads of the coordinator's state (its questions); runs every call. */
+    /** Counts the gateway's reads of the coordinator's state (its questions); otherwise no causal trace. */
     private static final class CountedQuestions implements CausalWiring {
         int questions;
 
@@ -39,29 +39,32 @@ class AcknowledgementNewsTest {
             if (!writes) {
                 questions++;
             }
-            return call.get();
+            return NONE.atCoordinator(writes, eventInside, isNews, call);
         }
 
         @Override
         public void bind(String process) {
+            NONE.bind(process);
         }
 
         @Override
         public void coordinatorStep(Runnable step, StepOrdering otherwise) {
-            otherwise.run(step);
+            NONE.coordinatorStep(step, otherwise);
         }
 
         @Override
         public void joinAll() {
+            NONE.joinAll();
         }
 
         @Override
         public void inheritAll() {
+            NONE.inheritAll();
         }
 
         @Override
         public StepOrdering stepLock(String task, StepOrdering otherwise) {
-            return otherwise;
+            return NONE.stepLock(task, otherwise);
         }
     }
 
