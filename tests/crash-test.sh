@@ -165,8 +165,10 @@ healthy() { # DIR -> 0 healthy, 1 not (prints why)
   # A warning other than a leftover temp file means a damaged pointer or checkpoint. A missing
   # pointer is fine before the first pointer write has committed (a kill between the first
   # checkpoint's rename and its pointer): the store then uses the newest valid file, and says so.
-  local allowed='leftover'
-  [ -n "$pointer" ] || allowed='leftover|/LATEST: missing; falling back|using .*chk-[0-9]*\.ckpt instead'
+  # A rescaling resume killed before its first checkpoint leaves the job at its new parallelism
+  # and the newest checkpoint at the old one: inspect says resume restores it rescaled.
+  local allowed='leftover|resume restores it rescaled by key group'
+  [ -n "$pointer" ] || allowed="$allowed"'|/LATEST: missing; falling back|using .*chk-[0-9]*\.ckpt instead'
   if grep -o '"warnings":\[.*\]' <<<"$json" | grep -o '"[^"]*"' | grep -v '^"warnings"$' | grep -Evq "$allowed"; then
     echo "the store warns: $json"; return 1
   fi
