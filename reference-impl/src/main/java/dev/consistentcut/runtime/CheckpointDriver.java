@@ -164,7 +164,8 @@ final class CheckpointDriver {
                 : StepChecks.NONE;
         // The checks see each step before the caller's observer (a trace), as they did when the
         // runtime called them: a violation is found whether or not anything else observes.
-        this.observer = RunObserver.all(List.of(lifecycle,
+        // Without ledgers the step checks check nothing: they are left out of the per-record calls.
+        this.observer = RunObserver.all(List.of(observation.trackProcessed() ? lifecycle : RunObserver.NONE,
                 new CompletionChecks(invariants, coordinator, mode, observation.trackProcessed(), violations,
                         completionChecker),
                 observation.observer()));
