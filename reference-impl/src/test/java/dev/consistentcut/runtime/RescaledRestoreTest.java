@@ -159,7 +159,9 @@ class RescaledRestoreTest {
     /**
      * Unaligned and alternating (a 1-step aligned timeout, so most checkpoints go unaligned): the
      * checkpoint restored at 3 and the one restored at 1 hold in-flight records (asserted: the
-     * seeds are chosen so, the test cannot pass without redistributing channel state), which
+     * seed is chosen so, the test cannot pass without redistributing channel state; alternating
+     * seed 3 is a scale-down that merges one source's records of several key groups into one
+     * channel; random seeds: the stress tests' RescalePropertiesTest), which
      * {@link Rescaling#redistributeChannelState} puts on the new channels; the engine's checks
      * (ConsistentCutInv, FifoChannelInv after each restore, ExactlyOnceInv at the end) hold.
      * Flink: {@code UnalignedCheckpointRescaleITCase} (rescale up and down with in-flight data).
@@ -167,7 +169,7 @@ class RescaledRestoreTest {
     @ParameterizedTest
     @ValueSource(strings = {"unaligned", "alternating"})
     void theSimulationRedistributesChannelStateAtThreeThenOneExactlyOnce(String modeName) {
-        long[] seeds = modeName.equals("unaligned") ? new long[] {4, 7} : new long[] {3, 5};
+        long[] seeds = modeName.equals("unaligned") ? new long[] {4} : new long[] {3};
         for (long seed : seeds) {
             BarrierMode mode = channelStateMode(modeName);
             InMemoryCheckpointStore store = new InMemoryCheckpointStore(3);
