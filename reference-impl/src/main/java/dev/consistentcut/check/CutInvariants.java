@@ -71,10 +71,13 @@ public final class CutInvariants {
      */
     private final int[] expected;
     /**
-     * Memo of {@link #streamOn}: "channel|source|key" to the stream a record of that source and
-     * key is of on that channel ("" for several routes).
+     * Memo of {@link #streamOn}: "H|sender|source|key" (a channel routed by key out of sender) or
+     * "N|..." (one that is not) to the stream a record of that source and key is of on such a
+     * channel ("" for several routes).
      */
     private final ConcurrentHashMap<String, String> routes = new ConcurrentHashMap<>();
+    /** Memo of {@link #hash}: channel id to whether its edge is HASH. */
+    private final ConcurrentHashMap<String, Boolean> hashChannels = new ConcurrentHashMap<>();
     private final CutRecheck recheck;
 
     public CutInvariants(PhysicalGraph graph) {
@@ -681,12 +684,13 @@ public final class CutInvariants {
     private String streamOn(PhysicalGraph.ChannelSpec channel, Record r) {
         String sender = channel.sender();
         String source = r.id().source();
-        return routes.computeIfAbsent(channel.id() + "|" + source + "|" + r.key(), k -> {
+        boolean intoByKey = hash(channel);
+        return routes.computeIfAbsent((intoByKey ? "H|" : "N|") + sender + "|" + source + "|" + r.key(), k -> {
             if (!graph.sourceTasks().contains(source) || graph.paths(source, r.key(), sender) != 1) {
                 return "";
             }
             StringBuilder route = new StringBuilder(source);
-            boolean byKey = hash(channel);
+            boolean byKey = intoByKey;
             String at = source;
             while (!at.equals(sender)) {
                 PhysicalGraph.ChannelSpec next = null;
@@ -718,10 +722,10 @@ public final class CutInvariants {
         return " of the same source";
     }
 
-    /** Whether {@code channel}'s edge routes records by key. */
+    /** Whether {@code channel}'s edge routes records by key (memoised per channel). */
     private boolean hash(PhysicalGraph.ChannelSpec channel) {
-        String receiverNode = graph.task(channel.receiver()).node();
-        return graph.job().inEdges(receiverNode).get(channel.logicalInput()).partitioning() == Partitioning.HASH;
+        return hashChannels.computeIfAbsent(channel.id(), id -> graph.job().inEdges(graph.task(channel.receiver()).node())
+                .get(channel.logicalInput()).partitioning() == Partitioning.HASH);
     }
 
     /**
