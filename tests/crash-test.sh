@@ -3,7 +3,7 @@
 # (java -jar tools.jar run --checkpoint-dir D), kills them with SIGKILL -- at random
 # moments, and at deterministic kill points inside a checkpoint write (the store's test-only
 # CrashPoints seam: the process SIGKILLs itself in the named window) -- then resumes the job
-# (resume D; in the modes that rescale, at another parallelism of the keyed count each time),
+# (resume D, at another parallelism of the keyed count each time),
 # killing again, until a final resume runs it to its end. Each job must end with
 # "verdict: exactly-once holds" (exit 0); after every kill the directory must be healthy (the
 # pointer names a complete, valid checkpoint, or there is no pointer and no checkpoint; resume
@@ -30,10 +30,11 @@ record may be committed twice, and after the final resume verify-output must pas
   --kills N         N kills per mode
   --mode M          only mode M (repeatable; default: every mode 'run --help' lists)
   --seed N          seed of the random kill moments (default: 1)
-  --no-rescale      resume at the job's parallelism only; by default, in the modes whose
-                    resume rescales (aligned, at-least-once), every resume after a kill restores
-                    the keyed count at another parallelism from 1 to 3 (resume --parallelism
-                    count=N), so a kill may also land in a process that is rescaling
+  --no-rescale      resume at the job's parallelism only; by default, in every mode (unaligned
+                    and alternating with their checkpoints' in-flight records redistributed),
+                    every resume after a kill restores the keyed count at another
+                    parallelism from 1 to 3 (resume --parallelism count=N), so a kill may
+                    also land in a process that is rescaling
   --expect-broken   broken twin: kills in checkpoint-temp-partial only; after each, simulate a
                     store that writes checkpoints in place (no temp file, no rename), and require
                     that the health check catches it; after each job's final resume, simulate a
@@ -85,8 +86,8 @@ WINDOWS=(changes-temp-partial changes-temp-synced changes-renamed
 # The broken twin needs kills in the middle of a checkpoint write only.
 [ $BROKEN -eq 0 ] || { WINDOWS=(checkpoint-temp-partial); RESCALE=0; }
 # The modes in which 'resume DIR --parallelism count=N' restores a job at another parallelism
-# (the others are refused with exit 2: their checkpoints' in-flight records are not redistributed).
-RESCALE_MODES=" aligned at-least-once "
+# (every mode: unaligned and alternating checkpoints' in-flight records are redistributed).
+RESCALE_MODES=" aligned at-least-once unaligned alternating "
 PER_JOB=${#WINDOWS[@]}
 OUT="$ROOT/target/crash-test"
 rm -rf "$OUT"; mkdir -p "$OUT"

@@ -39,8 +39,8 @@
 (* them, FLINK-35351); a checkpoint after the restore.                     *)
 (*                                                                         *)
 (* Place in the whole: MCRescaleRestore.tla gives the models and the bad   *)
-(* definitions its bug models substitute.  The engine does not rescale     *)
-(* yet: these action names are the ones it will use (docs/vocabulary.md).  *)
+(* definitions its bug models substitute.  The engine performs these       *)
+(* actions under the same names (runtime/Rescaling, docs/vocabulary.md).   *)
 (***************************************************************************)
 EXTENDS Naturals, Sequences, FiniteSets
 

@@ -5,6 +5,8 @@ import dev.consistentcut.barrier.DeliveryGuarantee;
 import dev.consistentcut.checkpoint.CheckpointStatus;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.TaskSnapshot;
+import dev.consistentcut.graph.KeyGroups;
+import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.message.Barrier;
 import dev.consistentcut.message.CancelBarrier;
@@ -69,10 +71,13 @@ public final class CutInvariants {
      */
     private final int[] expected;
     /**
-     * Memo of {@link #routeTo}: "sender|source|key" to the route a record of that source and key
-     * takes to the sender ("" for several routes).
+     * Memo of {@link #streamOn}: "H|sender|source|key" (a channel routed by key out of sender) or
+     * "N|..." (one that is not) to the stream a record of that source and key is of on such a
+     * channel ("" for several routes).
      */
     private final ConcurrentHashMap<String, String> routes = new ConcurrentHashMap<>();
+    /** Memo of {@link #hash}: channel id to whether its edge is HASH. */
+    private final ConcurrentHashMap<String, Boolean> hashChannels = new ConcurrentHashMap<>();
     private final CutRecheck recheck;
 
     public CutInvariants(PhysicalGraph graph) {
@@ -638,26 +643,31 @@ public final class CutInvariants {
     // ------------------------------------------------------------------ Order, restore point, status
 
     /**
-     * The spec's {@code InSourceOrder(q)} over the records of one channel's queue (or persisted
-     * state) {@code q} whose sender is {@code sender}: the records of each source that reached the
-     * sender along the same route appear in strictly increasing offset order. On the spec's
-     * topologies every source reaches each channel along one route, so this is the spec's formula
-     * there; where records of one source reach a sender along different routes (re-keyed by a
-     * HASH edge upstream: several upstream instances) they are compared per route, and a record
-     * with several routes to the sender (a diamond before it: its copies interleave) is not
-     * compared at all, since FIFO along each route is all a channel can promise then.
+     * The spec's {@code InOrder(q)} (spec/rescale/RescaleRestore.tla) over the records of one
+     * channel's queue (or persisted state) {@code q}: the records of one stream appear in strictly
+     * increasing offset order, where two records are of one stream ({@code SameStream}) when they
+     * have the same source and, if they were routed by key on their way (a HASH edge on their
+     * route or into the channel), the same key group. That is what FIFO channels promise across a
+     * rescaled restore, which merges old channels into one new channel: the records of one key
+     * group come from one old channel, in order, the order across key groups is not kept. At a
+     * fixed parallelism it is the core spec's {@code InSourceOrder} compared per key group, and per
+     * source where nothing is routed by key (broadcast, forward). Records of one source reaching
+     * the channel's sender along different routes (re-keyed by a HASH edge upstream: several
+     * upstream instances) are compared per route, and a record with several routes to the sender
+     * (a diamond before it: its copies interleave) is not compared at all, since FIFO along each
+     * route is all a channel can promise then.
      *
-     * @return the first record out of order (with the earlier record of its route it follows), or null
+     * @return the first record out of order (with the earlier record of its stream it follows), or null
      */
-    private RecordId[] firstOutOfSourceOrder(List<?> q, String sender) {
+    private RecordId[] firstOutOfStreamOrder(List<?> q, PhysicalGraph.ChannelSpec channel) {
         Map<String, RecordId> last = new HashMap<>();
         for (Object m : q) {
             if (m instanceof Record r) {
-                String route = routeTo(sender, r);
-                if (route.isEmpty()) {
+                String stream = streamOn(channel, r);
+                if (stream.isEmpty()) {
                     continue;
                 }
-                RecordId before = last.put(route, r.id());
+                RecordId before = last.put(stream, r.id());
                 if (before != null && before.offset() >= r.id().offset()) {
                     return new RecordId[] {before, r.id()};
                 }
@@ -666,47 +676,75 @@ public final class CutInvariants {
         return null;
     }
 
-    /** The one route record {@code r} takes from its source to task {@code sender}, as "source>task>...", or "" if not exactly one. */
-    private String routeTo(String sender, Record r) {
+    /**
+     * The stream record {@code r} is of on {@code channel} ({@code SameStream}): its one route from
+     * its source to the channel's sender as "source>task>...", followed by "|kg" and its key group
+     * when that route or the channel's own edge is HASH; "" if not exactly one route.
+     */
+    private String streamOn(PhysicalGraph.ChannelSpec channel, Record r) {
+        String sender = channel.sender();
         String source = r.id().source();
-        return routes.computeIfAbsent(sender + "|" + source + "|" + r.key(), k -> {
+        boolean intoByKey = hash(channel);
+        return routes.computeIfAbsent((intoByKey ? "H|" : "N|") + sender + "|" + source + "|" + r.key(), k -> {
             if (!graph.sourceTasks().contains(source) || graph.paths(source, r.key(), sender) != 1) {
                 return "";
             }
             StringBuilder route = new StringBuilder(source);
+            boolean byKey = intoByKey;
             String at = source;
             while (!at.equals(sender)) {
-                String next = null;
+                PhysicalGraph.ChannelSpec next = null;
                 List<PhysicalGraph.ChannelSpec> out = graph.outputs(at);
                 for (int o : graph.route(at, r.key())) {
-                    String receiver = out.get(o).receiver();
-                    if (graph.paths(receiver, r.key(), sender) == 1) {
-                        next = receiver;
+                    if (graph.paths(out.get(o).receiver(), r.key(), sender) == 1) {
+                        next = out.get(o);
                         break;
                     }
                 }
-                at = next;
+                byKey |= hash(next);
+                at = next.receiver();
                 route.append('>').append(at);
+            }
+            if (byKey) {
+                route.append("|kg").append(KeyGroups.keyGroupOf(r.key(), graph.job().maxParallelism()));
             }
             return route.toString();
         });
     }
 
+    /** " of the same source", and " and key group" if the stream of {@code id}'s record in {@code q} is keyed. */
+    private String sameStream(PhysicalGraph.ChannelSpec channel, List<?> q, RecordId id) {
+        for (Object m : q) {
+            if (m instanceof Record r && r.id().equals(id)) {
+                return " of the same source" + (streamOn(channel, r).contains("|kg") ? " and key group" : "");
+            }
+        }
+        return " of the same source";
+    }
+
+    /** Whether {@code channel}'s edge routes records by key (memoised per channel). */
+    private boolean hash(PhysicalGraph.ChannelSpec channel) {
+        return hashChannels.computeIfAbsent(channel.id(), id -> graph.job().inEdges(graph.task(channel.receiver()).node())
+                .get(channel.logicalInput()).partitioning() == Partitioning.HASH);
+    }
+
     /**
-     * {@code FifoChannelInv == \A e \in Edges : InSourceOrder(chan[e])} (spec/core/CutInvariants.tla),
-     * for one channel {@code e} whose queued elements, in delivery order, are {@code contents}:
-     * the records of each source in strictly increasing offset order, at every moment and across
-     * restores; per route where a source reaches the channel along several (see
-     * {@code firstOutOfSourceOrder}).
+     * {@code FifoChannelInv}, stated as the rescale spec's channel conjunct of
+     * {@code FifoPerChannelInv == \A ch \in Channels : InOrder(chan[ch])}
+     * (spec/rescale/RescaleRestore.tla; spec/core/CutInvariants.tla's {@code InSourceOrder} per key
+     * group), for one channel whose queued elements, in delivery order, are {@code contents}: the
+     * records of each source and key group in strictly increasing offset order, at every moment
+     * and across restores, rescaled ones too (see {@code firstOutOfStreamOrder}).
      */
     public List<Violation> fifoChannel(String channel, List<?> contents) {
-        RecordId[] bad = firstOutOfSourceOrder(contents, graph.channel(channel).sender());
+        PhysicalGraph.ChannelSpec spec = graph.channel(channel);
+        RecordId[] bad = firstOutOfStreamOrder(contents, spec);
         if (bad == null) {
             return List.of();
         }
         return List.of(new Violation(FIFO_CHANNEL, 0, null, bad[1], bad[1].offset(), bad[0].offset() + 1,
                 "FifoChannelInv violated: channel " + channel + " holds record " + bad[1] + " behind " + bad[0]
-                        + " of the same source: out of source order"));
+                        + sameStream(spec, contents, bad[1]) + ": out of source order"));
     }
 
     /**
@@ -714,7 +752,7 @@ public final class CutInvariants {
      * (spec/core/CutInvariants.tla), for checkpoint {@code c} (the engine assembles a checkpoint's
      * channel state only when it completes, so completed checkpoints are the ones it checks): the
      * channel state of every channel, receiver-side part then sender-side part, is in the order
-     * its records were sent, per source (per route, as {@link #fifoChannel}).
+     * its records were sent, per source and key group (per stream, as {@link #fifoChannel}).
      */
     public List<Violation> fifoChannelState(CompletedCheckpoint c) {
         List<Violation> out = new ArrayList<>();
@@ -722,17 +760,17 @@ public final class CutInvariants {
             if (records.size() < 2) {
                 return;
             }
-            String sender;
+            PhysicalGraph.ChannelSpec spec;
             try {
-                sender = graph.channel(channel).sender();
+                spec = graph.channel(channel);
             } catch (IllegalArgumentException unknown) {
                 return; // reported by ConsistentCutInv's structure check
             }
-            RecordId[] bad = firstOutOfSourceOrder(records, sender);
+            RecordId[] bad = firstOutOfStreamOrder(records, spec);
             if (bad != null) {
                 out.add(new Violation(FIFO_CHANNEL_STATE, c.id(), null, bad[1], bad[1].offset(), bad[0].offset() + 1,
                         "FifoChannelStateInv violated in checkpoint " + c.id() + ": the channel state of " + channel
-                                + " has record " + bad[1] + " after " + bad[0] + " of the same source: out of source order"));
+                                + " has record " + bad[1] + " after " + bad[0] + sameStream(spec, records, bad[1]) + ": out of source order"));
             }
         });
         return out;

@@ -10,6 +10,7 @@ import dev.consistentcut.graph.KeyGroups;
 import dev.consistentcut.graph.NodeKind;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
+import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
 import dev.consistentcut.operator.KeyGroupedState;
 import dev.consistentcut.operator.Operator;
@@ -27,10 +28,10 @@ import java.util.Set;
  * says its own parallelism (the operator's task snapshots), so every restore compares it with the
  * graph's and rescales when they differ: {@link #assignKeyGroups} gives each new task exactly the
  * key groups of its new range, gathered whole from the old tasks (state and processed-record
- * ledger); {@link #restoreRescaled} is the checkpoint the new tasks restore. Flink does the same
- * with {@code StateAssignmentOperation}. The spec's {@code RedistributeChannelState} (FLINK-19533 /
- * FLINK-19801's rescaling descriptors) is not done yet: a checkpoint with in-flight records on a
- * rescaled operator's channels is refused.
+ * ledger); {@link #redistributeChannelState} puts every stored in-flight record of a channel into
+ * or out of a rescaled operator on the new channel its key group's route takes (FLINK-19533 /
+ * FLINK-19801's rescaling descriptors); {@link #restoreRescaled} is the checkpoint the new tasks
+ * restore. Flink does the same with {@code StateAssignmentOperation}.
  *
  * <p>An operator can be rescaled when its state is keyed ({@link KeyGroupedState}), every in-edge
  * is HASH and no edge of it is FORWARD; anything else is refused ({@link Refused}), as Flink
@@ -111,12 +112,19 @@ public final class Rescaling {
      * it; {@code checkpoint} itself when its parallelism is the graph's.
      */
     public static CompletedCheckpoint restoreRescaled(CompletedCheckpoint checkpoint, JobGraph job) {
-        return restoreRescaled(checkpoint, job, KEY_GROUPS);
+        return restoreRescaled(checkpoint, job, KEY_GROUPS, KEY_GROUP_ROUTE);
     }
 
     /** {@link #restoreRescaled(CompletedCheckpoint, JobGraph)} with another placement: the broken twins' seam. */
     @TestSeam
     public static CompletedCheckpoint restoreRescaled(CompletedCheckpoint checkpoint, JobGraph job, Placement placement) {
+        return restoreRescaled(checkpoint, job, placement, KEY_GROUP_ROUTE);
+    }
+
+    /** {@link #restoreRescaled(CompletedCheckpoint, JobGraph)} with another placement and channel route: the broken twins' seam. */
+    @TestSeam
+    public static CompletedCheckpoint restoreRescaled(CompletedCheckpoint checkpoint, JobGraph job, Placement placement,
+                                                      ChannelRoute route) {
         Map<String, Integer> old = parallelismOf(checkpoint, job);
         Map<String, Integer> rescaled = new LinkedHashMap<>();
         for (Map.Entry<String, Integer> e : old.entrySet()) {
@@ -133,11 +141,16 @@ public final class Rescaling {
         if (rescaled.isEmpty()) {
             return checkpoint;
         }
-        refuseChannelState(checkpoint, rescaled.keySet());
         PhysicalGraph graph = PhysicalGraph.of(job);
+        JobGraph oldJob = job;
+        for (Map.Entry<String, Integer> e : rescaled.entrySet()) {
+            oldJob = oldJob.withParallelism(e.getKey(), e.getValue());
+        }
         Map<String, TaskSnapshot> snapshots = assignKeyGroups(checkpoint, job, rescaled.keySet(), graph, placement);
-        return new CompletedCheckpoint(checkpoint.id(), checkpoint.sourceOffsets(), snapshots,
-                checkpoint.channelState(), checkpoint.stats());
+        Map<String, List<Record>> channels = redistributeChannelState(checkpoint, rescaled.keySet(),
+                PhysicalGraph.of(oldJob), graph, route);
+        return new CompletedCheckpoint(checkpoint.id(), checkpoint.sourceOffsets(), snapshots, channels,
+                checkpoint.stats());
     }
 
     /**
@@ -183,21 +196,66 @@ public final class Rescaling {
     }
 
     /**
-     * The spec's {@code RedistributeChannelState} is not done yet: a checkpoint with in-flight
-     * records on a channel into or out of a rescaled operator (unaligned, alternating) is refused
-     * rather than restored wrong. (The spec orders redistributed records per key group; the
-     * engine's FifoChannelInv orders a channel's records per route, which records merged from
-     * several old channels after a scale-down need not keep.)
+     * Where a rescaled restore puts a stored in-flight record: the new channel (its id) for record
+     * {@code r} stored on old channel {@code oldChannel}, given the rescaled operators and the new graph.
      */
-    private static void refuseChannelState(CompletedCheckpoint checkpoint, Set<String> rescaled) {
+    @FunctionalInterface
+    public interface ChannelRoute {
+        String channel(String oldChannel, Record r, Set<String> rescaled, PhysicalGraph graph);
+    }
+
+    /**
+     * The correct route (the spec's {@code StoredRoute}): from the new task of the sender's
+     * operator that owns the record's key group (a task of an operator not rescaled stays
+     * itself) to the new task of the receiver's operator that owns it. Every edge of a rescaled
+     * operator is HASH (or a BROADCAST out of it: the receiver is not rescaled then, and keeps
+     * its index), so that owner is the task the record's key routes to.
+     */
+    public static final ChannelRoute KEY_GROUP_ROUTE = (oldChannel, r, rescaled, graph) -> {
+        String[] ends = oldChannel.split("->");
+        return newTask(ends[0], r.key(), rescaled, graph) + "->" + newTask(ends[1], r.key(), rescaled, graph);
+    };
+
+    /** Old task {@code task}'s counterpart in {@code graph} for a record of {@code key}: itself unless its operator is rescaled. */
+    private static String newTask(String task, long key, Set<String> rescaled, PhysicalGraph graph) {
+        String node = node(task);
+        if (!rescaled.contains(node)) {
+            return task;
+        }
+        return PhysicalGraph.taskId(node, KeyGroups.ownerOfKey(key, graph.job().node(node).parallelism(),
+                graph.job().maxParallelism()));
+    }
+
+    /**
+     * The spec's {@code RedistributeChannelState}: the channel state of the checkpoint (each old
+     * channel's receiver-side part, then its sender-side part, in FIFO order) as the new graph's
+     * channels hold it: every stored record of a channel into or out of a rescaled operator on
+     * the channel its key group's route takes at the new parallelism ({@code route}), each new
+     * channel receiving the old channels' records in their order (old channels taken in the old
+     * graph's channel order, so the result does not depend on a map's order). The records of one
+     * key group come from one old channel, so FIFO per key group holds on every new channel
+     * (spec: {@code FifoPerChannelInv}). Flink: {@code InflightDataRescalingDescriptor}, the
+     * virtual channels demultiplexed on the input side (FLINK-19533, FLINK-19801).
+     */
+    static Map<String, List<Record>> redistributeChannelState(CompletedCheckpoint checkpoint, Set<String> rescaled,
+                                                              PhysicalGraph oldGraph, PhysicalGraph graph,
+                                                              ChannelRoute route) {
+        Map<String, List<Record>> out = new LinkedHashMap<>();
+        for (PhysicalGraph.ChannelSpec old : oldGraph.channels()) {
+            List<Record> records = checkpoint.channelState().getOrDefault(old.id(), List.of());
+            boolean moves = rescaled.contains(node(old.sender())) || rescaled.contains(node(old.receiver()));
+            for (Record r : records) {
+                String to = moves ? route.channel(old.id(), r, rescaled, graph) : old.id();
+                out.computeIfAbsent(to, k -> new ArrayList<>()).add(r);
+            }
+        }
         checkpoint.channelState().forEach((channel, records) -> {
-            String[] ends = channel.split("->");
-            if (!records.isEmpty() && (rescaled.contains(node(ends[0])) || rescaled.contains(node(ends[1])))) {
-                throw new Refused("cannot rescale '" + (rescaled.contains(node(ends[0])) ? node(ends[0]) : node(ends[1]))
-                        + "' from checkpoint " + checkpoint.id() + ": it holds in-flight records of channel " + channel
-                        + ", and redistributing channel state is not supported yet");
+            if (!records.isEmpty() && !oldGraph.channels().stream().anyMatch(c -> c.id().equals(channel))) {
+                throw new IllegalStateException("checkpoint " + checkpoint.id() + " holds channel state of " + channel
+                        + ", which is not a channel of the job at the checkpoint's parallelism");
             }
         });
+        return out;
     }
 
     private static String node(String task) {

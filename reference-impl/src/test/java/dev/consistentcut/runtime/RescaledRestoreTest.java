@@ -7,16 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.check.CutInvariants;
 import dev.consistentcut.check.Violation;
 import dev.consistentcut.checkpoint.CompletedCheckpoint;
 import dev.consistentcut.checkpoint.InMemoryCheckpointStore;
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.KeyGroups;
 import dev.consistentcut.graph.Partitioning;
+import dev.consistentcut.message.Record;
 import dev.consistentcut.operator.KeyedCount;
 import dev.consistentcut.operator.MapOperator;
 import dev.consistentcut.operator.RecordingSink;
 import dev.consistentcut.source.InMemorySourceLog;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -153,22 +156,107 @@ class RescaledRestoreTest {
         assertTrue(Rescaling.restoreRescaled(now, job(3)) == now, "same parallelism: the checkpoint itself");
     }
 
-    /** Channel state is not redistributed yet: a checkpoint holding in-flight records of the rescaled operator is refused. */
-    @Test
-    void aCheckpointWithInFlightRecordsOfTheRescaledOperatorIsRefused() {
-        for (long seed = 1; seed <= 20; seed++) {
+    /**
+     * Unaligned and alternating (a 1-step aligned timeout, so most checkpoints go unaligned): the
+     * checkpoint restored at 3 and the one restored at 1 hold in-flight records (asserted: the
+     * seed is chosen so, the test cannot pass without redistributing channel state; alternating
+     * seed 3 is a scale-down that merges one source's records of several key groups into one
+     * channel; random seeds: the stress tests' RescalePropertiesTest), which
+     * {@link Rescaling#redistributeChannelState} puts on the new channels; the engine's checks
+     * (ConsistentCutInv, FifoChannelInv after each restore, ExactlyOnceInv at the end) hold.
+     * Flink: {@code UnalignedCheckpointRescaleITCase} (rescale up and down with in-flight data).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"unaligned", "alternating"})
+    void theSimulationRedistributesChannelStateAtThreeThenOneExactlyOnce(String modeName) {
+        long[] seeds = modeName.equals("unaligned") ? new long[] {4} : new long[] {3};
+        for (long seed : seeds) {
+            BarrierMode mode = channelStateMode(modeName);
             InMemoryCheckpointStore store = new InMemoryCheckpointStore(3);
-            partialRun(store, 2, BarrierHandlers.unaligned(), seed, 1500);
-            CompletedCheckpoint c = store.latest().orElseThrow();
-            if (c.persistedRecordCount() > 0) {
-                Rescaling.Refused refused = assertThrows(Rescaling.Refused.class, () -> Rescaling.restoreRescaled(c, job(3)));
-                assertTrue(refused.getMessage().contains("redistributing channel state is not supported yet"),
-                        refused.getMessage());
-                assertTrue(Rescaling.restoreRescaled(c, job(2)) == c, "no rescale, no refusal");
-                return;
-            }
+            partialRun(store, 2, mode, seed, 1500);
+            CompletedCheckpoint atTwo = store.latest().orElseThrow();
+            assertTrue(atTwo.persistedRecordCount() > 0, "seed " + seed + ": no in-flight records at 2");
+            partialRun(store, 3, mode, seed, 1500);
+            CompletedCheckpoint atThree = store.latest().orElseThrow();
+            assertEquals(3, parallelismOf(atThree), "a checkpoint at 3, seed " + seed);
+            assertTrue(atThree.persistedRecordCount() > 0, "seed " + seed + ": no in-flight records at 3");
+            RunResult r = new SimulationRuntime(job(1), mode,
+                    RunOptions.builder().seed(seed).store(() -> store).build()).run();
+            assertTrue(r.holds(), "seed " + seed + ": " + r.violations());
         }
-        throw new AssertionError("no unaligned checkpoint with in-flight records in 20 seeds");
+    }
+
+    private static BarrierMode channelStateMode(String name) {
+        return name.equals("unaligned") ? BarrierHandlers.unaligned() : BarrierHandlers.alternating(1);
+    }
+
+    /** The threaded runtime restores through the same {@link Rescaling#restoringInto}: an unaligned checkpoint with in-flight records at 2, restored at 3, then at 1. */
+    @Test
+    void theThreadedRuntimeRedistributesChannelStateAtThreeThenOne() {
+        InMemoryCheckpointStore store = new InMemoryCheckpointStore(3);
+        partialRun(store, 2, BarrierHandlers.unaligned(), 4, 1500);
+        assertTrue(store.latest().orElseThrow().persistedRecordCount() > 0);
+        RunOptions threads = RunOptions.builder().seed(1).checkpointInterval(TimeUnit.MILLISECONDS.toNanos(1))
+                .store(() -> store).build();
+        RunResult up = new ThreadedRuntime(job(3), BarrierHandlers.unaligned(), threads).run();
+        assertTrue(up.holds(), up.violations().toString());
+        RunResult down = new ThreadedRuntime(job(1), BarrierHandlers.unaligned(), threads).run();
+        assertTrue(down.holds(), down.violations().toString());
+    }
+
+    /**
+     * Each stored record lands on the channel to the new task owning its key group, from the new
+     * task of a rescaled sender owning it; each old channel's records keep their order.
+     */
+    @Test
+    void eachStoredRecordGoesToTheChannelOfItsKeyGroupsNewOwnerInOrder() {
+        InMemoryCheckpointStore store = new InMemoryCheckpointStore(3);
+        partialRun(store, 2, BarrierHandlers.unaligned(), 4, 1500);
+        CompletedCheckpoint old = store.latest().orElseThrow();
+        for (int p : new int[] {3, 1}) {
+            CompletedCheckpoint now = Rescaling.restoreRescaled(old, job(p));
+            assertEquals(old.persistedRecordCount(), now.persistedRecordCount(), "none lost, none copied at " + p);
+            now.channelState().forEach((channel, records) -> {
+                for (Record r : records) {
+                    String owner = "count#" + KeyGroups.ownerOfKey(r.key(), p, KeyGroups.DEFAULT_MAX_PARALLELISM);
+                    assertTrue(channel.endsWith("->" + owner) || channel.startsWith(owner + "->"), r + " on " + channel);
+                }
+            });
+            old.channelState().forEach((channel, records) -> {
+                for (List<Record> moved : now.channelState().values()) {
+                    List<Record> fromHere = moved.stream().filter(records::contains).toList();
+                    assertEquals(records.stream().filter(fromHere::contains).toList(), fromHere, channel + " reordered");
+                }
+            });
+        }
+    }
+
+    /**
+     * The broken twin (the spec's {@code BugChannelStateOnOldIndex}): each old channel's stored
+     * records left on the channel of the same index after a scale-down, the channels of the tasks
+     * that are gone lost with their records. The engine's checks report {@code NoSkipInv}; the
+     * same checkpoint redistributed holds.
+     */
+    @Test
+    void channelStateLeftOnItsOldIndexAfterAScaleDownIsCaught() {
+        InMemoryCheckpointStore store = new InMemoryCheckpointStore(3);
+        partialRun(store, 3, BarrierHandlers.unaligned(), 4, 1500);
+        CompletedCheckpoint old = store.latest().orElseThrow();
+        assertTrue(old.channelState().entrySet().stream()
+                .anyMatch(e -> !e.getValue().isEmpty() && !e.getKey().matches(".*count#0.*")),
+                "records on a channel of count#1 or count#2: " + old.channelState());
+        Rescaling.ChannelRoute oldIndex = (channel, r, rescaled, graph) -> channel;
+        InMemoryCheckpointStore broken = new InMemoryCheckpointStore(3);
+        broken.store(Rescaling.restoreRescaled(old, job(1), Rescaling.KEY_GROUPS, oldIndex));
+        RunResult r = new SimulationRuntime(job(1), BarrierHandlers.unaligned(),
+                RunOptions.builder().seed(1).store(() -> broken).build()).run();
+        Set<String> caught = r.violations().stream().map(Violation::invariant).collect(Collectors.toSet());
+        assertTrue(caught.contains(CutInvariants.NO_SKIP), "not caught as NoSkipInv: " + caught + " " + r.violations());
+        InMemoryCheckpointStore right = new InMemoryCheckpointStore(3);
+        right.store(Rescaling.restoreRescaled(old, job(1)));
+        RunResult ok = new SimulationRuntime(job(1), BarrierHandlers.unaligned(),
+                RunOptions.builder().seed(1).store(() -> right).build()).run();
+        assertTrue(ok.holds(), ok.violations().toString());
     }
 
     @Test

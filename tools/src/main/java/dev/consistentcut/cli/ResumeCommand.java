@@ -35,7 +35,8 @@ final class ResumeCommand {
             "its --buffer-size (a manifest written before that option existed: the default, 0).",
             "--parallelism count=N restores the job with its keyed count at N tasks, each given the",
             "key groups of its new range (1..the job's --max-parallelism); the job then runs at N",
-            "(the manifest says so). Not yet for mode unaligned or alternating (exit 2, DIR unchanged).",
+            "(the manifest says so); in-flight records a checkpoint stored (unaligned, alternating) go to",
+            "the new task owning their key group.",
             "Exit codes: 0 the mode's promise holds (exactly-once; at-least-once in that mode); 1 violated;",
             "2 bad usage or options contradicting the manifest; 3 DIR missing, unreadable, in use, or not a job",
             "directory, its FINISHED marker damaged, or the file job's --output gone or failing (I/O).");
@@ -138,7 +139,7 @@ final class ResumeCommand {
     /**
      * Refuses, before anything in DIR changes, a rescale the engine cannot do: a parallelism above
      * the job's max parallelism, an exchange whose channel state cannot be redistributed
-     * ({@link Rescaling#checkRescalable}), or a mode whose checkpoints hold in-flight records.
+     * ({@link Rescaling#checkRescalable}: FORWARD, or BROADCAST into the keyed operator).
      */
     private static void refuseRescale(CliOptions job, int parallelism, JobManifest manifest, Path path)
             throws UsageException {
@@ -153,10 +154,6 @@ final class ResumeCommand {
                     job.mode().oneInFlight());
         } catch (Rescaling.Refused e) {
             throw new UsageException(e.getMessage());
-        }
-        if (job.mode().oneInFlight()) {
-            throw new UsageException("rescaling a job in mode " + job.mode().name() + " is not supported yet (its"
-                    + " checkpoints' in-flight records would have to be redistributed); " + path + " is unchanged");
         }
     }
 

@@ -100,22 +100,49 @@ class RescaleCliTest {
         return out;
     }
 
+    /** The in-flight records {@code inspect} lists for the checkpoint a resume of {@code dir} uses. */
+    private static long recordsResumeUses(Path dir) {
+        Outcome inspect = cli("inspect", dir.toString());
+        String line = inspect.out().lines().filter(l -> l.endsWith("<- resume uses this")).findFirst()
+                .orElseThrow(() -> new AssertionError(inspect.out()));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(" (\\d+) records ").matcher(line);
+        assertTrue(m.find(), line);
+        return Long.parseLong(m.group(1));
+    }
+
+    /**
+     * An unaligned job whose checkpoints hold in-flight records (asserted, so the test cannot pass
+     * without redistributing them), rescaled to 3 and then to 1, each time from a checkpoint
+     * that stored in-flight records: exactly-once each time.
+     */
+    @Test
+    void anUnalignedJobWithInFlightRecordsRestoredAtThreeThenOneKeepsItsExactlyOnceVerdict() throws IOException {
+        Path dir = job("unaligned", "simulation");
+        crashedPartWay(dir);
+        assertTrue(recordsResumeUses(dir) > 0, "the checkpoint restored at 3 stores in-flight records");
+        Outcome up = cli("resume", dir.toString(), "--parallelism", "count=3");
+        assertEquals(0, up.code(), up.out() + up.err());
+        assertTrue(up.err().contains("rescaling count from 2 to 3 tasks on restore"), up.err());
+        assertTrue(up.out().endsWith("verdict: exactly-once holds\n"), up.out());
+        crashedPartWay(dir);
+        assertTrue(Files.readString(dir.resolve("MANIFEST")).contains("parallelism=count=3\n"), "the job runs at 3 now");
+        assertTrue(recordsResumeUses(dir) > 0, "the checkpoint restored at 1 stores in-flight records");
+        Outcome down = cli("resume", dir.toString(), "--parallelism", "count=1");
+        assertEquals(0, down.code(), down.out() + down.err());
+        assertTrue(down.out().endsWith("verdict: exactly-once holds\n"), down.out());
+    }
+
     @Test
     void aRescaleTheEngineCannotDoIsRefusedAndChangesNothing() throws IOException {
         Path dir = job("unaligned", "simulation");
         crashedPartWay(dir);
         Map<String, String> before = bytes(dir);
 
-        Outcome unaligned = cli("resume", dir.toString(), "--parallelism", "count=3");
-        assertEquals(2, unaligned.code(), unaligned.out() + unaligned.err());
-        assertEquals("error: rescaling a job in mode unaligned is not supported yet (its checkpoints' in-flight records"
-                + " would have to be redistributed); " + dir + " is unchanged", unaligned.err().lines().findFirst().orElseThrow());
-        assertEquals(before, bytes(dir));
-
         Outcome tooMany = cli("resume", dir.toString(), "--parallelism", "count=129");
         assertEquals(2, tooMany.code());
         assertTrue(tooMany.err().startsWith("error: --parallelism count=129 exceeds the max parallelism 128 of job "),
                 tooMany.err());
+        assertEquals(before, bytes(dir));
 
         Outcome sink = cli("resume", dir.toString(), "--parallelism", "sink=2");
         assertEquals(2, sink.code());

@@ -45,6 +45,16 @@ final class PropertyRunner {
         }
     }
 
+    /** {@link #check(TestInfo, Gen, Consumer)} with {@code examples} cases: a property whose cases cost more. */
+    static <A> void check(TestInfo test, int examples, Gen<A> gen, Consumer<A> property) {
+        announce(test, examples);
+        try {
+            theory(examples, 2_000).forAll(gen).checkAssert(property);
+        } catch (AssertionError e) {
+            throw withReplay(test, e);
+        }
+    }
+
     static <A, B> void check(TestInfo test, Gen<A> a, Gen<B> b, BiConsumer<A, B> property) {
         announce(test, EXAMPLES);
         try {
@@ -59,9 +69,14 @@ final class PropertyRunner {
      * that the twin shows the property catching the bug it targets and not something else.
      */
     static <A> void assertFalsified(TestInfo test, String expected, Gen<A> gen, Consumer<A> property) {
+        assertFalsified(test, expected, 300, gen, property);
+    }
+
+    /** {@link #assertFalsified(TestInfo, String, Gen, Consumer)} with at most {@code shrinkCycles} shrinks: a twin whose cases cost more. */
+    static <A> void assertFalsified(TestInfo test, String expected, int shrinkCycles, Gen<A> gen, Consumer<A> property) {
         announce(test, TWIN_EXAMPLES);
         AssertionError e = assertThrows(AssertionError.class,
-                () -> theory(TWIN_EXAMPLES, 300).forAll(gen).checkAssert(a -> violationsOnly(() -> property.accept(a))),
+                () -> theory(TWIN_EXAMPLES, shrinkCycles).forAll(gen).checkAssert(a -> violationsOnly(() -> property.accept(a))),
                 "the property held for a deliberately broken variant: it cannot catch " + expected);
         reportCatch(test, expected, e);
     }
