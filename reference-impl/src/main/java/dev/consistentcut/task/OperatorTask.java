@@ -85,8 +85,29 @@ public final class OperatorTask implements Task {
      */
     public static final Executor BACKGROUND_MATERIALISER = TaskChangelogs.SHARED_MATERIALISER;
 
+    /**
+     * The writers of the threaded runtime's tasks: daemon threads, made as needed and ended when
+     * idle; each task's writes run on them one at a time and in order ({@link SerialWrites}). Flink:
+     * a subtask's asynchronous checkpoint part ({@code AsyncCheckpointRunnable}) runs on the task's
+     * async-operations thread pool, not on the task's mailbox thread.
+     */
+    public static final Executor BACKGROUND_WRITER = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "checkpoint-writer");
+        t.setDaemon(true);
+        return t;
+    });
+
     private final Executor materialiser;
     private final MaterialisedUploads uploads;
+    /** Where this task's checkpoint writes run, in order ({@link Context#acknowledge}). */
+    private final SerialWrites writer;
+    /**
+     * The checkpoints whose write was handed to {@link #writer} and whose acknowledgement has not
+     * gone out, oldest first. Task thread only.
+     */
+    private final java.util.ArrayDeque<PendingWrite> pendingWrites = new java.util.ArrayDeque<>();
+    /** Called by the writer's thread when a write is done: the runtime wakes the task ({@link #onWritten}). */
+    private volatile Runnable written = () -> { };
     /** The operator state and {@link #processed} as changelogs: what a snapshot shares with the previous one. */
     private TaskChangelogs changelogs;
     /** The spec's {@code endedInputs[t]}: inputs that delivered their end of partition. */
@@ -141,7 +162,21 @@ public final class OperatorTask implements Task {
     public OperatorTask(String id, PhysicalGraph graph, Map<String, Channel> channels, BarrierMode mode,
                         CoordinatorGateway coordinator, RunObserver observer, boolean trackProcessed,
                         Executor materialiser, MaterialisedUploads uploads) {
+        this(id, graph, channels, mode, coordinator, observer, trackProcessed, materialiser, uploads, Runnable::run);
+    }
+
+    /**
+     * As the other constructors, each checkpoint's write of the task's changes running on {@code
+     * writer} ({@link #BACKGROUND_WRITER} in the threaded runtime: the task goes on processing
+     * meanwhile and acknowledges when the write is done, {@link #acknowledgeWritten}; the calling
+     * thread in the simulation and by default: written and acknowledged within the step that
+     * snapshots, so that a seed decides every step).
+     */
+    public OperatorTask(String id, PhysicalGraph graph, Map<String, Channel> channels, BarrierMode mode,
+                        CoordinatorGateway coordinator, RunObserver observer, boolean trackProcessed,
+                        Executor materialiser, MaterialisedUploads uploads, Executor writer) {
         this.uploads = Objects.requireNonNull(uploads, "uploads");
+        this.writer = new SerialWrites(writer);
         this.materialiser = Objects.requireNonNull(materialiser, "materialiser");
         this.id = Objects.requireNonNull(id, "id");
         this.graph = Objects.requireNonNull(graph, "graph");
@@ -554,6 +589,7 @@ public final class OperatorTask implements Task {
                 settled = sink.settled();
             }
             ended = true;
+            awaitWrites(); // the acknowledgements of earlier checkpoints go out before the end
             TaskSnapshot finalState = changelogs.snapshot(processed);
             changelogs.persist(Long.MAX_VALUE, finalState); // every later checkpoint holds the final state
             coordinator.taskEnded(Acknowledgement.ofOperator(id, 1, finalState, Map.of(), Map.of(), 0, 0));
@@ -610,6 +646,7 @@ public final class OperatorTask implements Task {
         endedInputs.clear();
         abortedAhead.clear();
         ended = false;
+        dropWrites();
         clearPending();
     }
 
@@ -618,6 +655,111 @@ public final class OperatorTask implements Task {
         pendingSnapshotId = 0;
         inputChannelState.clear();
         outputChannelState.clear();
+    }
+
+    /** A checkpoint's write handed to the writer, and the acknowledgement that follows it. */
+    private static final class PendingWrite {
+        final Acknowledgement ack;
+        /** Counted down when the write is done (or skipped, {@link #dropped}). */
+        final java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        /** Set by a restore before the write ran: it writes nothing (the store's restore swept its files). */
+        volatile boolean dropped;
+        /** What the write threw, if it failed: the checkpoint is declined instead of acknowledged. */
+        volatile Throwable failure;
+
+        PendingWrite(Acknowledgement ack) {
+            this.ack = ack;
+        }
+
+        boolean isDone() {
+            return done.getCount() == 0;
+        }
+    }
+
+    /**
+     * Sends, in checkpoint order, the acknowledgement of each checkpoint whose write is done, up to
+     * the first one still being written; a write that failed declines its checkpoint instead (as
+     * Flink's {@code AsyncCheckpointRunnable} reports an asynchronous failure as a declined
+     * checkpoint). On the task's thread: the threaded runtime calls it before each step, and when
+     * the writer wakes an idle task ({@link #onWritten}); the simulation's writes are done within
+     * the step that snapshots, which sends the acknowledgement at once. An acknowledgement of a
+     * checkpoint aborted meanwhile is ignored by the coordinator ({@code AckResult.IGNORED_ABORTED}).
+     *
+     * @return how many checkpoints were acknowledged or declined
+     */
+    public int acknowledgeWritten() {
+        int n = 0;
+        for (PendingWrite w = pendingWrites.peek(); w != null && w.isDone(); w = pendingWrites.peek()) {
+            pendingWrites.poll();
+            n++;
+            if (w.failure != null) {
+                coordinator.declineCheckpoint(id, w.ack.checkpointId());
+            } else {
+                coordinator.acknowledge(w.ack);
+            }
+        }
+        return n;
+    }
+
+    /** Checkpoints written or being written whose acknowledgement has not gone out. Task thread. */
+    public int pendingWrites() {
+        return pendingWrites.size();
+    }
+
+    /**
+     * {@code wake} is called on the writer's thread after each write of this task: the runtime
+     * wakes the task's thread, which then acknowledges ({@link #acknowledgeWritten}). Set while the
+     * task does not run.
+     */
+    public void onWritten(Runnable wake) {
+        this.written = Objects.requireNonNull(wake, "wake");
+    }
+
+    /** Hands the write of {@code ack}'s snapshot to the writer; its acknowledgement follows when it is done. */
+    private void write(Acknowledgement ack) {
+        PendingWrite w = new PendingWrite(ack);
+        pendingWrites.add(w);
+        TaskChangelogs target = changelogs;
+        writer.execute(() -> {
+            try {
+                if (!w.dropped) {
+                    target.persist(ack.checkpointId(), ack.snapshot());
+                }
+            } catch (Throwable t) {
+                w.failure = t;
+            } finally {
+                w.done.countDown();
+                written.run();
+            }
+        });
+        acknowledgeWritten(); // written on this thread (the simulation's): acknowledged within this step
+    }
+
+    /** Waits until every write handed over is done, and acknowledges them: before the task's final state. */
+    private void awaitWrites() {
+        for (PendingWrite w : pendingWrites) {
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    w.done.await(); // a write of the store's, which waits for nothing of the task's
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        acknowledgeWritten();
+    }
+
+    /** A restore: the writes not yet done write nothing, and no acknowledgement of them goes out. */
+    private void dropWrites() {
+        for (PendingWrite w : pendingWrites) {
+            w.dropped = true;
+        }
+        pendingWrites.clear();
     }
 
     @Override
@@ -822,16 +964,19 @@ public final class OperatorTask implements Task {
                 throw new IllegalStateException("task " + id + ": acknowledging checkpoint " + checkpointId
                         + " without a snapshot for it (snapshot taken for " + pendingSnapshotId + ")");
             }
-            // The changes since the previous snapshot are written here, on the task's thread, before
-            // the acknowledgement: the coordinator's store only takes them over (FLIP-158's changelog
-            // writer: the task uploads its changes, the coordinator registers their handles).
-            changelogs.persist(checkpointId, pendingSnapshot);
+            // What the acknowledgement carries is frozen here (the snapshot is immutable, the channel
+            // state copied); the changes since the previous snapshot are then written by the writer
+            // and the acknowledgement goes out when that is done, so that the coordinator's store
+            // only takes them over (FLIP-158's changelog writer: the task uploads its changes, the
+            // coordinator registers their handles). Flink's asynchronous phase: the synchronous part
+            // only freezes what to write (SubtaskCheckpointCoordinatorImpl#checkpointState), the
+            // upload runs on another thread (AsyncCheckpointRunnable), which acknowledges when done.
             long now = coordinator.now();
             long startDelay = firstBarrierTime - coordinator.triggerTime(checkpointId);
             Acknowledgement ack = Acknowledgement.ofOperator(id, checkpointId, pendingSnapshot,
                     inputChannelState, outputChannelState, startDelay, now - firstBarrierTime);
             clearPending();
-            coordinator.acknowledge(ack);
+            write(ack);
         }
     }
 }
