@@ -477,10 +477,21 @@ public final class OperatorTask implements Task {
                 && inputs.get(input).peek() instanceof CancelBarrier && !handler.isBlocked(input);
     }
 
-    /** Whether {@code ReceiveEndOfPartition} is enabled on {@code input}: end of partition is at its head and the input is not blocked. */
+    /**
+     * Whether {@code ReceiveEndOfPartition} is enabled on {@code input}: end of partition is at its
+     * head, the input is not blocked, and, on the last open input, every checkpoint written so far
+     * is acknowledged (the task's final state follows the acknowledgements of its earlier
+     * checkpoints; {@link #acknowledgeWritten}).
+     */
     public boolean canReceiveEndOfPartition(int input) {
         return input >= 0 && input < inputs.size()
-                && inputs.get(input).peek() instanceof EndOfPartition && !handler.isBlocked(input);
+                && inputs.get(input).peek() instanceof EndOfPartition && !handler.isBlocked(input)
+                && !endsWhileWriting(input);
+    }
+
+    /** Whether end of partition on {@code input} would end the task while a write is pending. */
+    private boolean endsWhileWriting(int input) {
+        return !pendingWrites.isEmpty() && !endedInputs.get(input) && endedInputs.cardinality() == inputs.size() - 1;
     }
 
     /**
@@ -589,7 +600,7 @@ public final class OperatorTask implements Task {
                 settled = sink.settled();
             }
             ended = true;
-            awaitWrites(); // the acknowledgements of earlier checkpoints go out before the end
+            awaitWrites(); // this step's own, if its end of partition completed an alignment
             TaskSnapshot finalState = changelogs.snapshot(processed);
             changelogs.persist(Long.MAX_VALUE, finalState); // every later checkpoint holds the final state
             coordinator.taskEnded(Acknowledgement.ofOperator(id, 1, finalState, Map.of(), Map.of(), 0, 0));
@@ -660,19 +671,17 @@ public final class OperatorTask implements Task {
     /** A checkpoint's write handed to the writer, and the acknowledgement that follows it. */
     private static final class PendingWrite {
         final Acknowledgement ack;
-        /** Counted down when the write is done (or skipped, {@link #dropped}). */
+        /** Counted down by the writer's thread when the write is done (or skipped, {@link #dropped}). */
         final java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
         /** Set by a restore before the write ran: it writes nothing (the store's restore swept its files). */
         volatile boolean dropped;
         /** What the write threw, if it failed: the checkpoint is declined instead of acknowledged. */
         volatile Throwable failure;
+        /** Whether the write ran on the task's thread, within the step that handed it over (the simulation's). */
+        volatile boolean inline;
 
         PendingWrite(Acknowledgement ack) {
             this.ack = ack;
-        }
-
-        boolean isDone() {
-            return done.getCount() == 0;
         }
     }
 
@@ -688,12 +697,19 @@ public final class OperatorTask implements Task {
      * @return how many checkpoints were acknowledged or declined
      */
     public int acknowledgeWritten() {
+        return sendWritten(true);
+    }
+
+    /** {@link #acknowledgeWritten}; {@code betweenSteps} false: within the step that is about to record its event. */
+    private int sendWritten(boolean betweenSteps) {
         int n = 0;
-        for (PendingWrite w = pendingWrites.peek(); w != null && w.isDone(); w = pendingWrites.peek()) {
+        for (PendingWrite w = pendingWrites.peek(); w != null && w.done.getCount() == 0; w = pendingWrites.peek()) {
             pendingWrites.poll();
             n++;
             if (w.failure != null) {
                 coordinator.declineCheckpoint(id, w.ack.checkpointId());
+            } else if (betweenSteps) {
+                coordinator.acknowledgeBetweenSteps(w.ack);
             } else {
                 coordinator.acknowledge(w.ack);
             }
@@ -720,7 +736,9 @@ public final class OperatorTask implements Task {
         PendingWrite w = new PendingWrite(ack);
         pendingWrites.add(w);
         TaskChangelogs target = changelogs;
+        Thread task = Thread.currentThread();
         writer.execute(() -> {
+            w.inline = Thread.currentThread() == task;
             try {
                 if (!w.dropped) {
                     target.persist(ack.checkpointId(), ack.snapshot());
@@ -728,30 +746,38 @@ public final class OperatorTask implements Task {
             } catch (Throwable t) {
                 w.failure = t;
             } finally {
-                w.done.countDown();
+                w.done.countDown(); // after the failure, before the wake-up: both seen by the task's thread
                 written.run();
             }
         });
-        acknowledgeWritten(); // written on this thread (the simulation's): acknowledged within this step
+        if (w.inline) {
+            sendWritten(false); // written on this thread (the simulation's): acknowledged within this step
+        }
     }
 
-    /** Waits until every write handed over is done, and acknowledges them: before the task's final state. */
+    /**
+     * Waits until every write handed over is done and acknowledges them, before the task's final
+     * state: only a write this step handed over can be pending here (end of partition on the last
+     * input is enabled only without one), the step's end of partition having completed the
+     * alignment of a checkpoint. The writer waits for nothing of the task's (the store's lock at
+     * most), so this wait ends.
+     */
     private void awaitWrites() {
+        boolean interrupted = false;
         for (PendingWrite w : pendingWrites) {
-            boolean interrupted = false;
             while (true) {
                 try {
-                    w.done.await(); // a write of the store's, which waits for nothing of the task's
+                    w.done.await();
                     break;
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }
             }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
         }
-        acknowledgeWritten();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        sendWritten(false); // within this step, before its event
     }
 
     /** A restore: the writes not yet done write nothing, and no acknowledgement of them goes out. */
@@ -798,6 +824,9 @@ public final class OperatorTask implements Task {
             } else if (head instanceof CancelBarrier cb) {
                 out.add(new Step(Action.RECEIVE_CANCEL_BARRIER, id, i, cb.checkpointId()));
             } else if (head instanceof EndOfPartition) {
+                if (endsWhileWriting(i)) {
+                    continue; // enabled once the writes are acknowledged; the writer wakes the task
+                }
                 out.add(new Step(Action.RECEIVE_END_OF_PARTITION, id, i, 0));
             } else if (routeHasRoom(((Record) head).key())) {
                 out.add(new Step(Action.PROCESS_RECORD, id, i, 0));

@@ -1,6 +1,7 @@
 package dev.consistentcut.task;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -173,10 +174,9 @@ class AsynchronousWriteTest {
     }
 
     @Test
-    void theFinalStateFollowsTheAcknowledgementOfEveryEarlierWrite() {
+    void theTaskEndsOnlyAfterEveryEarlierWriteIsAcknowledged() {
         s1.emitRecord();
         checkpoint(1);
-        writes.release(); // done, not yet acknowledged
         while (!s1.exhausted()) {
             s1.emitRecord();
         }
@@ -192,12 +192,25 @@ class AsynchronousWriteTest {
         while (count.canProcessRecord(1)) {
             count.processRecord(1);
         }
+        assertFalse(count.canReceiveEndOfPartition(1), "the last end of partition waits for the held write");
+        assertFalse(enabled().contains(Action.RECEIVE_END_OF_PARTITION));
+        writes.release();
+        assertFalse(count.canReceiveEndOfPartition(1), "written, not yet acknowledged");
+        assertEquals(1, count.acknowledgeWritten());
+        assertTrue(count.canReceiveEndOfPartition(1));
+        assertTrue(enabled().contains(Action.RECEIVE_END_OF_PARTITION));
         count.receiveEndOfPartition(1);
         assertEquals(List.of(1L), countAcks().stream().map(Acknowledgement::checkpointId).toList(),
                 "checkpoint 1 acknowledged before the task ended");
         assertEquals(1, job.gateway.ended.stream().filter(a -> a.task().equals("count#0")).count());
         assertEquals(List.of(1L, Long.MAX_VALUE), persisted.stream().map(Persisted::checkpoint).toList());
         assertEquals(1, persisted.get(1).countAcksBefore(), "the final state written after the acknowledgement");
+    }
+
+    private List<Action> enabled() {
+        List<Step> steps = new ArrayList<>();
+        count.enabledSteps(steps);
+        return steps.stream().map(Step::action).toList();
     }
 
     @Test
