@@ -55,7 +55,14 @@ import java.util.function.Supplier;
  * operator state; the invariants are stated over it. It can be turned off for benchmarks (then
  * snapshots carry an empty ledger and the invariants cannot be checked).
  *
- * <p>Threading: see {@link Task}.
+ * <p>Checkpoint writes: the step that snapshots freezes the acknowledgement (the immutable
+ * snapshot, the channel state copied) and hands the write of the snapshot's new segments to the
+ * task's writer ({@link SerialWrites}: one at a time, in checkpoint order); the acknowledgement
+ * goes out from the task's thread once the write is done ({@link #acknowledgeWritten}). With the
+ * calling thread as writer (the simulation) that is within the same step.
+ *
+ * <p>Threading: see {@link Task}. The writer's thread touches only the frozen snapshot, the store
+ * and a {@code PendingWrite}'s flags; everything else stays on the task's thread.
  */
 public final class OperatorTask implements Task {
 
