@@ -132,11 +132,13 @@ final class CheckpointDriver {
      * @param completionChecker runs the check of each completed checkpoint's cut, one after another
      *     ({@link CompletionChecks}): the coordinator thread itself, or a thread of the runtime's
      * @param materialiser where the operator tasks materialise their changelogs (OperatorTask)
+     * @param writer where the operator tasks write each checkpoint's changes (OperatorTask)
      */
     CheckpointDriver(JobGraph job, BarrierMode mode, CheckpointSettings settings, ObservationSettings observation, LongSupplier clock, int bufferSize,
                      BufferEncoding bufferEncoding,
                      UnaryOperator<LifecycleChecks.Coordinator> lifecycleView, boolean checkEachCompletion,
-                     DriverGateway.Choices gateway, Executor completionChecker, Executor materialiser) {
+                     DriverGateway.Choices gateway, Executor completionChecker, Executor materialiser,
+                     Executor writer) {
         this.mode = mode;
         this.settings = settings;
         this.observation = observation;
@@ -154,7 +156,8 @@ final class CheckpointDriver {
         coordinator.setAbortsReachTasks(settings.abortsReachTasks());
         this.gateway = new DriverGateway(this, clock, gateway);
         this.deployment = new Deployment(graph, mode, this.gateway, this::tell, observation.trackProcessed(),
-                settings.endOfInput(), bufferSize, bufferEncoding, materialiser, store.materialisedUploads());
+                settings.endOfInput(), bufferSize, bufferEncoding, materialiser, store.materialisedUploads(),
+                writer);
         this.store = store;
         this.invariants = new CutInvariants(graph);
         this.declined = new DeclinedCheckpoints(settings.tolerableFailedCheckpoints(), observation.progress(), this::tell);

@@ -47,10 +47,12 @@ final class Deployment {
      * @param bufferEncoding how every channel's buffers carry their records
      * @param materialiser where the operator tasks materialise their changelogs
      * @param uploads where their materialisations write what they merged (the job's store's)
+     * @param writer where the operator tasks write each checkpoint's changes before acknowledging
+     *     it (OperatorTask: the calling thread, or writer threads while the task goes on)
      */
     Deployment(PhysicalGraph graph, BarrierMode mode, CoordinatorGateway gateway, RunObserver observer,
                boolean trackProcessed, boolean endOfInput, int bufferSize, BufferEncoding bufferEncoding,
-               Executor materialiser, dev.consistentcut.checkpoint.MaterialisedUploads uploads) {
+               Executor materialiser, dev.consistentcut.checkpoint.MaterialisedUploads uploads, Executor writer) {
         this.endOfInput = endOfInput;
         this.graph = graph;
         Map<String, Channel> channels = new LinkedHashMap<>();
@@ -68,7 +70,7 @@ final class Deployment {
                 tasks.put(t.id(), s);
             } else {
                 OperatorTask o = new OperatorTask(t.id(), graph, readOnly, mode, gateway, observer, trackProcessed,
-                        materialiser, uploads);
+                        materialiser, uploads, writer);
                 operators.add(o);
                 tasks.put(t.id(), o);
             }

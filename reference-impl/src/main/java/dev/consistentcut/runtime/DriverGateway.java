@@ -111,11 +111,26 @@ final class DriverGateway implements CoordinatorGateway {
 
     @Override
     public void acknowledge(Acknowledgement ack) {
+        acknowledge(ack, false);
+    }
+
+    /**
+     * As {@link #acknowledge}, between the task's steps: with a causal trace the coordinator's clock
+     * takes the task's clock after its last event ({@code eventInside}), not the number of its
+     * next one, which may be a step that needs this acknowledgement's completion (a sink's
+     * {@code NotifyCheckpointComplete}): a cycle.
+     */
+    @Override
+    public void acknowledgeBetweenSteps(Acknowledgement ack) {
+        acknowledge(ack, true);
+    }
+
+    private void acknowledge(Acknowledgement ack, boolean betweenSteps) {
         // No move of the generation: an acknowledgement gives no task a barrier to inject or news
         // to take (it aborts nothing and completes nothing; the acknowledging task asks again on
         // its own). A move here made every task ask again right after a checkpoint's last
         // acknowledgement, and so wait on the coordinator's lock while the store wrote it.
-        AckResult result = at(true, null, () -> coordinator.acknowledge(ack));
+        AckResult result = causal.atCoordinator(true, betweenSteps, null, () -> coordinator.acknowledge(ack));
         if (result == AckResult.ALL_ACKNOWLEDGED) {
             driver.addCompletable(ack.checkpointId());
             choices.wakeCoordinator().run();

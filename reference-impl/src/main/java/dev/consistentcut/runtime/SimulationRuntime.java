@@ -109,7 +109,7 @@ public final class SimulationRuntime extends DrivenRuntime {
                 o.onCheckpoint().andThen(completed::add), o.progress());
         this.driver = new CheckpointDriver(job, mode, checkpoints, keeping, () -> step, 1, BufferEncoding.REFERENCES,
                 lifecycleView, false, new DriverGateway.Choices(1, random::nextDouble, () -> { }, () -> false), Runnable::run,
-                materialisations::add);
+                materialisations::add, Runnable::run); // a task's write within the step that snapshots: seeded steps
         for (String t : driver.deployment.tasks.keySet()) {
             outputsOf.put(t, driver.graph.outputs(t).stream().map(c -> driver.deployment.channels.get(c.id())).toList());
         }

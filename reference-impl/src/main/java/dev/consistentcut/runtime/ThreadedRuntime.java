@@ -137,7 +137,7 @@ public final class ThreadedRuntime extends DrivenRuntime {
         this.driver = new CheckpointDriver(job, mode, checkpoints, observation, System::nanoTime, threads.bufferSize(),
                 threads.bufferEncoding(), UnaryOperator.identity(), true, new DriverGateway.Choices(TimeUnit.MILLISECONDS.toNanos(1),
                         declineDraws::nextDouble, this::wakeCoordinator, onTaskThread::get), checker,
-                OperatorTask.BACKGROUND_MATERIALISER);
+                OperatorTask.BACKGROUND_MATERIALISER, OperatorTask.BACKGROUND_WRITER);
     }
 
     /**
@@ -396,6 +396,9 @@ public final class ThreadedRuntime extends DrivenRuntime {
             Wakeup receiver = workers.get(c.receiver()).wakeup;
             Wakeup sender = workers.get(c.sender()).wakeup;
             driver.deployment.channels.get(c.id()).setListeners(receiver::signal, sender::signal);
+        }
+        for (OperatorTask o : driver.deployment.operators) {
+            o.onWritten(workers.get(o.id()).wakeup::signal); // a write done: the task acknowledges it
         }
         for (Worker w : workers.values()) {
             w.thread.start();

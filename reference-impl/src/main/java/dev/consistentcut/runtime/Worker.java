@@ -21,6 +21,8 @@ final class Worker implements Runnable {
     final Thread thread;
     final boolean sink;
     final boolean source;
+    /** The task as an operator task (it acknowledges its written checkpoints before each step), or null. */
+    private final OperatorTask operator;
     /** Steps started and finished by this worker (counted by its thread only; read by the coordinator thread). */
     final Quiescence.Steps counts = new Quiescence.Steps();
     private int next;
@@ -44,6 +46,7 @@ final class Worker implements Runnable {
         this.stepLock = rt.causal.stepLock(task.id(), rt.traceStep);
         this.sink = task instanceof OperatorTask o && o.isSink();
         this.source = task instanceof SourceTask;
+        this.operator = task instanceof OperatorTask o ? o : null;
         this.recordsPerChoice = ThreadedRuntime.recordsPerChoice(task);
         this.bufferTimeout = rt.threads.bufferTimeout();
         this.thread = new Thread(this, "task-" + task.id());
@@ -109,6 +112,9 @@ final class Worker implements Runnable {
     private Step performStep(List<Step> steps) {
         stepLock.lock();
         try {
+            if (operator != null) {
+                operator.acknowledgeWritten(); // the checkpoints whose write is done, in order; no step
+            }
             steps.clear();
             task.enabledSteps(steps);
             if (steps.isEmpty()) {

@@ -15,8 +15,18 @@ public interface CoordinatorGateway {
     /** The next checkpoint whose barrier source task {@code sourceTask} must inject, if any. */
     OptionalLong nextBarrierFor(String sourceTask);
 
-    /** Hands the coordinator a task's acknowledgement. */
+    /** Hands the coordinator a task's acknowledgement, sent within the task's step (before its event). */
     void acknowledge(Acknowledgement ack);
+
+    /**
+     * Hands the coordinator a task's acknowledgement sent between its steps: the task's write of
+     * the checkpoint finished after the step that snapshotted ({@code OperatorTask#acknowledgeWritten}).
+     * It comes after the task's last step, not with its next one (with a causal trace: the clock
+     * of the task's last event, not the number of its next). By default {@link #acknowledge}.
+     */
+    default void acknowledgeBetweenSteps(Acknowledgement ack) {
+        acknowledge(ack);
+    }
 
     /** When checkpoint {@code checkpointId} was triggered, in {@link #now()} units. */
     long triggerTime(long checkpointId);

@@ -55,7 +55,14 @@ import java.util.function.Supplier;
  * operator state; the invariants are stated over it. It can be turned off for benchmarks (then
  * snapshots carry an empty ledger and the invariants cannot be checked).
  *
- * <p>Threading: see {@link Task}.
+ * <p>Checkpoint writes: the step that snapshots freezes the acknowledgement (the immutable
+ * snapshot, the channel state copied) and hands the write of the snapshot's new segments to the
+ * task's writer ({@link SerialWrites}: one at a time, in checkpoint order); the acknowledgement
+ * goes out from the task's thread once the write is done ({@link #acknowledgeWritten}). With the
+ * calling thread as writer (the simulation) that is within the same step.
+ *
+ * <p>Threading: see {@link Task}. The writer's thread touches only the frozen snapshot, the store
+ * and a {@code PendingWrite}'s flags; everything else stays on the task's thread.
  */
 public final class OperatorTask implements Task {
 
@@ -85,8 +92,29 @@ public final class OperatorTask implements Task {
      */
     public static final Executor BACKGROUND_MATERIALISER = TaskChangelogs.SHARED_MATERIALISER;
 
+    /**
+     * The writers of the threaded runtime's tasks: daemon threads, made as needed and ended when
+     * idle; each task's writes run on them one at a time and in order ({@link SerialWrites}). Flink:
+     * a subtask's asynchronous checkpoint part ({@code AsyncCheckpointRunnable}) runs on the task's
+     * async-operations thread pool, not on the task's mailbox thread.
+     */
+    public static final Executor BACKGROUND_WRITER = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "checkpoint-writer");
+        t.setDaemon(true);
+        return t;
+    });
+
     private final Executor materialiser;
     private final MaterialisedUploads uploads;
+    /** Where this task's checkpoint writes run, in order ({@link Context#acknowledge}). */
+    private final SerialWrites writer;
+    /**
+     * The checkpoints whose write was handed to {@link #writer} and whose acknowledgement has not
+     * gone out, oldest first. Task thread only.
+     */
+    private final java.util.ArrayDeque<PendingWrite> pendingWrites = new java.util.ArrayDeque<>();
+    /** Called by the writer's thread when a write is done: the runtime wakes the task ({@link #onWritten}). */
+    private volatile Runnable written = () -> { };
     /** The operator state and {@link #processed} as changelogs: what a snapshot shares with the previous one. */
     private TaskChangelogs changelogs;
     /** The spec's {@code endedInputs[t]}: inputs that delivered their end of partition. */
@@ -141,7 +169,21 @@ public final class OperatorTask implements Task {
     public OperatorTask(String id, PhysicalGraph graph, Map<String, Channel> channels, BarrierMode mode,
                         CoordinatorGateway coordinator, RunObserver observer, boolean trackProcessed,
                         Executor materialiser, MaterialisedUploads uploads) {
+        this(id, graph, channels, mode, coordinator, observer, trackProcessed, materialiser, uploads, Runnable::run);
+    }
+
+    /**
+     * As the other constructors, each checkpoint's write of the task's changes running on {@code
+     * writer} ({@link #BACKGROUND_WRITER} in the threaded runtime: the task goes on processing
+     * meanwhile and acknowledges when the write is done, {@link #acknowledgeWritten}; the calling
+     * thread in the simulation and by default: written and acknowledged within the step that
+     * snapshots, so that a seed decides every step).
+     */
+    public OperatorTask(String id, PhysicalGraph graph, Map<String, Channel> channels, BarrierMode mode,
+                        CoordinatorGateway coordinator, RunObserver observer, boolean trackProcessed,
+                        Executor materialiser, MaterialisedUploads uploads, Executor writer) {
         this.uploads = Objects.requireNonNull(uploads, "uploads");
+        this.writer = new SerialWrites(writer);
         this.materialiser = Objects.requireNonNull(materialiser, "materialiser");
         this.id = Objects.requireNonNull(id, "id");
         this.graph = Objects.requireNonNull(graph, "graph");
@@ -442,10 +484,21 @@ public final class OperatorTask implements Task {
                 && inputs.get(input).peek() instanceof CancelBarrier && !handler.isBlocked(input);
     }
 
-    /** Whether {@code ReceiveEndOfPartition} is enabled on {@code input}: end of partition is at its head and the input is not blocked. */
+    /**
+     * Whether {@code ReceiveEndOfPartition} is enabled on {@code input}: end of partition is at its
+     * head, the input is not blocked, and, on the last open input, every checkpoint written so far
+     * is acknowledged (the task's final state follows the acknowledgements of its earlier
+     * checkpoints; {@link #acknowledgeWritten}).
+     */
     public boolean canReceiveEndOfPartition(int input) {
         return input >= 0 && input < inputs.size()
-                && inputs.get(input).peek() instanceof EndOfPartition && !handler.isBlocked(input);
+                && inputs.get(input).peek() instanceof EndOfPartition && !handler.isBlocked(input)
+                && !endsWhileWriting(input);
+    }
+
+    /** Whether end of partition on {@code input} would end the task while a write is pending. */
+    private boolean endsWhileWriting(int input) {
+        return !pendingWrites.isEmpty() && !endedInputs.get(input) && endedInputs.cardinality() == inputs.size() - 1;
     }
 
     /**
@@ -554,6 +607,7 @@ public final class OperatorTask implements Task {
                 settled = sink.settled();
             }
             ended = true;
+            awaitWrites(); // this step's own, if its end of partition completed an alignment
             TaskSnapshot finalState = changelogs.snapshot(processed);
             changelogs.persist(Long.MAX_VALUE, finalState); // every later checkpoint holds the final state
             coordinator.taskEnded(Acknowledgement.ofOperator(id, 1, finalState, Map.of(), Map.of(), 0, 0));
@@ -610,6 +664,7 @@ public final class OperatorTask implements Task {
         endedInputs.clear();
         abortedAhead.clear();
         ended = false;
+        dropWrites();
         clearPending();
     }
 
@@ -618,6 +673,126 @@ public final class OperatorTask implements Task {
         pendingSnapshotId = 0;
         inputChannelState.clear();
         outputChannelState.clear();
+    }
+
+    /** A checkpoint's write handed to the writer, and the acknowledgement that follows it. */
+    private static final class PendingWrite {
+        final Acknowledgement ack;
+        /** Counted down by the writer's thread when the write is done (or skipped, {@link #dropped}). */
+        final java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        /** Set by a restore before the write ran: it writes nothing (the store's restore swept its files). */
+        volatile boolean dropped;
+        /** What the write threw, if it failed: the checkpoint is declined instead of acknowledged. */
+        volatile Throwable failure;
+        /** Whether the write ran on the task's thread, within the step that handed it over (the simulation's). */
+        volatile boolean inline;
+
+        PendingWrite(Acknowledgement ack) {
+            this.ack = ack;
+        }
+    }
+
+    /**
+     * Sends, in checkpoint order, the acknowledgement of each checkpoint whose write is done, up to
+     * the first one still being written; a write that failed declines its checkpoint instead (as
+     * Flink's {@code AsyncCheckpointRunnable} reports an asynchronous failure as a declined
+     * checkpoint). On the task's thread: the threaded runtime calls it before each step, and when
+     * the writer wakes an idle task ({@link #onWritten}); the simulation's writes are done within
+     * the step that snapshots, which sends the acknowledgement at once. An acknowledgement of a
+     * checkpoint aborted meanwhile is ignored by the coordinator ({@code AckResult.IGNORED_ABORTED}).
+     *
+     * @return how many checkpoints were acknowledged or declined
+     */
+    public int acknowledgeWritten() {
+        return sendWritten(true);
+    }
+
+    /** {@link #acknowledgeWritten}; {@code betweenSteps} false: within the step that is about to record its event. */
+    private int sendWritten(boolean betweenSteps) {
+        int n = 0;
+        for (PendingWrite w = pendingWrites.peek(); w != null && w.done.getCount() == 0; w = pendingWrites.peek()) {
+            pendingWrites.poll();
+            n++;
+            if (w.failure != null) {
+                coordinator.declineCheckpoint(id, w.ack.checkpointId());
+            } else if (betweenSteps) {
+                coordinator.acknowledgeBetweenSteps(w.ack);
+            } else {
+                coordinator.acknowledge(w.ack);
+            }
+        }
+        return n;
+    }
+
+    /** Checkpoints written or being written whose acknowledgement has not gone out. Task thread. */
+    public int pendingWrites() {
+        return pendingWrites.size();
+    }
+
+    /**
+     * {@code wake} is called on the writer's thread after each write of this task: the runtime
+     * wakes the task's thread, which then acknowledges ({@link #acknowledgeWritten}). Set while the
+     * task does not run.
+     */
+    public void onWritten(Runnable wake) {
+        this.written = Objects.requireNonNull(wake, "wake");
+    }
+
+    /** Hands the write of {@code ack}'s snapshot to the writer; its acknowledgement follows when it is done. */
+    private void write(Acknowledgement ack) {
+        PendingWrite w = new PendingWrite(ack);
+        pendingWrites.add(w);
+        TaskChangelogs target = changelogs;
+        Thread task = Thread.currentThread();
+        writer.execute(() -> {
+            w.inline = Thread.currentThread() == task;
+            try {
+                if (!w.dropped) {
+                    target.persist(ack.checkpointId(), ack.snapshot());
+                }
+            } catch (Throwable t) {
+                w.failure = t;
+            } finally {
+                w.done.countDown(); // after the failure, before the wake-up: both seen by the task's thread
+                written.run();
+            }
+        });
+        if (w.inline) {
+            sendWritten(false); // written on this thread (the simulation's): acknowledged within this step
+        }
+    }
+
+    /**
+     * Waits until every write handed over is done and acknowledges them, before the task's final
+     * state: only a write this step handed over can be pending here (end of partition on the last
+     * input is enabled only without one), the step's end of partition having completed the
+     * alignment of a checkpoint. The writer waits for nothing of the task's (the store's lock at
+     * most), so this wait ends.
+     */
+    private void awaitWrites() {
+        boolean interrupted = false;
+        for (PendingWrite w : pendingWrites) {
+            while (true) {
+                try {
+                    w.done.await();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        sendWritten(false); // within this step, before its event
+    }
+
+    /** A restore: the writes not yet done write nothing, and no acknowledgement of them goes out. */
+    private void dropWrites() {
+        for (PendingWrite w : pendingWrites) {
+            w.dropped = true;
+        }
+        pendingWrites.clear();
     }
 
     @Override
@@ -656,6 +831,9 @@ public final class OperatorTask implements Task {
             } else if (head instanceof CancelBarrier cb) {
                 out.add(new Step(Action.RECEIVE_CANCEL_BARRIER, id, i, cb.checkpointId()));
             } else if (head instanceof EndOfPartition) {
+                if (endsWhileWriting(i)) {
+                    continue; // enabled once the writes are acknowledged; the writer wakes the task
+                }
                 out.add(new Step(Action.RECEIVE_END_OF_PARTITION, id, i, 0));
             } else if (routeHasRoom(((Record) head).key())) {
                 out.add(new Step(Action.PROCESS_RECORD, id, i, 0));
@@ -822,16 +1000,19 @@ public final class OperatorTask implements Task {
                 throw new IllegalStateException("task " + id + ": acknowledging checkpoint " + checkpointId
                         + " without a snapshot for it (snapshot taken for " + pendingSnapshotId + ")");
             }
-            // The changes since the previous snapshot are written here, on the task's thread, before
-            // the acknowledgement: the coordinator's store only takes them over (FLIP-158's changelog
-            // writer: the task uploads its changes, the coordinator registers their handles).
-            changelogs.persist(checkpointId, pendingSnapshot);
+            // What the acknowledgement carries is frozen here (the snapshot is immutable, the channel
+            // state copied); the changes since the previous snapshot are then written by the writer
+            // and the acknowledgement goes out when that is done, so that the coordinator's store
+            // only takes them over (FLIP-158's changelog writer: the task uploads its changes, the
+            // coordinator registers their handles). Flink's asynchronous phase: the synchronous part
+            // only freezes what to write (SubtaskCheckpointCoordinatorImpl#checkpointState), the
+            // upload runs on another thread (AsyncCheckpointRunnable), which acknowledges when done.
             long now = coordinator.now();
             long startDelay = firstBarrierTime - coordinator.triggerTime(checkpointId);
             Acknowledgement ack = Acknowledgement.ofOperator(id, checkpointId, pendingSnapshot,
                     inputChannelState, outputChannelState, startDelay, now - firstBarrierTime);
             clearPending();
-            coordinator.acknowledge(ack);
+            write(ack);
         }
     }
 }

@@ -41,7 +41,7 @@ class RecordsPerChoiceTest {
                 .build();
         return new Deployment(PhysicalGraph.of(job), BarrierHandlers.aligned(), new FakeGateway(), RunObserver.NONE,
                 true, false, 1, dev.consistentcut.channel.BufferEncoding.REFERENCES, Runnable::run,
-                dev.consistentcut.checkpoint.MaterialisedUploads.NONE);
+                dev.consistentcut.checkpoint.MaterialisedUploads.NONE, Runnable::run);
     }
 
     @Test

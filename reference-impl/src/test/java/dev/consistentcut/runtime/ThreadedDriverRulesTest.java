@@ -13,6 +13,7 @@ import dev.consistentcut.sink.MemorySinkDirectory;
 import dev.consistentcut.sink.TransactionalFileSink;
 import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.source.SourceLog;
+import dev.consistentcut.task.OperatorTask;
 import dev.consistentcut.task.Step;
 import dev.consistentcut.task.Task;
 import java.util.ArrayList;
@@ -54,18 +55,31 @@ class ThreadedDriverRulesTest {
     }
 
     /**
-     * Performs the tasks' enabled steps by hand, on this thread (the runtime's threads never
-     * start), rotating over each task's steps, until {@code done}.
+     * Performs the tasks' enabled steps by hand, on this thread (the runtime's task threads never
+     * start), rotating over each task's steps, until {@code done}. Before each step an operator
+     * acknowledges its written checkpoints, as its worker does; the writes run on the runtime's
+     * writer threads, so a round in which a write is still running does not count (the write ends
+     * whatever this thread does; the test's timeout bounds a write that never does).
      */
     static void stepTasksUntil(CheckpointDriver driver, BooleanSupplier done) {
         List<Step> steps = new ArrayList<>();
-        for (int round = 0; round < 10_000 && !done.getAsBoolean(); round++) {
+        for (int round = 0; round < 10_000 && !done.getAsBoolean(); ) {
+            boolean writing = false;
             for (Task t : driver.deployment.tasks.values()) {
+                if (t instanceof OperatorTask o) {
+                    o.acknowledgeWritten();
+                    writing |= o.pendingWrites() > 0;
+                }
                 steps.clear();
                 t.enabledSteps(steps);
                 if (!steps.isEmpty()) {
                     t.perform(steps.get(round % steps.size()));
                 }
+            }
+            if (writing) {
+                Thread.yield();
+            } else {
+                round++;
             }
         }
         assertTrue(done.getAsBoolean(), "the tasks got there");
