@@ -2,6 +2,7 @@ package dev.consistentcut.checkpoint;
 
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
+import dev.consistentcut.message.RecordLedger;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -306,7 +307,7 @@ public final class CheckpointCodec {
                 String task = string();
                 byte[] state = new byte[count("operator state byte")];
                 buf.get(state);
-                Map<RecordId, Integer> processed = new HashMap<>();
+                Map<RecordId, Integer> processed = new RecordLedger();
                 int entries = count("processed entry");
                 for (int j = 0; j < entries; j++) {
                     putUnique(processed, new RecordId(string(), buf.getLong()), buf.getInt(), "processed entry");

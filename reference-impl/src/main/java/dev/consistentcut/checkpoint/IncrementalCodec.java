@@ -2,6 +2,7 @@ package dev.consistentcut.checkpoint;
 
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
+import dev.consistentcut.message.RecordLedger;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -150,6 +151,21 @@ final class IncrementalCodec {
         });
     }
 
+    /**
+     * {@code ledger}, iterating in record-id order (so that equal ledgers encode to equal bytes):
+     * itself if it already does, as a {@link RecordLedger} does, else a sorted copy.
+     */
+    private static Map<RecordId, Integer> inIdOrder(Map<RecordId, Integer> ledger) {
+        RecordId previous = null;
+        for (RecordId id : ledger.keySet()) {
+            if (previous != null && previous.compareTo(id) >= 0) {
+                return new TreeMap<>(ledger);
+            }
+            previous = id;
+        }
+        return ledger;
+    }
+
     /** A shared file of {@code task}'s segments uploaded by checkpoint {@code id}: byte[] states, ledger maps. */
     @SuppressWarnings("unchecked")
     static byte[] encodeShared(String task, long id, List<Object> segments) {
@@ -166,7 +182,7 @@ final class IncrementalCodec {
                     out.write(state);
                 } else {
                     out.writeByte(LEDGER);
-                    Map<RecordId, Integer> ledger = new TreeMap<>((Map<RecordId, Integer>) s);
+                    Map<RecordId, Integer> ledger = inIdOrder((Map<RecordId, Integer>) s);
                     out.writeInt(ledger.size());
                     for (Map.Entry<RecordId, Integer> p : ledger.entrySet()) {
                         CheckpointCodec.writeString(out, p.getKey().source());
@@ -206,7 +222,7 @@ final class IncrementalCodec {
                     segments.add(state);
                 } else if (kind == LEDGER) {
                     int entries = in.count("processed entry");
-                    Map<RecordId, Integer> ledger = new HashMap<>(Math.max(16, entries * 4 / 3 + 1));
+                    Map<RecordId, Integer> ledger = new RecordLedger();
                     for (int j = 0; j < entries; j++) {
                         CheckpointCodec.BodyReader.putUnique(ledger, new RecordId(in.string(), in.buf.getLong()),
                                 in.buf.getInt(), "processed entry");

@@ -1,11 +1,11 @@
 package dev.consistentcut.checkpoint;
 
 import dev.consistentcut.message.RecordId;
+import dev.consistentcut.message.RecordLedger;
 import java.nio.charset.StandardCharsets;
 import java.util.AbstractMap;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -72,13 +72,13 @@ public final class TaskSnapshot {
     }
 
     /**
-     * A read-only copy of a ledger, without null keys or counts. A hash map, not {@code Map.copyOf}:
-     * the ids of one source have consecutive hash codes, which the immutable maps' open addressing
-     * turns into long probe runs (lookups slowing down with the ledger's size).
+     * A read-only copy of a ledger, without null keys or counts, as a {@link RecordLedger} (a bit
+     * per record counted once). Not {@code Map.copyOf}: the ids of one source have consecutive hash
+     * codes, which the immutable maps' open addressing turns into long probe runs.
      */
     public static Map<RecordId, Integer> frozen(Map<RecordId, Integer> ledger) {
         Objects.requireNonNull(ledger, "processed");
-        HashMap<RecordId, Integer> copy = new HashMap<>(Math.max(16, ledger.size() * 4 / 3 + 1));
+        RecordLedger copy = new RecordLedger();
         ledger.forEach((id, n) -> copy.put(Objects.requireNonNull(id, "record id"), Objects.requireNonNull(n, "count")));
         return Collections.unmodifiableMap(copy);
     }
@@ -137,7 +137,7 @@ public final class TaskSnapshot {
             if (ledger.length() == 1) {
                 whole = ledger.latest();
             } else {
-                HashMap<RecordId, Integer> m = new HashMap<>(Math.max(16, ledgerEntries * 4 / 3 + 1));
+                RecordLedger m = new RecordLedger();
                 for (Map<RecordId, Integer> segment : ledger.segments()) {
                     m.putAll(segment);
                 }

@@ -16,6 +16,7 @@ import dev.consistentcut.message.EndOfPartition;
 import dev.consistentcut.message.Message;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
+import dev.consistentcut.message.RecordLedger;
 import dev.consistentcut.operator.Operator;
 import dev.consistentcut.sink.TransactionalSink;
 import java.util.ArrayList;
@@ -83,7 +84,7 @@ public final class OperatorTask implements Task {
     private Operator operator;
     private BarrierHandlerState handler;
     /** The spec's {@code processed[t]}. */
-    private HashMap<RecordId, Integer> processed = new HashMap<>();
+    private RecordLedger processed = new RecordLedger();
     /**
      * The materialiser of the threaded runtime's tasks: one daemon thread, so materialisations of
      * several tasks take turns instead of taking the cores from the tasks (Flink: one
@@ -644,7 +645,7 @@ public final class OperatorTask implements Task {
      */
     private void reset(TaskSnapshot snapshot, boolean initializeState) {
         operator = factory.get();
-        processed = new HashMap<>();
+        processed = new RecordLedger();
         if (snapshot != null) {
             operator.restoreState(snapshot.operatorState());
             processed.putAll(snapshot.processed());

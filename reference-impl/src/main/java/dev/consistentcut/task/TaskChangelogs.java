@@ -6,10 +6,10 @@ import dev.consistentcut.checkpoint.OperatorStateMerge;
 import dev.consistentcut.checkpoint.StateMerge;
 import dev.consistentcut.checkpoint.TaskSnapshot;
 import dev.consistentcut.message.RecordId;
+import dev.consistentcut.message.RecordLedger;
 import dev.consistentcut.operator.ChangelogState;
 import dev.consistentcut.operator.Operator;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
@@ -111,7 +111,7 @@ final class TaskChangelogs {
     private Future<Materialised> materialising;
     private int failedMaterialisations;
     /** Records processed since the previous snapshot, with their counts now. */
-    private HashMap<RecordId, Integer> changed = new HashMap<>();
+    private RecordLedger changed = new RecordLedger();
     private long ledgerBytes;
     /** The last source seen and its bytes in a ledger entry: records of one source come in runs. */
     private String lastSource;
@@ -187,7 +187,7 @@ final class TaskChangelogs {
             } else {
                 ledger = ledger.writeState(Collections.unmodifiableMap(changed), changed.size());
             }
-            changed = new HashMap<>();
+            changed = new RecordLedger();
         }
         if (materialising == null && (state.compactionDue(0, MAX_SEGMENTS) || ledger.compactionDue(0, MAX_SEGMENTS))) {
             materialising = materialise(state, merge, ledger);
@@ -262,7 +262,7 @@ final class TaskChangelogs {
 
     /** The ledger's segments merged in order: per record, its count in the newest segment that has it. */
     private static Map<RecordId, Integer> mergedLedger(Changelog<Map<RecordId, Integer>> ledger) {
-        HashMap<RecordId, Integer> whole = new HashMap<>();
+        RecordLedger whole = new RecordLedger();
         for (Map<RecordId, Integer> segment : ledger.segments()) {
             whole.putAll(segment);
         }
