@@ -42,10 +42,17 @@ import java.util.TreeSet;
  *          materialisation wrote it before a checkpoint took it over)
  *   int32  n, n x segment
  * segment = byte 0, int32 len, len bytes of operator state
- *         | byte 1, int32 m, m x (string source, int64 offset, int32 times)   a ledger segment
+ *         | byte 2, int32 k, k x source                                a ledger segment
+ *         | byte 1, int32 m, m x (string source, int64 offset, int32 times)   one as written before; still read
+ * source  = string source, int64 first, int32 w, w x int64 bits   (bit b of word i set: offset
+ *           first + 64 i + b counted once), int32 m, m x (int64 offset, int32 times)   the others
  * </pre>
  *
- * Stateless and thread-safe.
+ * A ledger segment holds one bit per offset between its first and last record counted once, not
+ * a dozen bytes per record, unless the list is smaller (a sparse source: then w is 0 and every
+ * record is in the list).
+ *
+ * <p>Stateless and thread-safe.
  */
 final class IncrementalCodec {
 
@@ -57,7 +64,9 @@ final class IncrementalCodec {
     static final int SHARED_VERSION = 1;
 
     private static final byte STATE = 0;
-    private static final byte LEDGER = 1;
+    /** A ledger segment as a list of entries: no longer written, still read. */
+    private static final byte LEDGER_LIST = 1;
+    private static final byte LEDGER = 2;
 
     private IncrementalCodec() {
     }
@@ -166,6 +175,86 @@ final class IncrementalCodec {
         return ledger;
     }
 
+    /** A ledger segment's sources, {@code ledger} iterating in record-id order. */
+    private static void writeLedger(DataOutputStream out, Map<RecordId, Integer> ledger) throws IOException {
+        Map<String, List<Map.Entry<RecordId, Integer>>> bySource = new java.util.LinkedHashMap<>();
+        for (Map.Entry<RecordId, Integer> e : ledger.entrySet()) {
+            bySource.computeIfAbsent(e.getKey().source(), k -> new ArrayList<>()).add(e);
+        }
+        out.writeInt(bySource.size());
+        for (Map.Entry<String, List<Map.Entry<RecordId, Integer>>> source : bySource.entrySet()) {
+            List<Map.Entry<RecordId, Integer>> entries = source.getValue();
+            long first = -1;
+            long last = -1;
+            int once = 0;
+            for (Map.Entry<RecordId, Integer> e : entries) {
+                if (e.getValue() == 1) {
+                    first = first < 0 ? e.getKey().offset() : first;
+                    last = e.getKey().offset();
+                    once++;
+                }
+            }
+            // Bits only where they are smaller than the list (and their word count fits an int).
+            long words = once == 0 ? 0 : (last - first) / 64 + 1;
+            boolean bits = once > 0 && words <= Integer.MAX_VALUE && words * 8 < once * 12L;
+            CheckpointCodec.writeString(out, source.getKey());
+            out.writeLong(bits ? first : 0);
+            out.writeInt(bits ? (int) words : 0);
+            if (bits) {
+                long[] set = new long[(int) words];
+                for (Map.Entry<RecordId, Integer> e : entries) {
+                    if (e.getValue() == 1) {
+                        long i = e.getKey().offset() - first;
+                        set[(int) (i >>> 6)] |= 1L << i;
+                    }
+                }
+                for (long w : set) {
+                    out.writeLong(w);
+                }
+            }
+            int others = 0;
+            for (Map.Entry<RecordId, Integer> e : entries) {
+                others += bits && e.getValue() == 1 ? 0 : 1;
+            }
+            out.writeInt(others);
+            for (Map.Entry<RecordId, Integer> e : entries) {
+                if (!(bits && e.getValue() == 1)) {
+                    out.writeLong(e.getKey().offset());
+                    out.writeInt(e.getValue());
+                }
+            }
+        }
+    }
+
+    /** A ledger segment written by {@link #writeLedger}; a record twice in it is refused. */
+    private static RecordLedger readLedger(CheckpointCodec.BodyReader in) {
+        RecordLedger ledger = new RecordLedger();
+        int sources = in.count("ledger source");
+        for (int k = 0; k < sources; k++) {
+            String source = in.string();
+            long first = in.buf.getLong();
+            int words = in.count("ledger word");
+            if (first < 0 || first > Long.MAX_VALUE - 64L * words) {
+                throw new IllegalArgumentException("ledger bits of source " + source + " start at offset " + first
+                        + " and span " + words + " words: beyond the offsets a record can have");
+            }
+            for (int i = 0; i < words; i++) {
+                long w = in.buf.getLong();
+                while (w != 0) {
+                    long offset = first + 64L * i + Long.numberOfTrailingZeros(w);
+                    CheckpointCodec.BodyReader.putUnique(ledger, new RecordId(source, offset), 1, "processed entry");
+                    w &= w - 1;
+                }
+            }
+            int others = in.count("processed entry");
+            for (int j = 0; j < others; j++) {
+                CheckpointCodec.BodyReader.putUnique(ledger, new RecordId(source, in.buf.getLong()), in.buf.getInt(),
+                        "processed entry");
+            }
+        }
+        return ledger;
+    }
+
     /** A shared file of {@code task}'s segments uploaded by checkpoint {@code id}: byte[] states, ledger maps. */
     @SuppressWarnings("unchecked")
     static byte[] encodeShared(String task, long id, List<Object> segments) {
@@ -182,13 +271,7 @@ final class IncrementalCodec {
                     out.write(state);
                 } else {
                     out.writeByte(LEDGER);
-                    Map<RecordId, Integer> ledger = inIdOrder((Map<RecordId, Integer>) s);
-                    out.writeInt(ledger.size());
-                    for (Map.Entry<RecordId, Integer> p : ledger.entrySet()) {
-                        CheckpointCodec.writeString(out, p.getKey().source());
-                        out.writeLong(p.getKey().offset());
-                        out.writeInt(p.getValue());
-                    }
+                    writeLedger(out, inIdOrder((Map<RecordId, Integer>) s));
                 }
             }
         } catch (IOException e) {
@@ -221,6 +304,8 @@ final class IncrementalCodec {
                     in.buf.get(state);
                     segments.add(state);
                 } else if (kind == LEDGER) {
+                    segments.add(java.util.Collections.unmodifiableMap(readLedger(in)));
+                } else if (kind == LEDGER_LIST) {
                     int entries = in.count("processed entry");
                     Map<RecordId, Integer> ledger = new RecordLedger();
                     for (int j = 0; j < entries; j++) {

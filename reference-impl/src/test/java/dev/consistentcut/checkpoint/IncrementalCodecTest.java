@@ -71,6 +71,60 @@ class IncrementalCodecTest {
         assertArrayEquals(new byte[0], (byte[]) back.get(3));
     }
 
+    /**
+     * A ledger segment keeps one bit per offset for the records counted once: dense and sparse
+     * sources, counts above one, an offset beyond what a bit can index, and a ledger that is not
+     * in record-id order all read back as written, and a dense ledger takes about a bit per record.
+     */
+    @Test
+    void aLedgerSegmentReadsBackAndTakesABitPerRecordCountedOnce() throws CorruptCheckpointException {
+        Map<RecordId, Integer> dense = new HashMap<>();
+        for (int i = 0; i < 100_000; i += 2) {
+            dense.put(new RecordId("dense", 1_000 + i), i % 1_000 == 0 ? 3 : 1);
+        }
+        dense.put(new RecordId("sparse", 5), 1);
+        dense.put(new RecordId("sparse", 1L << 40), 1);
+        dense.put(new RecordId("far", Long.MAX_VALUE), 2);
+        byte[] file = IncrementalCodec.encodeShared(TASK, 4, List.of(dense));
+        assertEquals(List.of(dense), IncrementalCodec.decodeShared(file, "shared.seg", TASK, 4));
+        assertTrue(file.length < 100_000 / 8 + 100 * 12 + 200, "bytes: " + file.length);
+    }
+
+    /** A ledger segment written as a list of entries, as the store wrote them before, is still read. */
+    @Test
+    void aLedgerSegmentWrittenAsAListIsStillRead() throws CorruptCheckpointException, java.io.IOException {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
+        CheckpointCodec.writeString(out, TASK);
+        out.writeLong(4);
+        out.writeInt(1);
+        out.writeByte(1);
+        out.writeInt(2);
+        for (long offset : new long[] {3, 9}) {
+            CheckpointCodec.writeString(out, "s");
+            out.writeLong(offset);
+            out.writeInt(offset == 3 ? 1 : 2);
+        }
+        byte[] file = CheckpointCodec.withHeader(IncrementalCodec.SHARED_MAGIC, IncrementalCodec.SHARED_VERSION,
+                bytes.toByteArray());
+        assertEquals(List.of(Map.of(new RecordId("s", 3), 1, new RecordId("s", 9), 2)),
+                IncrementalCodec.decodeShared(file, "shared.seg", TASK, 4));
+    }
+
+    /** A record twice in a ledger segment (a source written twice) is refused, not counted once. */
+    @Test
+    void aLedgerSegmentWithARecordTwiceIsRefused() {
+        byte[] once = body(IncrementalCodec.encodeShared(TASK, 4, List.of(Map.of(new RecordId("s", 3), 1))));
+        // body: task, uploader, segment count, kind, source count, then the one source: repeat it
+        int sourceStart = 4 + TASK.length() + 8 + 4 + 1 + 4;
+        byte[] source = Arrays.copyOfRange(once, sourceStart, once.length);
+        ByteBuffer twice = ByteBuffer.allocate(once.length + source.length);
+        twice.put(once, 0, sourceStart - 4).putInt(2).put(source).put(source);
+        byte[] file = CheckpointCodec.withHeader(IncrementalCodec.SHARED_MAGIC, IncrementalCodec.SHARED_VERSION,
+                twice.array());
+        assertTrue(sharedDefect(file, TASK, 4).contains("duplicate processed entry s@3"), sharedDefect(file, TASK, 4));
+    }
+
     @Test
     void aSharedFileOfAnotherTaskUploaderOrVersionIsRefused() {
         byte[] good = IncrementalCodec.encodeShared(TASK, 4, List.of(new byte[] {1}));
