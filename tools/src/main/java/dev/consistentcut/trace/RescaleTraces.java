@@ -35,7 +35,9 @@ public final class RescaleTraces {
                                             in-flight records), restore it at another parallelism and write
                                             the restore as a rescale trace (RescaleRestore.tla); then run the
                                             restored job to its end under the engine's own checks
-                --mode aligned|unaligned|at-least-once|alternating   (default unaligned)
+                --mode aligned|unaligned|alternating   (default unaligned; not at-least-once: its
+                                               checkpoints may count records past their offsets, no
+                                               cut of RescaleRestore.tla's TakeCheckpoint)
                 --from N                       the count's parallelism when checkpointed (default 2)
                 --to N                         its parallelism after the restore (default 3)
                 --records N, --capacity N, --seed N   as for record (defaults 12, 2, 1)
@@ -68,6 +70,10 @@ public final class RescaleTraces {
                 TraceTool.count(o, "--to", 3, 1), TraceTool.count(o, "--records", 12, 1),
                 TraceTool.count(o, "--capacity", 2, 1), TraceTool.number(o, "--seed", 1L, Long::parseLong));
         BarrierHandlers.byName(s.mode()); // an unknown mode is bad usage, before anything runs
+        if (s.mode().equals("at-least-once")) {
+            throw new IllegalArgumentException("--mode at-least-once: its checkpoints may count records past their"
+                    + " offsets, which is no cut RescaleRestore.tla takes; record aligned, unaligned or alternating");
+        }
         if (s.from() == s.to()) {
             throw new IllegalArgumentException("--from and --to are both " + s.from() + ": no rescale to record");
         }

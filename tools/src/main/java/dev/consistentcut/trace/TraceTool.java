@@ -87,7 +87,8 @@ public final class TraceTool {
                                             with --force; a trace above %d MB is refused
               -h, --help                    this help (also after each command); --debug: stack traces
 
-            Exit codes: 0 as expected; 1 a trace not as expected (or a run that did not finish); 2 bad usage;
+            Exit codes: 0 as expected; 1 a trace not as expected (or a run that did not finish, or whose engine
+            checks failed after a recorded rescale); 2 bad usage;
             3 an I/O problem (a path that cannot be read or written: one line naming it and the cause).
             """.formatted(TraceJobs.MAX_RECORDS, StoreTraces.USAGE, RescaleTraces.USAGE, TraceValidator.MAX_TRACE_BYTES / 1_000_000,
                     TraceRender.MAX_TRACE_BYTES / 1_000_000);

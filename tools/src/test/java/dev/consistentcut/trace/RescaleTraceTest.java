@@ -126,6 +126,7 @@ class RescaleTraceTest {
         assertEquals(2, TraceTool.run(new String[] {"record-rescale", "--out", out, "--from", "2", "--to", "2"}, o, e));
         assertEquals(2, TraceTool.run(new String[] {"record-rescale", "--out", out, "--mode", "sideways"}, o, e));
         assertEquals(2, TraceTool.run(new String[] {"record-rescale"}, o, e));
+        assertEquals(2, TraceTool.run(new String[] {"record-rescale", "--out", out, "--mode", "at-least-once"}, o, e));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("no rescale to record"), err::toString);
         assertFalse(Files.exists(Path.of(out)));
     }
