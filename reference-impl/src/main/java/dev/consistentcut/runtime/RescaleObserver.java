@@ -12,7 +12,8 @@ import java.util.Map;
  * it, with what it computed: the rescale trace's recorder ({@code
  * dev.consistentcut.trace.RescaleTraceRecorder}) writes them down. Rescaling always calls its
  * observer and never asks whether anyone records; production's is {@link #NONE}. Every method has
- * a default that does nothing.
+ * a default that does nothing. (Flink's {@code StateAssignmentOperation} does these steps with
+ * logging only; the trace needs their results.)
  *
  * <p><b>Threading contract.</b> Called on the thread that restores, one restore at a time per
  * observer; the maps handed over are not changed afterwards.

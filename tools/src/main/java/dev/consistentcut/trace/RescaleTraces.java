@@ -24,7 +24,9 @@ import java.util.Map;
  * the spec's Join) at one parallelism, stopped at its first completed checkpoint (for modes that
  * store in-flight records, its first one holding some), which is then restored at another
  * parallelism with a {@link RescaleTraceRecorder} observing the restore; the restored job runs to
- * its end under the engine's own checks. The same options give the same trace. Stateless.
+ * its end under the engine's own checks. The same options give the same trace. The scenario of
+ * Flink's {@code UnalignedCheckpointRescaleITCase} (a keyed exchange restored up and down with
+ * in-flight data), cut down to the restore and checked against the spec. Stateless.
  */
 public final class RescaleTraces {
 
