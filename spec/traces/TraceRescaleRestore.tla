@@ -12,8 +12,8 @@
 (* Observed: the checkpoint the restore read (the header: its offsets, its *)
 (* old tasks' processed records, its stored in-flight records per old      *)
 (* channel) and the three steps of the restore, each with what the engine  *)
-(* computed: AssignKeyGroups (per new task the processed records of the    *)
-(* key groups it owns), RedistributeChannelState (per new channel its      *)
+(* computed: AssignKeyGroups (per new task the processed records and the   *)
+(* key groups of its state), RedistributeChannelState (per new channel its *)
 (* stored records, in order), RestoreRescaled (the offsets restored).      *)
 (*                                                                         *)
 (* Hidden: the run that took the checkpoint and its failure.  Before the   *)
@@ -111,13 +111,15 @@ Act(ev) ==
 
 \* What each event records: the names of its checks (its JSON fields).
 CheckNames(ev) ==
-    CASE ev.event = "AssignKeyGroups" -> <<"assigned">>
+    CASE ev.event = "AssignKeyGroups" -> <<"assigned", "keyGroups">>
       [] ev.event = "RedistributeChannelState" -> <<"channels">>
       [] ev.event = "RestoreRescaled" -> <<"offsets">>
 
 \* Check k of event ev: the recorded value agrees with the spec's.
 \* - assigned: every new task of the rescaled operator holds exactly the processed records of the
 \*   key groups it owns at the new parallelism (kgTask').
+\* - keyGroups: the key groups whose keys a new task's state holds are exactly those it owns that
+\*   have processed records (the engine's keyed count holds a key iff it processed a record of it).
 \* - channels: every new channel holds exactly the stored records the spec routes to it, in the
 \*   spec's order; every other channel (one of a task that is gone) none.
 \* - offsets: the sources rewind to the spec's offsets (the checkpoint's).
@@ -126,6 +128,11 @@ Check(ev, k) ==
               LET a == FunOf(ev.assigned) IN
               /\ DOMAIN a = TasksAt(Last, NewPar[Last])
               /\ \A j \in 0..(NewPar[Last] - 1) : BagOn(kstate', kgTask', j) = FunOf(a[Task(Last, j)])
+      [] k = "keyGroups" ->
+              LET kg == FunOf(ev.keyGroups) IN
+              /\ DOMAIN kg = TasksAt(Last, NewPar[Last])
+              /\ \A j \in 0..(NewPar[Last] - 1) :
+                    Range(kg[Task(Last, j)]) = {g \in KeyGroups : kgTask'[g] = j /\ kstate'[g] # <<>>}
       [] k = "channels" ->
               LET c == FunOf(ev.channels) IN
               /\ DOMAIN c \subseteq Channels

@@ -9,6 +9,7 @@ import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.graph.PhysicalGraph;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
+import dev.consistentcut.operator.KeyGroupedState;
 import dev.consistentcut.runtime.RescaleObserver;
 import dev.consistentcut.source.SourceLog;
 import dev.consistentcut.text.Json;
@@ -19,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -28,7 +30,7 @@ import java.util.TreeMap;
  * header {@code "mode": "rescale"}) for spec/traces/TraceRescaleRestore.tla: the header holds the
  * spec's constants and the checkpoint read (the state the trace starts from), then one event per
  * step with what the engine computed: {@code AssignKeyGroups} (per new task the processed records
- * of the key groups it now owns), {@code RedistributeChannelState} (per new channel its stored
+ * and the key groups of its state), {@code RedistributeChannelState} (per new channel its stored
  * records, head first), {@code RestoreRescaled} (the offsets the sources rewind to).
  *
  * <p>The spec's vocabulary: a task {@code name#i} is {@code [name, i]} (a source's only task is
@@ -119,7 +121,34 @@ public final class RescaleTraceRecorder implements RescaleObserver {
     public void assignKeyGroups(Map<String, TaskSnapshot> newSnapshots) {
         StringBuilder b = new StringBuilder("{\"event\":\"AssignKeyGroups\",\"assigned\":");
         ledgers(b, newSnapshots, null);
-        lines.add(b.append('}').toString());
+        b.append(",\"keyGroups\":[");
+        String sep = "";
+        for (Map.Entry<String, TaskSnapshot> e : new TreeMap<>(newSnapshots).entrySet()) {
+            b.append(sep).append('[');
+            task(b, e.getKey());
+            b.append(',').append(keyGroupsOf(e.getKey(), e.getValue().operatorState())).append(']');
+            sep = ",";
+        }
+        lines.add(b.append("]}").toString());
+    }
+
+    /**
+     * The key groups whose keys task {@code task}'s restored state holds, ascending, as a JSON
+     * array: each key group's part of the state ({@link KeyGroupedState#selectKeys}) compared with
+     * the part of no key.
+     */
+    private String keyGroupsOf(String task, byte[] state) {
+        KeyGroupedState op = (KeyGroupedState) job.node(task.substring(0, task.lastIndexOf('#'))).operatorFactory().get();
+        int m = job.maxParallelism();
+        byte[] none = op.selectKeys(state, k -> false);
+        StringBuilder out = new StringBuilder("[");
+        for (int g = 0; g < m; g++) {
+            int group = g;
+            if (!Arrays.equals(none, op.selectKeys(state, k -> KeyGroups.keyGroupOf(k, m) == group))) {
+                out.append(out.length() == 1 ? "" : ",").append(g);
+            }
+        }
+        return out.append(']').toString();
     }
 
     @Override

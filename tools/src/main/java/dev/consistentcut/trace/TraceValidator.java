@@ -481,6 +481,8 @@ public final class TraceValidator {
             case "RestoreCheckpoint/restored" -> "the checkpoint read back: the newest in the store (0: none)";
             case "AssignKeyGroups/assigned" ->
                     "per new task, the processed records of the key groups it owns at the new parallelism";
+            case "AssignKeyGroups/keyGroups" ->
+                    "per new task, the key groups its restored state holds keys of: those it owns with processed records";
             case "RedistributeChannelState/channels" ->
                     "per new channel, the stored in-flight records it receives (on the route of their key group), in order";
             case "RestoreRescaled/offsets" -> "the offsets the sources rewind to: the checkpoint's";

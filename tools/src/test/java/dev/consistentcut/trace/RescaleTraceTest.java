@@ -71,6 +71,18 @@ class RescaleTraceTest {
                 }
             }
             assertEquals(processed, assigned);
+            // ... and each new task's state holds keys of exactly the key groups of its processed records
+            for (Object taskGroups : (List<?>) events.get(0).get("keyGroups")) {
+                long task = (Long) ((List<?>) ((List<?>) taskGroups).get(0)).get(1);
+                Set<Object> expected = new HashSet<>();
+                for (Object rec : processed) {
+                    if (owner(log, rec, scale[1]) == task) {
+                        Map<?, ?> id = (Map<?, ?>) rec;
+                        expected.add(log.get((String) id.get("src")).get(((Long) id.get("off")).intValue()));
+                    }
+                }
+                assertEquals(expected, new HashSet<>((List<?>) ((List<?>) taskGroups).get(1)), "key groups of count#" + task);
+            }
             // RedistributeChannelState: each stored record, in its old channel's order, on the channel to its owner
             List<Object> stored = new ArrayList<>();
             pairs(checkpoint.get("channelState")).values().forEach(stored::addAll);
