@@ -7,7 +7,8 @@
 # deliberately broken engine and checks that TLC rejects it, naming the first event that no
 # action of the specification explains (every broken engine's trace is checked in the build step:
 # BrokenEngineTraceTest, SinkTraceTest). Also the durable store's trace against
-# IncrementalCheckpointStore.tla, and its broken twin's rejected. A few minutes on 2 cores.
+# IncrementalCheckpointStore.tla, and its broken twin's rejected; and rescaled restores against
+# RescaleRestore.tla, their broken twins' rejected. A few minutes on 2 cores.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -21,7 +22,8 @@ validates them with ./model-check.sh --trace (TLC output in target/model-check/t
 prints "N passed, M failed" over its checks. Exit 0 iff every correct trace is accepted, every
 check's broken twin fails, and the broken engine's trace is rejected (the other broken engines'
 traces are checked by the build: BrokenEngineTraceTest, SinkTraceTest); the same for the durable
-store's trace (accepted) and its broken twin's (rejected).
+store's trace (accepted) and its broken twin's (rejected), and for rescaled restores (accepted)
+and their broken twins' (rejected at the redistribution).
   --long   three trace mutants per operator (36) instead of one (12, the test command's sample)
 USAGE
   exit 0
@@ -280,6 +282,46 @@ check $? "the store's traces must be accepted ($OUT/store/store.out)"
 ./model-check.sh --expect-reject --trace "$OUT/store/broken/broken-store-deletes-referenced.ndjson" >"$OUT/store/broken.out" 2>&1 \
   && grep -q '"event":"DeleteFile"' "$OUT/store/broken.out"
 check $? "the broken store's trace must be rejected at a DeleteFile ($OUT/store/broken.out)"
+
+echo "--- the rescaled restore (RescaleRestore.tla): its traces accepted, its broken twins' rejected ---"
+# The join (two sources into a keyed count) in the simulation, seeded, to its first checkpoint
+# (unaligned: the first with records in flight), restored at another parallelism: scale-up 2 to 3
+# and scale-down 3 to 1, aligned and unaligned (seed 1: 4 and 3 stored records redistributed,
+# measured when chosen; trace record-rescale prints the count). TLC starts from the recorded
+# checkpoint (reached by hidden steps) and matches AssignKeyGroups, RedistributeChannelState,
+# RestoreRescaled. The twins (BrokenRescaleTraces, a test class; routes of
+# dev.consistentcut.runtime.BrokenRescaling): the spec's BugKeyGroupSplit (stored records routed
+# by key group mod parallelism, 2 to 3) and BugChannelStateOnOldIndex (each old channel's records
+# left on its id, 3 to 1); the engine's own checks must report each after the restore (the
+# program's exit code) and TLC must reject each at RedistributeChannelState. And a checkpoint no run
+# can take (one record counted twice in the header): rejected at the first event. A few seconds each.
+mkdir -p "$OUT/rescale/good" "$OUT/rescale/broken"
+for mode in aligned unaligned; do
+  for scale in 2:3 3:1; do
+    java -XX:TieredStopAtLevel=1 -cp "$JAR" dev.consistentcut.trace.TraceTool record-rescale \
+      --out "$OUT/rescale/good/rescale-$mode-${scale/:/-to-}.ndjson" --mode "$mode" --from "${scale%:*}" --to "${scale#*:}" --seed 1
+    check $? "recording the rescaled restore $mode ${scale/:/ to }"
+  done
+done
+java -XX:TieredStopAtLevel=1 -cp "$CP" dev.consistentcut.trace.BrokenRescaleTraces "$OUT/rescale/broken" >"$OUT/rescale/broken.log" 2>&1
+check $? "the engine's own checks must report each broken rescale ($OUT/rescale/broken.log)"
+python3 - "$OUT/rescale/good/rescale-unaligned-2-to-3.ndjson" "$OUT/rescale/broken/broken-rescale-counted-twice.ndjson" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+h = json.loads(lines[0])
+h["checkpoint"]["processed"][0][1][0][1] = 2   # the first old task counts its first record twice
+open(sys.argv[2], "w").write("\n".join([json.dumps(h, separators=(",", ":"))] + lines[1:]) + "\n")
+PY
+check $? "writing the checkpoint that counts a record twice"
+./model-check.sh --jobs 2 $(for f in "$OUT"/rescale/good/*.ndjson; do printf -- '--trace %s ' "$f"; done) \
+  >"$OUT/rescale/good.out" 2>&1
+check $? "the rescaled restores' traces must be accepted ($OUT/rescale/good.out)"
+./model-check.sh --jobs 2 --expect-reject $(for f in "$OUT"/rescale/broken/*.ndjson; do printf -- '--trace %s ' "$f"; done) \
+  >"$OUT/rescale/broken.out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(grep -c 'rejected: event 2 of 3 .*broken-rescale-\(key-group-split\|channel-state-on-old-index\)' "$OUT/rescale/broken.out")" -eq 2 ] \
+  && grep -q 'rejected: event 1 of 3 .*broken-rescale-counted-twice' "$OUT/rescale/broken.out"
+check $? "the broken rescales' traces must be rejected at RedistributeChannelState, the double count at its first event ($OUT/rescale/broken.out)"
 
 echo "--- a deliberately broken engine: its trace must be rejected, as one JSON document with its picture ---"
 # The traces of every broken engine (dev.consistentcut.barrier.BrokenHandlers, BrokenLifecycleHandlers,

@@ -112,7 +112,17 @@ public final class Rescaling {
      * it; {@code checkpoint} itself when its parallelism is the graph's.
      */
     public static CompletedCheckpoint restoreRescaled(CompletedCheckpoint checkpoint, JobGraph job) {
-        return restoreRescaled(checkpoint, job, KEY_GROUPS, KEY_GROUP_ROUTE);
+        return restoreRescaled(checkpoint, job, RescaleObserver.NONE);
+    }
+
+    /**
+     * {@link #restoreRescaled(CompletedCheckpoint, JobGraph)} telling {@code observer} each step
+     * with what it computed (the rescale trace); nothing is told when the parallelism is the
+     * graph's (no rescale).
+     */
+    public static CompletedCheckpoint restoreRescaled(CompletedCheckpoint checkpoint, JobGraph job,
+                                                      RescaleObserver observer) {
+        return restoreRescaled(checkpoint, job, KEY_GROUPS, KEY_GROUP_ROUTE, observer);
     }
 
     /** {@link #restoreRescaled(CompletedCheckpoint, JobGraph)} with another placement: the broken twins' seam. */
@@ -125,6 +135,13 @@ public final class Rescaling {
     @TestSeam
     public static CompletedCheckpoint restoreRescaled(CompletedCheckpoint checkpoint, JobGraph job, Placement placement,
                                                       ChannelRoute route) {
+        return restoreRescaled(checkpoint, job, placement, route, RescaleObserver.NONE);
+    }
+
+    /** {@link #restoreRescaled(CompletedCheckpoint, JobGraph, RescaleObserver)} with another placement and channel route: the broken twins' traces' seam. */
+    @TestSeam
+    public static CompletedCheckpoint restoreRescaled(CompletedCheckpoint checkpoint, JobGraph job, Placement placement,
+                                                      ChannelRoute route, RescaleObserver observer) {
         Map<String, Integer> old = parallelismOf(checkpoint, job);
         Map<String, Integer> rescaled = new LinkedHashMap<>();
         for (Map.Entry<String, Integer> e : old.entrySet()) {
@@ -146,11 +163,27 @@ public final class Rescaling {
         for (Map.Entry<String, Integer> e : rescaled.entrySet()) {
             oldJob = oldJob.withParallelism(e.getKey(), e.getValue());
         }
+        observer.checkpointRead(checkpoint, rescaled);
         Map<String, TaskSnapshot> snapshots = assignKeyGroups(checkpoint, job, rescaled.keySet(), graph, placement);
+        observer.assignKeyGroups(newSnapshotsOf(snapshots, rescaled.keySet()));
         Map<String, List<Record>> channels = redistributeChannelState(checkpoint, rescaled.keySet(),
                 PhysicalGraph.of(oldJob), graph, route);
-        return new CompletedCheckpoint(checkpoint.id(), checkpoint.sourceOffsets(), snapshots, channels,
-                checkpoint.stats());
+        observer.redistributeChannelState(channels);
+        CompletedCheckpoint restored = new CompletedCheckpoint(checkpoint.id(), checkpoint.sourceOffsets(), snapshots,
+                channels, checkpoint.stats());
+        observer.restoreRescaled(restored);
+        return restored;
+    }
+
+    /** The snapshots of the rescaled operators' tasks among {@code snapshots}. */
+    private static Map<String, TaskSnapshot> newSnapshotsOf(Map<String, TaskSnapshot> snapshots, Set<String> rescaled) {
+        Map<String, TaskSnapshot> out = new java.util.TreeMap<>();
+        snapshots.forEach((task, s) -> {
+            if (rescaled.contains(node(task))) {
+                out.put(task, s);
+            }
+        });
+        return out;
     }
 
     /**

@@ -245,9 +245,8 @@ class RescaledRestoreTest {
         assertTrue(old.channelState().entrySet().stream()
                 .anyMatch(e -> !e.getValue().isEmpty() && !e.getKey().matches(".*count#0.*")),
                 "records on a channel of count#1 or count#2: " + old.channelState());
-        Rescaling.ChannelRoute oldIndex = (channel, r, rescaled, graph) -> channel;
         InMemoryCheckpointStore broken = new InMemoryCheckpointStore(3);
-        broken.store(Rescaling.restoreRescaled(old, job(1), Rescaling.KEY_GROUPS, oldIndex));
+        broken.store(Rescaling.restoreRescaled(old, job(1), Rescaling.KEY_GROUPS, BrokenRescaling.OLD_INDEX));
         RunResult r = new SimulationRuntime(job(1), BarrierHandlers.unaligned(),
                 RunOptions.builder().seed(1).store(() -> broken).build()).run();
         Set<String> caught = r.violations().stream().map(Violation::invariant).collect(Collectors.toSet());
@@ -255,6 +254,30 @@ class RescaledRestoreTest {
         InMemoryCheckpointStore right = new InMemoryCheckpointStore(3);
         right.store(Rescaling.restoreRescaled(old, job(1)));
         RunResult ok = new SimulationRuntime(job(1), BarrierHandlers.unaligned(),
+                RunOptions.builder().seed(1).store(() -> right).build()).run();
+        assertTrue(ok.holds(), ok.violations().toString());
+    }
+
+    /**
+     * The broken twin of the spec's {@code BugKeyGroupSplit}: the stored records routed by key
+     * group mod parallelism while the state moves by key-group ranges, so some key groups' in-flight
+     * records reach a new task that holds neither their state nor their route. The engine's checks
+     * report it; the same checkpoint redistributed holds.
+     */
+    @Test
+    void channelStateRoutedByAnotherKeyGroupAssignmentIsCaught() {
+        InMemoryCheckpointStore store = new InMemoryCheckpointStore(3);
+        partialRun(store, 2, BarrierHandlers.unaligned(), 4, 1500);
+        CompletedCheckpoint old = store.latest().orElseThrow();
+        assertTrue(old.persistedRecordCount() > 0);
+        InMemoryCheckpointStore broken = new InMemoryCheckpointStore(3);
+        broken.store(Rescaling.restoreRescaled(old, job(3), Rescaling.KEY_GROUPS, BrokenRescaling.KEY_GROUP_MOD));
+        RunResult r = new SimulationRuntime(job(3), BarrierHandlers.unaligned(),
+                RunOptions.builder().seed(1).store(() -> broken).build()).run();
+        assertFalse(r.violations().isEmpty(), "the split of key groups' in-flight records was not caught");
+        InMemoryCheckpointStore right = new InMemoryCheckpointStore(3);
+        right.store(Rescaling.restoreRescaled(old, job(3)));
+        RunResult ok = new SimulationRuntime(job(3), BarrierHandlers.unaligned(),
                 RunOptions.builder().seed(1).store(() -> right).build()).run();
         assertTrue(ok.holds(), ok.violations().toString());
     }

@@ -34,6 +34,9 @@ public final class TraceToTla {
             "capacity", "maxConcurrent", "routes");
     /** A store trace's header ({@link StoreTraceRecorder}): the task it is projected onto, the store's retain. */
     private static final Set<String> STORE_HEADER_FIELDS = Set.of("mode", "task", "retained");
+    /** A rescale trace's header ({@link RescaleTraceRecorder}): the spec's constants and the checkpoint read. */
+    private static final Set<String> RESCALE_HEADER_FIELDS = Set.of("mode", "maxParallelism", "senders", "ops", "oldPar",
+            "newPar", "log", "checkpoint");
 
     /** The converted trace: its mode ({@code aligned}, {@code unaligned}, ..., {@code store}), its events, the module text. */
     public record Converted(String mode, List<String> eventLines, String module) {
@@ -107,15 +110,17 @@ public final class TraceToTla {
             throw new IllegalArgumentException(name + ":1: trace version " + h.get("version") + ", this converter reads version "
                     + TraceRecorder.VERSION);
         }
-        boolean store = StoreTraceRecorder.MODE.equals(h.get("mode"));
-        for (String f : store ? STORE_HEADER_FIELDS : HEADER_FIELDS) {
+        Set<String> fields = StoreTraceRecorder.MODE.equals(h.get("mode")) ? STORE_HEADER_FIELDS
+                : RescaleTraceRecorder.MODE.equals(h.get("mode")) ? RESCALE_HEADER_FIELDS : HEADER_FIELDS;
+        for (String f : fields) {
             if (!h.containsKey(f)) {
                 throw new IllegalArgumentException(name + ":1: the header lacks field \"" + f + "\"");
             }
         }
-        if (!List.of("aligned", "unaligned", "at-least-once", "alternating", StoreTraceRecorder.MODE).contains(h.get("mode"))) {
+        if (!List.of("aligned", "unaligned", "at-least-once", "alternating", StoreTraceRecorder.MODE,
+                RescaleTraceRecorder.MODE).contains(h.get("mode"))) {
             throw new IllegalArgumentException(name + ":1: mode " + h.get("mode")
-                    + ": expected \"aligned\", \"unaligned\", \"at-least-once\", \"alternating\" or \"store\"");
+                    + ": expected \"aligned\", \"unaligned\", \"at-least-once\", \"alternating\", \"store\" or \"rescale\"");
         }
         return h;
     }

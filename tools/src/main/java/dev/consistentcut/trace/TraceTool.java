@@ -1,4 +1,4 @@
-// Longer than 500 lines: the trace command's subcommands (record, record-store, to-tla, validate, render) and their option parsing.
+// Longer than 500 lines: the trace command's subcommands (record, record-store, record-rescale, to-tla, validate, render) and their option parsing.
 package dev.consistentcut.trace;
 
 import dev.consistentcut.barrier.BarrierHandlers;
@@ -65,7 +65,7 @@ public final class TraceTool {
                 --aborts-stay-in-flight        the older abort model (the spec's AbortsReachTasks = FALSE):
                                                an aborted checkpoint stays in flight and no task is told;
                                                default: aborts reach the tasks, as in Flink
-            %s  to-tla [--force] TRACE DIR    write DIR/TraceData.tla, the trace as TLA+ (an existing one only with --force)
+            %s%s  to-tla [--force] TRACE DIR    write DIR/TraceData.tla, the trace as TLA+ (an existing one only with --force)
               validate --spec DIR --tlc JAR [--logs DIR] [--expect-reject] [--pictures] [--json FILE]
                        [--require-end] [--coverage FILE] [--jobs N] TRACE...
                                             let TLC decide whether each trace is a behaviour of the spec;
@@ -87,9 +87,10 @@ public final class TraceTool {
                                             with --force; a trace above %d MB is refused
               -h, --help                    this help (also after each command); --debug: stack traces
 
-            Exit codes: 0 as expected; 1 a trace not as expected (or a run that did not finish); 2 bad usage;
+            Exit codes: 0 as expected; 1 a trace not as expected (or a run that did not finish, or whose engine
+            checks failed after a recorded rescale); 2 bad usage;
             3 an I/O problem (a path that cannot be read or written: one line naming it and the cause).
-            """.formatted(TraceJobs.MAX_RECORDS, StoreTraces.USAGE, TraceValidator.MAX_TRACE_BYTES / 1_000_000,
+            """.formatted(TraceJobs.MAX_RECORDS, StoreTraces.USAGE, RescaleTraces.USAGE, TraceValidator.MAX_TRACE_BYTES / 1_000_000,
                     TraceRender.MAX_TRACE_BYTES / 1_000_000);
 
     /** The simulation's step limit when recording: a run that reaches it is cut short (no RunEnded). */
@@ -162,6 +163,7 @@ public final class TraceTool {
             return switch (args[0]) {
                 case "record" -> record(rest, out);
                 case "record-store" -> StoreTraces.record(rest, out);
+                case "record-rescale" -> RescaleTraces.record(rest, out);
                 case "to-tla" -> toTla(rest, out);
                 case "validate" -> validate(rest, out);
                 case "render" -> TraceRender.run(rest, out, err);

@@ -164,6 +164,7 @@ public final class TraceValidator {
                 case "at-least-once" -> "TraceAtLeastOnce";
                 case "alternating" -> "TraceAlternating";
                 case StoreTraceRecorder.MODE -> "TraceIncrementalStore";
+                case RescaleTraceRecorder.MODE -> "TraceRescaleRestore";
                 default -> "TraceUnaligned";
             };
             int exit = runTlc(work, spec, log);
@@ -406,6 +407,12 @@ public final class TraceValidator {
             return "the engine stopped with none of its steps enabled, but the specification can still move data, barriers"
                     + " or checkpoints on (a record on an input it would read, a barrier a source owes, ...): the engine stalled";
         }
+        if (!enabled && event.equals("AssignKeyGroups")) {
+            // TraceRescaleRestore.tla's Hidden: the run up to the checkpoint, the checkpoint, the failure
+            return "the recorded checkpoint is not one the specification can take: no run of it reaches those offsets,"
+                    + " processed records per old task and stored records per old channel, so the restore has nothing"
+                    + " to start from";
+        }
         if (!enabled) {
             return "the specification's " + action + " is not enabled in the state before it (one of its guards is false)";
         }
@@ -427,7 +434,8 @@ public final class TraceValidator {
             case "ProcessRecord", "ReceiveBarrier", "ReceiveCancelBarrier", "ReceiveEndOfPartition" -> List.of("task", "channel");
             case "NotifyCheckpointAborted" -> List.of("task", "checkpoint");
             case "SendEndOfPartition" -> List.of("task");
-            case "FailAndRestore", "RunEnded", "RestoreCheckpoint" -> List.of();
+            case "FailAndRestore", "RunEnded", "RestoreCheckpoint", "AssignKeyGroups", "RedistributeChannelState",
+                 "RestoreRescaled" -> List.of();
             case "UploadFile" -> List.of("checkpoint", "file");
             case "DeleteFile" -> List.of("file");
             default -> List.of("checkpoint");
@@ -471,6 +479,13 @@ public final class TraceValidator {
             case "CompleteCheckpoint/store", "SubsumeCheckpoint/store" ->
                     "the checkpoints in the store after the step (the private files in the directory)";
             case "RestoreCheckpoint/restored" -> "the checkpoint read back: the newest in the store (0: none)";
+            case "AssignKeyGroups/assigned" ->
+                    "per new task, the processed records of the key groups it owns at the new parallelism";
+            case "AssignKeyGroups/keyGroups" ->
+                    "per new task, the key groups its restored state holds keys of: those it owns with processed records";
+            case "RedistributeChannelState/channels" ->
+                    "per new channel, the stored in-flight records it receives (on the route of their key group), in order";
+            case "RestoreRescaled/offsets" -> "the offsets the sources rewind to: the checkpoint's";
             default -> k.equals("channels") ? "the contents of the channels the step touched, after it" : "recorded " + k;
         };
     }

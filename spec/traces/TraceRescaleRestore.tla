@@ -1,0 +1,225 @@
+------------------------- MODULE TraceRescaleRestore -------------------------
+(***************************************************************************)
+(* Trace validation of the rescaled restore: TLC follows a rescale trace   *)
+(* that the engine's Rescaling recorded (RescaleTraceRecorder, the         *)
+(* header's mode "rescale") and accepts it iff it is a behaviour of        *)
+(* RescaleRestore.tla, the design spec, with nothing substituted.  The    *)
+(* constants come from the header: the senders, the rescaled operator, its *)
+(* old and new parallelism, and per source the key group of each record    *)
+(* in its log (the spec's key of a record is its key group, so KeyGroupOf  *)
+(* is the identity; MaxParallelism is the engine's, 128 by default).       *)
+(*                                                                         *)
+(* Observed: the checkpoint the restore read (the header: its offsets, its *)
+(* old tasks' processed records, its stored in-flight records per old      *)
+(* channel) and the three steps of the restore, each with what the engine  *)
+(* computed: AssignKeyGroups (per new task the processed records and the   *)
+(* key groups of its state), RedistributeChannelState (per new channel its *)
+(* stored records, in order), RestoreRescaled (the offsets restored).      *)
+(*                                                                         *)
+(* Hidden: the run that took the checkpoint and its failure.  Before the   *)
+(* first event the trace spec takes, by spec actions, the one path that   *)
+(* ends in the recorded checkpoint (Hidden): every source emits up to the  *)
+(* checkpoint's offset, then each channel's head is processed while it is  *)
+(* a record the checkpoint counts as processed, then TakeCheckpoint stores *)
+(* what is left in flight, then FailJob.  TakeCheckpoint must produce      *)
+(* exactly the recorded checkpoint (CheckpointAsRecorded): per old task    *)
+(* the same processed records, per old channel the same stored records in  *)
+(* the same order, with the split k = 0 (everything the sender's part; the *)
+(* engine stores a channel's two parts concatenated in FIFO order, and the *)
+(* restore reads only that concatenation, StoredParts).  With one rescaled *)
+(* operator fed by the sources, emitting first loses no generality: each   *)
+(* channel is one source's records in read order, and what it holds at the *)
+(* cut is what was sent on it less the prefix its receiver processed.      *)
+(*                                                                         *)
+(* Why that is still sound: the hidden prefix is a behaviour of the spec,  *)
+(* so a trace is accepted only if its checkpoint is a cut the spec can     *)
+(* take (else no hidden path reaches it, and the trace is rejected at its  *)
+(* first event); from there AssignKeyGroups, RedistributeChannelState and  *)
+(* RestoreRescaled are deterministic, so each event's checks compare the   *)
+(* engine's result with the only one the spec allows.  What the trace      *)
+(* does not show: how the engine took the checkpoint (the protocol traces  *)
+(* check that), the keyed state beyond its processed records (the engine's *)
+(* ExactlyOnceInv after the restore checks the counts), and the run after  *)
+(* the restore.                                                            *)
+(*                                                                         *)
+(* Event i is matched only by the action it names, and only if the values  *)
+(* it recorded agree with the spec (Check).  Verdict as for the protocol   *)
+(* traces (TraceValidation.tla): TraceNotFullyMatchedInv violated is       *)
+(* accepted; a deadlock after <<"TRACE-UNEXPLAINED", ...>> is rejected.    *)
+(***************************************************************************)
+EXTENDS RescaleRestore, TraceData, TLC
+
+ASSUME TraceHeader.mode = "rescale"
+
+Range(s) == {s[j] : j \in DOMAIN s}
+\* The function a sequence of <<key, value>> pairs describes.
+FunOf(pairs) == [k \in {p[1] : p \in Range(pairs)} |-> (CHOOSE p \in Range(pairs) : p[1] = k)[2]]
+
+-----------------------------------------------------------------------------
+(* The constants, as the trace has them (TraceRescaleRestore.cfg).         *)
+
+TraceSenders == Range(TraceHeader.senders)
+TraceLog == FunOf(TraceHeader.log)
+TraceKeyGroupOf(k) == k
+TraceMaxParallelism == TraceHeader.maxParallelism
+TraceOps == TraceHeader.ops
+TraceOldPar == FunOf(TraceHeader.oldPar)
+TraceNewPar == FunOf(TraceHeader.newPar)
+
+-----------------------------------------------------------------------------
+(* The checkpoint the restore read.                                        *)
+
+Ck == TraceHeader.checkpoint
+CkOffset == FunOf(Ck.offsets)
+\* Per old task of the rescaled operator, its processed records (a bag: record -> count).
+CkProcessed == [t \in {p[1] : p \in Range(Ck.processed)} |-> FunOf(FunOf(Ck.processed)[t])]
+\* Per old channel, its stored records, head first.
+CkChan == FunOf(Ck.channelState)
+CkRecordsProcessed == UNION {DOMAIN CkProcessed[t] : t \in DOMAIN CkProcessed}
+
+\* The checkpoint names the spec's sources, tasks and channels (else TLC could not follow it).
+ASSUME /\ DOMAIN CkOffset = Senders
+       /\ DOMAIN CkProcessed = TasksAt(Last, OldPar[Last])
+       /\ DOMAIN CkChan \subseteq Channels
+
+\* The bag of the records in key-group states ks of the key groups owner gives to task index j.
+BagOn(ks, owner, j) ==
+    LET R == UNION {Range(ks[g]) : g \in {h \in KeyGroups : owner[h] = j}}
+    IN [r \in R |-> Copies(r, ks[KeyGroup(r)])]
+
+\* The checkpoint TakeCheckpoint just took (ck') is the recorded one: the same processed records
+\* per old task, the same stored records per old channel, all as the sender's part (split 0).
+CheckpointAsRecorded ==
+    /\ ck'.inputState = [ch \in Channels |-> <<>>]
+    /\ \A ch \in Channels : ck'.outputState[ch] = IF ch \in DOMAIN CkChan THEN CkChan[ch] ELSE <<>>
+    /\ \A j \in 0..(OldPar[Last] - 1) : BagOn(ck'.kstate, kgTask, j) = CkProcessed[Task(Last, j)]
+
+-----------------------------------------------------------------------------
+(* Events.                                                                 *)
+
+VARIABLE i   \* the next event of the trace to match
+
+traceVars == <<vars, i>>
+
+WellFormed(ev) == ev.event \in {"AssignKeyGroups", "RedistributeChannelState", "RestoreRescaled"}
+
+\* The action event ev names (none has parameters).
+Act(ev) ==
+    CASE ev.event = "AssignKeyGroups" -> AssignKeyGroups
+      [] ev.event = "RedistributeChannelState" -> RedistributeChannelState
+      [] ev.event = "RestoreRescaled" -> RestoreRescaled
+
+\* What each event records: the names of its checks (its JSON fields).
+CheckNames(ev) ==
+    CASE ev.event = "AssignKeyGroups" -> <<"assigned", "keyGroups">>
+      [] ev.event = "RedistributeChannelState" -> <<"channels">>
+      [] ev.event = "RestoreRescaled" -> <<"offsets">>
+
+\* Check k of event ev: the recorded value agrees with the spec's.
+\* - assigned: every new task of the rescaled operator holds exactly the processed records of the
+\*   key groups it owns at the new parallelism (kgTask').
+\* - keyGroups: the key groups whose keys a new task's state holds are exactly those it owns that
+\*   have processed records (the engine's keyed count holds a key iff it processed a record of it).
+\* - channels: every new channel holds exactly the stored records the spec routes to it, in the
+\*   spec's order; every other channel (one of a task that is gone) none.
+\* - offsets: the sources rewind to the spec's offsets (the checkpoint's).
+Check(ev, k) ==
+    CASE k = "assigned" ->
+              LET a == FunOf(ev.assigned) IN
+              /\ DOMAIN a = TasksAt(Last, NewPar[Last])
+              /\ \A j \in 0..(NewPar[Last] - 1) : BagOn(kstate', kgTask', j) = FunOf(a[Task(Last, j)])
+      [] k = "keyGroups" ->
+              LET kg == FunOf(ev.keyGroups) IN
+              /\ DOMAIN kg = TasksAt(Last, NewPar[Last])
+              /\ \A j \in 0..(NewPar[Last] - 1) :
+                    Range(kg[Task(Last, j)]) = {g \in KeyGroups : kgTask'[g] = j /\ kstate'[g] # <<>>}
+      [] k = "channels" ->
+              LET c == FunOf(ev.channels) IN
+              /\ DOMAIN c \subseteq Channels
+              /\ \A nc \in Channels : chan'[nc] = IF nc \in DOMAIN c THEN c[nc] ELSE <<>>
+      [] k = "offsets" ->
+              LET o == FunOf(ev.offsets) IN
+              /\ DOMAIN o = Senders
+              /\ \A s \in Senders : offset'[s] = o[s]
+
+Matches(ev) == \A j \in DOMAIN CheckNames(ev) : Check(ev, CheckNames(ev)[j])
+
+\* The step that matches event i.
+TraceStep ==
+    /\ i <= Len(Trace)
+    /\ WellFormed(Trace[i])
+    /\ Act(Trace[i])
+    /\ Matches(Trace[i])
+    /\ i' = i + 1
+
+\* A spec step the trace does not show, before its first event: the run up to the recorded
+\* checkpoint, the checkpoint, the failure (the module comment).  One choice in each state.
+ToEmit == {s \in Senders : offset[s] < CkOffset[s]}
+ToProcess == {ch \in ChannelsAt(par) : /\ chan[ch] # <<>>
+                                       /\ Head(chan[ch]) \in CkRecordsProcessed
+                                       /\ Copies(Head(chan[ch]), kstate[KeyGroup(Head(chan[ch]))]) = 0}
+Hidden ==
+    /\ i = 1
+    /\ i <= Len(Trace)
+    /\ CASE phase = "run" /\ ~taken /\ ToEmit # {} -> EmitRecord(CHOOSE s \in ToEmit : TRUE)
+         [] phase = "run" /\ ~taken /\ ToProcess # {} -> ProcessRecord(CHOOSE ch \in ToProcess : TRUE)
+         [] phase = "run" /\ ~taken -> TakeCheckpoint /\ CheckpointAsRecorded
+         [] phase = "run" -> FailJob
+         [] OTHER -> FALSE
+    /\ UNCHANGED i
+
+\* Why event i is not explained: whether it names an action, whether the action is enabled, and
+\* which checks fail.  Printed as one line the validator parses.  (Before the first event with
+\* the action not enabled: the hidden run could not reach the recorded checkpoint.)
+Explain ==
+    LET ev == Trace[i]
+        ok == WellFormed(ev)
+        enabled == ok /\ ENABLED Act(ev)
+    IN <<"TRACE-UNEXPLAINED", i, ev.event, ok, enabled,
+         IF enabled THEN {CheckNames(ev)[j] : j \in {j \in DOMAIN CheckNames(ev) :
+                              ~ENABLED (Act(ev) /\ Check(ev, CheckNames(ev)[j]))}}
+                    ELSE {}>>
+
+\* No successor: TLC then reports a deadlock in the state before event i, after this print.
+Unexplained ==
+    /\ i <= Len(Trace)
+    /\ ~ENABLED TraceStep
+    /\ ~ENABLED Hidden
+    /\ PrintT(Explain)
+    /\ FALSE
+
+-----------------------------------------------------------------------------
+(* Coverage: the branch each matched event took, named from the state     *)
+(* before it (TraceValidation.tla, "Coverage", for the format).            *)
+
+Branch(ev) ==
+    CASE ev.event = "AssignKeyGroups" ->
+              IF NewPar[Last] > OldPar[Last] THEN "scale up" ELSE "scale down"
+      [] ev.event = "RedistributeChannelState" ->
+              IF \E ch \in Channels : StoredParts(ch) # <<>>
+                THEN "stored records redistributed" ELSE "no stored records"
+      [] OTHER -> "step"
+
+BranchTable ==
+    {<<"AssignKeyGroups", b>> : b \in {"scale up", "scale down"}}
+    \cup {<<"RedistributeChannelState", b>> : b \in {"stored records redistributed", "no stored records"}}
+    \cup {<<"RestoreRescaled", "step">>}
+ASSUME PrintT(<<"TRACE-BRANCHES", BranchTable>>)
+
+CoveredStep == TraceStep /\ PrintT(<<"TRACE-STEP", i, Trace[i].event, Branch(Trace[i])>>)
+
+TraceNext == CoveredStep \/ Hidden \/ Unexplained
+
+TraceInit == Init /\ i = 1
+
+TraceBehavior == TraceInit /\ [][TraceNext]_traceVars
+
+\* Violated exactly when TLC has matched every event: the trace is accepted.
+TraceNotFullyMatchedInv == i <= Len(Trace)
+=============================================================================
+\* Trace validation of the rescaled restore (RescaleRestore.tla, as it is): the constants come
+\* from the trace (TraceData.tla, made by dev.consistentcut.trace.TraceToTla from a rescale trace,
+\* header mode "rescale").  Run by ./model-check.sh --trace FILE.  Exit 12
+\* (TraceNotFullyMatchedInv violated): accepted; exit 11 (deadlock): rejected, after a line
+\* <<"TRACE-UNEXPLAINED", i, ...>>.  No broadcast input (the engine refuses to rescale an operator
+\* with a BROADCAST in-edge); one failure, the one before the restore.
