@@ -101,7 +101,7 @@ class RescaleCliTest {
     }
 
     /** The in-flight records {@code inspect} lists for the checkpoint a resume of {@code dir} uses. */
-    private static long recordsResumeUses(Path dir) {
+    static long recordsResumeUses(Path dir) {
         Outcome inspect = cli("inspect", dir.toString());
         String line = inspect.out().lines().filter(l -> l.endsWith("<- resume uses this")).findFirst()
                 .orElseThrow(() -> new AssertionError(inspect.out()));

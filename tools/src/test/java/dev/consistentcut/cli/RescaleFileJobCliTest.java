@@ -40,16 +40,6 @@ class RescaleFileJobCliTest {
         return p.exitValue();
     }
 
-    /** How many in-flight records the checkpoint a resume of {@code dir} uses stores ({@code inspect}). */
-    private static long recordsResumeUses(Path dir) {
-        Outcome inspect = DurableJobTest.cli("inspect", dir.toString());
-        String line = inspect.out().lines().filter(l -> l.endsWith("<- resume uses this")).findFirst()
-                .orElseThrow(() -> new AssertionError(inspect.out()));
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile(" (\\d+) records ").matcher(line);
-        assertTrue(m.find(), line);
-        return Long.parseLong(m.group(1));
-    }
-
     /**
      * An unaligned file job (seeded simulation) kills itself after its third checkpoint is
      * committed; it is resumed at parallelism 3 and kills itself again after two more; then it
@@ -70,14 +60,14 @@ class RescaleFileJobCliTest {
                 "simulation", "--interval-ms", "1", "--capacity", "4", "--checkpoint-dir", dir.toString(),
                 "--input", in.toString(), "--output", out.toString());
         assertEquals(137, first, Files.readString(tmp.resolve("first.log")));
-        assertTrue(recordsResumeUses(dir) > 0, "the checkpoint restored at 3 stores in-flight records");
+        assertTrue(RescaleCliTest.recordsResumeUses(dir) > 0, "the checkpoint restored at 3 stores in-flight records");
 
         int second = killedAt("pointer-renamed:2", tmp.resolve("second.log"), "resume", dir.toString(),
                 "--parallelism", "count=3");
         String secondLog = Files.readString(tmp.resolve("second.log"));
         assertEquals(137, second, secondLog);
         assertTrue(secondLog.contains("rescaling count from 2 to 3 tasks on restore"), secondLog);
-        assertTrue(recordsResumeUses(dir) > 0, "the checkpoint restored at 1 stores in-flight records");
+        assertTrue(RescaleCliTest.recordsResumeUses(dir) > 0, "the checkpoint restored at 1 stores in-flight records");
 
         Outcome last = DurableJobTest.cli("resume", dir.toString(), "--parallelism", "count=1");
         assertEquals(0, last.code(), last.out() + last.err());
