@@ -95,8 +95,8 @@ BugListStateAsUnion(j) == ListElements
 
 \* BugListSplitRoundsDown: the split gives each new task n \div p elements and drops the
 \* remainder (RoundRobinOperatorStateRepartitioner hands it out one element each to the first
-\* n % p tasks).  Two elements among three new tasks: both dropped, and their records' counts with
-\* them.  TLC must report ListStateExactlyOnceInv.
+\* n % p tasks).  Fewer elements than new tasks (one or two among three): all dropped, and their
+\* records' contributions with them.  TLC must report ListStateExactlyOnceInv.
 BugListSplitRoundsDown(j) ==
     LET n == Len(ListElements)
         p == NewPar[Last]
