@@ -35,6 +35,15 @@ Par3 == [op \in {"count"} |-> 3]
 MapPar1 == [op \in {"map", "count"} |-> 1]
 MapPar2 == [op \in {"map", "count"} |-> 2]
 
+\* Sum: the two sources of Join into a non-keyed running sum through a rebalancing exchange (a
+\* record of offset n to task n % p): each task's list state one element, its partial sum.
+SumOnly == <<"sum">>
+SumPar1 == [op \in {"sum"} |-> 1]
+SumPar2 == [op \in {"sum"} |-> 2]
+SumPar3 == [op \in {"sum"} |-> 3]
+ListStateOn == TRUE
+UnionMode == "union"
+
 -----------------------------------------------------------------------------
 (* Bad BroadcastCutAligned.                                                *)
 
@@ -73,6 +82,25 @@ BugChannelStateOnOldIndex(ch, r) == {ch}
 BugKeyGroupSplit(ch, r) ==
     LET Mod(op) == Task(op, KeyGroup(r) % NewPar[op])
     IN {<<IF ch[1][1] \in Senders THEN ch[1] ELSE Mod(ch[1][1]), Mod(ch[2][1])>>}
+
+-----------------------------------------------------------------------------
+(* Bad RestoredListState.                                                  *)
+
+\* BugListStateAsUnion: a SPLIT list state restored as UNION, each new task keeping every element
+\* (what a UNION state's owner must not do with a running sum: Flink's UNION mode hands every
+\* element to every task, RoundRobinOperatorStateRepartitioner.repartitionUnionState, and leaves
+\* it to the operator to keep its own).  Every partial sum is counted on every new task.  TLC
+\* must report ListStateExactlyOnceInv.
+BugListStateAsUnion(j) == ListElements
+
+\* BugListSplitRoundsDown: the split gives each new task n \div p elements and drops the
+\* remainder (RoundRobinOperatorStateRepartitioner hands it out one element each to the first
+\* n % p tasks).  Fewer elements than new tasks (one or two among three): all dropped, and their
+\* records' contributions with them.  TLC must report ListStateExactlyOnceInv.
+BugListSplitRoundsDown(j) ==
+    LET n == Len(ListElements)
+        p == NewPar[Last]
+    IN SubSeq(ListElements, j * (n \div p) + 1, (j + 1) * (n \div p))
 
 =============================================================================
 TLC figures: see models.tsv (pinned counts) and notebook/2026-12-06-rescale-spec.md.

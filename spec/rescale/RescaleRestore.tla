@@ -10,8 +10,12 @@
 (* are stateless (they forward each record on its key's route).  A         *)
 (* broadcast source may send records to every task of the last operator,   *)
 (* which keeps them as broadcast state (operator state in Flink's          *)
-(* BROADCAST mode).  Channels are FIFO and unbounded (the logs are         *)
-(* finite).                                                                *)
+(* BROADCAST mode).  Or the last operator is not keyed (a running sum):    *)
+(* it is fed through a rebalancing exchange and holds operator list        *)
+(* state, each task one element per partial sum it holds (the records      *)
+(* summed into it), redistributed on a restore in Flink's SPLIT_DISTRIBUTE *)
+(* mode, or in UNION mode with each new task keeping the elements it owns. *)
+(* Channels are FIFO and unbounded (the logs are finite).                  *)
 (*                                                                         *)
 (* The checkpoint protocol is not modelled again here: TakeCheckpoint      *)
 (* takes the job's state at one instant, which is what a completed         *)
@@ -25,7 +29,8 @@
 (*                                                                         *)
 (* Then the job fails and restores at new parallelisms (NewPar):           *)
 (* AssignKeyGroups moves each key group whole to the new task owning it    *)
-(* (contiguous key-group ranges), RedistributeChannelState routes every    *)
+(* (contiguous key-group ranges) and splits the list state's elements      *)
+(* among the new tasks, RedistributeChannelState routes every              *)
 (* stored record to the new channel its key group's route takes now, in    *)
 (* FIFO order per new channel (Flink's virtual channels and                *)
 (* InflightDataRescalingDescriptor, FLINK-19533 / FLINK-19801), and        *)
@@ -33,10 +38,14 @@
 (* The restored job then runs on, and may fail and restore again from the  *)
 (* same checkpoint.                                                        *)
 (*                                                                         *)
-(* Not modelled: operator (non-keyed) list state split or unioned (only    *)
-(* the broadcast state); exchanges that cannot redistribute channel state  *)
-(* (forward, rescale, custom partitioners: Flink refuses to rescale        *)
-(* them, FLINK-35351); a checkpoint after the restore.                     *)
+(* Not modelled: keyed and list state on one operator; several named list  *)
+(* states (Flink starts each one's split where the previous one's          *)
+(* remainder ended); channels out of the list-state operator (it is the    *)
+(* last); a diamond (two routes from one source into the last operator:    *)
+(* every claim here counts one route per record); exchanges that cannot    *)
+(* redistribute channel state (forward, rescale, custom partitioners:      *)
+(* Flink refuses to rescale them, FLINK-35351); a checkpoint after the     *)
+(* restore.                                                                *)
 (*                                                                         *)
 (* Place in the whole: MCRescaleRestore.tla gives the models and the bad   *)
 (* definitions its bug models substitute.  The engine performs these       *)
@@ -91,6 +100,15 @@ Pos(op) == CHOOSE i \in 1..Len(Ops) : Ops[i] = op
 Owner(g, p) == (g * p) \div MaxParallelism
 KeyGroupRange(i, p) == {g \in KeyGroups : Owner(g, p) = i}
 
+\* Whether the last operator is not keyed (a running sum fed through a rebalancing exchange,
+\* holding operator list state instead of keyed state), and how its list state is redistributed
+\* on a restore: "split" (Flink's OperatorStateHandle.Mode.SPLIT_DISTRIBUTE) or "union" (UNION,
+\* each new task keeping the elements it owns).  The keyed job is the default; the models of the
+\* non-keyed operator override both (MCRescaleRestore.tla), so that the other models need not
+\* name them.
+LastHoldsListState == FALSE
+ListStateMode == "split"
+
 \* Channels: <<from, to>>; from a source to the first operator's tasks, from each operator's
 \* tasks to the next one's, from the broadcast source to the last operator's tasks.
 ChannelsAt(par) ==
@@ -103,8 +121,12 @@ MaxPar == [op \in OpSet |-> MaxIndex]
 Channels == ChannelsAt(MaxPar)
 BroadcastChannels == {ch \in Channels : ch[1] = Node(Bc)}
 
-\* The task of op that a keyed record r goes to at parallelism p.
-RouteTask(op, r, p) == Task(op, Owner(KeyGroup(r), p))
+\* The task of op that a keyed record r goes to at parallelism p: the owner of its key group; on
+\* the rebalancing exchange into a non-keyed last operator, round robin per source over the
+\* tasks (Flink's RebalancePartitioner cycles through its channels, here from channel 0), so that
+\* a record may reach any task of it, and its stored copy any new task.
+RouteTask(op, r, p) == IF op = Last /\ LastHoldsListState THEN Task(op, r.off % p)
+                       ELSE Task(op, Owner(KeyGroup(r), p))
 \* The next hop of keyed record r out of node n (a source or a task) at parallelisms par.
 NextChannel(n, r, par) ==
     IF n[1] \in Senders THEN <<n, RouteTask(Ops[1], r, par[Ops[1]])>>
@@ -119,12 +141,15 @@ VARIABLES
     kstate,    \* kstate[g]: the records the last operator processed of key group g, in order
     kgTask,    \* kgTask[g]: the index of the last operator's task holding key group g's state
     bstate,    \* bstate[i]: the broadcast records task i of the last operator processed, in order
-    ck,        \* the checkpoint once taken: offsets, keyed state per key group, broadcast state
-               \* per old task, and per old channel its stored input part and output part
+    lstate,    \* lstate[i]: the list state of task i of a non-keyed last operator: its elements
+               \* (partial sums), each the records summed into it, in order
+    ck,        \* the checkpoint once taken: offsets, keyed state per key group, broadcast and
+               \* list state per old task, and per old channel its stored input part and output
+               \* part
     taken,     \* whether the checkpoint has been taken
     failures   \* failures so far
 
-vars == <<phase, par, offset, chan, kstate, kgTask, bstate, ck, taken, failures>>
+vars == <<phase, par, offset, chan, kstate, kgTask, bstate, lstate, ck, taken, failures>>
 
 \* How often r is in sequence q.
 Copies(r, q) == Cardinality({i \in 1..Len(q) : q[i] = r})
@@ -142,6 +167,7 @@ Init == /\ phase = "run"
         /\ kstate = [g \in KeyGroups |-> <<>>]
         /\ kgTask = [g \in KeyGroups |-> Owner(g, OldPar[Last])]
         /\ bstate = [i \in 0..(MaxIndex - 1) |-> <<>>]
+        /\ lstate = [i \in 0..(MaxIndex - 1) |-> <<>>]
         /\ ck = [none |-> TRUE]
         /\ taken = FALSE
         /\ failures = 0
@@ -156,7 +182,7 @@ EmitRecord(s) ==
     /\ offset[s] < Len(Log[s])
     /\ offset' = [offset EXCEPT ![s] = @ + 1]
     /\ chan' = [chan EXCEPT ![NextChannel(Node(s), r, par)] = Append(@, r)]
-    /\ UNCHANGED <<phase, par, kstate, kgTask, bstate, ck, taken, failures>>
+    /\ UNCHANGED <<phase, par, kstate, kgTask, bstate, lstate, ck, taken, failures>>
 
 \* The broadcast source sends its next record to every task of the last operator.
 EmitBroadcast ==
@@ -166,11 +192,15 @@ EmitBroadcast ==
     /\ offset' = [offset EXCEPT ![Bc] = @ + 1]
     /\ chan' = [ch \in Channels |-> IF ch \in BroadcastChannels /\ ch \in ChannelsAt(par)
                                     THEN Append(chan[ch], r) ELSE chan[ch]]
-    /\ UNCHANGED <<phase, par, kstate, kgTask, bstate, ck, taken, failures>>
+    /\ UNCHANGED <<phase, par, kstate, kgTask, bstate, lstate, ck, taken, failures>>
+
+\* Record r added to a task's list state q: to its last element (the partial sum the task is
+\* adding to), or as its first element.
+AddContribution(q, r) == IF q = <<>> THEN <<<<r>>>> ELSE [q EXCEPT ![Len(q)] = Append(@, r)]
 
 \* The receiver of channel ch takes the record at its head: a stateless operator forwards it
 \* on its key's route; the last operator adds it to its key group's state (a broadcast record
-\* to its broadcast state).
+\* to its broadcast state; a non-keyed last operator to its list state).
 ProcessRecord(ch) ==
     LET r == Head(chan[ch])
         t == ch[2]
@@ -181,13 +211,16 @@ ProcessRecord(ch) ==
     /\ IF t[1] # Last
        THEN /\ chan' = LET c1 == [chan EXCEPT ![ch] = Tail(@)]
                        IN [c1 EXCEPT ![NextChannel(t, r, par)] = Append(@, r)]
-            /\ UNCHANGED <<kstate, bstate>>
+            /\ UNCHANGED <<kstate, bstate, lstate>>
        ELSE /\ chan' = [chan EXCEPT ![ch] = Tail(@)]
             /\ IF r.src = Bc
                THEN /\ bstate' = [bstate EXCEPT ![t[2]] = Append(@, r)]
-                    /\ UNCHANGED kstate
+                    /\ UNCHANGED <<kstate, lstate>>
+               ELSE IF LastHoldsListState
+               THEN /\ lstate' = [lstate EXCEPT ![t[2]] = AddContribution(@, r)]
+                    /\ UNCHANGED <<kstate, bstate>>
                ELSE /\ kstate' = [kstate EXCEPT ![KeyGroup(r)] = Append(@, r)]
-                    /\ UNCHANGED bstate
+                    /\ UNCHANGED <<bstate, lstate>>
     /\ UNCHANGED <<phase, par, offset, kgTask, ck, taken, failures>>
 
 \* Whether the job may be checkpointed now: the broadcast input is aligned, so no broadcast
@@ -208,12 +241,12 @@ TakeCheckpoint ==
     /\ failures = 0
     /\ BroadcastCutAligned
     /\ \E k \in 0..MaxSplit :
-          ck' = [offset |-> offset, kstate |-> kstate, bstate |-> bstate,
+          ck' = [offset |-> offset, kstate |-> kstate, bstate |-> bstate, lstate |-> lstate,
                  inputState |-> [ch \in Channels |-> SubSeq(chan[ch], 1, Split(k, ch))],
                  outputState |->
                      [ch \in Channels |-> SubSeq(chan[ch], Split(k, ch) + 1, Len(chan[ch]))]]
     /\ taken' = TRUE
-    /\ UNCHANGED <<phase, par, offset, chan, kstate, kgTask, bstate, failures>>
+    /\ UNCHANGED <<phase, par, offset, chan, kstate, kgTask, bstate, lstate, failures>>
 
 \* The job fails after the checkpoint: every task and channel is gone.
 FailJob ==
@@ -225,18 +258,46 @@ FailJob ==
     /\ chan' = [ch \in Channels |-> <<>>]
     /\ kstate' = [g \in KeyGroups |-> <<>>]
     /\ bstate' = [i \in 0..(MaxIndex - 1) |-> <<>>]
+    /\ lstate' = [i \in 0..(MaxIndex - 1) |-> <<>>]
     /\ UNCHANGED <<par, offset, kgTask, ck, taken>>
 
 -----------------------------------------------------------------------------
 (* The rescaled restore.                                                   *)
 
-\* Each key group moves whole, with its state, to the new task owning it.
+\* The list state's elements in the checkpoint: the old tasks' elements, task 0's first.
+RECURSIVE ElementsOfFirst(_)
+ElementsOfFirst(n) == IF n = 0 THEN <<>> ELSE ElementsOfFirst(n - 1) \o ck.lstate[n - 1]
+ListElements == ElementsOfFirst(OldPar[Last])
+
+\* SPLIT_DISTRIBUTE: the n elements divided among the p new tasks in contiguous runs, each element
+\* to exactly one task, the first (n % p) tasks one element more than the others (Flink's
+\* RoundRobinOperatorStateRepartitioner.repartitionSplitState, for one named state;
+\* RoundRobinOperatorStateRepartitionerTest).  After a scale-up a new task may get none.
+SplitStart(j, n, p) == j * (n \div p) + (IF j < n % p THEN j ELSE n % p)
+SplitSize(j, n, p) == n \div p + (IF j < n % p THEN 1 ELSE 0)
+SplitPart(j) == LET n == Len(ListElements)
+                    p == NewPar[Last]
+                IN SubSeq(ListElements, SplitStart(j, n, p) + 1, SplitStart(j, n, p) + SplitSize(j, n, p))
+
+\* UNION: every new task gets every element (repartitionUnionState) and keeps the ones it owns,
+\* as Flink's Kafka source keeps the offsets of the partitions assigned to it: here an element
+\* belongs to the new task its first record's rebalancing route takes now.
+ElementOwner(e) == Head(e).off % NewPar[Last]
+UnionKept(j) == SelectSeq(ListElements, LAMBDA e : ElementOwner(e) = j)
+
+\* The list state new task j restores.
+RestoredListState(j) == IF ListStateMode = "split" THEN SplitPart(j) ELSE UnionKept(j)
+
+\* Each key group moves whole, with its state, to the new task owning it; the list state's
+\* elements are redistributed among the new tasks (Flink's StateAssignmentOperation assigns the
+\* keyed and the operator state in the same step).
 AssignKeyGroups ==
     /\ phase = "failed"
     /\ phase' = "assigned"
     /\ par' = NewPar
     /\ kgTask' = [g \in KeyGroups |-> Owner(g, NewPar[Last])]
     /\ kstate' = ck.kstate
+    /\ lstate' = [j \in 0..(MaxIndex - 1) |-> IF j < NewPar[Last] THEN RestoredListState(j) ELSE <<>>]
     /\ UNCHANGED <<offset, chan, bstate, ck, taken, failures>>
 
 \* Whether the channel state of the channels into operator op is reassigned on a rescale.
@@ -269,7 +330,7 @@ RedistributeChannelState ==
     /\ phase = "assigned"
     /\ phase' = "redistributed"
     /\ chan' = [nc \in Channels |-> IF nc \in ChannelsAt(NewPar) THEN Redistributed(nc) ELSE <<>>]
-    /\ UNCHANGED <<par, offset, kstate, kgTask, bstate, ck, taken, failures>>
+    /\ UNCHANGED <<par, offset, kstate, kgTask, bstate, lstate, ck, taken, failures>>
 
 \* The broadcast state new task j restores: task 0's (all old tasks hold the same, the
 \* broadcast input being aligned), copied to every new task.
@@ -282,7 +343,7 @@ RestoreRescaled ==
     /\ offset' = ck.offset
     /\ bstate' = [j \in 0..(MaxIndex - 1) |->
                      IF j < NewPar[Last] THEN RestoredBroadcastState(j) ELSE <<>>]
-    /\ UNCHANGED <<par, chan, kstate, kgTask, ck, taken, failures>>
+    /\ UNCHANGED <<par, chan, kstate, kgTask, lstate, ck, taken, failures>>
 
 \* Every source read its log and every channel is empty: the run is over; it stutters.
 Drained == /\ phase = "run"
@@ -312,13 +373,19 @@ TypeInv ==
     /\ kstate \in [KeyGroups -> Seq(Records)]
     /\ kgTask \in [KeyGroups -> 0..(MaxIndex - 1)]
     /\ bstate \in [0..(MaxIndex - 1) -> Seq(BRecords)]
+    /\ lstate \in [0..(MaxIndex - 1) -> Seq(Seq(Records))]
     /\ taken \in BOOLEAN
     /\ failures \in 0..MaxFailures
 
-\* How often keyed record r is in the job now: in its key group's state or in flight.
+\* How often record r is in the job now: in its key group's state, in the list state (over
+\* every task and element) or in flight.
 Slots == UNION {{<<ch, i>> : i \in 1..Len(chan[ch])} : ch \in Channels}
 InFlight(r) == Cardinality({p \in Slots : chan[p[1]][p[2]] = r})
-Held(r) == Copies(r, kstate[KeyGroup(r)]) + InFlight(r)
+RECURSIVE Flat(_)
+Flat(q) == IF q = <<>> THEN <<>> ELSE Head(q) \o Flat(Tail(q))
+Contributions(r) ==
+    Copies(r, ConcatOver(0..(MaxIndex - 1), [i \in 0..(MaxIndex - 1) |-> Flat(lstate[i])]))
+Held(r) == Copies(r, kstate[KeyGroup(r)]) + Contributions(r) + InFlight(r)
 \* Whether record r has been read by its source (before the restore point, after a restore).
 Read(r) == r.off < offset[r.src]
 
@@ -359,6 +426,13 @@ BroadcastStateInv ==
         \A i \in 0..(par[Last] - 1) : \A b \in BRecords :
             Copies(b, bstate[i]) + Copies(b, chan[<<Node(Bc), Task(Last, i)>>])
                 = (IF b.off < offset[Bc] THEN 1 ELSE 0)
+
+\* While the job runs, the non-keyed operator's list state holds the contribution of every record
+\* read that is not in flight to it exactly once over all its tasks and elements, and none of a
+\* record not read: a restore gives each element of the checkpoint's list state to one new task.
+ListStateExactlyOnceInv ==
+    phase = "run" /\ LastHoldsListState =>
+        \A r \in Records : Contributions(r) + InFlight(r) = (IF Read(r) THEN 1 ELSE 0)
 
 =============================================================================
 Models and TLC figures: MCRescaleRestore.tla (after its ====).

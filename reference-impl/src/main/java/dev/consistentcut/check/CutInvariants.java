@@ -13,10 +13,12 @@ import dev.consistentcut.message.CancelBarrier;
 import dev.consistentcut.message.EndOfPartition;
 import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
+import dev.consistentcut.operator.SplitListState;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -79,6 +81,15 @@ public final class CutInvariants {
     /** Memo of {@link #hash}: channel id to whether its edge is HASH. */
     private final ConcurrentHashMap<String, Boolean> hashChannels = new ConcurrentHashMap<>();
     private final CutRecheck recheck;
+    /**
+     * The operators whose state is a split list ({@link SplitListState}), each with the indices of
+     * its tasks in {@link #operators}: which of its tasks holds a record's contribution is not
+     * fixed by the record's route once a rescaled restore has split the list, so every count of
+     * the checks is taken over its tasks together (spec/rescale's {@code ListStateExactlyOnceInv}).
+     */
+    private final Map<String, int[]> pools = new LinkedHashMap<>();
+    /** pooled[k]: operators[k] is a task of an operator of {@link #pools} (one with two tasks or more). */
+    private final boolean[] pooled;
 
     public CutInvariants(PhysicalGraph graph) {
         this.graph = graph;
@@ -92,6 +103,33 @@ public final class CutInvariants {
                 expected[i * operators.size() + k] = graph.paths(r.id().source(), r, operators.get(k));
             }
         }
+        this.pooled = new boolean[operators.size()];
+        Map<String, List<Integer>> byNode = new LinkedHashMap<>();
+        Map<String, Boolean> lists = new HashMap<>();
+        for (int k = 0; k < operators.size(); k++) {
+            String node = operators.get(k).substring(0, operators.get(k).lastIndexOf('#'));
+            if (lists.computeIfAbsent(node, n -> graph.job().node(n).operatorFactory().get() instanceof SplitListState)) {
+                byNode.computeIfAbsent(node, n -> new ArrayList<>()).add(k);
+            }
+        }
+        byNode.forEach((node, tasks) -> {
+            if (tasks.size() > 1) { // one task: the counts together are its own
+                pools.put(node, tasks.stream().mapToInt(Integer::intValue).toArray());
+                tasks.forEach(k -> pooled[k] = true);
+            }
+        });
+    }
+
+    /** The units the ledgers are checked by: each task alone, the tasks of an operator of {@link #pools} together. */
+    private Map<String, int[]> units() {
+        Map<String, int[]> out = new LinkedHashMap<>();
+        for (int k = 0; k < operators.size(); k++) {
+            if (!pooled[k]) {
+                out.put(operators.get(k), new int[] {k});
+            }
+        }
+        pools.forEach((node, tasks) -> out.put(node + "#*", tasks));
+        return out;
     }
 
     /** {@code paths(source(universe[i]), universe[i], operators[k])}. */
@@ -169,6 +207,9 @@ public final class CutInvariants {
         }
         BitSet nonZero = null; // the cut and channel state of c, when some operator is checked whole
         for (int k = 0; k < operators.size(); k++) {
+            if (pooled[k]) {
+                continue;
+            }
             String t = operators.get(k);
             TaskSnapshot snap = c.taskSnapshots().get(t);
             java.util.Set<RecordId> changed = common == null ? null : snap.changedSince(held.taskSnapshots().get(t));
@@ -197,15 +238,66 @@ public final class CutInvariants {
                 boolean inCut = r.id().offset() < recorded;
                 long rhs = inCut ? expected(i, k) : 0;
                 if ((over && lhs > rhs) || (under && lhs < rhs)) {
-                    String half = lhs > rhs ? NO_DOUBLE_COUNT : NO_SKIP;
-                    out.add(new Violation(half, c.id(), t, r.id(), lhs, rhs, String.format(
-                            "ConsistentCutInv (%s) violated in checkpoint %d: operator %s, record %s: processed %d"
-                                    + " + persisted in channels %d = %d, expected %d (offset %d %s recorded offset %d of %s): %s",
-                            half, c.id(), t, r.id(), processed, inChannels, lhs, rhs, r.id().offset(),
-                            inCut ? "<" : ">=", recorded, r.id().source(), lhs > rhs ? "counted twice" : "skipped")));
+                    out.add(cutViolation(c, t, r, processed, inChannels, rhs));
                 }
             }
         }
+        for (Map.Entry<String, int[]> pool : pools.entrySet()) {
+            nonZero = nonZero != null ? nonZero : recheck.nonZero(c);
+            checkPooledCut(c, over, under, out, pool.getKey() + "#*", pool.getValue(), persistedAt, nonZero);
+        }
+    }
+
+    /**
+     * {@link #checkCut} for the tasks {@code tasks} of an operator with split list state, counted
+     * together ({@link #pools}): every record of the cut, the channel state or a task's ledger.
+     */
+    private void checkPooledCut(CompletedCheckpoint c, boolean over, boolean under, List<Violation> out, String name,
+                                int[] tasks, Map<RecordId, List<String>> persistedAt, BitSet nonZero) {
+        BitSet again = nonZero;
+        for (int k : tasks) {
+            TaskSnapshot snap = c.taskSnapshots().get(operators.get(k));
+            again = recheck.with(again, snap.processed().keySet());
+            for (RecordId id : snap.processed().keySet()) {
+                if (!universe.has(id)) {
+                    out.add(new Violation(CONSISTENT_CUT, c.id(), name, id, 1, 0, "ConsistentCutInv violated in checkpoint "
+                            + c.id() + ": operator " + operators.get(k) + " has processed record " + id
+                            + ", which no source log has"));
+                }
+            }
+        }
+        for (int i = again.nextSetBit(0); i >= 0 && i < universe.size(); i = again.nextSetBit(i + 1)) {
+            Record r = universe.get(i);
+            long processed = 0;
+            long inChannels = 0;
+            long want = 0;
+            for (int k : tasks) {
+                processed += c.taskSnapshots().get(operators.get(k)).timesProcessed(r.id());
+                for (String receiver : persistedAt.getOrDefault(r.id(), List.of())) {
+                    inChannels += graph.paths(receiver, r, operators.get(k));
+                }
+                want += expected(i, k);
+            }
+            long lhs = processed + inChannels;
+            long rhs = r.id().offset() < c.sourceOffsets().get(r.id().source()) ? want : 0;
+            if ((over && lhs > rhs) || (under && lhs < rhs)) {
+                out.add(cutViolation(c, name, r, processed, inChannels, rhs));
+            }
+        }
+    }
+
+    /** The violation of {@code ConsistentCutInv}'s half that {@code processed + inChannels} against {@code rhs} breaks. */
+    private static Violation cutViolation(CompletedCheckpoint c, String t, Record r, long processed, long inChannels,
+                                          long rhs) {
+        long lhs = processed + inChannels;
+        long recorded = c.sourceOffsets().get(r.id().source());
+        boolean inCut = r.id().offset() < recorded;
+        String half = lhs > rhs ? NO_DOUBLE_COUNT : NO_SKIP;
+        return new Violation(half, c.id(), t, r.id(), lhs, rhs, String.format(
+                "ConsistentCutInv (%s) violated in checkpoint %d: operator %s, record %s: processed %d"
+                        + " + persisted in channels %d = %d, expected %d (offset %d %s recorded offset %d of %s): %s",
+                half, c.id(), t, r.id(), processed, inChannels, lhs, rhs, r.id().offset(),
+                inCut ? "<" : ">=", recorded, r.id().source(), lhs > rhs ? "counted twice" : "skipped"));
     }
 
     /** A checkpoint must name every source, every operator and only known channels before it can be checked. */
@@ -243,9 +335,9 @@ public final class CutInvariants {
      */
     public List<Violation> exactlyOnce(Map<String, ? extends Map<RecordId, Integer>> processed) {
         List<Violation> out = new ArrayList<>();
-        for (int k = 0; k < operators.size(); k++) {
-            String t = operators.get(k);
-            Map<RecordId, Integer> ledger = processed.get(t);
+        for (Map.Entry<String, int[]> unit : units().entrySet()) {
+            String t = unit.getKey();
+            Map<RecordId, Integer> ledger = ledgerOf(unit.getValue(), processed);
             if (ledger == null) {
                 out.add(new Violation(EXACTLY_ONCE, 0, t, null, 0, 1, "ExactlyOnceInv cannot be checked: no ledger of operator " + t));
                 continue;
@@ -259,7 +351,7 @@ public final class CutInvariants {
             for (int i = 0; i < universe.size(); i++) {
                 RecordId id = universe.get(i).id();
                 int actual = ledger.getOrDefault(id, 0);
-                int want = expected(i, k);
+                int want = expected(i, unit.getValue());
                 if (actual != want) {
                     out.add(new Violation(EXACTLY_ONCE, 0, t, id, actual, want, String.format(
                             "ExactlyOnceInv violated: operator %s, record %s: processed %d times, expected %d: %s",
@@ -359,9 +451,9 @@ public final class CutInvariants {
      */
     public List<Violation> atLeastOnce(Map<String, ? extends Map<RecordId, Integer>> processed) {
         List<Violation> out = new ArrayList<>();
-        for (int k = 0; k < operators.size(); k++) {
-            String t = operators.get(k);
-            Map<RecordId, Integer> ledger = processed.get(t);
+        for (Map.Entry<String, int[]> unit : units().entrySet()) {
+            String t = unit.getKey();
+            Map<RecordId, Integer> ledger = ledgerOf(unit.getValue(), processed);
             if (ledger == null) {
                 out.add(new Violation(AT_LEAST_ONCE, 0, t, null, 0, 1, "AtLeastOnceInv cannot be checked: no ledger of operator " + t));
                 continue;
@@ -369,14 +461,40 @@ public final class CutInvariants {
             for (int i = 0; i < universe.size(); i++) {
                 RecordId id = universe.get(i).id();
                 int actual = ledger.getOrDefault(id, 0);
-                if (actual < expected(i, k)) {
-                    out.add(new Violation(AT_LEAST_ONCE, 0, t, id, actual, expected(i, k), String.format(
+                int want = expected(i, unit.getValue());
+                if (actual < want) {
+                    out.add(new Violation(AT_LEAST_ONCE, 0, t, id, actual, want, String.format(
                             "AtLeastOnceInv violated: operator %s, record %s: processed %d times, expected at least %d: skipped",
-                            t, id, actual, expected(i, k))));
+                            t, id, actual, want)));
                 }
             }
         }
         return out;
+    }
+
+    /** The ledger of the tasks {@code tasks} together (one task's own map); null if one has none. */
+    private Map<RecordId, Integer> ledgerOf(int[] tasks, Map<String, ? extends Map<RecordId, Integer>> processed) {
+        if (tasks.length == 1) {
+            return processed.get(operators.get(tasks[0]));
+        }
+        Map<RecordId, Integer> out = new HashMap<>();
+        for (int k : tasks) {
+            Map<RecordId, Integer> ledger = processed.get(operators.get(k));
+            if (ledger == null) {
+                return null;
+            }
+            ledger.forEach((id, times) -> out.merge(id, times, Integer::sum));
+        }
+        return out;
+    }
+
+    /** The expected count of universe[i] over the tasks {@code tasks} together. */
+    private int expected(int i, int[] tasks) {
+        int sum = 0;
+        for (int k : tasks) {
+            sum += expected(i, k);
+        }
+        return sum;
     }
 
     /**

@@ -1,9 +1,14 @@
 package dev.consistentcut.operator;
 
 import dev.consistentcut.message.Record;
+import java.util.List;
 
-/** Adds up the values of all records it receives and emits each record with the running sum as value. */
-public final class Sum implements Operator {
+/**
+ * Adds up the values of all records it receives and emits each record with the running sum as
+ * value. Its state is not keyed: on a rescaled restore each old task's partial sum is one element
+ * of a split list state, and a new task's sum is the sum of the elements it gets.
+ */
+public final class Sum implements Operator, SplitListState {
 
     private long sum;
 
@@ -25,5 +30,16 @@ public final class Sum implements Operator {
     @Override
     public void restoreState(byte[] state) {
         sum = StateCodec.decode("Sum", state, in -> in.readLong());
+    }
+
+    /** The partial sums added up. */
+    @Override
+    public byte[] mergeElements(List<byte[]> elements) {
+        long total = 0;
+        for (byte[] element : elements) {
+            total += StateCodec.decode("Sum", element, in -> in.readLong());
+        }
+        long merged = total;
+        return StateCodec.encode(out -> out.writeLong(merged));
     }
 }

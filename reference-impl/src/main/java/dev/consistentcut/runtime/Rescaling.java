@@ -14,6 +14,7 @@ import dev.consistentcut.message.Record;
 import dev.consistentcut.message.RecordId;
 import dev.consistentcut.operator.KeyGroupedState;
 import dev.consistentcut.operator.Operator;
+import dev.consistentcut.operator.SplitListState;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -28,13 +29,14 @@ import java.util.Set;
  * says its own parallelism (the operator's task snapshots), so every restore compares it with the
  * graph's and rescales when they differ: {@link #assignKeyGroups} gives each new task exactly the
  * key groups of its new range, gathered whole from the old tasks (state and processed-record
- * ledger); {@link #redistributeChannelState} puts every stored in-flight record of a channel into
+ * ledger), or, for an operator whose state is not keyed, its share of the old tasks' list state
+ * ({@link ListStateSplit}); {@link #redistributeChannelState} puts every stored in-flight record of a channel into
  * or out of a rescaled operator on the new channel its key group's route takes (FLINK-19533 /
  * FLINK-19801's rescaling descriptors); {@link #restoreRescaled} is the checkpoint the new tasks
  * restore. Flink does the same with {@code StateAssignmentOperation}.
  *
- * <p>An operator can be rescaled when its state is keyed ({@link KeyGroupedState}), every in-edge
- * is HASH and no edge of it is FORWARD; anything else is refused ({@link Refused}), as Flink
+ * <p>An operator can be rescaled when its state is keyed ({@link KeyGroupedState}) or a split list
+ * ({@link SplitListState}), every in-edge is HASH and no edge of it is FORWARD; anything else is refused ({@link Refused}), as Flink
  * refuses channel state it cannot redistribute (FLINK-35351, FLINK-22815 for broadcast).
  * Stateless and thread-safe.
  */
@@ -97,9 +99,9 @@ public final class Rescaling {
             }
         }
         Operator op = n.operatorFactory().get();
-        if (!(op instanceof KeyGroupedState)) {
+        if (!(op instanceof KeyGroupedState) && !(op instanceof SplitListState)) {
             throw new Refused("cannot rescale '" + node + "': its operator " + op.getClass().getSimpleName()
-                    + " has no keyed state to split by key group");
+                    + " has neither keyed state to split by key group nor list state to split among its tasks");
         }
         if (newParallelism < 1 || newParallelism > job.maxParallelism()) {
             throw new Refused("cannot rescale '" + node + "' to " + newParallelism + ": the parallelism must be in 1.."
@@ -135,13 +137,26 @@ public final class Rescaling {
     @TestSeam
     public static CompletedCheckpoint restoreRescaled(CompletedCheckpoint checkpoint, JobGraph job, Placement placement,
                                                       ChannelRoute route) {
-        return restoreRescaled(checkpoint, job, placement, route, RescaleObserver.NONE);
+        return restoreRescaled(checkpoint, job, placement, route, ListStateSplit.SPLIT, RescaleObserver.NONE);
     }
 
     /** {@link #restoreRescaled(CompletedCheckpoint, JobGraph, RescaleObserver)} with another placement and channel route: the broken twins' traces' seam. */
     @TestSeam
     public static CompletedCheckpoint restoreRescaled(CompletedCheckpoint checkpoint, JobGraph job, Placement placement,
                                                       ChannelRoute route, RescaleObserver observer) {
+        return restoreRescaled(checkpoint, job, placement, route, ListStateSplit.SPLIT, observer);
+    }
+
+    /** {@link #restoreRescaled(CompletedCheckpoint, JobGraph)} with another placement, channel route and redistribution of list state: the broken twins' seam. */
+    @TestSeam
+    public static CompletedCheckpoint restoreRescaled(CompletedCheckpoint checkpoint, JobGraph job, Placement placement,
+                                                      ChannelRoute route, ListStateSplit.Redistribution lists) {
+        return restoreRescaled(checkpoint, job, placement, route, lists, RescaleObserver.NONE);
+    }
+
+    private static CompletedCheckpoint restoreRescaled(CompletedCheckpoint checkpoint, JobGraph job, Placement placement,
+                                                       ChannelRoute route, ListStateSplit.Redistribution lists,
+                                                       RescaleObserver observer) {
         Map<String, Integer> old = parallelismOf(checkpoint, job);
         Map<String, Integer> rescaled = new LinkedHashMap<>();
         for (Map.Entry<String, Integer> e : old.entrySet()) {
@@ -164,10 +179,17 @@ public final class Rescaling {
             oldJob = oldJob.withParallelism(e.getKey(), e.getValue());
         }
         observer.checkpointRead(checkpoint, rescaled);
-        Map<String, TaskSnapshot> snapshots = assignKeyGroups(checkpoint, job, rescaled.keySet(), graph, placement);
+        Map<String, TaskSnapshot> snapshots = assignKeyGroups(checkpoint, job, rescaled.keySet(), graph, placement, lists);
         observer.assignKeyGroups(newSnapshotsOf(snapshots, rescaled.keySet()));
+        Map<String, String> listSenders = new HashMap<>();
+        for (Map.Entry<String, Integer> e : rescaled.entrySet()) {
+            if (job.node(e.getKey()).operatorFactory().get() instanceof SplitListState) {
+                listSenders.putAll(ListStateSplit.newHolders(e.getKey(), e.getValue(), job.node(e.getKey()).parallelism(),
+                        lists));
+            }
+        }
         Map<String, List<Record>> channels = redistributeChannelState(checkpoint, rescaled.keySet(),
-                PhysicalGraph.of(oldJob), graph, route);
+                PhysicalGraph.of(oldJob), graph, route, listSenders);
         observer.redistributeChannelState(channels);
         CompletedCheckpoint restored = new CompletedCheckpoint(checkpoint.id(), checkpoint.sourceOffsets(), snapshots,
                 channels, checkpoint.stats());
@@ -188,11 +210,13 @@ public final class Rescaling {
 
     /**
      * The spec's {@code AssignKeyGroups}: each new task of a rescaled operator gets the part of
-     * every old task's state and ledger whose keys it now owns (whole key groups); every other
-     * task keeps its snapshot.
+     * every old task's state and ledger whose keys it now owns (whole key groups), or, of an
+     * operator with list state, the elements {@code lists} gives it; every other task keeps its
+     * snapshot.
      */
-    static Map<String, TaskSnapshot> assignKeyGroups(CompletedCheckpoint checkpoint, JobGraph job,
-                                                     Set<String> rescaled, PhysicalGraph graph, Placement placement) {
+    static Map<String, TaskSnapshot> assignKeyGroups(CompletedCheckpoint checkpoint, JobGraph job, Set<String> rescaled,
+                                                     PhysicalGraph graph, Placement placement,
+                                                     ListStateSplit.Redistribution lists) {
         Map<String, TaskSnapshot> out = new HashMap<>();
         checkpoint.taskSnapshots().forEach((task, s) -> {
             if (!rescaled.contains(node(task))) {
@@ -202,7 +226,12 @@ public final class Rescaling {
         for (String node : rescaled) {
             int p = job.node(node).parallelism();
             int m = job.maxParallelism();
-            KeyGroupedState state = (KeyGroupedState) job.node(node).operatorFactory().get();
+            Operator op = job.node(node).operatorFactory().get();
+            if (op instanceof SplitListState list) {
+                out.putAll(ListStateSplit.assign(checkpoint, node, p, list, lists));
+                continue;
+            }
+            KeyGroupedState state = (KeyGroupedState) op;
             List<List<byte[]>> parts = new ArrayList<>();
             List<Map<RecordId, Integer>> ledgers = new ArrayList<>();
             for (int i = 0; i < p; i++) {
@@ -268,17 +297,23 @@ public final class Rescaling {
      * graph's channel order, so the result does not depend on a map's order). The records of one
      * key group come from one old channel, so FIFO per key group holds on every new channel
      * (spec: {@code FifoPerChannelInv}). Flink: {@code InflightDataRescalingDescriptor}, the
-     * virtual channels demultiplexed on the input side (FLINK-19533, FLINK-19801).
+     * virtual channels demultiplexed on the input side (FLINK-19533, FLINK-19801). The stored
+     * output of an old task of an operator with list state leaves from the new task that holds its
+     * element ({@code listSenders}: old task to new), the one whose ledger says it sent them.
      */
     static Map<String, List<Record>> redistributeChannelState(CompletedCheckpoint checkpoint, Set<String> rescaled,
                                                               PhysicalGraph oldGraph, PhysicalGraph graph,
-                                                              ChannelRoute route) {
+                                                              ChannelRoute route, Map<String, String> listSenders) {
         Map<String, List<Record>> out = new LinkedHashMap<>();
         for (PhysicalGraph.ChannelSpec old : oldGraph.channels()) {
             List<Record> records = checkpoint.channelState().getOrDefault(old.id(), List.of());
             boolean moves = rescaled.contains(node(old.sender())) || rescaled.contains(node(old.receiver()));
             for (Record r : records) {
                 String to = moves ? route.channel(old.id(), r, rescaled, graph) : old.id();
+                String holder = listSenders.get(old.sender());
+                if (holder != null) {
+                    to = holder + to.substring(to.indexOf("->"));
+                }
                 out.computeIfAbsent(to, k -> new ArrayList<>()).add(r);
             }
         }

@@ -15,15 +15,19 @@ import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.KeyGroups;
 import dev.consistentcut.graph.Partitioning;
 import dev.consistentcut.message.Record;
+import dev.consistentcut.operator.Join;
 import dev.consistentcut.operator.KeyedCount;
 import dev.consistentcut.operator.MapOperator;
 import dev.consistentcut.operator.RecordingSink;
+import dev.consistentcut.operator.Sum;
 import dev.consistentcut.source.InMemorySourceLog;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,6 +58,32 @@ class RescaledRestoreTest {
                 .build();
     }
 
+    /**
+     * The two sources into a non-keyed running {@link Sum} (its state a split list, one partial
+     * sum per task), or into a {@link Join} (keyed state on both sides), then the sink.
+     */
+    static JobGraph sumJob(int parallelism) {
+        return twoInputJob("sum", parallelism, Sum::new);
+    }
+
+    static JobGraph joinJob(int parallelism) {
+        return twoInputJob("join", parallelism, Join::new);
+    }
+
+    private static JobGraph twoInputJob(String name, int parallelism,
+                                        java.util.function.Supplier<dev.consistentcut.operator.Operator> operator) {
+        return JobGraph.builder()
+                .defaultCapacity(8)
+                .source("s1", InMemorySourceLog.randomKeys(RECORDS, 40, 1))
+                .source("s2", InMemorySourceLog.randomKeys(RECORDS, 40, 2))
+                .operator(name, parallelism, operator)
+                .operator("sink", 1, RecordingSink::new)
+                .edge("s1", name, Partitioning.HASH)
+                .edge("s2", name, Partitioning.HASH)
+                .edge(name, "sink", Partitioning.HASH)
+                .build();
+    }
+
     private static BarrierMode mode(String name) {
         return switch (name) {
             case "aligned" -> BarrierHandlers.aligned();
@@ -64,7 +94,12 @@ class RescaledRestoreTest {
 
     /** Runs the simulation {@code steps} steps at {@code parallelism}, leaving its checkpoints in {@code store}; then abandons it (a crash). */
     private static void partialRun(InMemoryCheckpointStore store, int parallelism, BarrierMode mode, long seed, int steps) {
-        SimulationRuntime sim = new SimulationRuntime(job(parallelism), mode,
+        partialRun(RescaledRestoreTest::job, store, parallelism, mode, seed, steps);
+    }
+
+    private static void partialRun(Function<Integer, JobGraph> job, InMemoryCheckpointStore store, int parallelism,
+                                   BarrierMode mode, long seed, int steps) {
+        SimulationRuntime sim = new SimulationRuntime(job.apply(parallelism), mode,
                 RunOptions.builder().seed(seed).triggerProbability(0.2).store(() -> store).build());
         for (int i = 0; i < steps && sim.step(); i++) {
             // a crash after some steps
@@ -303,5 +338,153 @@ class RescaledRestoreTest {
                 .getMessage().startsWith("cannot rescale 'count': its BROADCAST in-edge s->count"));
         assertThrows(Rescaling.Refused.class, () -> Rescaling.checkRescalable(job(2), "s1", 2, false));
         assertThrows(Rescaling.Refused.class, () -> Rescaling.checkRescalable(job(2), "count", 129, false));
+    }
+
+    /**
+     * The non-keyed sum (the spec's {@code RescaleSumUp}, {@code RescaleSumDown}): restored at 3,
+     * then at 1, each old task's partial sum and its ledger to exactly one new task; the engine's
+     * checks (ConsistentCutInv and ExactlyOnceInv, counted over the sum's tasks together) hold in
+     * the run at 3 and in the run at 1, aligned and unaligned. Unaligned seed 3 stores records in
+     * flight out of the sum at 2 (asserted) that a checkpoint at 3 stores again: they must leave
+     * from the new task holding their sender's element, which {@code UnalignedChannelStateBoundInv}
+     * checks against its ledger. Flink: {@code RescalingITCase}'s non-partitioned state (list state
+     * in SPLIT_DISTRIBUTE mode, rescaled up and down).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"aligned", "unaligned"})
+    void theSimulationSplitsTheSumsListStateAtThreeThenOneExactlyOnce(String modeName) {
+        BarrierMode mode = modeName.equals("aligned") ? BarrierHandlers.aligned() : BarrierHandlers.unaligned();
+        InMemoryCheckpointStore store = new InMemoryCheckpointStore(3);
+        assertEquals(List.of(), checkedPartialRun(RescaledRestoreTest::sumJob, store, 2, mode, 3, 1500));
+        CompletedCheckpoint atTwo = store.latest().orElseThrow();
+        assertEquals(2, Rescaling.parallelismOf(atTwo, sumJob(1)).get("sum"));
+        assertTrue(modeName.equals("aligned") || atTwo.channelState().entrySet().stream()
+                .anyMatch(e -> e.getKey().startsWith("sum#") && !e.getValue().isEmpty()), "no record in flight out of the sum");
+        assertEquals(List.of(), checkedPartialRun(RescaledRestoreTest::sumJob, store, 3, mode, 3, 1500));
+        assertEquals(3, Rescaling.parallelismOf(store.latest().orElseThrow(), sumJob(1)).get("sum"));
+        RunResult r = new SimulationRuntime(sumJob(1), mode, RunOptions.builder().seed(3).store(() -> store).build()).run();
+        assertTrue(r.finished() && r.holds(), r.violations().toString());
+    }
+
+    /** {@link #partialRun}, returning what the engine's checks found on the way (the unfinished run's own report left out). */
+    private static List<Violation> checkedPartialRun(Function<Integer, JobGraph> job, InMemoryCheckpointStore store,
+                                                     int parallelism, BarrierMode mode, long seed, int steps) {
+        SimulationRuntime sim = new SimulationRuntime(job.apply(parallelism), mode,
+                RunOptions.builder().seed(seed).triggerProbability(0.2).store(() -> store).build());
+        for (int i = 0; i < steps && sim.step(); i++) {
+            // a crash after some steps
+        }
+        return sim.result().violations().stream().filter(v -> !v.invariant().equals(SimulationRuntime.TERMINATION)).toList();
+    }
+
+    @Test
+    void theThreadedRuntimeSplitsTheSumsListStateAtThreeThenOne() {
+        InMemoryCheckpointStore store = new InMemoryCheckpointStore(3);
+        partialRun(RescaledRestoreTest::sumJob, store, 2, BarrierHandlers.unaligned(), 4, 1500);
+        RunOptions threads = RunOptions.builder().seed(1).checkpointInterval(TimeUnit.MILLISECONDS.toNanos(1))
+                .store(() -> store).build();
+        RunResult up = new ThreadedRuntime(sumJob(3), BarrierHandlers.unaligned(), threads).run();
+        assertTrue(up.holds(), up.violations().toString());
+        RunResult down = new ThreadedRuntime(sumJob(1), BarrierHandlers.unaligned(), threads).run();
+        assertTrue(down.holds(), down.violations().toString());
+    }
+
+    /** Each old task's partial sum goes to exactly one new task, in contiguous runs (Flink's SPLIT_DISTRIBUTE). */
+    @Test
+    void eachPartialSumGoesToExactlyOneNewTask() {
+        InMemoryCheckpointStore store = new InMemoryCheckpointStore(3);
+        partialRun(RescaledRestoreTest::sumJob, store, 3, BarrierHandlers.aligned(), 2, 1500);
+        CompletedCheckpoint old = store.latest().orElseThrow();
+        long[] partial = IntStream.range(0, 3).mapToLong(i -> sumOf(old, i)).toArray();
+        assertTrue(partial[0] != 0 && partial[1] != 0 && partial[2] != 0, "every old task has summed some");
+        CompletedCheckpoint two = Rescaling.restoreRescaled(old, sumJob(2));
+        assertEquals(partial[0] + partial[1], sumOf(two, 0), "task 0 of 2: elements 0 and 1 (3 = 2 * 1 + 1)");
+        assertEquals(partial[2], sumOf(two, 1));
+        CompletedCheckpoint four = Rescaling.restoreRescaled(old, sumJob(4));
+        assertEquals(List.of(partial[0], partial[1], partial[2], 0L),
+                IntStream.range(0, 4).mapToObj(i -> sumOf(four, i)).toList(), "a new task may get none");
+        assertEquals(old.taskSnapshots().get("sum#2").processed(), four.taskSnapshots().get("sum#2").processed(),
+                "the ledger goes with its element");
+    }
+
+    private static long sumOf(CompletedCheckpoint c, int task) {
+        Sum sum = new Sum();
+        sum.restoreState(c.taskSnapshots().get("sum#" + task).operatorState());
+        return sum.sum();
+    }
+
+    /**
+     * The broken twin (the spec's {@code BugListStateAsUnion}): the sum's split list state
+     * restored as union, every new task keeping every partial sum. The engine's checks report
+     * {@code NoDoubleCountInv}; the same checkpoint split holds.
+     */
+    @Test
+    void theSumsListStateRestoredAsUnionIsCaught() {
+        InMemoryCheckpointStore store = new InMemoryCheckpointStore(3);
+        partialRun(RescaledRestoreTest::sumJob, store, 2, BarrierHandlers.aligned(), 1, 1500);
+        CompletedCheckpoint old = store.latest().orElseThrow();
+        ListStateSplit.Redistribution union = (task, n, p) -> IntStream.range(0, n).boxed().toList();
+        InMemoryCheckpointStore broken = new InMemoryCheckpointStore(3);
+        broken.store(Rescaling.restoreRescaled(old, sumJob(3), Rescaling.KEY_GROUPS, Rescaling.KEY_GROUP_ROUTE, union));
+        RunResult r = new SimulationRuntime(sumJob(3), BarrierHandlers.aligned(),
+                RunOptions.builder().seed(1).store(() -> broken).build()).run();
+        Set<String> caught = r.violations().stream().map(Violation::invariant).collect(Collectors.toSet());
+        assertTrue(caught.contains(CutInvariants.NO_DOUBLE_COUNT), "not caught as NoDoubleCountInv: " + caught);
+        InMemoryCheckpointStore right = new InMemoryCheckpointStore(3);
+        right.store(Rescaling.restoreRescaled(old, sumJob(3)));
+        RunResult ok = new SimulationRuntime(sumJob(3), BarrierHandlers.aligned(),
+                RunOptions.builder().seed(1).store(() -> right).build()).run();
+        assertTrue(ok.holds(), ok.violations().toString());
+    }
+
+    /** Each new join task holds, on both sides, exactly the keys of its key groups, every latest value moved once. */
+    @Test
+    void eachNewJoinTaskHoldsTheKeysOfItsKeyGroupsOnBothSides() {
+        InMemoryCheckpointStore store = new InMemoryCheckpointStore(3);
+        partialRun(RescaledRestoreTest::joinJob, store, 2, BarrierHandlers.aligned(), 2, 1500);
+        CompletedCheckpoint old = store.latest().orElseThrow();
+        CompletedCheckpoint now = Rescaling.restoreRescaled(old, joinJob(3));
+        int m = KeyGroups.DEFAULT_MAX_PARALLELISM;
+        for (int side = 0; side < 2; side++) {
+            Map<Long, Long> before = new java.util.TreeMap<>();
+            for (int i = 0; i < 2; i++) {
+                before.putAll(latest(old, "join#" + i, side));
+            }
+            assertFalse(before.isEmpty(), "side " + side + " has seen keys");
+            Map<Long, Long> after = new java.util.TreeMap<>();
+            for (int i = 0; i < 3; i++) {
+                for (Map.Entry<Long, Long> e : latest(now, "join#" + i, side).entrySet()) {
+                    assertEquals(i, KeyGroups.ownerOfKey(e.getKey(), 3, m), "key " + e.getKey() + " on join#" + i);
+                    assertEquals(null, after.put(e.getKey(), e.getValue()), "key " + e.getKey() + " on two tasks");
+                }
+            }
+            assertEquals(before, after, "side " + side + ": every key's latest value moved, none lost");
+        }
+    }
+
+    /** The latest values side {@code side} of join task {@code task} holds in {@code c}, by key. */
+    private static Map<Long, Long> latest(CompletedCheckpoint c, String task, int side) {
+        Join join = new Join();
+        join.restoreState(c.taskSnapshots().get(task).operatorState());
+        Map<Long, Long> out = new java.util.TreeMap<>();
+        for (long key = 0; key < 40; key++) {
+            if (join.latest(side, key) != 0) {
+                out.put(key, join.latest(side, key));
+            }
+        }
+        return out;
+    }
+
+    /** Join's state is per key on both sides: it rescales by key group like the count, aligned and unaligned. */
+    @ParameterizedTest
+    @ValueSource(strings = {"aligned", "unaligned"})
+    void theSimulationRestoresTheJoinAtThreeThenOneExactlyOnce(String modeName) {
+        BarrierMode mode = modeName.equals("aligned") ? BarrierHandlers.aligned() : BarrierHandlers.unaligned();
+        InMemoryCheckpointStore store = new InMemoryCheckpointStore(3);
+        partialRun(RescaledRestoreTest::joinJob, store, 2, mode, 4, 1500);
+        partialRun(RescaledRestoreTest::joinJob, store, 3, mode, 4, 1500);
+        assertEquals(3, Rescaling.parallelismOf(store.latest().orElseThrow(), joinJob(1)).get("join"));
+        RunResult r = new SimulationRuntime(joinJob(1), mode, RunOptions.builder().seed(4).store(() -> store).build()).run();
+        assertTrue(r.finished() && r.holds(), r.violations().toString());
     }
 }
