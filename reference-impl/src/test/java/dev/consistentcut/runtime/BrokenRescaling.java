@@ -2,6 +2,7 @@ package dev.consistentcut.runtime;
 
 import dev.consistentcut.graph.KeyGroups;
 import dev.consistentcut.graph.PhysicalGraph;
+import dev.consistentcut.operator.MapOperator;
 
 /**
  * Broken twins of {@link Rescaling}'s channel route, one per bug model of
@@ -35,6 +36,20 @@ public final class BrokenRescaling {
                     : ends[k]);
         }
         return to.toString();
+    };
+
+    /**
+     * {@code BugStatelessSkipsReassignment}, as FLINK-31963 (Flink's state assignment skipped an
+     * operator without state, though its input channels held in-flight records): the stored
+     * records of a channel into a stateless {@link MapOperator} stay on the channel of the same id,
+     * every other channel's are redistributed. After a scale-down the records on the channels of
+     * the map tasks that are gone are lost.
+     */
+    public static final Rescaling.ChannelRoute STATELESS_SKIPPED = (oldChannel, r, rescaled, graph) -> {
+        String receiver = oldChannel.split("->")[1];
+        String node = receiver.substring(0, receiver.lastIndexOf('#'));
+        return graph.job().node(node).operatorFactory().get() instanceof MapOperator
+                ? oldChannel : Rescaling.KEY_GROUP_ROUTE.channel(oldChannel, r, rescaled, graph);
     };
 
     private BrokenRescaling() {

@@ -84,6 +84,22 @@ class RescaledRestoreTest {
                 .build();
     }
 
+    /** The sources through a stateless map into the count, both behind keyed exchanges, both at {@code parallelism}. */
+    static JobGraph mapJob(int parallelism) {
+        return JobGraph.builder()
+                .defaultCapacity(4)
+                .source("s1", InMemorySourceLog.randomKeys(RECORDS, 40, 1))
+                .source("s2", InMemorySourceLog.randomKeys(RECORDS, 40, 2))
+                .operator("map", parallelism, () -> new MapOperator(v -> v))
+                .operator("count", parallelism, KeyedCount::new)
+                .operator("sink", 1, RecordingSink::new)
+                .edge("s1", "map", Partitioning.HASH)
+                .edge("s2", "map", Partitioning.HASH)
+                .edge("map", "count", Partitioning.HASH)
+                .edge("count", "sink", Partitioning.HASH)
+                .build();
+    }
+
     private static BarrierMode mode(String name) {
         return switch (name) {
             case "aligned" -> BarrierHandlers.aligned();
@@ -315,6 +331,51 @@ class RescaledRestoreTest {
         RunResult ok = new SimulationRuntime(job(3), BarrierHandlers.unaligned(),
                 RunOptions.builder().seed(1).store(() -> right).build()).run();
         assertTrue(ok.holds(), ok.violations().toString());
+    }
+
+    /**
+     * Two rescaled operators in a chain, the first stateless (FLINK-31963's shape, Flink's
+     * UnalignedCheckpointRescaleITCase): both scaled down from 3 to 1 from an unaligned checkpoint
+     * with records in flight into the map, exactly once.
+     */
+    @Test
+    void aStatelessMapBetweenTwoKeyedExchangesIsRescaledWithItsChannelState() {
+        CompletedCheckpoint old = mapCheckpointWithRecordsIntoTheGoneMapTasks();
+        InMemoryCheckpointStore right = new InMemoryCheckpointStore(3);
+        right.store(Rescaling.restoreRescaled(old, mapJob(1)));
+        RunResult ok = new SimulationRuntime(mapJob(1), BarrierHandlers.unaligned(),
+                RunOptions.builder().seed(1).store(() -> right).build()).run();
+        assertTrue(ok.holds(), ok.violations().toString());
+    }
+
+    /**
+     * The broken twin of the spec's {@code BugStatelessSkipsReassignment} (FLINK-31963): the
+     * channel state into the stateless map is not reassigned, so after the scale-down the records
+     * stored for the map tasks that are gone are lost. The engine's checks report {@code NoSkipInv}.
+     */
+    @Test
+    void channelStateOfAStatelessOperatorNotReassignedIsCaught() {
+        CompletedCheckpoint old = mapCheckpointWithRecordsIntoTheGoneMapTasks();
+        InMemoryCheckpointStore broken = new InMemoryCheckpointStore(3);
+        broken.store(Rescaling.restoreRescaled(old, mapJob(1), Rescaling.KEY_GROUPS, BrokenRescaling.STATELESS_SKIPPED));
+        RunResult r = new SimulationRuntime(mapJob(1), BarrierHandlers.unaligned(),
+                RunOptions.builder().seed(1).store(() -> broken).build()).run();
+        Set<String> caught = r.violations().stream().map(Violation::invariant).collect(Collectors.toSet());
+        assertTrue(caught.contains(CutInvariants.NO_SKIP), "not caught as NoSkipInv: " + caught + " " + r.violations());
+    }
+
+    /** An unaligned checkpoint of {@link #mapJob} at 3 holding records on a channel into map#1 or map#2. */
+    private static CompletedCheckpoint mapCheckpointWithRecordsIntoTheGoneMapTasks() {
+        for (long seed = 1; seed <= 20; seed++) {
+            InMemoryCheckpointStore store = new InMemoryCheckpointStore(3);
+            partialRun(RescaledRestoreTest::mapJob, store, 3, BarrierHandlers.unaligned(), seed, 1500);
+            java.util.Optional<CompletedCheckpoint> c = store.latest();
+            if (c.isPresent() && c.get().channelState().entrySet().stream()
+                    .anyMatch(e -> !e.getValue().isEmpty() && e.getKey().matches(".*->map#[12]"))) {
+                return c.get();
+            }
+        }
+        throw new AssertionError("no seed in 1..20 left a checkpoint with records into map#1 or map#2");
     }
 
     @Test
