@@ -2,6 +2,7 @@ package dev.consistentcut.stress.properties;
 
 import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.Partitioning;
+import dev.consistentcut.operator.Join;
 import dev.consistentcut.operator.KeyedCount;
 import dev.consistentcut.operator.MapOperator;
 import dev.consistentcut.operator.Operator;
@@ -24,7 +25,9 @@ import java.util.stream.Collectors;
  * <p>Operators are chosen so that the final state does not depend on the order in which records
  * arrive (which differs between runs): {@code count} (a {@link KeyedCount}: state by key only),
  * {@code map} (stateless) and {@code sum} (a {@link Sum}), the latter only where no other sum is
- * upstream, since a sum emits running totals, whose values depend on the order. Immutable.
+ * upstream, since a sum emits running totals, whose values depend on the order. Only the
+ * rescaling property draws {@code join} (a {@link Join}, keyed state on both sides, exactly two
+ * in-edges), whose output depends on the order: its checks are on ledgers, not values. Immutable.
  */
 public record Blueprint(List<SourceSpec> sources, List<OperatorSpec> operators, List<EdgeSpec> edges, long logSeed) {
 
@@ -33,7 +36,7 @@ public record Blueprint(List<SourceSpec> sources, List<OperatorSpec> operators, 
     }
 
     public enum Kind {
-        COUNT, SUM, MAP
+        COUNT, SUM, MAP, JOIN
     }
 
     public record OperatorSpec(String name, Kind kind, int parallelism) {
@@ -103,6 +106,7 @@ public record Blueprint(List<SourceSpec> sources, List<OperatorSpec> operators, 
             case COUNT -> KeyedCount::new;
             case SUM -> Sum::new;
             case MAP -> () -> new MapOperator(v -> 3 * v + 1);
+            case JOIN -> Join::new;
         };
     }
 
@@ -127,12 +131,14 @@ public record Blueprint(List<SourceSpec> sources, List<OperatorSpec> operators, 
      *
      * @param sourceParallelism per source slot 0..2: 1 or 2
      * @param logLengths per source slot and instance ({@code 2 * slot + instance}): 0..n records
-     * @param operatorParallelism, kinds per operator slot 0..3 (kind: 0 count, 1 sum, 2 map)
+     * @param operatorParallelism, kinds per operator slot 0..3 (kind: 0 count, 1 sum, 2 map, 3 join:
+     *     its first two inputs, a second one added if it has one only, a count if it has not
+     *     exactly two in-edges in the end)
      * @param inputMasks per operator slot: bit {@code k} (k < 3) takes source k as input, bit
      *     {@code 3 + m} operator m (only m before this operator, so the graph stays acyclic); no
      *     valid bit: the previous operator, or for the first a source
      * @param partitionings, capacities per edge in creation order (partitioning: 0 HASH,
-     *     1 BROADCAST, 2 FORWARD where the parallelisms match, else HASH)
+     *     1 BROADCAST, 2 FORWARD where the parallelisms match, else HASH; any other value HASH)
      */
     static Blueprint build(int nSources, int nOperators, List<Integer> sourceParallelism, List<Integer> logLengths,
                            List<Integer> operatorParallelism, List<Integer> kinds, List<Integer> inputMasks,
@@ -160,13 +166,16 @@ public record Blueprint(List<SourceSpec> sources, List<OperatorSpec> operators, 
             if (from.isEmpty()) {
                 from.add(j > 0 ? "o" + (j - 1) : "s" + (j % nSources));
             }
+            Kind kind = Kind.values()[kinds.get(j)];
+            if (kind == Kind.JOIN) {
+                joinInputs(from, j, nSources);
+            }
             Set<Integer> sums = new HashSet<>();
             for (String f : from) {
                 if (f.startsWith("o")) {
                     sums.addAll(sumsUpstream.get(Integer.parseInt(f.substring(1))));
                 }
             }
-            Kind kind = Kind.values()[kinds.get(j)];
             if (kind == Kind.SUM && !sums.isEmpty()) {
                 kind = Kind.COUNT; // a sum below a sum would make the final state depend on arrival order
             }
@@ -186,7 +195,31 @@ public record Blueprint(List<SourceSpec> sources, List<OperatorSpec> operators, 
                 edges.add(edge(s.name(), to, sources, operators, edges.size(), partitionings, capacities));
             }
         }
+        for (int j = 0; j < nOperators; j++) {
+            OperatorSpec op = operators.get(j);
+            if (op.kind() == Kind.JOIN && edges.stream().filter(e -> e.to().equals(op.name())).count() != 2) {
+                operators.set(j, new OperatorSpec(op.name(), Kind.COUNT, op.parallelism()));
+            }
+        }
         return new Blueprint(sources, operators, edges, logSeed);
+    }
+
+    /** A join's inputs: the first two, or with one only, another source or earlier operator if there is one. */
+    private static void joinInputs(List<String> from, int j, int nSources) {
+        while (from.size() > 2) {
+            from.remove(from.size() - 1);
+        }
+        List<String> candidates = new ArrayList<>();
+        for (int k = 0; k < nSources; k++) {
+            candidates.add("s" + k);
+        }
+        for (int m = 0; m < j; m++) {
+            candidates.add("o" + m);
+        }
+        candidates.removeAll(from);
+        if (from.size() == 1 && !candidates.isEmpty()) {
+            from.add(candidates.get(0));
+        }
     }
 
     private static EdgeSpec edge(String from, OperatorSpec to, List<SourceSpec> sources, List<OperatorSpec> operators,
