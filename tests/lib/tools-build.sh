@@ -21,3 +21,30 @@ tools_build() {
   (cd "$ROOT" && mvn -B -q -ntp -DskipTests package -pl tools -am) >"$1" 2>&1 \
     || { cat "$1" >&2; echo "$(basename "$0"): build failed (above)" >&2; return 3; }
 }
+
+# tools_archive JAR TRAIN...: sets TOOLS_SHARE to the JVM flag that maps a class-data archive of
+# JAR's classes (a dynamic CDS archive, as TLC's: docs/spec.md), made once per java and jar by one
+# run of `java -cp JAR TRAIN...` and put in place only after `java -Xshare:on` mapped it; empty
+# (the JVM starts without it) where it cannot be made, or with MODEL_CHECK_CDS=off. For commands
+# run with `-cp JAR` alone: another class path does not match the archive.
+tools_archive() {
+  local jar=$1; shift
+  TOOLS_SHARE=()
+  [ "${MODEL_CHECK_CDS:-}" != off ] || return 0
+  local java key dir archive tmp
+  java=$(readlink -f "$(command -v java)") || return 0
+  key=$(printf '%s|%s|%s' "$java" "$(readlink -f "$jar")" "$(stat -c %s-%Y "$jar" "$java" 2>/dev/null | tr '\n' ' ')" | cksum | cut -d' ' -f1)
+  dir="$(dirname "$jar")/cds"; archive="$dir/tools-$key.jsa"
+  if [ ! -f "$archive" ] && [ ! -f "$archive.none" ]; then
+    mkdir -p "$dir" && tmp=$(mktemp -d "$dir/train.XXXXXX") || return 0
+    if java -XX:ArchiveClassesAtExit="$tmp/tools.jsa" -XX:TieredStopAtLevel=1 -cp "$jar" "$@" >"$tmp/run.log" 2>&1 \
+        && java -Xshare:on -XX:SharedArchiveFile="$tmp/tools.jsa" -cp "$jar" -version >>"$tmp/run.log" 2>&1; then
+      mv -f "$tmp/tools.jsa" "$archive"
+    else
+      mv -f "$tmp/run.log" "$archive.none"   # tried once: the reason, and the JVM starts without it
+    fi
+    rm -rf "$tmp"
+  fi
+  [ -f "$archive" ] && TOOLS_SHARE=(-XX:SharedArchiveFile="$archive")
+  return 0
+}

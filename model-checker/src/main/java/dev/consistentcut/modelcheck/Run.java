@@ -51,6 +51,7 @@ final class Run {
         }
         String java = setup.java();
         Path jar = TlcJar.find(setup, out);
+        TlcArchive.ensure(java, jar, out);
         if (o.tracesMode()) {
             out.flush();
             return Traces.validate(o, setup, java, jar, out, stdout);

@@ -15,7 +15,8 @@ import java.util.stream.Stream;
  * scripts ({@code java -jar model-checker.jar tlc ...}) and the tools (trace validation, the
  * pictures' numbers, the tests that start TLC). A builder: each call adds to the command, and
  * {@link #toList()} gives it in TLC's order (JVM flags, class path, main class, TLC options,
- * module). Not thread-safe: build one per run on one thread.
+ * module). Not thread-safe: build one per run on one thread. TLC's class-data archive
+ * ({@link TlcArchive}) is mapped when it has been made, unless the flags choose their own sharing.
  *
  * <p>With a spec root, TLC gets {@code -DTLA-Library} naming every directory under it that holds
  * a {@code .tla} file, so that a module can EXTEND one in another folder (the specs may live in
@@ -134,6 +135,11 @@ public final class TlcCommand {
     public List<String> toList() {
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
+        String archive = jvm.stream().anyMatch(f -> f.startsWith("-XX:SharedArchiveFile") || f.startsWith("-Xshare"))
+                ? null : TlcArchive.flag(java, tlcJar);
+        if (archive != null) {
+            cmd.add(archive);
+        }
         cmd.addAll(jvm);
         cmd.add("-cp");
         cmd.add(tlcJar.toAbsolutePath().toString());

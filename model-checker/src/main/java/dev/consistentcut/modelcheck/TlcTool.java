@@ -40,6 +40,7 @@ final class TlcTool {
         try {
             String java = setup.java();
             Path jar = TlcJar.find(setup, err);
+            TlcArchive.ensure(java, jar, err);
             tmp = Files.createTempDirectory("tlc-tmp");
             List<String> cmd = TlcCommand.of(java, jar).gcFor(workers).jvm(jvm.toArray(String[]::new)).tmpDir(tmp)
                     .specRoot(setup.specDir()).option(tlcArgs.toArray(String[]::new)).toList();
