@@ -122,6 +122,18 @@ class RescaledRestoreTest {
         }
     }
 
+    /** Runs the simulation (seed 1) of {@code job} from {@code restored}, a checkpoint as its tasks restore it. */
+    private static RunResult runFrom(CompletedCheckpoint restored, JobGraph job, BarrierMode mode) {
+        InMemoryCheckpointStore store = new InMemoryCheckpointStore(3);
+        store.store(restored);
+        return new SimulationRuntime(job, mode, RunOptions.builder().seed(1).store(() -> store).build()).run();
+    }
+
+    /** The invariants {@code r} reports violated. */
+    private static Set<String> invariantsOf(RunResult r) {
+        return r.violations().stream().map(Violation::invariant).collect(Collectors.toSet());
+    }
+
     private static int parallelismOf(CompletedCheckpoint c) {
         return Rescaling.parallelismOf(c, job(1)).get("count");
     }
@@ -166,17 +178,11 @@ class RescaledRestoreTest {
         InMemoryCheckpointStore store = new InMemoryCheckpointStore(3);
         partialRun(store, 2, BarrierHandlers.aligned(), 1, 1500);
         CompletedCheckpoint old = store.latest().orElseThrow();
-        InMemoryCheckpointStore broken = new InMemoryCheckpointStore(3);
-        broken.store(Rescaling.restoreRescaled(old, job(3), split));
-        RunResult r = new SimulationRuntime(job(3), BarrierHandlers.aligned(),
-                RunOptions.builder().seed(1).store(() -> broken).build()).run();
-        Set<String> caught = r.violations().stream().map(Violation::invariant).collect(Collectors.toSet());
+        RunResult r = runFrom(Rescaling.restoreRescaled(old, job(3), split), job(3), BarrierHandlers.aligned());
+        Set<String> caught = invariantsOf(r);
         assertFalse(caught.isEmpty(), "the split was not caught");
         // the same checkpoint restored correctly holds
-        InMemoryCheckpointStore right = new InMemoryCheckpointStore(3);
-        right.store(Rescaling.restoreRescaled(old, job(3)));
-        assertTrue(new SimulationRuntime(job(3), BarrierHandlers.aligned(),
-                RunOptions.builder().seed(1).store(() -> right).build()).run().holds());
+        assertTrue(runFrom(Rescaling.restoreRescaled(old, job(3)), job(3), BarrierHandlers.aligned()).holds());
     }
 
     @Test
@@ -296,16 +302,10 @@ class RescaledRestoreTest {
         assertTrue(old.channelState().entrySet().stream()
                 .anyMatch(e -> !e.getValue().isEmpty() && !e.getKey().matches(".*count#0.*")),
                 "records on a channel of count#1 or count#2: " + old.channelState());
-        InMemoryCheckpointStore broken = new InMemoryCheckpointStore(3);
-        broken.store(Rescaling.restoreRescaled(old, job(1), Rescaling.KEY_GROUPS, BrokenRescaling.OLD_INDEX));
-        RunResult r = new SimulationRuntime(job(1), BarrierHandlers.unaligned(),
-                RunOptions.builder().seed(1).store(() -> broken).build()).run();
-        Set<String> caught = r.violations().stream().map(Violation::invariant).collect(Collectors.toSet());
+        RunResult r = runFrom(Rescaling.restoreRescaled(old, job(1), Rescaling.KEY_GROUPS, BrokenRescaling.OLD_INDEX), job(1), BarrierHandlers.unaligned());
+        Set<String> caught = invariantsOf(r);
         assertTrue(caught.contains(CutInvariants.NO_SKIP), "not caught as NoSkipInv: " + caught + " " + r.violations());
-        InMemoryCheckpointStore right = new InMemoryCheckpointStore(3);
-        right.store(Rescaling.restoreRescaled(old, job(1)));
-        RunResult ok = new SimulationRuntime(job(1), BarrierHandlers.unaligned(),
-                RunOptions.builder().seed(1).store(() -> right).build()).run();
+        RunResult ok = runFrom(Rescaling.restoreRescaled(old, job(1)), job(1), BarrierHandlers.unaligned());
         assertTrue(ok.holds(), ok.violations().toString());
     }
 
@@ -321,15 +321,9 @@ class RescaledRestoreTest {
         partialRun(store, 2, BarrierHandlers.unaligned(), 4, 1500);
         CompletedCheckpoint old = store.latest().orElseThrow();
         assertTrue(old.persistedRecordCount() > 0);
-        InMemoryCheckpointStore broken = new InMemoryCheckpointStore(3);
-        broken.store(Rescaling.restoreRescaled(old, job(3), Rescaling.KEY_GROUPS, BrokenRescaling.KEY_GROUP_MOD));
-        RunResult r = new SimulationRuntime(job(3), BarrierHandlers.unaligned(),
-                RunOptions.builder().seed(1).store(() -> broken).build()).run();
+        RunResult r = runFrom(Rescaling.restoreRescaled(old, job(3), Rescaling.KEY_GROUPS, BrokenRescaling.KEY_GROUP_MOD), job(3), BarrierHandlers.unaligned());
         assertFalse(r.violations().isEmpty(), "the split of key groups' in-flight records was not caught");
-        InMemoryCheckpointStore right = new InMemoryCheckpointStore(3);
-        right.store(Rescaling.restoreRescaled(old, job(3)));
-        RunResult ok = new SimulationRuntime(job(3), BarrierHandlers.unaligned(),
-                RunOptions.builder().seed(1).store(() -> right).build()).run();
+        RunResult ok = runFrom(Rescaling.restoreRescaled(old, job(3)), job(3), BarrierHandlers.unaligned());
         assertTrue(ok.holds(), ok.violations().toString());
     }
 
@@ -341,10 +335,7 @@ class RescaledRestoreTest {
     @Test
     void aStatelessMapBetweenTwoKeyedExchangesIsRescaledWithItsChannelState() {
         CompletedCheckpoint old = mapCheckpointWithRecordsIntoTheGoneMapTasks();
-        InMemoryCheckpointStore right = new InMemoryCheckpointStore(3);
-        right.store(Rescaling.restoreRescaled(old, mapJob(1)));
-        RunResult ok = new SimulationRuntime(mapJob(1), BarrierHandlers.unaligned(),
-                RunOptions.builder().seed(1).store(() -> right).build()).run();
+        RunResult ok = runFrom(Rescaling.restoreRescaled(old, mapJob(1)), mapJob(1), BarrierHandlers.unaligned());
         assertTrue(ok.holds(), ok.violations().toString());
     }
 
@@ -356,11 +347,8 @@ class RescaledRestoreTest {
     @Test
     void channelStateOfAStatelessOperatorNotReassignedIsCaught() {
         CompletedCheckpoint old = mapCheckpointWithRecordsIntoTheGoneMapTasks();
-        InMemoryCheckpointStore broken = new InMemoryCheckpointStore(3);
-        broken.store(Rescaling.restoreRescaled(old, mapJob(1), Rescaling.KEY_GROUPS, BrokenRescaling.STATELESS_SKIPPED));
-        RunResult r = new SimulationRuntime(mapJob(1), BarrierHandlers.unaligned(),
-                RunOptions.builder().seed(1).store(() -> broken).build()).run();
-        Set<String> caught = r.violations().stream().map(Violation::invariant).collect(Collectors.toSet());
+        RunResult r = runFrom(Rescaling.restoreRescaled(old, mapJob(1), Rescaling.KEY_GROUPS, BrokenRescaling.STATELESS_SKIPPED), mapJob(1), BarrierHandlers.unaligned());
+        Set<String> caught = invariantsOf(r);
         assertTrue(caught.contains(CutInvariants.NO_SKIP), "not caught as NoSkipInv: " + caught + " " + r.violations());
     }
 
@@ -485,16 +473,10 @@ class RescaledRestoreTest {
         partialRun(RescaledRestoreTest::sumJob, store, 2, BarrierHandlers.aligned(), 1, 1500);
         CompletedCheckpoint old = store.latest().orElseThrow();
         ListStateSplit.Redistribution union = (task, n, p) -> IntStream.range(0, n).boxed().toList();
-        InMemoryCheckpointStore broken = new InMemoryCheckpointStore(3);
-        broken.store(Rescaling.restoreRescaled(old, sumJob(3), Rescaling.KEY_GROUPS, Rescaling.KEY_GROUP_ROUTE, union));
-        RunResult r = new SimulationRuntime(sumJob(3), BarrierHandlers.aligned(),
-                RunOptions.builder().seed(1).store(() -> broken).build()).run();
-        Set<String> caught = r.violations().stream().map(Violation::invariant).collect(Collectors.toSet());
+        RunResult r = runFrom(Rescaling.restoreRescaled(old, sumJob(3), Rescaling.KEY_GROUPS, Rescaling.KEY_GROUP_ROUTE, union), sumJob(3), BarrierHandlers.aligned());
+        Set<String> caught = invariantsOf(r);
         assertTrue(caught.contains(CutInvariants.NO_DOUBLE_COUNT), "not caught as NoDoubleCountInv: " + caught);
-        InMemoryCheckpointStore right = new InMemoryCheckpointStore(3);
-        right.store(Rescaling.restoreRescaled(old, sumJob(3)));
-        RunResult ok = new SimulationRuntime(sumJob(3), BarrierHandlers.aligned(),
-                RunOptions.builder().seed(1).store(() -> right).build()).run();
+        RunResult ok = runFrom(Rescaling.restoreRescaled(old, sumJob(3)), sumJob(3), BarrierHandlers.aligned());
         assertTrue(ok.holds(), ok.violations().toString());
     }
 
