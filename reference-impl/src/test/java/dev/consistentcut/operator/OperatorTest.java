@@ -91,4 +91,36 @@ class OperatorTest {
         assertEquals(List.of(rec(0, 1, 1), rec(1, 2, 3)), restored.received());
         assertThrows(IllegalArgumentException.class, () -> new RecordingSink(-1));
     }
+
+    @Test
+    void recordingSinkMergesAWholeStateAndItsChangesIntoTheWholeState() {
+        RecordingSink sink = new RecordingSink();
+        sink.process(0, rec(0, 1, 1));
+        sink.process(0, new Record(new RecordId("s\u00e9#1", 4), 2, 3));
+        byte[] whole = sink.snapshotState();
+        sink.snapshotChanges();
+        byte[] none = sink.snapshotChanges();
+        sink.process(0, rec(2, 3, 3));
+        sink.process(0, rec(3, 4, 4));
+        byte[] changes = sink.snapshotChanges();
+        assertArrayEquals(sink.snapshotState(), sink.mergeState(List.of(whole, none, changes)));
+        RecordingSink restored = new RecordingSink();
+        restored.restoreState(sink.mergeState(List.of(whole, changes)));
+        assertEquals(sink.received(), restored.received());
+    }
+
+    @Test
+    void recordingSinkRefusesToMergeASegmentThatIsNotItsEncoding() {
+        RecordingSink sink = new RecordingSink();
+        sink.process(0, rec(0, 1, 1));
+        byte[] whole = sink.snapshotState();
+        byte[] truncated = Arrays.copyOf(whole, whole.length - 1);
+        byte[] trailing = Arrays.copyOf(whole, whole.length + 1);
+        byte[] negative = {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff};
+        for (byte[] bad : List.of(truncated, trailing, negative, new byte[2])) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> sink.mergeState(List.of(whole, bad)));
+            assertTrue(e.getMessage().startsWith("RecordingSink"), e.getMessage());
+        }
+    }
 }
