@@ -161,67 +161,42 @@ final class IncrementalCodec {
     }
 
     /**
-     * {@code ledger}, iterating in record-id order (so that equal ledgers encode to equal bytes):
-     * itself if it already does, as a {@link RecordLedger} does, else a sorted copy.
+     * A ledger segment's sources, by source and then offset (so that equal ledgers encode to equal
+     * bytes). Per source its offsets counted once as bits from the first of them, where bits take
+     * less room than a list, and every other entry as (offset, count); written a word at a time
+     * from a {@link RecordLedger} (a materialised ledger holds every record a task processed).
      */
-    private static Map<RecordId, Integer> inIdOrder(Map<RecordId, Integer> ledger) {
-        RecordId previous = null;
-        for (RecordId id : ledger.keySet()) {
-            if (previous != null && previous.compareTo(id) >= 0) {
-                return new TreeMap<>(ledger);
-            }
-            previous = id;
-        }
-        return ledger;
-    }
-
-    /** A ledger segment's sources, {@code ledger} iterating in record-id order. */
     private static void writeLedger(DataOutputStream out, Map<RecordId, Integer> ledger) throws IOException {
-        Map<String, List<Map.Entry<RecordId, Integer>>> bySource = new java.util.LinkedHashMap<>();
-        for (Map.Entry<RecordId, Integer> e : ledger.entrySet()) {
-            bySource.computeIfAbsent(e.getKey().source(), k -> new ArrayList<>()).add(e);
-        }
-        out.writeInt(bySource.size());
-        for (Map.Entry<String, List<Map.Entry<RecordId, Integer>>> source : bySource.entrySet()) {
-            List<Map.Entry<RecordId, Integer>> entries = source.getValue();
-            long first = -1;
-            long last = -1;
-            int once = 0;
-            for (Map.Entry<RecordId, Integer> e : entries) {
-                if (e.getValue() == 1) {
-                    first = first < 0 ? e.getKey().offset() : first;
-                    last = e.getKey().offset();
-                    once++;
-                }
-            }
+        RecordLedger l = ledger instanceof RecordLedger r ? r : new RecordLedger(ledger);
+        List<RecordLedger.SourceEntries> sources = l.sources();
+        out.writeInt(sources.size());
+        for (RecordLedger.SourceEntries source : sources) {
+            int once = source.onceCount();
+            long first = source.firstOnce();
             // Bits only where they are smaller than the list (and their word count fits an int).
-            long words = once == 0 ? 0 : (last - first) / 64 + 1;
+            long words = once == 0 ? 0 : (source.lastOnce() - first) / 64 + 1;
             boolean bits = once > 0 && words <= Integer.MAX_VALUE && words * 8 < once * 12L;
-            CheckpointCodec.writeString(out, source.getKey());
+            CheckpointCodec.writeString(out, source.source());
             out.writeLong(bits ? first : 0);
             out.writeInt(bits ? (int) words : 0);
-            if (bits) {
-                long[] set = new long[(int) words];
-                for (Map.Entry<RecordId, Integer> e : entries) {
-                    if (e.getValue() == 1) {
-                        long i = e.getKey().offset() - first;
-                        set[(int) (i >>> 6)] |= 1L << i;
-                    }
-                }
-                for (long w : set) {
-                    out.writeLong(w);
-                }
+            for (long k = 0; bits && k < words; k++) {
+                out.writeLong(source.onceWord(first + 64 * k));
             }
-            int others = 0;
-            for (Map.Entry<RecordId, Integer> e : entries) {
-                others += bits && e.getValue() == 1 ? 0 : 1;
-            }
-            out.writeInt(others);
-            for (Map.Entry<RecordId, Integer> e : entries) {
-                if (!(bits && e.getValue() == 1)) {
-                    out.writeLong(e.getKey().offset());
-                    out.writeInt(e.getValue());
+            java.util.NavigableMap<Long, Integer> others = source.others();
+            out.writeInt(others.size() + (bits ? 0 : once));
+            // The others, merged in offset order with the offsets counted once when those are not bits.
+            long next = bits ? -1 : first;
+            for (Map.Entry<Long, Integer> e : others.entrySet()) {
+                for (; next >= 0 && next < e.getKey(); next = source.nextOnce(next + 1)) {
+                    out.writeLong(next);
+                    out.writeInt(1);
                 }
+                out.writeLong(e.getKey());
+                out.writeInt(e.getValue());
+            }
+            for (; next >= 0; next = source.nextOnce(next + 1)) {
+                out.writeLong(next);
+                out.writeInt(1);
             }
         }
     }
@@ -271,7 +246,7 @@ final class IncrementalCodec {
                     out.write(state);
                 } else {
                     out.writeByte(LEDGER);
-                    writeLedger(out, inIdOrder((Map<RecordId, Integer>) s));
+                    writeLedger(out, (Map<RecordId, Integer>) s);
                 }
             }
         } catch (IOException e) {
@@ -304,15 +279,15 @@ final class IncrementalCodec {
                     in.buf.get(state);
                     segments.add(state);
                 } else if (kind == LEDGER) {
-                    segments.add(java.util.Collections.unmodifiableMap(readLedger(in)));
+                    segments.add(readLedger(in).readOnly());
                 } else if (kind == LEDGER_LIST) {
                     int entries = in.count("processed entry");
-                    Map<RecordId, Integer> ledger = new RecordLedger();
+                    RecordLedger ledger = new RecordLedger();
                     for (int j = 0; j < entries; j++) {
                         CheckpointCodec.BodyReader.putUnique(ledger, new RecordId(in.string(), in.buf.getLong()),
                                 in.buf.getInt(), "processed entry");
                     }
-                    segments.add(java.util.Collections.unmodifiableMap(ledger));
+                    segments.add(ledger.readOnly());
                 } else {
                     throw new IllegalArgumentException("unknown segment kind " + kind);
                 }

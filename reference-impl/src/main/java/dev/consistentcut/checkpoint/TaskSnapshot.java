@@ -79,8 +79,12 @@ public final class TaskSnapshot {
     public static Map<RecordId, Integer> frozen(Map<RecordId, Integer> ledger) {
         Objects.requireNonNull(ledger, "processed");
         RecordLedger copy = new RecordLedger();
-        ledger.forEach((id, n) -> copy.put(Objects.requireNonNull(id, "record id"), Objects.requireNonNull(n, "count")));
-        return Collections.unmodifiableMap(copy);
+        if (ledger instanceof RecordLedger l) {
+            copy.putAll(l); // a word of offsets at a time; a ledger holds no null
+        } else {
+            ledger.forEach((id, n) -> copy.put(Objects.requireNonNull(id, "record id"), Objects.requireNonNull(n, "count")));
+        }
+        return copy.readOnly();
     }
 
     private static long ledgerBytes(Map<RecordId, Integer> processed) {
@@ -141,7 +145,7 @@ public final class TaskSnapshot {
                 for (Map<RecordId, Integer> segment : ledger.segments()) {
                     m.putAll(segment);
                 }
-                whole = Collections.unmodifiableMap(m);
+                whole = m.readOnly();
             }
             wholeLedger = whole;
         }

@@ -2,9 +2,13 @@ package dev.consistentcut.message;
 
 import java.util.AbstractMap;
 import java.util.AbstractSet;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
@@ -59,6 +63,36 @@ public final class RecordLedger extends AbstractMap<RecordId, Integer> {
             }
         }
 
+        /** The largest offset counted once, or -1. */
+        long lastOnce() {
+            for (int word = once.length - 1; word >= 0; word--) {
+                if (once[word] != 0) {
+                    return ((long) word << 6) + 63 - Long.numberOfLeadingZeros(once[word]);
+                }
+            }
+            return -1;
+        }
+
+        /** The offsets {@code from} to {@code from + 63} counted once, as bits (bit i: {@code from + i}). */
+        long onceWord(long from) {
+            if (from >= MAX_BIT_OFFSET) {
+                return 0;
+            }
+            int word = (int) (from >>> 6);
+            int shift = (int) (from & 63);
+            long low = word < once.length ? once[word] >>> shift : 0;
+            long high = shift == 0 || word + 1 >= once.length ? 0 : once[word + 1] << (64 - shift);
+            return low | high;
+        }
+
+        int onceCount() {
+            int n = 0;
+            for (long w : once) {
+                n += Long.bitCount(w);
+            }
+            return n;
+        }
+
         /** The smallest offset at or above {@code from} counted once, or -1. */
         long nextOnce(long from) {
             if (from >= MAX_BIT_OFFSET) {
@@ -83,6 +117,8 @@ public final class RecordLedger extends AbstractMap<RecordId, Integer> {
 
     private final TreeMap<String, Offsets> bySource = new TreeMap<>();
     private int size;
+    /** Set by {@link #readOnly()}: no write after it. */
+    private boolean readOnly;
     /** The source of the last lookup, and its offsets: a task's records come in runs of one source. */
     private String lastSource;
     private Offsets lastOffsets;
@@ -93,6 +129,149 @@ public final class RecordLedger extends AbstractMap<RecordId, Integer> {
     /** A ledger holding {@code m}'s entries. */
     public RecordLedger(Map<RecordId, Integer> m) {
         putAll(m);
+    }
+
+    /**
+     * Makes this ledger read-only and returns it: from now on {@code put}, {@code remove} and
+     * {@code clear} throw {@link UnsupportedOperationException}. For a ledger handed to other
+     * threads (a snapshot, a changelog segment) as {@code Collections.unmodifiableMap} would, but
+     * still a {@code RecordLedger}, so that its readers can take its bits a word at a time
+     * ({@link #sources}, {@link #putAll}) instead of an entry object per record.
+     */
+    public RecordLedger readOnly() {
+        readOnly = true;
+        return this;
+    }
+
+    private void checkWritable() {
+        if (readOnly) {
+            throw new UnsupportedOperationException("this ledger is read-only");
+        }
+    }
+
+    /**
+     * What a ledger holds of one source, read-only, as its encoders want it: the offsets counted
+     * once as bits, and every other count.
+     */
+    public interface SourceEntries {
+        /** The source. */
+        String source();
+
+        /** How many offsets are counted exactly once (and held as bits). */
+        int onceCount();
+
+        /** The smallest offset counted once, or -1 if none. */
+        long firstOnce();
+
+        /** The largest offset counted once, or -1 if none. */
+        long lastOnce();
+
+        /** The offsets {@code from} to {@code from + 63} counted once, as bits: bit i is {@code from + i}. */
+        long onceWord(long from);
+
+        /** The smallest offset at or above {@code from} counted once, or -1. */
+        long nextOnce(long from);
+
+        /** Every other entry, offset to count, ascending (read-only). */
+        NavigableMap<Long, Integer> others();
+    }
+
+    /** Each source's entries, by source, ascending; a view, valid while the ledger does not change. */
+    public List<SourceEntries> sources() {
+        List<SourceEntries> out = new ArrayList<>(bySource.size());
+        for (Map.Entry<String, Offsets> e : bySource.entrySet()) {
+            String source = e.getKey();
+            Offsets o = e.getValue();
+            if (o.size == 0) {
+                continue; // every entry removed: nothing of this source left
+            }
+            out.add(new SourceEntries() {
+                @Override
+                public String source() {
+                    return source;
+                }
+
+                @Override
+                public int onceCount() {
+                    return o.onceCount();
+                }
+
+                @Override
+                public long firstOnce() {
+                    return o.nextOnce(0);
+                }
+
+                @Override
+                public long lastOnce() {
+                    return o.lastOnce();
+                }
+
+                @Override
+                public long onceWord(long from) {
+                    return o.onceWord(from);
+                }
+
+                @Override
+                public long nextOnce(long from) {
+                    return o.nextOnce(from);
+                }
+
+                @Override
+                public NavigableMap<Long, Integer> others() {
+                    return Collections.unmodifiableNavigableMap(o.other);
+                }
+            });
+        }
+        return out;
+    }
+
+    /**
+     * Puts every entry of {@code m}, as {@code Map.putAll}; from another ledger a word of offsets
+     * at a time (a materialisation merges whole ledgers: no entry object per record).
+     */
+    @Override
+    public void putAll(Map<? extends RecordId, ? extends Integer> m) {
+        checkWritable();
+        if (!(m instanceof RecordLedger other)) {
+            super.putAll(m);
+            return;
+        }
+        for (Map.Entry<String, Offsets> e : other.bySource.entrySet()) {
+            Offsets from = e.getValue();
+            Offsets to = from.once.length == 0 && from.other.isEmpty() ? null : offsets(e.getKey(), true);
+            if (to == null) {
+                continue;
+            }
+            for (int word = 0; word < from.once.length; word++) {
+                long bits = from.once[word];
+                if (bits == 0) {
+                    continue;
+                }
+                if (word >= to.once.length) {
+                    to.once = Arrays.copyOf(to.once, from.once.length);
+                }
+                long added = bits & ~to.once[word];
+                if (!to.other.isEmpty()) {
+                    long base = (long) word << 6;
+                    // An offset with another count here gets count 1: not a new entry.
+                    Iterator<Long> it = to.other.subMap(base, true, base + 63, true).keySet().iterator();
+                    while (it.hasNext()) {
+                        long offset = it.next();
+                        if ((bits & (1L << offset)) != 0) {
+                            it.remove();
+                            added &= ~(1L << offset);
+                        }
+                    }
+                }
+                to.once[word] |= bits;
+                int n = Long.bitCount(added);
+                to.size += n;
+                size += n;
+            }
+            for (Map.Entry<Long, Integer> o : from.other.entrySet()) {
+                put(new RecordId(e.getKey(), o.getKey()), o.getValue());
+            }
+        }
     }
 
     private Offsets offsets(String source, boolean create) {
@@ -136,6 +315,7 @@ public final class RecordLedger extends AbstractMap<RecordId, Integer> {
 
     @Override
     public Integer put(RecordId key, Integer value) {
+        checkWritable();
         Objects.requireNonNull(value, "a ledger counts every record it holds");
         Offsets o = offsets(key.source(), true);
         long offset = key.offset();
@@ -161,6 +341,7 @@ public final class RecordLedger extends AbstractMap<RecordId, Integer> {
 
     @Override
     public Integer remove(Object key) {
+        checkWritable();
         if (!(key instanceof RecordId id)) {
             return null;
         }
@@ -184,6 +365,7 @@ public final class RecordLedger extends AbstractMap<RecordId, Integer> {
 
     @Override
     public void clear() {
+        checkWritable();
         bySource.clear();
         size = 0;
         lastSource = null;

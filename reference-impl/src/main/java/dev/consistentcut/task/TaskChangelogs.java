@@ -185,7 +185,7 @@ final class TaskChangelogs {
             if (ledger == null) {
                 ledger = Changelog.base(TaskSnapshot.frozen(processed), processed.size());
             } else {
-                ledger = ledger.writeState(Collections.unmodifiableMap(changed), changed.size());
+                ledger = ledger.writeState(changed.readOnly(), changed.size());
             }
             changed = new RecordLedger();
         }
@@ -266,7 +266,7 @@ final class TaskChangelogs {
         for (Map<RecordId, Integer> segment : ledger.segments()) {
             whole.putAll(segment);
         }
-        return Collections.unmodifiableMap(whole);
+        return whole.readOnly();
     }
 
     /** If the materialisation is done, rebases the chains on it (or drops it if it failed). */

@@ -72,4 +72,76 @@ class RecordLedgerTest {
     void refusesANullCount() {
         assertThrows(NullPointerException.class, () -> new RecordLedger().put(new RecordId("s", 0), null));
     }
+
+    /**
+     * A ledger put into another (a materialisation merging segments) gives what putting its
+     * entries one by one gives: counts overwritten, offsets with other counts becoming once, new
+     * entries counted in the size, on random ledgers of several words and sources.
+     */
+    @Test
+    void putAllOfALedgerIsPutAllOfItsEntries() {
+        for (long seed = 1; seed <= 60; seed++) {
+            Random random = new Random(seed);
+            RecordLedger into = randomLedger(random);
+            RecordLedger from = randomLedger(random);
+            TreeMap<RecordId, Integer> model = new TreeMap<>(into);
+            model.putAll(new TreeMap<>(from));
+            into.putAll(from.readOnly());
+            assertEquals(model.size(), into.size(), "seed " + seed);
+            assertEquals(new ArrayList<>(model.entrySet()), new ArrayList<>(into.entrySet()), "seed " + seed);
+        }
+    }
+
+    private static RecordLedger randomLedger(Random random) {
+        RecordLedger ledger = new RecordLedger();
+        int n = random.nextInt(300);
+        for (int i = 0; i < n; i++) {
+            RecordId id = new RecordId("s" + random.nextInt(3), random.nextInt(20) == 0 ? Long.MAX_VALUE - random.nextInt(3)
+                    : random.nextInt(400));
+            ledger.put(id, random.nextInt(4) == 0 ? 2 + random.nextInt(2) : 1);
+            if (random.nextInt(10) == 0) {
+                ledger.remove(id);
+            }
+        }
+        return ledger;
+    }
+
+    /** Each source's entries as the codec reads them: bits from any offset, the other counts, no emptied source. */
+    @Test
+    void sourcesShowTheBitsFromAnyOffsetAndTheOtherCounts() {
+        RecordLedger ledger = new RecordLedger();
+        for (long o : new long[] {3, 64, 70, 130}) {
+            ledger.put(new RecordId("a", o), 1);
+        }
+        ledger.put(new RecordId("a", 71), 2);
+        ledger.put(new RecordId("gone", 5), 1);
+        ledger.remove(new RecordId("gone", 5));
+        List<RecordLedger.SourceEntries> sources = ledger.sources();
+        assertEquals(1, sources.size());
+        RecordLedger.SourceEntries a = sources.get(0);
+        assertEquals("a", a.source());
+        assertEquals(4, a.onceCount());
+        assertEquals(3, a.firstOnce());
+        assertEquals(130, a.lastOnce());
+        assertEquals(1L | (1L << 61), a.onceWord(3)); // 3 (bit 0), 64 (bit 61); 70 would be bit 67
+        assertEquals(1L | (1L << 6), a.onceWord(64)); // 64, 70; 130 would be bit 66
+        assertEquals(1L << 2, a.onceWord(128));
+        assertEquals(70, a.nextOnce(65));
+        assertEquals(-1, a.nextOnce(131));
+        assertEquals(Map.of(71L, 2), a.others());
+    }
+
+    @Test
+    void aReadOnlyLedgerRefusesEveryWrite() {
+        RecordLedger ledger = new RecordLedger();
+        ledger.put(new RecordId("s", 1), 1);
+        RecordLedger readOnly = ledger.readOnly();
+        assertEquals(Map.of(new RecordId("s", 1), 1), readOnly);
+        assertThrows(UnsupportedOperationException.class, () -> readOnly.put(new RecordId("s", 2), 1));
+        assertThrows(UnsupportedOperationException.class, () -> readOnly.remove(new RecordId("s", 1)));
+        assertThrows(UnsupportedOperationException.class, readOnly::clear);
+        assertThrows(UnsupportedOperationException.class, () -> readOnly.putAll(new RecordLedger()));
+        assertThrows(UnsupportedOperationException.class, () -> readOnly.putAll(Map.of()));
+        assertEquals(1, readOnly.size());
+    }
 }
