@@ -408,8 +408,8 @@ TypeInv ==
     /\ taken \in BOOLEAN
     /\ failures \in 0..MaxFailures
 
-\* How often record r is in the job now: in its key group's state, in the list state (over
-\* every task and element) or in flight.
+\* How often record r (with several routes, one route's copy of it) is in the job now: in its key
+\* group's state, in the list state (over every task and element) or in flight.
 Slots == UNION {{<<ch, i>> : i \in 1..Len(chan[ch])} : ch \in Channels}
 InFlight(r) == Cardinality({p \in Slots : chan[p[1]][p[2]] = r})
 RECURSIVE Flat(_)
@@ -421,12 +421,14 @@ Held(r) == Copies(r, kstate[KeyGroup(r)]) + Contributions(r) + InFlight(r)
 Read(r) == r.off < offset[r.src]
 
 \* While the job runs (before the checkpoint, after a rescaled restore), no record read is lost:
-\* each is in its key group's state or in flight.  At the first state after a restore this is
-\* the restored cut: the checkpoint's state and its redistributed channel state lose nothing.
+\* each is in its key group's state or in flight, once per route (every copy is).  At the first
+\* state after a restore this is the restored cut: the checkpoint's state and its redistributed
+\* channel state lose nothing.
 RescaledNoSkipInv == phase = "run" => \A r \in Records : Read(r) => Held(r) >= 1
 
 \* While the job runs, no record is counted twice: in the state and in flight together at most
-\* once, and not at all if its source has not read it (after the restore, rewound past it).
+\* once per route, and not at all if its source has not read it (after the restore, rewound past
+\* it).
 RescaledNoDoubleCountInv ==
     phase = "run" => \A r \in Records : Held(r) <= (IF Read(r) THEN 1 ELSE 0)
 
