@@ -35,9 +35,10 @@ Par3 == [op \in {"count"} |-> 3]
 MapPar1 == [op \in {"map", "count"} |-> 1]
 MapPar2 == [op \in {"map", "count"} |-> 2]
 
-\* Diamond (spec/core MCDataflow's Diamond, keyed): one source sends every record to two stateless
-\* operators, "left" and "right", both feeding the keyed "count" through keyed exchanges: two
-\* routes, each record reaching count once by each, as two copies (via left, via right).
+\* Diamond (spec/core MCDataflow's Diamond with its broadcast route, not the keyed one that sends
+\* each record one way): one source sends every record to two stateless operators, "left" and
+\* "right", both feeding the keyed "count"; every exchange after the source's fan-out is keyed.
+\* Two routes, each record reaching count once by each, as two copies (via left, via right).
 DiamondOps == <<"left", "right", "count">>
 DiamondRoutes == {<<"left", "count">>, <<"right", "count">>}
 DiamondPar1 == [op \in {"left", "right", "count"} |-> 1]
