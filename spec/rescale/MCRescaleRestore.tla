@@ -37,7 +37,7 @@ MapPar2 == [op \in {"map", "count"} |-> 2]
 
 \* Diamond (spec/core MCDataflow's Diamond with its broadcast route, not the keyed one that sends
 \* each record one way): one source sends every record to two stateless operators, "left" and
-\* "right", both feeding the keyed "count"; every exchange after the source's fan-out is keyed.
+\* "right", both feeding the keyed "count"; each of the four edges is a keyed exchange.
 \* Two routes, each record reaching count once by each, as two copies (via left, via right).
 DiamondOps == <<"left", "right", "count">>
 DiamondRoutes == {<<"left", "count">>, <<"right", "count">>}
