@@ -35,6 +35,15 @@ Par3 == [op \in {"count"} |-> 3]
 MapPar1 == [op \in {"map", "count"} |-> 1]
 MapPar2 == [op \in {"map", "count"} |-> 2]
 
+\* Diamond (spec/core MCDataflow's Diamond with its broadcast route, not the keyed one that sends
+\* each record one way): one source sends every record to two stateless operators, "left" and
+\* "right", both feeding the keyed "count"; each of the four edges is a keyed exchange.
+\* Two routes, each record reaching count once by each, as two copies (via left, via right).
+DiamondOps == <<"left", "right", "count">>
+DiamondRoutes == {<<"left", "count">>, <<"right", "count">>}
+DiamondPar1 == [op \in {"left", "right", "count"} |-> 1]
+DiamondPar2 == [op \in {"left", "right", "count"} |-> 2]
+
 \* Sum: the two sources of Join into a non-keyed running sum through a rebalancing exchange (a
 \* record of offset n to task n % p): each task's list state one element, its partial sum.
 SumOnly == <<"sum">>
@@ -65,6 +74,14 @@ BugBroadcastUnaligned == TRUE
 \* stateless operator between two exchanges is not reassigned, and its in-flight records are
 \* lost.  TLC must report RescaledNoSkipInv.
 BugStatelessSkipsReassignment(op) == op = Last
+
+\* BugDiamondRouteSkipsReassignment, FLINK-31963's mechanism on one route of the diamond: the
+\* channel state into "right" is not reassigned (the state assignment skipped a task with no
+\* state of its own; here right is that task, and left is taken to hold state the model does not
+\* track, so its channel state is reassigned).  The copies in flight to right are lost while their
+\* twins via left are counted: a record counted once over both routes would hide the loss, the
+\* count per route does not.  TLC must report RescaledNoSkipInv.
+BugDiamondRouteSkipsReassignment(op) == op # "right"
 
 -----------------------------------------------------------------------------
 (* Bad StoredRoute.                                                        *)

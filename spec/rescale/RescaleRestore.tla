@@ -4,10 +4,14 @@
 (* groups and the in-flight records stored in the checkpoint redistributed *)
 (* to the new channels.                                                    *)
 (*                                                                         *)
-(* The job: sources (Senders, not rescaled) feed a chain of rescaled       *)
-(* operators (Ops) through keyed exchanges; the last operator holds keyed  *)
-(* state (the records it processed, per key group), the ones before it     *)
-(* are stateless (they forward each record on its key's route).  A         *)
+(* The job: sources (Senders, not rescaled) feed rescaled operators (Ops)  *)
+(* through keyed exchanges, along one route (a chain) or several (Routes:  *)
+(* a diamond, the source fanning out to two stateless operators that both  *)
+(* feed the last one); the last operator holds keyed state (the records it *)
+(* processed, per key group), the ones before it are stateless (they       *)
+(* forward each record on its key's route).  With several routes a record  *)
+(* reaches the last operator once per route, as one copy per route, and    *)
+(* every claim counts copies: each record once per route.  A               *)
 (* broadcast source may send records to every task of the last operator,   *)
 (* which keeps them as broadcast state (operator state in Flink's          *)
 (* BROADCAST mode).  Or the last operator is not keyed (a running sum):    *)
@@ -41,8 +45,9 @@
 (* Not modelled: keyed and list state on one operator; several named list  *)
 (* states (Flink starts each one's split where the previous one's          *)
 (* remainder ended); channels out of the list-state operator (it is the    *)
-(* last); a diamond (two routes from one source into the last operator:    *)
-(* every claim here counts one route per record); exchanges that cannot    *)
+(* last); a fan-out after the sources (two routes out of one operator:     *)
+(* here the routes part at the sources), or one sending each record one    *)
+(* way (a source sends every record on every route); exchanges that cannot *)
 (* redistribute channel state (forward, rescale, custom partitioners:      *)
 (* Flink refuses to rescale them, FLINK-35351); a checkpoint after the     *)
 (* restore.                                                                *)
@@ -70,6 +75,13 @@ Bc == "bc"            \* the broadcast source
 Node(s) == <<s, 0>>
 Last == Ops[Len(Ops)] \* the operator with keyed (and broadcast) state
 OpSet == {Ops[i] : i \in 1..Len(Ops)}
+\* The routes: each the sequence of rescaled operators a record passes from its source to the
+\* last operator.  A chain has one, Ops itself; a diamond (MCRescaleRestore's DiamondRoutes)
+\* two, the source sending every record to two stateless operators that both feed the last
+\* one (in Flink a source with two consumers writes each record to both).  The routes part at
+\* the sources: no two start at one operator, so a route is named by its first operator.
+Routes == {Ops}
+RouteOps(q) == {q[i] : i \in 1..Len(q)}
 KeyGroups == 0..(MaxParallelism - 1)
 MaxIndex == LET m == {OldPar[op] : op \in OpSet} \cup {NewPar[op] : op \in OpSet}
             IN CHOOSE n \in m : \A x \in m : x <= n
@@ -77,21 +89,33 @@ MaxIndex == LET m == {OldPar[op] : op \in OpSet} \cup {NewPar[op] : op \in OpSet
 ASSUME /\ MaxParallelism \in Nat \ {0}
        /\ Bc \notin Senders
        /\ Len(Ops) >= 1
+       /\ \A q \in Routes : /\ Len(q) >= 1
+                           /\ q[Len(q)] = Last
+                           /\ RouteOps(q) \subseteq OpSet
+                           /\ \A i, j \in 1..Len(q) : i # j => q[i] # q[j]
+       /\ \A q1, q2 \in Routes : q1[1] = q2[1] => q1 = q2
+       /\ OpSet = UNION {RouteOps(q) : q \in Routes}
        /\ \A op \in OpSet : /\ OldPar[op] \in 1..MaxParallelism
                             /\ NewPar[op] \in 1..MaxParallelism
        /\ \A s \in Senders : \A n \in 1..Len(Log[s]) : KeyGroupOf(Log[s][n]) \in KeyGroups
        /\ BroadcastRecords \in Nat
        /\ MaxFailures \in Nat
 
-\* Records: record n of source s (offsets from 0); a broadcast record has no key.
-Records == UNION {{[src |-> s, off |-> n] : n \in 0..(Len(Log[s]) - 1)} : s \in Senders}
+\* Records: record n of source s (offsets from 0); a broadcast record has no key.  With several
+\* routes, one copy of each record per route, named by the route's first operator (via): what
+\* reaches the last operator by two routes is two records (in Flink, left's output and right's),
+\* each to be counted once.
+OneRoute == Cardinality(Routes) = 1
+Copy(s, n, q) == IF OneRoute THEN [src |-> s, off |-> n] ELSE [src |-> s, off |-> n, via |-> q[1]]
+Records == UNION {{Copy(s, n, q) : n \in 0..(Len(Log[s]) - 1), q \in Routes} : s \in Senders}
+\* The route keyed record r (a copy) takes.
+RouteOf(r) == CHOOSE q \in Routes : OneRoute \/ q[1] = r.via
 BRecords == {[src |-> Bc, off |-> n] : n \in 0..(BroadcastRecords - 1)}
 KeyGroup(r) == KeyGroupOf(Log[r.src][r.off + 1])
 
 \* The task of a rescaled operator op with index i; the tasks of op at parallelism p.
 Task(op, i) == <<op, i>>
 TasksAt(op, p) == {Task(op, i) : i \in 0..(p - 1)}
-Pos(op) == CHOOSE i \in 1..Len(Ops) : Ops[i] = op
 
 \* The task index that owns key group g at parallelism p: key groups are assigned in contiguous
 \* ranges, task i owning [ceil(i * M / p), floor(((i + 1) * M - 1) / p)] (Flink's
@@ -109,13 +133,14 @@ KeyGroupRange(i, p) == {g \in KeyGroups : Owner(g, p) = i}
 LastHoldsListState == FALSE
 ListStateMode == "split"
 
-\* Channels: <<from, to>>; from a source to the first operator's tasks, from each operator's
-\* tasks to the next one's, from the broadcast source to the last operator's tasks.
+\* Channels: <<from, to>>; on each route from a source to the first operator's tasks and from
+\* each operator's tasks to the next one's; from the broadcast source to the last operator's tasks.
 ChannelsAt(par) ==
-    {<<Node(s), t>> : s \in Senders, t \in TasksAt(Ops[1], par[Ops[1]])}
-    \cup UNION {{<<u, t>> : u \in TasksAt(Ops[i], par[Ops[i]]),
-                             t \in TasksAt(Ops[i + 1], par[Ops[i + 1]])}
-                : i \in 1..(Len(Ops) - 1)}
+    UNION {{<<Node(s), t>> : s \in Senders, t \in TasksAt(q[1], par[q[1]])} : q \in Routes}
+    \cup UNION {UNION {{<<u, t>> : u \in TasksAt(q[i], par[q[i]]),
+                                    t \in TasksAt(q[i + 1], par[q[i + 1]])}
+                       : i \in 1..(Len(q) - 1)}
+                : q \in Routes}
     \cup (IF BroadcastRecords > 0 THEN {<<Node(Bc), t>> : t \in TasksAt(Last, par[Last])} ELSE {})
 MaxPar == [op \in OpSet |-> MaxIndex]
 Channels == ChannelsAt(MaxPar)
@@ -127,10 +152,12 @@ BroadcastChannels == {ch \in Channels : ch[1] = Node(Bc)}
 \* a record may reach any task of it, and its stored copy any new task.
 RouteTask(op, r, p) == IF op = Last /\ LastHoldsListState THEN Task(op, r.off % p)
                        ELSE Task(op, Owner(KeyGroup(r), p))
-\* The next hop of keyed record r out of node n (a source or a task) at parallelisms par.
-NextChannel(n, r, par) ==
-    IF n[1] \in Senders THEN <<n, RouteTask(Ops[1], r, par[Ops[1]])>>
-    ELSE LET k == Pos(n[1]) IN <<n, RouteTask(Ops[k + 1], r, par[Ops[k + 1]])>>
+\* The operator keyed record r goes to next out of node n (a source or a task), on its route.
+NextOp(n, r) == LET q == RouteOf(r)
+                IN IF n[1] \in Senders THEN q[1]
+                   ELSE q[(CHOOSE k \in 1..Len(q) : q[k] = n[1]) + 1]
+\* The next hop of keyed record r out of node n at parallelisms par.
+NextChannel(n, r, par) == <<n, RouteTask(NextOp(n, r), r, par[NextOp(n, r)])>>
 
 VARIABLES
     phase,     \* "run" (the job runs), "failed" (every task gone), "assigned" (key groups
@@ -154,8 +181,8 @@ vars == <<phase, par, offset, chan, kstate, kgTask, bstate, lstate, ck, taken, f
 \* How often r is in sequence q.
 Copies(r, q) == Cardinality({i \in 1..Len(q) : q[i] = r})
 \* The concatenation of the sequences f[x] for x in S, in a fixed order of S (any order does:
-\* FIFO holds per source and key group, and the records of one key group from one sender were
-\* all on one old channel, its old owner's).
+\* FIFO holds per source, key group and route, and the records of one key group from one sender
+\* on one route were all on one old channel, its old owner's).
 RECURSIVE ConcatOver(_, _)
 ConcatOver(S, f) == IF S = {} THEN <<>>
                     ELSE LET x == CHOOSE y \in S : TRUE IN f[x] \o ConcatOver(S \ {x}, f)
@@ -175,13 +202,18 @@ Init == /\ phase = "run"
 -----------------------------------------------------------------------------
 (* The job running, at the old parallelism or at the new one.              *)
 
-\* Source s reads its next record and sends it on its key's route.
+\* Source s reads its next record and sends it on its key's route, a copy on every route (each
+\* route's first hop a channel of its own: the routes part at the sources).
 EmitRecord(s) ==
-    LET r == [src |-> s, off |-> offset[s]] IN
+    LET out == {Copy(s, offset[s], q) : q \in Routes}
+        hop == [r \in out |-> NextChannel(Node(s), r, par)]
+    IN
     /\ phase = "run"
     /\ offset[s] < Len(Log[s])
     /\ offset' = [offset EXCEPT ![s] = @ + 1]
-    /\ chan' = [chan EXCEPT ![NextChannel(Node(s), r, par)] = Append(@, r)]
+    /\ chan' = [ch \in Channels |-> IF \E r \in out : hop[r] = ch
+                                    THEN Append(chan[ch], CHOOSE r \in out : hop[r] = ch)
+                                    ELSE chan[ch]]
     /\ UNCHANGED <<phase, par, kstate, kgTask, bstate, lstate, ck, taken, failures>>
 
 \* The broadcast source sends its next record to every task of the last operator.
@@ -319,8 +351,8 @@ StoredRoute(ch, r) ==
 StoredParts(ch) == IF Reassigned(ch[2][1]) THEN ck.inputState[ch] \o ck.outputState[ch] ELSE <<>>
 
 \* What new channel nc receives: from each old channel, in FIFO order, the stored records
-\* routed to nc.  The records of one key group come from one old channel (its old owner's), so
-\* the order across old channels does not matter for FIFO per key group.
+\* routed to nc.  The records of one key group on one route come from one old channel (its old
+\* owner's), so the order across old channels does not matter for FIFO per key group.
 Redistributed(nc) ==
     ConcatOver(Channels,
         [ch \in Channels |-> SelectSeq(StoredParts(ch), LAMBDA r : nc \in StoredRoute(ch, r))])
@@ -377,8 +409,8 @@ TypeInv ==
     /\ taken \in BOOLEAN
     /\ failures \in 0..MaxFailures
 
-\* How often record r is in the job now: in its key group's state, in the list state (over
-\* every task and element) or in flight.
+\* How often record r (with several routes, one route's copy of it) is in the job now: in its key
+\* group's state, in the list state (over every task and element) or in flight.
 Slots == UNION {{<<ch, i>> : i \in 1..Len(chan[ch])} : ch \in Channels}
 InFlight(r) == Cardinality({p \in Slots : chan[p[1]][p[2]] = r})
 RECURSIVE Flat(_)
@@ -390,12 +422,14 @@ Held(r) == Copies(r, kstate[KeyGroup(r)]) + Contributions(r) + InFlight(r)
 Read(r) == r.off < offset[r.src]
 
 \* While the job runs (before the checkpoint, after a rescaled restore), no record read is lost:
-\* each is in its key group's state or in flight.  At the first state after a restore this is
-\* the restored cut: the checkpoint's state and its redistributed channel state lose nothing.
+\* each is in its key group's state or in flight, once per route (every copy is).  At the first
+\* state after a restore this is the restored cut: the checkpoint's state and its redistributed
+\* channel state lose nothing.
 RescaledNoSkipInv == phase = "run" => \A r \in Records : Read(r) => Held(r) >= 1
 
 \* While the job runs, no record is counted twice: in the state and in flight together at most
-\* once, and not at all if its source has not read it (after the restore, rewound past it).
+\* once per route, and not at all if its source has not read it (after the restore, rewound past
+\* it).
 RescaledNoDoubleCountInv ==
     phase = "run" => \A r \in Records : Held(r) <= (IF Read(r) THEN 1 ELSE 0)
 
@@ -408,11 +442,14 @@ KeyColocatedInv ==
         /\ \A ch \in ChannelsAt(par) : \A i \in 1..Len(chan[ch]) :
               chan[ch][i].src # Bc => ch[2] = RouteTask(ch[2][1], chan[ch][i], par[ch[2][1]])
 
-\* FIFO per channel: on every channel, and in every key group's state, the records of one source
-\* and one key group are in the order the source read them.  That is what FIFO channels give a
-\* key across a rescale, which merges old channels into one new channel or splits one among
-\* several: the order across key groups (across old channels) is not kept, nor needed.
-SameStream(x, y) == x.src = y.src /\ (x.src # Bc => KeyGroup(x) = KeyGroup(y))
+\* FIFO per channel: on every channel, and in every key group's state, the records of one source,
+\* one key group and one route are in the order the source read them.  That is what FIFO
+\* channels give a key across a rescale, which merges old channels into one new channel or splits
+\* one among several: the order across key groups (across old channels) is not kept, nor needed,
+\* nor across routes (a diamond's last operator may take record 1 by one route after record 2 by
+\* the other).
+SameStream(x, y) ==
+    x.src = y.src /\ (x.src # Bc => KeyGroup(x) = KeyGroup(y) /\ RouteOf(x) = RouteOf(y))
 InOrder(q) == \A i, j \in 1..Len(q) : i < j /\ SameStream(q[i], q[j]) => q[i].off < q[j].off
 FifoPerChannelInv ==
     /\ \A ch \in Channels : InOrder(chan[ch])

@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
 
 /**
  * Short forms of the spec's values for pictures: a record {@code [src |-> s1, off |-> 0]} is
- * "s1.0", a barrier {@code [ckpt |-> 1]} is "B1" (alternating: {@code [ckpt |-> 1, aligned |-> FALSE]},
+ * "s1.0" (the rescaled restore's copy of it on one route of a diamond,
+ * {@code [src |-> s1, off |-> 0, via |-> left]}, "s1.0/left"), a barrier {@code [ckpt |-> 1]} is "B1" (alternating: {@code [ckpt |-> 1, aligned |-> FALSE]},
  * an overtaking one, is "B1u"), a bag of records "{s1.0, s2.1×2}", an edge
  * {@code <<s1, "join">>} "s1→join". Stateless.
  */
@@ -31,7 +32,8 @@ final class Compact {
             return Long.toString(n.value());
         }
         if (isRecord(v)) {
-            return of(v.field("src")) + "." + of(v.field("off"));
+            TlaValue via = v.field("via");
+            return of(v.field("src")) + "." + of(v.field("off")) + (via == null ? "" : "/" + of(via));
         }
         if (isBarrier(v)) {
             // Alternating barriers carry their type: an overtaking (unaligned) one is "B1u".
@@ -59,7 +61,8 @@ final class Compact {
     }
 
     static boolean isRecord(TlaValue v) {
-        return v instanceof Fn f && f.map().size() == 2 && v.field("src") != null && v.field("off") != null;
+        return v instanceof Fn f && v.field("src") != null && v.field("off") != null
+                && (f.map().size() == 2 || f.map().size() == 3 && v.field("via") != null);
     }
 
     /** {@code [ckpt |-> c]}, or in alternating mode {@code [ckpt |-> c, aligned |-> b]}. */

@@ -69,6 +69,9 @@ class PictureToolTest {
     void parsesTlcValues() {
         TlaValue v = TlaValue.parse("[ join |-> ([src |-> s1, off |-> 0] :> 2), sink |-> << >> ]");
         assertEquals("{s1.0×2}", Compact.of(v.field("join")));
+        // The rescaled restore's diamond: a record's copy on one route is named by it.
+        assertEquals("s1.0/left", Compact.of(TlaValue.parse("[src |-> s1, off |-> 0, via |-> left]")));
+        assertEquals("[src: s1, off: 0, to: left]", Compact.of(TlaValue.parse("[src |-> s1, off |-> 0, to |-> left]")));
         assertEquals(new TlaValue.Tuple(List.of()), v.field("sink"));
         TlaValue f = TlaValue.parse("(<<s1, \"join\">> :> <<[ckpt |-> 1]>> @@ <<\"join\", \"sink\">> :> <<>>)");
         assertEquals(2, f.entries().size());
