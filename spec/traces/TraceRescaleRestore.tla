@@ -3,11 +3,11 @@
 (* Trace validation of the rescaled restore: TLC follows a rescale trace   *)
 (* that the engine's Rescaling recorded (RescaleTraceRecorder, the         *)
 (* header's mode "rescale") and accepts it iff it is a behaviour of        *)
-(* RescaleRestore.tla, the design spec, with nothing substituted.  The    *)
+(* RescaleRestore.tla, the design spec, with nothing substituted.  The     *)
 (* constants come from the header: the senders, the operators (Ops, one    *)
-(* route: the sources feed the first, each the next; the last one keyed,  *)
-(* the ones before it stateless), their old and new parallelism, and per  *)
-(* source the key group of each record in its log (the spec's key of a    *)
+(* route: the sources feed the first, each the next; the last one keyed,   *)
+(* the ones before it stateless), their old and new parallelism, and per   *)
+(* source the key group of each record in its log (the spec's key of a     *)
 (* record is its key group, so KeyGroupOf is the identity; MaxParallelism  *)
 (* is the engine's, 128 by default).  At most two operators: the join (a   *)
 (* keyed count fed by the sources) and the map chain (a stateless map      *)
@@ -24,7 +24,8 @@
 (* first event the trace spec takes, by spec actions, the one path that   *)
 (* ends in the recorded checkpoint (Hidden): every source emits up to the  *)
 (* checkpoint's offset, then each channel's head is processed while it is  *)
-(* a record the checkpoint counts as processed, then TakeCheckpoint stores *)
+(* a record the checkpoint counts as processed (or, into the map, one it   *)
+(* stores further on: below), then TakeCheckpoint stores                   *)
 (* what is left in flight, then FailJob.  TakeCheckpoint must produce      *)
 (* exactly the recorded checkpoint (CheckpointAsRecorded): per old task    *)
 (* the same processed records, per old channel the same stored records in  *)
@@ -37,10 +38,11 @@
 (* records in the order the map forwarded them, interleaving its input     *)
 (* channels: the hidden run forwards a record the count processed whenever *)
 (* it is at the head of its input channel, and a record the checkpoint     *)
-(* stores on the map's output channel only when it is that channel's next *)
-(* stored record and no record the count processed through that channel   *)
-(* is still before the map (in a cut the count processed those first, the *)
-(* channel being FIFO).  Any of these choices can be taken in any order:   *)
+(* stores on the map's output channel only when it is that channel's next  *)
+(* stored record and no record the count processed through that channel    *)
+(* is still before the count (in a cut the count processed those first,    *)
+(* the channel being FIFO).  Any of these choices can be taken in any      *)
+(* order:                                                                  *)
 (* if the recorded checkpoint is a cut of some run, the hidden run reaches *)
 (* it, whichever order TLC picks.                                          *)
 (*                                                                         *)
@@ -131,7 +133,7 @@ CheckNames(ev) ==
       [] ev.event = "RestoreRescaled" -> <<"offsets">>
 
 \* Check k of event ev: the recorded value agrees with the spec's.
-\* - assigned: every new task of the rescaled operator holds exactly the processed records of the
+\* - assigned: every new task of the last operator holds exactly the processed records of the
 \*   key groups it owns at the new parallelism (kgTask').
 \* - keyGroups: the key groups whose keys a new task's state holds are exactly those it owns that
 \*   have processed records (the engine's keyed count holds a key iff it processed a record of it);
