@@ -5,7 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.KeyGroups;
+import dev.consistentcut.graph.Partitioning;
+import dev.consistentcut.operator.KeyedCount;
+import dev.consistentcut.operator.MapOperator;
+import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.runtime.Rescaling;
 import dev.consistentcut.text.Json;
 import java.io.ByteArrayOutputStream;
@@ -196,6 +201,32 @@ class RescaleTraceTest {
         assertEquals(2, TraceTool.run(new String[] {"record-rescale", "--out", out, "--job", "diamond"}, o, e));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("no rescale to record"), err::toString);
         assertFalse(Files.exists(Path.of(out)));
+    }
+
+    /** A job that is not its sources into one chain of HASH edges has no rescale trace: refused before anything is read. */
+    @Test
+    void theRecorderRefusesAJobThatIsNotAChain() {
+        JobGraph fanOut = JobGraph.builder()
+                .source("s1", InMemorySourceLog.ofKeys(1, 2, 3))
+                .operator("map", 2, () -> new MapOperator(v -> v))
+                .operator("count", 2, KeyedCount::new)
+                .operator("other", 2, KeyedCount::new)
+                .edge("s1", "map", Partitioning.HASH)
+                .edge("map", "count", Partitioning.HASH)
+                .edge("map", "other", Partitioning.HASH)
+                .build();
+        JobGraph twoFirsts = JobGraph.builder()
+                .source("s1", InMemorySourceLog.ofKeys(1, 2, 3))
+                .source("s2", InMemorySourceLog.ofKeys(1, 2, 3))
+                .operator("count", 2, KeyedCount::new)
+                .operator("other", 2, KeyedCount::new)
+                .edge("s1", "count", Partitioning.HASH)
+                .edge("s2", "other", Partitioning.HASH)
+                .build();
+        for (JobGraph job : List.of(fanOut, twoFirsts)) {
+            RescaleTraceRecorder recorder = new RescaleTraceRecorder(job, "unaligned");
+            assertThrows(IllegalArgumentException.class, () -> recorder.checkpointRead(null, Map.of("count", 1)));
+        }
     }
 
     /** A trace's list of {@code [key, value]} pairs as a map (keys as strings). */
