@@ -304,8 +304,13 @@ echo "--- the rescaled restore (RescaleRestore.tla): its traces accepted, its br
 # dev.consistentcut.runtime.BrokenRescaling): the spec's BugKeyGroupSplit (stored records routed
 # by key group mod parallelism, 2 to 3) and BugChannelStateOnOldIndex (each old channel's records
 # left on its id, 3 to 1); the engine's own checks must report each after the restore (the
-# program's exit code) and TLC must reject each at RedistributeChannelState. And a checkpoint no run
-# can take (one record counted twice in the header): rejected at the first event. A few seconds each.
+# program's exit code) and TLC must reject each at RedistributeChannelState. The map chain (two
+# sources into a stateless map into the keyed count, both operators rescaled: the channel state of
+# both exchanges redistributed), unaligned, 2 to 1 (seed 1: 6 stored records, on both exchanges) and
+# 1 to 2 (seed 3: 4, on both); its twin BugStatelessSkipsReassignment (FLINK-31963: the records
+# stored into the map left on their old channels, 2 to 1), caught by the engine and rejected at
+# RedistributeChannelState. And a checkpoint no run can take (one record counted twice in the
+# header): rejected at the first event. A few seconds each.
 mkdir -p "$OUT/rescale/good" "$OUT/rescale/broken"
 for mode in aligned unaligned; do
   for scale in 2:3 3:1; do
@@ -313,6 +318,12 @@ for mode in aligned unaligned; do
       --out "$OUT/rescale/good/rescale-$mode-${scale/:/-to-}.ndjson" --mode "$mode" --from "${scale%:*}" --to "${scale#*:}" --seed 1
     check $? "recording the rescaled restore $mode ${scale/:/ to }"
   done
+done
+for run in 2:1:1 1:2:3; do
+  IFS=: read -r from to seed <<<"$run"
+  java "${TOOLS_SHARE[@]}" -XX:TieredStopAtLevel=1 -cp "$JAR" dev.consistentcut.trace.TraceTool record-rescale --job map \
+    --out "$OUT/rescale/good/rescale-map-unaligned-$from-to-$to.ndjson" --mode unaligned --from "$from" --to "$to" --seed "$seed"
+  check $? "recording the map chain's rescaled restore unaligned $from to $to"
 done
 java -XX:TieredStopAtLevel=1 -cp "$CP" dev.consistentcut.trace.BrokenRescaleTraces "$OUT/rescale/broken" >"$OUT/rescale/broken.log" 2>&1
 check $? "the engine's own checks must report each broken rescale ($OUT/rescale/broken.log)"
@@ -330,7 +341,7 @@ check $? "the rescaled restores' traces must be accepted ($OUT/rescale/good.out)
 ./model-check.sh --jobs 2 --expect-reject $(for f in "$OUT"/rescale/broken/*.ndjson; do printf -- '--trace %s ' "$f"; done) \
   >"$OUT/rescale/broken.out" 2>&1
 rc=$?
-[ "$rc" -eq 0 ] && [ "$(grep -c 'rejected: event 2 of 3 .*broken-rescale-\(key-group-split\|channel-state-on-old-index\)' "$OUT/rescale/broken.out")" -eq 2 ] \
+[ "$rc" -eq 0 ] && [ "$(grep -c 'rejected: event 2 of 3 .*broken-rescale-\(key-group-split\|channel-state-on-old-index\|stateless-skipped\)' "$OUT/rescale/broken.out")" -eq 3 ] \
   && grep -q 'rejected: event 1 of 3 .*broken-rescale-counted-twice' "$OUT/rescale/broken.out"
 check $? "the broken rescales' traces must be rejected at RedistributeChannelState, the double count at its first event ($OUT/rescale/broken.out)"
 

@@ -3,11 +3,15 @@
 (* Trace validation of the rescaled restore: TLC follows a rescale trace   *)
 (* that the engine's Rescaling recorded (RescaleTraceRecorder, the         *)
 (* header's mode "rescale") and accepts it iff it is a behaviour of        *)
-(* RescaleRestore.tla, the design spec, with nothing substituted.  The    *)
-(* constants come from the header: the senders, the rescaled operator, its *)
-(* old and new parallelism, and per source the key group of each record    *)
-(* in its log (the spec's key of a record is its key group, so KeyGroupOf  *)
-(* is the identity; MaxParallelism is the engine's, 128 by default).       *)
+(* RescaleRestore.tla, the design spec, with nothing substituted.  The     *)
+(* constants come from the header: the senders, the operators (Ops, one    *)
+(* route: the sources feed the first, each the next; the last one keyed,   *)
+(* the ones before it stateless), their old and new parallelism, and per   *)
+(* source the key group of each record in its log (the spec's key of a     *)
+(* record is its key group, so KeyGroupOf is the identity; MaxParallelism  *)
+(* is the engine's, 128 by default).  At most two operators: the join (a   *)
+(* keyed count fed by the sources) and the map chain (a stateless map      *)
+(* between two keyed exchanges, then the count).                           *)
 (*                                                                         *)
 (* Observed: the checkpoint the restore read (the header: its offsets, its *)
 (* old tasks' processed records, its stored in-flight records per old      *)
@@ -20,16 +24,27 @@
 (* first event the trace spec takes, by spec actions, the one path that   *)
 (* ends in the recorded checkpoint (Hidden): every source emits up to the  *)
 (* checkpoint's offset, then each channel's head is processed while it is  *)
-(* a record the checkpoint counts as processed, then TakeCheckpoint stores *)
+(* a record the checkpoint counts as processed (or, into the map, one it   *)
+(* stores further on: below), then TakeCheckpoint stores                   *)
 (* what is left in flight, then FailJob.  TakeCheckpoint must produce      *)
 (* exactly the recorded checkpoint (CheckpointAsRecorded): per old task    *)
 (* the same processed records, per old channel the same stored records in  *)
 (* the same order, with the split k = 0 (everything the sender's part; the *)
 (* engine stores a channel's two parts concatenated in FIFO order, and the *)
-(* restore reads only that concatenation, StoredParts).  With one rescaled *)
-(* operator fed by the sources, emitting first loses no generality: each   *)
-(* channel is one source's records in read order, and what it holds at the *)
-(* cut is what was sent on it less the prefix its receiver processed.      *)
+(* restore reads only that concatenation, StoredParts).  Emitting first    *)
+(* loses no generality: a channel from a source is that source's records   *)
+(* in read order, and what it holds at the cut is what was sent on it less *)
+(* the prefix its receiver processed.  A channel out of the map holds the  *)
+(* records in the order the map forwarded them, interleaving its input     *)
+(* channels: the hidden run forwards a record the count processed whenever *)
+(* it is at the head of its input channel, and a record the checkpoint     *)
+(* stores on the map's output channel only when it is that channel's next  *)
+(* stored record and no record the count processed through that channel    *)
+(* is still before the count (in a cut the count processed those first,    *)
+(* the channel being FIFO).  Any of these choices can be taken in any      *)
+(* order:                                                                  *)
+(* if the recorded checkpoint is a cut of some run, the hidden run reaches *)
+(* it, whichever order TLC picks.                                          *)
 (*                                                                         *)
 (* Why that is still sound: the hidden prefix is a behaviour of the spec,  *)
 (* so a trace is accepted only if its checkpoint is a cut the spec can     *)
@@ -71,14 +86,16 @@ TraceNewPar == FunOf(TraceHeader.newPar)
 
 Ck == TraceHeader.checkpoint
 CkOffset == FunOf(Ck.offsets)
-\* Per old task of the rescaled operator, its processed records (a bag: record -> count).
+\* Per old task of the last operator, its processed records (a bag: record -> count).
 CkProcessed == [t \in {p[1] : p \in Range(Ck.processed)} |-> FunOf(FunOf(Ck.processed)[t])]
 \* Per old channel, its stored records, head first.
 CkChan == FunOf(Ck.channelState)
 CkRecordsProcessed == UNION {DOMAIN CkProcessed[t] : t \in DOMAIN CkProcessed}
 
-\* The checkpoint names the spec's sources, tasks and channels (else TLC could not follow it).
-ASSUME /\ DOMAIN CkOffset = Senders
+\* The checkpoint names the spec's sources, tasks and channels (else TLC could not follow it);
+\* one route of at most two operators (the hidden run below forwards through one stateless one).
+ASSUME /\ Len(Ops) <= 2
+       /\ DOMAIN CkOffset = Senders
        /\ DOMAIN CkProcessed = TasksAt(Last, OldPar[Last])
        /\ DOMAIN CkChan \subseteq Channels
 
@@ -116,10 +133,11 @@ CheckNames(ev) ==
       [] ev.event = "RestoreRescaled" -> <<"offsets">>
 
 \* Check k of event ev: the recorded value agrees with the spec's.
-\* - assigned: every new task of the rescaled operator holds exactly the processed records of the
+\* - assigned: every new task of the last operator holds exactly the processed records of the
 \*   key groups it owns at the new parallelism (kgTask').
 \* - keyGroups: the key groups whose keys a new task's state holds are exactly those it owns that
-\*   have processed records (the engine's keyed count holds a key iff it processed a record of it).
+\*   have processed records (the engine's keyed count holds a key iff it processed a record of it);
+\*   a new task of a rescaled stateless operator holds none.
 \* - channels: every new channel holds exactly the stored records the spec routes to it, in the
 \*   spec's order; every other channel (one of a task that is gone) none.
 \* - offsets: the sources rewind to the spec's offsets (the checkpoint's).
@@ -130,9 +148,11 @@ Check(ev, k) ==
               /\ \A j \in 0..(NewPar[Last] - 1) : BagOn(kstate', kgTask', j) = FunOf(a[Task(Last, j)])
       [] k = "keyGroups" ->
               LET kg == FunOf(ev.keyGroups) IN
-              /\ DOMAIN kg = TasksAt(Last, NewPar[Last])
-              /\ \A j \in 0..(NewPar[Last] - 1) :
-                    Range(kg[Task(Last, j)]) = {g \in KeyGroups : kgTask'[g] = j /\ kstate'[g] # <<>>}
+              /\ DOMAIN kg = UNION {TasksAt(op, NewPar[op]) : op \in {o \in OpSet : OldPar[o] # NewPar[o]}}
+              /\ \A t \in DOMAIN kg :
+                    Range(kg[t]) = IF t[1] = Last
+                                   THEN {g \in KeyGroups : kgTask'[g] = t[2] /\ kstate'[g] # <<>>}
+                                   ELSE {}
       [] k = "channels" ->
               LET c == FunOf(ev.channels) IN
               /\ DOMAIN c \subseteq Channels
@@ -155,9 +175,35 @@ TraceStep ==
 \* A spec step the trace does not show, before its first event: the run up to the recorded
 \* checkpoint, the checkpoint, the failure (the module comment).  One choice in each state.
 ToEmit == {s \in Senders : offset[s] < CkOffset[s]}
-ToProcess == {ch \in ChannelsAt(par) : /\ chan[ch] # <<>>
+\* The records the checkpoint stores on channel ch.
+CkStored(ch) == IF ch \in DOMAIN CkChan THEN Range(CkChan[ch]) ELSE {}
+\* Channel ch's head goes on: into the last operator, a record it processed (and not yet);
+\* into the map (before the last operator), a record stored further on or processed by the count
+\* (ToForward).
+ToConsume == {ch \in ChannelsAt(par) : /\ ch[2][1] = Last
+                                       /\ chan[ch] # <<>>
                                        /\ Head(chan[ch]) \in CkRecordsProcessed
                                        /\ Copies(Head(chan[ch]), kstate[KeyGroup(Head(chan[ch]))]) = 0}
+\* The map forwards the head r of ch onto channel out: r processed by the count through out, or
+\* r the next record the checkpoint stores on out once no record the count processed through out
+\* is still in a channel into the map or on out.
+Out(ch) == NextChannel(ch[2], Head(chan[ch]), par)
+InToMap(ch) == ch \in ChannelsAt(par) /\ ch[2][1] # Last
+ProcessedThrough(out) ==
+    \E ch \in Channels : /\ InToMap(ch)
+                         /\ \E j \in 1..Len(chan[ch]) :
+                               /\ chan[ch][j] \in CkRecordsProcessed
+                               /\ NextChannel(ch[2], chan[ch][j], par) = out
+ToForward == {ch \in Channels : /\ InToMap(ch)
+                                /\ chan[ch] # <<>>
+                                /\ Head(chan[ch]) \notin CkStored(ch)
+                                /\ \/ Head(chan[ch]) \in CkRecordsProcessed
+                                   \/ /\ Out(ch) \in DOMAIN CkChan
+                                      /\ Range(chan[Out(ch)]) \cap CkRecordsProcessed = {}
+                                      /\ Len(chan[Out(ch)]) < Len(CkChan[Out(ch)])
+                                      /\ CkChan[Out(ch)][Len(chan[Out(ch)]) + 1] = Head(chan[ch])
+                                      /\ ~ProcessedThrough(Out(ch))}
+ToProcess == ToConsume \cup ToForward
 Hidden ==
     /\ i = 1
     /\ i <= Len(Trace)

@@ -37,8 +37,11 @@ import java.util.TreeMap;
  * the spec's {@code Node(s)}), a record {@code {"src": source, "off": n}}, a channel
  * {@code [from, to]}. The spec's key of a record is its key group ({@code log}: per source the key
  * group of each record, in log order), so that the spec's {@code KeyGroupOf} is the identity.
- * The job must have the spec's shape: sources of one task each, HASH edges into one rescaled
- * operator, nothing else.
+ * The job must have the spec's shape (one route): sources of one task each, HASH edges into a
+ * chain of operators (the spec's {@code Ops}, upstream first; the last one keyed, the ones before
+ * it stateless), nothing else. The header's {@code processed} and the event's {@code assigned}
+ * are the last operator's tasks' (the spec keeps no state of a stateless operator); the event's
+ * {@code keyGroups} are every rescaled operator's new tasks'.
  *
  * <p>Threading contract: as {@link RescaleObserver}, one restore on one thread; {@link #close}
  * after it, on the same thread.
@@ -51,6 +54,10 @@ public final class RescaleTraceRecorder implements RescaleObserver {
     private final JobGraph job;
     private final String modeName;
     private final List<String> lines = new ArrayList<>();
+    /** The job's operators, upstream first (the spec's Ops), once the checkpoint is read. */
+    private List<String> ops;
+    /** The last of them, the keyed one (the spec's Last). */
+    private String last;
 
     /**
      * @param job the job at its new parallelism (the graph the checkpoint is restored into)
@@ -63,10 +70,6 @@ public final class RescaleTraceRecorder implements RescaleObserver {
 
     @Override
     public void checkpointRead(CompletedCheckpoint checkpoint, Map<String, Integer> oldParallelism) {
-        if (oldParallelism.size() != 1) {
-            throw new IllegalArgumentException("a rescale trace has one rescaled operator, got " + oldParallelism.keySet());
-        }
-        String op = oldParallelism.keySet().iterator().next();
         List<String> senders = new ArrayList<>();
         for (JobGraph.Node n : job.nodes()) {
             if (n.kind() == NodeKind.SOURCE) {
@@ -75,15 +78,14 @@ public final class RescaleTraceRecorder implements RescaleObserver {
                             + " has " + n.parallelism());
                 }
                 senders.add(n.name());
-            } else if (!n.name().equals(op)) {
-                throw new IllegalArgumentException("a rescale trace's job is sources into the rescaled operator " + op
-                        + " only; it also has " + n.name());
             }
         }
-        for (JobGraph.Edge e : job.edges()) {
-            if (!e.to().equals(op) || e.partitioning() != Partitioning.HASH) {
-                throw new IllegalArgumentException("a rescale trace's edges are HASH edges into " + op + "; "
-                        + e.name() + " is not");
+        ops = chain(senders);
+        last = ops.get(ops.size() - 1);
+        for (String op : oldParallelism.keySet()) {
+            if (!ops.contains(op)) {
+                throw new IllegalArgumentException("a rescale trace's rescaled operators are on its chain " + ops
+                        + "; " + op + " is not");
             }
         }
         int m = job.maxParallelism();
@@ -96,9 +98,21 @@ public final class RescaleTraceRecorder implements RescaleObserver {
             Json.quote(h.append(i == 0 ? "" : ","), senders.get(i));
         }
         h.append("],\"ops\":[");
-        Json.quote(h, op).append("],\"oldPar\":[[");
-        Json.quote(h, op).append(',').append(oldParallelism.get(op)).append("]],\"newPar\":[[");
-        Json.quote(h, op).append(',').append(job.node(op).parallelism()).append("]],\"log\":[");
+        for (int i = 0; i < ops.size(); i++) {
+            Json.quote(h.append(i == 0 ? "" : ","), ops.get(i));
+        }
+        h.append("],\"oldPar\":[");
+        for (int i = 0; i < ops.size(); i++) {
+            String op = ops.get(i);
+            Json.quote(h.append(i == 0 ? "[" : ",["), op).append(',')
+                    .append(oldParallelism.getOrDefault(op, job.node(op).parallelism())).append(']');
+        }
+        h.append("],\"newPar\":[");
+        for (int i = 0; i < ops.size(); i++) {
+            Json.quote(h.append(i == 0 ? "[" : ",["), ops.get(i)).append(',').append(job.node(ops.get(i)).parallelism())
+                    .append(']');
+        }
+        h.append("],\"log\":[");
         for (int i = 0; i < senders.size(); i++) {
             Json.quote(h.append(i == 0 ? "[" : ",["), senders.get(i)).append(",[");
             SourceLog log = graph.log(PhysicalGraph.taskId(senders.get(i), 0));
@@ -110,17 +124,59 @@ public final class RescaleTraceRecorder implements RescaleObserver {
         h.append("],\"checkpoint\":{\"id\":").append(checkpoint.id()).append(",\"offsets\":");
         offsets(h, checkpoint.sourceOffsets());
         h.append(",\"processed\":");
-        ledgers(h, checkpoint.taskSnapshots(), op);
+        ledgers(h, checkpoint.taskSnapshots(), last);
         h.append(",\"channelState\":");
         channels(h, checkpoint.channelState());
         h.append("}}");
         lines.add(h.toString());
     }
 
+    /**
+     * The job's operators in chain order, checking that the job has the spec's shape: the
+     * sources' HASH edges into the first operator, one HASH edge from each operator into the
+     * next, the last one keyed, nothing else.
+     */
+    private List<String> chain(List<String> senders) {
+        List<String> chain = new ArrayList<>();
+        String first = null;
+        for (JobGraph.Edge e : job.edges()) {
+            if (e.partitioning() != Partitioning.HASH) {
+                throw new IllegalArgumentException("a rescale trace's edges are HASH edges; " + e.name() + " is not");
+            }
+            if (senders.contains(e.from())) {
+                if (first != null && !first.equals(e.to())) {
+                    throw new IllegalArgumentException("a rescale trace's sources feed one operator; " + e.name()
+                            + " leads to another than " + first);
+                }
+                first = e.to();
+            }
+        }
+        for (String op = first; op != null; ) {
+            if (chain.contains(op)) {
+                throw new IllegalArgumentException("a rescale trace's job is a chain; " + op + " is on a cycle");
+            }
+            chain.add(op);
+            String from = op;
+            List<String> next = job.edges().stream().filter(e -> e.from().equals(from)).map(JobGraph.Edge::to).toList();
+            if (next.size() > 1) {
+                throw new IllegalArgumentException("a rescale trace's job is a chain; " + op + " feeds " + next);
+            }
+            op = next.isEmpty() ? null : next.get(0);
+        }
+        long others = job.nodes().stream().filter(n -> n.kind() != NodeKind.SOURCE).count();
+        if (chain.isEmpty() || others != chain.size()
+                || job.edges().stream().filter(e -> senders.contains(e.from())).count() != senders.size()
+                || job.edges().size() != senders.size() + chain.size() - 1) {
+            throw new IllegalArgumentException("a rescale trace's job is its sources into a chain of operators,"
+                    + " nothing else; got " + job.edges().stream().map(JobGraph.Edge::name).toList());
+        }
+        return chain;
+    }
+
     @Override
     public void assignKeyGroups(Map<String, TaskSnapshot> newSnapshots) {
         StringBuilder b = new StringBuilder("{\"event\":\"AssignKeyGroups\",\"assigned\":");
-        ledgers(b, newSnapshots, null);
+        ledgers(b, newSnapshots, last);
         b.append(",\"keyGroups\":[");
         String sep = "";
         for (Map.Entry<String, TaskSnapshot> e : new TreeMap<>(newSnapshots).entrySet()) {

@@ -27,12 +27,18 @@ final class BrokenRescaleTraces {
      * 127 and 102 in flight, which ranges give new task 2 and mod 3 gives tasks 1 and 0.
      * BugChannelStateOnOldIndex: unaligned, seed 1, 3 to 1: stored records on channels into
      * count#1 and count#2, which are gone after the scale-down.
+     * BugStatelessSkipsReassignment (FLINK-31963): the map chain, unaligned, seed 1, 2 to 1 (both
+     * operators): stored records on channels into map#1 (s1's offsets 3 and 4, s2's 4), which stay
+     * on those channels, gone after the scale-down; the map's output channels' records are
+     * redistributed.
      */
     static final List<Twin> TWINS = List.of(
             new Twin("broken-rescale-key-group-split", new RescaleTraces.Settings("unaligned", 2, 3, 12, 2, 1),
                     BrokenRescaling.KEY_GROUP_MOD),
             new Twin("broken-rescale-channel-state-on-old-index", new RescaleTraces.Settings("unaligned", 3, 1, 12, 2, 1),
-                    BrokenRescaling.OLD_INDEX));
+                    BrokenRescaling.OLD_INDEX),
+            new Twin("broken-rescale-stateless-skipped",
+                    new RescaleTraces.Settings("map", "unaligned", 2, 1, 12, 2, 1), BrokenRescaling.STATELESS_SKIPPED));
 
     private BrokenRescaleTraces() {
     }

@@ -5,7 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.consistentcut.graph.JobGraph;
 import dev.consistentcut.graph.KeyGroups;
+import dev.consistentcut.graph.Partitioning;
+import dev.consistentcut.operator.KeyedCount;
+import dev.consistentcut.operator.MapOperator;
+import dev.consistentcut.source.InMemorySourceLog;
 import dev.consistentcut.runtime.Rescaling;
 import dev.consistentcut.text.Json;
 import java.io.ByteArrayOutputStream;
@@ -26,7 +31,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The rescale trace (RescaleTraceRecorder) of a seeded unaligned restore, 2 to 3 and 3 to 1: in
+ * The rescale trace (RescaleTraceRecorder) of a seeded unaligned restore of the join, 2 to 3 and 3
+ * to 1, and of the map chain, 2 to 1 and 1 to 2: in
  * the spec's vocabulary, the spec's three steps, every processed record on the new task owning its
  * key group, every stored record on the channel to it; the broken twins' traces
  * (BrokenRescaleTraces) put a stored record elsewhere and the engine's own checks report their
@@ -100,6 +106,59 @@ class RescaleTraceTest {
         }
     }
 
+    /**
+     * The map chain (a stateless map between two exchanges, both operators rescaled), unaligned, 2
+     * to 1 and 1 to 2: the header names both operators and their parallelisms, the count's ledgers
+     * only; the checkpoint stores records on both exchanges (2 to 1); every stored record lands on
+     * the channel between its key group's owners; the map's new tasks hold no key group.
+     */
+    @Test
+    void recordsTheMapChainsRestoreWithBothExchangesChannelState() throws IOException {
+        for (int[] scale : new int[][] {{2, 1}, {1, 2}}) {
+            RescaleTraces.Settings s = new RescaleTraces.Settings("map", "unaligned", scale[0], scale[1], 12, 2, 1);
+            Path file = tmp.resolve("map-" + scale[0] + "-" + scale[1] + ".ndjson");
+            RescaleTraces.Recorded r = RescaleTraces.record(file, s, Rescaling.KEY_GROUPS, Rescaling.KEY_GROUP_ROUTE);
+            assertTrue(r.after().holds(), r.after().violations().toString());
+            List<String> lines = Files.readAllLines(file);
+            Map<?, ?> header = (Map<?, ?>) Json.parse(lines.get(0));
+            assertEquals(List.of("map", "count"), header.get("ops"));
+            assertEquals(List.of(List.of("map", (long) scale[0]), List.of("count", (long) scale[0])), header.get("oldPar"));
+            assertEquals(List.of(List.of("map", (long) scale[1]), List.of("count", (long) scale[1])), header.get("newPar"));
+            Map<?, ?> checkpoint = (Map<?, ?>) header.get("checkpoint");
+            for (Object taskLedger : (List<?>) checkpoint.get("processed")) {
+                assertEquals("count", ((List<?>) ((List<?>) taskLedger).get(0)).get(0));
+            }
+            Set<Object> storedInto = new HashSet<>();
+            pairs(checkpoint.get("channelState")).forEach((ch, recs) -> {
+                if (!recs.isEmpty()) {
+                    storedInto.add(ch.contains("count") && ch.startsWith("[[map") ? "count" : "map");
+                }
+            });
+            if (scale[0] == 2) {
+                assertEquals(Set.of("map", "count"), storedInto, "stored records on both exchanges");
+            }
+            Map<String, List<?>> log = pairs(header.get("log"));
+            Map<?, ?> assign = (Map<?, ?>) Json.parse(lines.get(1));
+            for (Object taskGroups : (List<?>) assign.get("keyGroups")) {
+                List<?> task = (List<?>) ((List<?>) taskGroups).get(0);
+                if (task.get(0).equals("map")) {
+                    assertEquals(List.of(), ((List<?>) taskGroups).get(1), "key groups of a map task");
+                }
+            }
+            for (Object ch : (List<?>) ((Map<?, ?>) Json.parse(lines.get(2))).get("channels")) {
+                List<?> ends = (List<?>) ((List<?>) ch).get(0);
+                for (Object rec : (List<?>) ((List<?>) ch).get(1)) {
+                    for (Object end : ends) {
+                        List<?> t = (List<?>) end;
+                        if (!t.get(0).equals("s1") && !t.get(0).equals("s2")) {
+                            assertEquals(t.get(1), owner(log, rec, scale[1]), rec + " on " + ends);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /** Each twin's trace has a stored record off its key group's channel, and the engine's checks report its run. */
     @Test
     void theBrokenTwinsPutAStoredRecordOffItsKeyGroupsChannelAndTheEngineReportsThem() throws IOException {
@@ -139,8 +198,35 @@ class RescaleTraceTest {
         assertEquals(2, TraceTool.run(new String[] {"record-rescale", "--out", out, "--mode", "sideways"}, o, e));
         assertEquals(2, TraceTool.run(new String[] {"record-rescale"}, o, e));
         assertEquals(2, TraceTool.run(new String[] {"record-rescale", "--out", out, "--mode", "at-least-once"}, o, e));
+        assertEquals(2, TraceTool.run(new String[] {"record-rescale", "--out", out, "--job", "diamond"}, o, e));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("no rescale to record"), err::toString);
         assertFalse(Files.exists(Path.of(out)));
+    }
+
+    /** A job that is not its sources into one chain of HASH edges has no rescale trace: refused before anything is read. */
+    @Test
+    void theRecorderRefusesAJobThatIsNotAChain() {
+        JobGraph fanOut = JobGraph.builder()
+                .source("s1", InMemorySourceLog.ofKeys(1, 2, 3))
+                .operator("map", 2, () -> new MapOperator(v -> v))
+                .operator("count", 2, KeyedCount::new)
+                .operator("other", 2, KeyedCount::new)
+                .edge("s1", "map", Partitioning.HASH)
+                .edge("map", "count", Partitioning.HASH)
+                .edge("map", "other", Partitioning.HASH)
+                .build();
+        JobGraph twoFirsts = JobGraph.builder()
+                .source("s1", InMemorySourceLog.ofKeys(1, 2, 3))
+                .source("s2", InMemorySourceLog.ofKeys(1, 2, 3))
+                .operator("count", 2, KeyedCount::new)
+                .operator("other", 2, KeyedCount::new)
+                .edge("s1", "count", Partitioning.HASH)
+                .edge("s2", "other", Partitioning.HASH)
+                .build();
+        for (JobGraph job : List.of(fanOut, twoFirsts)) {
+            RescaleTraceRecorder recorder = new RescaleTraceRecorder(job, "unaligned");
+            assertThrows(IllegalArgumentException.class, () -> recorder.checkpointRead(null, Map.of("count", 1)));
+        }
     }
 
     /** A trace's list of {@code [key, value]} pairs as a map (keys as strings). */
