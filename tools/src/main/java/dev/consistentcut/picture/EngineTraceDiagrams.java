@@ -50,6 +50,11 @@ public final class EngineTraceDiagrams {
         if (!"consistent-cut-trace".equals(header.get("trace"))) {
             throw new IllegalArgumentException(trace + ": line 1 is not a consistent-cut-trace header");
         }
+        if (!(header.get("edges") instanceof List<?>)) {
+            // A store or rescale trace: its events are not messages on channels, so it has no lanes.
+            throw new IllegalArgumentException("a " + header.get("mode") + " trace has no channels to draw;"
+                    + " only a protocol's trace is drawn");
+        }
         List<String> lanes = new ArrayList<>();
         Map<String, Integer> laneOf = new HashMap<>();
         for (Object e : (List<Object>) header.get("edges")) {

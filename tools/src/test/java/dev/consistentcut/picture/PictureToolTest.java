@@ -3,6 +3,7 @@ package dev.consistentcut.picture;
 import dev.consistentcut.text.TlaValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.picture.Diagram.Kind;
@@ -143,5 +144,15 @@ class PictureToolTest {
         assertTrue(whole.rows().stream().anyMatch(r -> r.kind() == Kind.COMPLETE));
         assertTrue(whole.rows().stream().anyMatch(r -> r.kind() == Kind.FAIL));
         assertTrue(whole.verdict().isEmpty());
+    }
+
+    /** A rescale trace's events are not messages on channels: refused by name, not a NullPointerException. */
+    @Test
+    void aTraceWithoutChannelsIsNotDrawnAndSaysWhy() throws Exception {
+        Path trace = dir.resolve("rescale.ndjson");
+        Files.writeString(trace, "{\"trace\":\"consistent-cut-trace\",\"version\":1,\"mode\":\"rescale\"}\n");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> EngineTraceDiagrams.of(trace, 1, List.of()));
+        assertEquals("a rescale trace has no channels to draw; only a protocol's trace is drawn", e.getMessage());
     }
 }
