@@ -49,7 +49,7 @@ if tools_stale "$JAR" "$ROOT/tools/target/test-classes/dev/consistentcut/trace/B
   tools_build "$OUT/build.log" || exit 3
 fi
 
-# The recordings' JVMs (about 45, one after another) map a class-data archive of the tools' classes,
+# The recordings' JVMs (about 45; the simulated ones two at a time, see record) map a class-data archive of the tools' classes,
 # made once by the first recording's run (tests/lib/tools-build.sh, tools_archive).
 tools_archive "$JAR" dev.consistentcut.trace.TraceTool record --force --out "$OUT/cds-training.ndjson" \
   --runtime simulation --job join --mode aligned --seed 44 --records 6 --checkpoints 6 --abort-probability 0.1 --end-of-input
