@@ -42,9 +42,9 @@ import java.util.function.UnaryOperator;
  * The resuming process runs the correct store and sink: a broken twin is only the crashed run's.
  * It runs them without their fsyncs ({@link #UNSYNCED_STORE_FILES}, {@link UnsyncedSinkDirectory}):
  * no power loss follows a resume, so an fsync there changes nothing the checks can see (every file
- * and name is the same, read back by the same process), and at some 40 real fsyncs per resumed
- * run, 5 ms each on a shared disk, they were most of the test's time (about 1,100 resumes between
- * this test and its broken twins).
+ * and name is the same, read back by the same process), and at about 31 real fsyncs per resumed
+ * run, 2-3 ms each on a shared disk, they were half of the test's time or more (about 1,070 resumes
+ * between this test and its broken twins).
  *
  * <p><b>Threading contract.</b> Confined to the test's thread (the simulation runs on it).
  */
