@@ -49,7 +49,7 @@ if tools_stale "$JAR" "$ROOT/tools/target/test-classes/dev/consistentcut/trace/B
   tools_build "$OUT/build.log" || exit 3
 fi
 
-# The recordings' JVMs (about 45, one after another) map a class-data archive of the tools' classes,
+# The recordings' JVMs (about 45; the simulated ones two at a time, see record) map a class-data archive of the tools' classes,
 # made once by the first recording's run (tests/lib/tools-build.sh, tools_archive).
 tools_archive "$JAR" dev.consistentcut.trace.TraceTool record --force --out "$OUT/cds-training.ndjson" \
   --runtime simulation --job join --mode aligned --seed 44 --records 6 --checkpoints 6 --abort-probability 0.1 --end-of-input
@@ -58,11 +58,36 @@ rm -f "$OUT/cds-training.ndjson"
 passed=0; failed=0
 check() { if [ "$1" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $2"; fi; }
 
+# A seeded simulated run's trace depends on its seed alone (one thread runs the job), so those
+# recordings run two at a time (CI has two cores), each with its own output file and log; the
+# threaded runtime's run alone, as the only JVM recording, so that what a second JVM takes from
+# the cores does not change how their task threads interleave. record_wait collects the
+# simulated ones in the order they were started: their output, and a check each.
+RECORDING="$OUT/recording"; mkdir -p "$RECORDING"
+pending=()
 record() { # NAME ARGS...: record one trace into $OUT/good/NAME.ndjson
   local name=$1; shift
   # C1 alone: a recording lives a second or two, too short for C2 to repay its compiling.
-  java "${TOOLS_SHARE[@]}" -XX:TieredStopAtLevel=1 -cp "$JAR" dev.consistentcut.trace.TraceTool record --out "$OUT/good/$name.ndjson" "$@"
-  check $? "recording $name"
+  local cmd=(java "${TOOLS_SHARE[@]}" -XX:TieredStopAtLevel=1 -cp "$JAR" dev.consistentcut.trace.TraceTool record
+             --out "$OUT/good/$name.ndjson" "$@")
+  if [[ " $* " == *" --runtime simulation "* ]]; then
+    while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
+    ( "${cmd[@]}" >"$RECORDING/$name.log" 2>&1; echo $? >"$RECORDING/$name.rc" ) &
+    pending+=("$name")
+  else
+    record_wait
+    "${cmd[@]}"
+    check $? "recording $name"
+  fi
+}
+record_wait() { # waits for the simulated recordings started, then prints and checks each in order
+  wait
+  local name
+  for name in "${pending[@]}"; do
+    cat "$RECORDING/$name.log"
+    check "$(cat "$RECORDING/$name.rc" 2>/dev/null || echo 1)" "recording $name"
+  done
+  pending=()
 }
 
 echo "--- recording traces of the correct engine ---"
@@ -200,6 +225,7 @@ record threads-join-aligned-tracelock --runtime threads --job join --mode aligne
 record sim-sink-aligned --runtime simulation --job sink --mode aligned --seed 3 --records 5 --checkpoints 6 --failures 3
 record sim-sink-unaligned --runtime simulation --job sink --mode unaligned --seed 5 --records 5 --checkpoints 6 --failures 3
 record threads-sink-aligned --runtime threads --job sink --mode aligned --records 6 --failures 1
+record_wait
 
 validate() { # WHAT [--expect-reject] FILES...: ./model-check.sh --trace on each; counts each trace
   local what=$1; shift
