@@ -22,6 +22,13 @@ Observe == UNCHANGED allVars
 \* switched or took c's first overtaking barrier).
 Snapshotted(t, c) == t \in acked[c] \/ (handling[t] = c /\ HandlesUnaligned(t))
 
+\* TimeoutAlignment(t, c) is needed only where MayMove lets c's barriers move at t.
+MayTimeout(t, c) ==
+    LET ev == Trace[i] IN
+    /\ ev.event = "ProcessRecord" \/ (ev.event = "SnapshotState" /\ ev.task \in Operators)
+       => t \in UpstreamTable[ev.task]
+    /\ Named(ev) > 0 /\ ev.event # "InitializeState" => c <= Named(ev)
+
 \* The hidden steps, of the kinds the rest of the trace needs (TraceFlink: May*).  An
 \* alignment timeout of c, only where a barrier of c may move at t (MayMove's rules).
 HiddenAction ==
@@ -35,13 +42,6 @@ HiddenAction ==
                              \/ ReceiveEndOfPartition(t, e) \/ PrioritizeBarrier(t, e))
     \/ \E t \in Operators, c \in CheckpointIds :
            MayTimeout(t, c) /\ TimeoutAlignment(t, c)
-
-\* TimeoutAlignment(t, c) is needed only where MayMove lets c's barriers move at t.
-MayTimeout(t, c) ==
-    LET ev == Trace[i] IN
-    /\ ev.event = "ProcessRecord" \/ (ev.event = "SnapshotState" /\ ev.task \in Operators)
-       => t \in UpstreamTable[ev.task]
-    /\ Named(ev) > 0 /\ ev.event # "InitializeState" => c <= Named(ev)
 
 \* Match the next event, take a hidden step, or (a dead end) print why not.
 FlinkNext == \/ FlinkCoveredStep(Act, Observe, Snapshotted)

@@ -82,6 +82,36 @@ class FlinkTraceTest {
         assertAccepted("demo-aligned", projected("demo", BarrierHandlers.aligned(), 2, false));
     }
 
+    @Test
+    void unalignedRunsWithFailuresAreAccepted() throws Exception {
+        assertAccepted("join-unaligned", projected("join", BarrierHandlers.unaligned(), 2, true));
+        assertAccepted("diamond-unaligned", projected("diamond", BarrierHandlers.unaligned(), 2, true));
+    }
+
+    @Test
+    void atLeastOnceRunsWithFailuresAreAccepted() throws Exception {
+        assertAccepted("join-at-least-once", projected("join", BarrierHandlers.atLeastOnce(), 2, true));
+        assertAccepted("diamond-at-least-once", projected("diamond", BarrierHandlers.atLeastOnce(), 2, true));
+    }
+
+    /** An alignment timeout of 0 ms: every checkpoint switches to unaligned (hidden TimeoutAlignment). */
+    @Test
+    void alternatingRunsWithSwitchesAndFailuresAreAccepted() throws Exception {
+        assertAccepted("join-alternating", projected("join", BarrierHandlers.alternating(0), 2, true));
+        assertAccepted("diamond-alternating", projected("diamond", BarrierHandlers.alternating(0), 2, true));
+    }
+
+    /** The twins are caught in every mode: the unaligned one, of a source's offset. */
+    @Test
+    void anUnalignedSourceOffsetOnePastTheBarrierIsRejectedAtItsSnapshot() throws Exception {
+        List<String> lines = projected("diamond", BarrierHandlers.unaligned(), 2, true);
+        assertRejectedAt("unaligned-offset-late", FlinkProjection.edit(lines,
+                ev -> is(ev, "SnapshotState") && isSource(ev), 2, ev -> {
+                    ev.put("offset", (Long) ev.get("offset") + 1);
+                    return ev;
+                }));
+    }
+
     /** Twin 1: a source that records, in snapshotState, the offset after one more record. */
     @Test
     void aSourceOffsetOnePastTheBarrierIsRejectedAtItsSnapshot() throws Exception {
