@@ -307,7 +307,8 @@ public final class TraceValidator {
             r.append("rejected: event ").append(i).append(" of ").append(events).append(" (line ").append(i + 1)
                     .append(" of ").append(trace.getFileName()).append(") is the first that no action of the specification explains\n");
             r.append("  event: ").append(line).append('\n');
-            r.append("  why:   ").append(why(line, wellFormed, enabled, failed)).append('\n');
+            String why = why(line, wellFormed, enabled, failed);
+            r.append("  why:   ").append(c.flink() ? why.replace("the engine recorded", "Flink recorded") : why).append('\n');
             r.append("  the specification's state before it (").append(i - 1).append(" events matched):\n");
             for (String s : state) {
                 r.append("    ").append(s).append('\n');
@@ -412,7 +413,11 @@ public final class TraceValidator {
      */
     private static List<String> flinkState(List<String> out, long i) {
         String text = String.join(" ", out).replaceAll("\\s+", " ");
-        int at = text.lastIndexOf("<<\"TRACE-STATE\", " + i + ", [");
+        Matcher m = Pattern.compile("<< ?\"TRACE-STATE\" ?, ?" + i + " ?, ?\\[").matcher(text);
+        int at = -1;
+        while (m.find()) {
+            at = m.start();
+        }
         List<String> state = new ArrayList<>();
         if (at < 0) {
             return state;
