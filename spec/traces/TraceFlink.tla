@@ -196,15 +196,17 @@ FlinkMatches(ev, Snapshotted(_, _)) ==
 
 \* The step event ev is: its spec action (Act, the engine trace module's) or, for an
 \* observation, a step that changes nothing (Observe: the mode's variables unchanged).  A
-\* notification of an abort is either: the spec's NotifyCheckpointAborted (the task learns of
-\* it now: an operator abandons the checkpoint, a source skips its barrier) or nothing (the
-\* task had gone past it, or learns of it by a cancellation barrier).
+\* notification of an abort is the spec's NotifyCheckpointAborted where it is enabled (the
+\* task learns of it now: an operator abandons the checkpoint, a source skips its barrier;
+\* Flink's task remembers the abort and drops the checkpoint's barrier), else nothing (the
+\* task had gone past it).  Taking it whenever it can keeps the search from doubling at
+\* every notification.
 FlinkAct(ev, Act(_), Observe) ==
     IF IsSpecAction(ev) THEN Act(AsSpecEvent(ev))
     ELSE IF ev.event = "NotifyCheckpointAborted"
-      THEN \/ Act([event |-> "NotifyCheckpointAborted", task |-> ev.task, checkpoint |-> ev.checkpoint,
-                   abandoned |-> <<ev.checkpoint>>])
-           \/ Observe
+      THEN LET learn == Act([event |-> "NotifyCheckpointAborted", task |-> ev.task, checkpoint |-> ev.checkpoint,
+                             abandoned |-> <<ev.checkpoint>>])
+           IN IF ENABLED learn THEN learn ELSE Observe
     ELSE Observe
 
 \* The step that matches event i.
