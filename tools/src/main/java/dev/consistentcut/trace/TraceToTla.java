@@ -38,8 +38,25 @@ public final class TraceToTla {
     private static final Set<String> RESCALE_HEADER_FIELDS = Set.of("mode", "maxParallelism", "senders", "ops", "oldPar",
             "newPar", "log", "checkpoint");
 
-    /** The converted trace: its mode ({@code aligned}, {@code unaligned}, ..., {@code store}), its events, the module text. */
-    public record Converted(String mode, List<String> eventLines, String module) {
+    /**
+     * The header's {@code runtime} of a trace of a real Flink run (the conformance harness's):
+     * its events are what Flink's user functions observe, validated by TraceFlink&lt;Mode&gt;.tla.
+     */
+    public static final String FLINK_RUNTIME = "flink";
+    /** A Flink trace's header: the engine header's fields, and the Flink version that ran. */
+    private static final Set<String> FLINK_HEADER_FIELDS = Set.of("mode", "sources", "operators", "edges", "records",
+            "capacity", "maxConcurrent", "routes", "flinkVersion");
+
+    /**
+     * The converted trace: its mode ({@code aligned}, {@code unaligned}, ..., {@code store}), its
+     * events, the module text, and whether the header's runtime is {@link #FLINK_RUNTIME}.
+     */
+    public record Converted(String mode, List<String> eventLines, String module, boolean flink) {
+
+        /** A trace of the engine (not of Flink). */
+        public Converted(String mode, List<String> eventLines, String module) {
+            this(mode, eventLines, module, false);
+        }
     }
 
     private TraceToTla() {
@@ -85,7 +102,8 @@ public final class TraceToTla {
         }
         m.append(events.isEmpty() ? ">>\n" : "\n>>\n");
         m.append("=============================================================================\n");
-        return new Converted((String) header.get("mode"), List.copyOf(events), m.toString());
+        return new Converted((String) header.get("mode"), List.copyOf(events), m.toString(),
+                FLINK_RUNTIME.equals(header.get("runtime")));
     }
 
     /** Converts {@code trace} and writes {@code TraceData.tla} into {@code dir}. */
@@ -110,12 +128,17 @@ public final class TraceToTla {
             throw new IllegalArgumentException(name + ":1: trace version " + h.get("version") + ", this converter reads version "
                     + TraceRecorder.VERSION);
         }
-        Set<String> fields = StoreTraceRecorder.MODE.equals(h.get("mode")) ? STORE_HEADER_FIELDS
+        boolean flink = FLINK_RUNTIME.equals(h.get("runtime"));
+        Set<String> fields = flink ? FLINK_HEADER_FIELDS : StoreTraceRecorder.MODE.equals(h.get("mode")) ? STORE_HEADER_FIELDS
                 : RescaleTraceRecorder.MODE.equals(h.get("mode")) ? RESCALE_HEADER_FIELDS : HEADER_FIELDS;
         for (String f : fields) {
             if (!h.containsKey(f)) {
                 throw new IllegalArgumentException(name + ":1: the header lacks field \"" + f + "\"");
             }
+        }
+        if (flink && !List.of("aligned", "unaligned", "at-least-once", "alternating").contains(h.get("mode"))) {
+            throw new IllegalArgumentException(name + ":1: mode " + h.get("mode") + " of a Flink trace:"
+                    + " expected \"aligned\", \"unaligned\", \"at-least-once\" or \"alternating\"");
         }
         if (!List.of("aligned", "unaligned", "at-least-once", "alternating", StoreTraceRecorder.MODE,
                 RescaleTraceRecorder.MODE).contains(h.get("mode"))) {

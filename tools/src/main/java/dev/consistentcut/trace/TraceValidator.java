@@ -159,7 +159,7 @@ public final class TraceValidator {
             converted = TraceToTla.convert(trace);
             Files.writeString(work.resolve(TraceToTla.MODULE + ".tla"), converted.module(), StandardCharsets.UTF_8);
             copySpec(work);
-            String spec = switch (converted.mode()) {
+            String spec = converted.flink() ? flinkSpec(converted.mode()) : switch (converted.mode()) {
                 case "aligned" -> "TraceAligned";
                 case "at-least-once" -> "TraceAtLeastOnce";
                 case "alternating" -> "TraceAlternating";
@@ -178,6 +178,20 @@ public final class TraceValidator {
                 deleteTree(work);
             }
         }
+    }
+
+    /**
+     * The trace module of a Flink run's trace (header {@code "runtime": "flink"}): TraceFlinkAligned,
+     * TraceFlinkUnaligned, TraceFlinkAtLeastOnce or TraceFlinkAlternating, by its mode.
+     */
+    static String flinkSpec(String mode) {
+        return switch (mode) {
+            case "aligned" -> "TraceFlinkAligned";
+            case "unaligned" -> "TraceFlinkUnaligned";
+            case "at-least-once" -> "TraceFlinkAtLeastOnce";
+            case "alternating" -> "TraceFlinkAlternating";
+            default -> throw new IllegalArgumentException("no Flink trace module for mode " + mode);
+        };
     }
 
     /**
@@ -267,11 +281,15 @@ public final class TraceValidator {
                             + (coverage.endsWithRunEnded() ? ", the last the run's end (RunEnded), checked too"
                                     : "; no RunEnded: a prefix of a run (its end not checked)"), log, seconds, coverage);
         }
-        Matcher m = unexplained(out);
-        if (exit == 11 && m != null) {
+        // A Flink trace (TraceFlink.tla): no deadlock check, since dead ends are hidden steps taken in
+        // the wrong place; TLC ends without an error after printing, for each new furthest event, a
+        // dead end's explanation and state: the largest is the first event no behaviour explains.
+        Matcher m = c.flink() ? furthestUnexplained(out) : unexplained(out);
+        if ((c.flink() ? exit == 0 : exit == 11) && m != null) {
             long i = Long.parseLong(m.group(1));
-            List<String> state = lastState(out);
-            String stateI = state.stream().filter(l -> l.startsWith("/\\ i = ")).findFirst().orElse("");
+            List<String> state = c.flink() ? flinkState(out, i) : lastState(out);
+            String stateI = c.flink() ? "/\\ i = " + i
+                    : state.stream().filter(l -> l.startsWith("/\\ i = ")).findFirst().orElse("");
             if (i < 1 || i > events || !stateI.equals("/\\ i = " + i)) {
                 return error(trace, events, exit, log, seconds, out,
                         "TLC explained event " + i + " but stopped in a state with " + stateI);
@@ -289,7 +307,8 @@ public final class TraceValidator {
             r.append("rejected: event ").append(i).append(" of ").append(events).append(" (line ").append(i + 1)
                     .append(" of ").append(trace.getFileName()).append(") is the first that no action of the specification explains\n");
             r.append("  event: ").append(line).append('\n');
-            r.append("  why:   ").append(why(line, wellFormed, enabled, failed)).append('\n');
+            String why = why(line, wellFormed, enabled, failed);
+            r.append("  why:   ").append(c.flink() ? why.replace("the engine recorded", "Flink recorded") : why).append('\n');
             r.append("  the specification's state before it (").append(i - 1).append(" events matched):\n");
             for (String s : state) {
                 r.append("    ").append(s).append('\n');
@@ -369,6 +388,74 @@ public final class TraceValidator {
         return m.find() ? m : null;
     }
 
+    /**
+     * The TRACE-UNEXPLAINED line with the largest event number (a Flink trace prints one per new
+     * furthest event a dead end was found before); null when there is none.
+     */
+    static Matcher furthestUnexplained(List<String> out) {
+        Matcher m = UNEXPLAINED.matcher(String.join(" ", out).replaceAll("\\s+", " "));
+        Matcher best = null;
+        long bestI = -1;
+        while (m.find()) {
+            long i = Long.parseLong(m.group(1));
+            if (i > bestI) {
+                bestI = i;
+                best = UNEXPLAINED.matcher(m.group());
+                best.find();
+            }
+        }
+        return best;
+    }
+
+    /**
+     * A Flink trace's state before event {@code i}: TLC's {@code <<"TRACE-STATE", i, [...]>>}
+     * (no error trace: TLC found no error), one line per variable.
+     */
+    private static List<String> flinkState(List<String> out, long i) {
+        String text = String.join(" ", out).replaceAll("\\s+", " ");
+        Matcher m = Pattern.compile("<< ?\"TRACE-STATE\" ?, ?" + i + " ?, ?\\[").matcher(text);
+        int at = -1;
+        while (m.find()) {
+            at = m.start();
+        }
+        List<String> state = new ArrayList<>();
+        if (at < 0) {
+            return state;
+        }
+        int from = text.indexOf('[', at);
+        int depth = 0;
+        int end = from;
+        for (; end < text.length(); end++) {
+            char ch = text.charAt(end);
+            depth += ch == '[' || ch == '(' || ch == '{' ? 1 : ch == ']' || ch == ')' || ch == '}' ? -1 : 0;
+            if (depth == 0) {
+                break;
+            }
+        }
+        // the record's fields: at depth 0 inside it, separated by commas
+        String body = text.substring(from + 1, Math.min(end, text.length()));
+        int d = 0;
+        int start = 0;
+        for (int k = 0; k < body.length(); k++) {
+            String two = body.substring(k, Math.min(k + 2, body.length()));
+            char ch = body.charAt(k);
+            if (two.equals("<<") || two.equals(">>")) {
+                d += two.equals("<<") ? 1 : -1;
+                k++;
+            } else if (ch == '[' || ch == '(' || ch == '{') {
+                d++;
+            } else if (ch == ']' || ch == ')' || ch == '}') {
+                d--;
+            } else if (d == 0 && ch == ',') {
+                state.add("/\\ " + body.substring(start, k).strip().replaceFirst(" \\|-> ", " = "));
+                start = k + 1;
+            }
+        }
+        state.add("/\\ " + body.substring(start).strip().replaceFirst(" \\|-> ", " = "));
+        state.add("/\\ i = " + i);
+        return state;
+    }
+
     /** The last "State N:" block of TLC's error trace: the spec's state before the unexplained event. */
     private static List<String> lastState(List<String> out) {
         int last = -1;
@@ -432,7 +519,9 @@ public final class TraceValidator {
             case "EmitRecord" -> List.of("task");
             case "InjectBarrier" -> List.of("task", "checkpoint");
             case "ProcessRecord", "ReceiveBarrier", "ReceiveCancelBarrier", "ReceiveEndOfPartition" -> List.of("task", "channel");
-            case "NotifyCheckpointAborted" -> List.of("task", "checkpoint");
+            case "NotifyCheckpointAborted", "SnapshotState", "NotifyCheckpointComplete" -> List.of("task", "checkpoint");
+            case "InitializeState" -> List.of("task", "restored");
+            case "FailTask" -> List.of("task");
             case "SendEndOfPartition" -> List.of("task");
             case "FailAndRestore", "RunEnded", "RestoreCheckpoint", "AssignKeyGroups", "RedistributeChannelState",
                  "RestoreRescaled" -> List.of();
@@ -486,7 +575,16 @@ public final class TraceValidator {
             case "RedistributeChannelState/channels" ->
                     "per new channel, the stored in-flight records it receives (on the route of their key group), in order";
             case "RestoreRescaled/offsets" -> "the offsets the sources rewind to: the checkpoint's";
-            default -> k.equals("channels") ? "the contents of the channels the step touched, after it" : "recorded " + k;
+            // A Flink trace's observations (TraceFlink.tla).
+            case "SnapshotState/offset" -> "the offset the source recorded in the checkpoint (its barrier's)";
+            case "SnapshotState/snapshot" -> "the operator's snapshot of the checkpoint: taken, with those processed records";
+            case "InitializeState/restored" -> "the checkpoint restored: the latest completed one (0: none)";
+            case "InitializeState/offset" -> "the offset the source resumes from: the restored checkpoint's";
+            case "InitializeState/processed" -> "the operator's restored processed records: the restored checkpoint's";
+            case "NotifyCheckpointComplete/checkpoint" -> "the coordinator has completed the checkpoint";
+            case "NotifyCheckpointAborted/checkpoint" -> "the coordinator has aborted the checkpoint";
+            default -> k.equals("attempt") ? "the task's attempt: the number of failures so far"
+                    : k.equals("channels") ? "the contents of the channels the step touched, after it" : "recorded " + k;
         };
     }
 
