@@ -1,0 +1,158 @@
+package dev.consistentcut.conformance;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.jobmaster.JobResult;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * Runs conformance jobs on one MiniCluster (two TaskManagers of two slots each, in this JVM),
+ * reused from run to run: each run installs a fresh {@link TraceLog}, submits the job, triggers a
+ * checkpoint whenever a source waits at a gate (and while the job waits for its final checkpoint),
+ * and ends the trace with {@code RunEnded}. The way Flink's own ITCases drive such jobs
+ * (UnalignedCheckpointTestBase: a MiniCluster of several TaskManagers, checkpoint settings and a
+ * fixed-delay restart strategy in the job's configuration, a failure thrown by a user function
+ * after a completed checkpoint), rebuilt here on public APIs.
+ */
+public final class FlinkHarness implements AutoCloseable {
+
+    /** A run that has not ended after this long is cancelled and reported as not finished. */
+    private static final Duration RUN_TIMEOUT = Duration.ofSeconds(90);
+
+    private final MiniCluster cluster;
+
+    public FlinkHarness() throws Exception {
+        Configuration conf = new Configuration();
+        conf.set(RestOptions.BIND_PORT, "0");
+        conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("16m"));
+        conf.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("32m"));
+        conf.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("32m"));
+        cluster = new MiniCluster(new MiniClusterConfiguration.Builder().setConfiguration(conf)
+                .setNumTaskManagers(2).setNumSlotsPerTaskManager(2).build());
+        cluster.start();
+    }
+
+    /** What one run left: its trace (the log, with RunEnded) and whether the job finished. */
+    public record Outcome(RunSpec spec, TraceLog log, boolean finished, String failure, double seconds) {
+    }
+
+    /** Runs {@code spec} to its end (or the timeout) and returns its trace. */
+    public Outcome run(RunSpec spec) throws Exception {
+        long start = System.nanoTime();
+        Topology topology = new Topology(spec);
+        int maxConcurrent = 1;
+        TraceLog log = new TraceLog(topology.header(maxConcurrent));
+        TraceLog.install(log);
+        JobGraph job = jobGraph(spec, maxConcurrent);
+        JobID id = job.getJobID();
+        cluster.submitJob(job).get(30, TimeUnit.SECONDS);
+        CompletableFuture<JobResult> result = cluster.requestJobResult(id);
+        CompletableFuture<?> trigger = CompletableFuture.completedFuture(null);
+        long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
+        while (!result.isDone() && System.nanoTime() < deadline) {
+            if (trigger.isDone() && (log.anySourceAtGate() || spec.checkpointMillis() == 0)) {
+                trigger = cluster.triggerCheckpoint(id).exceptionally(t -> null);
+            }
+            try {
+                result.get(5, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                // still running
+            }
+        }
+        boolean finished;
+        String failure = null;
+        if (result.isDone()) {
+            JobResult r = result.get();
+            finished = r.isSuccess();
+            if (!r.isSuccess()) {
+                failure = r.getSerializedThrowable().map(t -> t.getFullStringifiedStackTrace()).orElse("failed");
+            }
+        } else {
+            cluster.cancelJob(id).get(30, TimeUnit.SECONDS);
+            result.get(30, TimeUnit.SECONDS);
+            finished = false;
+            failure = "did not end within " + RUN_TIMEOUT.toSeconds() + " s; cancelled";
+        }
+        int lastAttempt = log.events().stream().mapToInt(e -> ((Number) e.get("attempt")).intValue()).max().orElse(0);
+        log.event("RunEnded", "job", lastAttempt, "finished", finished);
+        return new Outcome(spec, log, finished, failure, (System.nanoTime() - start) / 1e9);
+    }
+
+    /** The job graph of {@code spec}: its topology, checkpointing mode and restart strategy. */
+    static JobGraph jobGraph(RunSpec spec, int maxConcurrent) {
+        Configuration conf = new Configuration();
+        // The checkpoint interval: periodic, or (0) so long that only the harness's triggers run;
+        // the minimum pause keeps the coordinator's random first trigger out of the run too.
+        Duration interval = spec.checkpointMillis() > 0 ? Duration.ofMillis(spec.checkpointMillis()) : Duration.ofHours(1);
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, interval);
+        if (spec.checkpointMillis() == 0) {
+            conf.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, interval);
+        }
+        conf.set(CheckpointingOptions.MAX_CONCURRENT_CHECKPOINTS, maxConcurrent);
+        conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE,
+                spec.mode().equals("at-least-once") ? CheckpointingMode.AT_LEAST_ONCE : CheckpointingMode.EXACTLY_ONCE);
+        boolean unaligned = spec.mode().equals("unaligned") || spec.mode().equals("alternating");
+        conf.set(CheckpointingOptions.ENABLE_UNALIGNED, unaligned);
+        if (spec.mode().equals("alternating")) {
+            conf.set(CheckpointingOptions.ALIGNED_CHECKPOINT_TIMEOUT, Duration.ofMillis(spec.alignmentTimeoutMillis()));
+        }
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, spec.failures());
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(10));
+        StreamExecutionEnvironment env = new StreamExecutionEnvironment(conf);
+        env.setMaxParallelism(RunSpec.MAX_PARALLELISM);
+        env.setParallelism(1);
+        env.disableOperatorChaining();
+        TypeInformation<Rec> type = TypeInformation.of(Rec.class);
+        DataStream<Rec> keyedInput;
+        if (spec.job().equals("join")) {
+            DataStream<Rec> left = env.fromSource(new TracedSource(spec, "left#0"), WatermarkStrategy.noWatermarks(),
+                    "left", type).uid("left");
+            DataStream<Rec> right = env.fromSource(new TracedSource(spec, "right#0"), WatermarkStrategy.noWatermarks(),
+                    "right", type).uid("right");
+            keyedInput = left.union(right);
+        } else {
+            DataStream<Rec> src = env.fromSource(new TracedSource(spec, "src#0"), WatermarkStrategy.noWatermarks(),
+                    "src", type).uid("src");
+            DataStream<Rec> left = src.process(new RelayFunction(spec, "left"), type).uid("left").name("left");
+            DataStream<Rec> right = src.process(new RelayFunction(spec, "right"), type).uid("right").name("right");
+            keyedInput = left.union(right);
+        }
+        keyedInput.keyBy(new ByKey(), Types.INT).process(new JoinFunction(spec), type).uid("join").name("join")
+                .setParallelism(RunSpec.JOIN_PARALLELISM)
+                .process(new RelayFunction(spec, "sink"), type).uid("sink").name("sink");
+        return env.getStreamGraph().getJobGraph();
+    }
+
+    /** The record's key (a class, not a lambda, so that Flink needs no type extraction). */
+    static final class ByKey implements KeySelector<Rec, Integer> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Integer getKey(Rec r) {
+            return r.key;
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        cluster.close();
+    }
+}

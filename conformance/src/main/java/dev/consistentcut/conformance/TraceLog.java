@@ -1,0 +1,177 @@
+package dev.consistentcut.conformance;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The trace of one Flink run (docs/conformance.md): the header, then one NDJSON line per observed
+ * event, appended under this object's lock. The MiniCluster runs every task in this JVM, so the
+ * order of the lines is a real-time order consistent with causality: a function appends its event
+ * before it hands anything on to Flink.
+ *
+ * <p>The instrumented functions are serialized into the job graph and run in Flink's task threads;
+ * they reach the run's log through the one static {@link #current()} (one run at a time per JVM).
+ */
+public final class TraceLog {
+
+    private static volatile TraceLog current;
+
+    private final List<String> lines = new ArrayList<>();
+    private final List<Map<String, Object>> events = new ArrayList<>();
+    /** Seeded throws so far: attempt {@code a} may throw once, when this is {@code a}. */
+    private final java.util.concurrent.atomic.AtomicInteger thrown = new java.util.concurrent.atomic.AtomicInteger();
+
+    TraceLog(Map<String, Object> header) {
+        lines.add(json(header));
+    }
+
+    /** Makes {@code log} the log the functions write to (the harness, before it submits the job). */
+    static void install(TraceLog log) {
+        current = log;
+    }
+
+    /** The running job's log. */
+    public static TraceLog current() {
+        TraceLog log = current;
+        if (log == null) {
+            throw new IllegalStateException("no conformance run is in progress in this JVM");
+        }
+        return log;
+    }
+
+    /** Appends one event: {@code fields} after {@code event}, {@code task}, {@code attempt}. */
+    public void event(String event, String task, int attempt, Object... fields) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("event", event);
+        e.put("task", task);
+        e.put("attempt", attempt);
+        for (int i = 0; i < fields.length; i += 2) {
+            e.put((String) fields[i], fields[i + 1]);
+        }
+        String line = json(e);
+        synchronized (this) {
+            lines.add(line);
+            events.add(e);
+        }
+    }
+
+    /** Source tasks now waiting at a gate for a checkpoint (the harness triggers one while any is). */
+    private final java.util.Set<String> atGate = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    void waitingAtGate(String task, boolean waiting) {
+        if (waiting) {
+            atGate.add(task);
+        } else {
+            atGate.remove(task);
+        }
+    }
+
+    boolean anySourceAtGate() {
+        return !atGate.isEmpty();
+    }
+
+    /** Claims attempt {@code attempt}'s one seeded throw; false if it was taken (or the attempt is not the next). */
+    public boolean claimThrow(int attempt) {
+        return thrown.compareAndSet(attempt, attempt + 1);
+    }
+
+    /** The events so far, in order (a copy). */
+    public synchronized List<Map<String, Object>> events() {
+        return new ArrayList<>(events);
+    }
+
+    /** Writes the header and every event to {@code file}. */
+    public synchronized void write(Path file) {
+        try {
+            Path dir = file.toAbsolutePath().getParent();
+            if (dir != null) {
+                Files.createDirectories(dir);
+            }
+            Files.write(file, lines, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the trace " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** {@code {"src": src, "off": off}}. */
+    public static Map<String, Object> record(String src, int off) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("src", src);
+        r.put("off", off);
+        return r;
+    }
+
+    /** A bag as the trace writes it: {@code [[record, count], ...]} in record order. */
+    public static List<Object> bag(Map<String, Integer> counts) {
+        List<Object> out = new ArrayList<>();
+        counts.entrySet().stream().sorted(Map.Entry.comparingByKey(TraceLog::compareIds)).forEach(e -> {
+            String[] p = e.getKey().split("/");
+            out.add(List.of(record(p[0], Integer.parseInt(p[1])), e.getValue()));
+        });
+        return out;
+    }
+
+    private static int compareIds(String a, String b) {
+        String[] pa = a.split("/");
+        String[] pb = b.split("/");
+        int c = pa[0].compareTo(pb[0]);
+        return c != 0 ? c : Integer.compare(Integer.parseInt(pa[1]), Integer.parseInt(pb[1]));
+    }
+
+    /** Minimal JSON for maps, lists, strings, numbers and booleans (the trace's values). */
+    static String json(Object v) {
+        StringBuilder b = new StringBuilder();
+        json(b, v);
+        return b.toString();
+    }
+
+    private static void json(StringBuilder b, Object v) {
+        if (v instanceof Map<?, ?> m) {
+            b.append('{');
+            String sep = "";
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                b.append(sep);
+                string(b, (String) e.getKey());
+                b.append(':');
+                json(b, e.getValue());
+                sep = ",";
+            }
+            b.append('}');
+        } else if (v instanceof List<?> l) {
+            b.append('[');
+            for (int i = 0; i < l.size(); i++) {
+                if (i > 0) {
+                    b.append(',');
+                }
+                json(b, l.get(i));
+            }
+            b.append(']');
+        } else if (v instanceof String s) {
+            string(b, s);
+        } else if (v instanceof Number || v instanceof Boolean) {
+            b.append(v);
+        } else {
+            throw new IllegalArgumentException("no JSON form for " + v);
+        }
+    }
+
+    private static void string(StringBuilder b, String s) {
+        b.append('"');
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                default -> b.append(c < 0x20 ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+            }
+        }
+        b.append('"');
+    }
+}
