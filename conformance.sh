@@ -13,12 +13,15 @@ command -v java >/dev/null 2>&1 || { echo "conformance.sh: java not found: insta
 command -v mvn >/dev/null 2>&1 || { echo "conformance.sh: mvn not found: install Maven 3.8+" >&2; exit 3; }
 
 cp_file=conformance/target/classpath.txt
-newest_src=$(find conformance/src/main tools/src/main reference-impl/src/main -newer "$cp_file" -name '*.java' 2>/dev/null | head -1 || true)
-if [ ! -f "$cp_file" ] || [ -n "$newest_src" ]; then
+stamp=conformance/target/built.stamp
+newest_src=""
+[ -f "$stamp" ] && newest_src=$(find conformance/src/main tools/src/main reference-impl/src/main conformance/pom.xml -newer "$stamp" \( -name '*.java' -o -name pom.xml \) 2>/dev/null | head -1)
+if [ ! -f "$stamp" ] || [ ! -f "$cp_file" ] || [ -n "$newest_src" ]; then
   mkdir -p conformance/target
   echo "conformance.sh: building the conformance module (mvn package, tests skipped)" >&2
   mvn -o -B -q -ntp -pl conformance -am package -DskipTests >conformance/target/build.log 2>&1 \
     || { echo "conformance.sh: build failed, see conformance/target/build.log" >&2; tail -20 conformance/target/build.log >&2; exit 3; }
+  touch "$stamp"
 fi
 mkdir -p target/conformance
 # Flink logs to a file, warnings and up: the terminal shows the verdicts alone.

@@ -36,6 +36,9 @@ public final class FlinkHarness implements AutoCloseable {
     /** A run that has not ended after this long is cancelled and reported as not finished. */
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(90);
 
+    /** How long after a trigger the harness waits before it triggers again for the same wait. */
+    private static final long RETRIGGER_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
     private final MiniCluster cluster;
 
     public FlinkHarness() throws Exception {
@@ -65,9 +68,21 @@ public final class FlinkHarness implements AutoCloseable {
         cluster.submitJob(job).get(30, TimeUnit.SECONDS);
         CompletableFuture<JobResult> result = cluster.requestJobResult(id);
         CompletableFuture<?> trigger = CompletableFuture.completedFuture(null);
+        long served = 0; // gate arrivals a triggered checkpoint has served
+        long lastTrigger = System.nanoTime();
         long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
         while (!result.isDone() && System.nanoTime() < deadline) {
-            if (trigger.isDone() && (log.anySourceAtGate() || spec.checkpointMillis() == 0)) {
+            // A checkpoint while a source waits at a gate; without periodic checkpoints also once
+            // every source has ended (Flink's final checkpoint waits for a trigger).
+            boolean atEnd = spec.checkpointMillis() == 0 && log.sourcesEnded() == topology.sources.size();
+            // One trigger per arrival; another if a source still waits well after it (that
+            // checkpoint was declined, or cut before the source reached its gate).
+            long arrivals = log.gateArrivals();
+            long now = System.nanoTime();
+            boolean gate = log.anySourceAtGate() && (arrivals > served || now - lastTrigger > RETRIGGER_NANOS);
+            if (trigger.isDone() && (gate || atEnd && now - lastTrigger > RETRIGGER_NANOS)) {
+                served = arrivals;
+                lastTrigger = now;
                 trigger = cluster.triggerCheckpoint(id).exceptionally(t -> null);
             }
             try {

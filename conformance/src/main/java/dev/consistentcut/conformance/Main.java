@@ -35,7 +35,7 @@ public final class Main {
               --seed S the run's seed (keys, gates, where the throws fall)
               --trace FILE  where the trace goes (default target/conformance/<mode>-<job>-f<N>-s<S>.ndjson)
               --runs K K runs with seeds S, S+1, ...: one line per run, a summary at the end
-              --records R   records per source (default 24)
+              --records R   records per source (default 16)
               --twin T a broken twin (deliberately wrong user code, must be rejected):
                        source-offset-ahead | state-in-notify | sink-drops-on-restore | replay-from-zero
               --spec DIR    the spec directory (default spec)
@@ -160,7 +160,7 @@ public final class Main {
             throw new UsageException("--seed needs a whole number");
         }
         int runs = intOf(o, "--runs", "1");
-        int records = intOf(o, "--records", "24");
+        int records = intOf(o, "--records", String.valueOf(RunSpec.DEFAULT_RECORDS));
         RunSpec.Twin twin = RunSpec.Twin.NONE;
         if (o.containsKey("--twin")) {
             try {
@@ -175,7 +175,7 @@ public final class Main {
         List<RunSpec> specs = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
             try {
-                RunSpec base = new RunSpec(mode, job, failures, seed + i, records, 3, 20, RunSpec.Twin.NONE);
+                RunSpec base = new RunSpec(mode, job, failures, seed + i, records, 3, RunSpec.DEFAULT_CHECKPOINT_MILLIS, RunSpec.Twin.NONE);
                 specs.add(base.withTwin(twin));
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());

@@ -29,6 +29,10 @@ public record RunSpec(String mode, String job, int failures, long seed, int reco
 
     /** Keys of the records: few, so that both keyed tasks get records of both sources. */
     public static final int KEYS = 6;
+    /** Records per source of the default run: enough for two gates and a failure, few enough for TLC. */
+    public static final int DEFAULT_RECORDS = 16;
+    /** The default periodic checkpoint interval, beside the gates' checkpoints. */
+    public static final int DEFAULT_CHECKPOINT_MILLIS = 50;
     /** The keyed operator's max parallelism (key groups), set on the job and used for the routes. */
     public static final int MAX_PARALLELISM = 128;
     /** The keyed operator's parallelism. */
@@ -68,7 +72,7 @@ public record RunSpec(String mode, String job, int failures, long seed, int reco
 
     /** The default small run: a few dozen records per source, throttled. */
     public static RunSpec of(String mode, String job, int failures, long seed) {
-        return new RunSpec(mode, job, failures, seed, 24, 3, 20, Twin.NONE);
+        return new RunSpec(mode, job, failures, seed, DEFAULT_RECORDS, 3, DEFAULT_CHECKPOINT_MILLIS, Twin.NONE);
     }
 
     /**

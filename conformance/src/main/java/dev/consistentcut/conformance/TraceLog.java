@@ -28,8 +28,14 @@ public final class TraceLog {
     /** Seeded throws so far: attempt {@code a} may throw once, when this is {@code a}. */
     private final java.util.concurrent.atomic.AtomicInteger thrown = new java.util.concurrent.atomic.AtomicInteger();
 
+    /** The header's source tasks. */
+    private final java.util.Set<String> sources = new java.util.HashSet<>();
+
     TraceLog(Map<String, Object> header) {
         lines.add(json(header));
+        for (Object s : (List<?>) header.get("sources")) {
+            sources.add((String) s);
+        }
     }
 
     /** Makes {@code log} the log the functions write to (the harness, before it submits the job). */
@@ -57,20 +63,70 @@ public final class TraceLog {
         }
         String line = json(e);
         synchronized (this) {
-            lines.add(line);
-            events.add(e);
+            int at = event.equals("SnapshotState") && sources.contains(task) ? injectionPoint(task, e.get("checkpoint"))
+                    : events.size();
+            lines.add(at + 1, line);
+            events.add(at, e);
         }
+    }
+
+    /**
+     * Where a source's {@code SnapshotState} of checkpoint {@code c} goes: Flink's source task
+     * broadcasts the barrier and only then calls {@code SourceReader.snapshotState}, in one mailbox
+     * action (SubtaskCheckpointCoordinatorImpl.checkpointState: "Step (2): Send the checkpoint
+     * barrier downstream", "Step (3): Take the state snapshot"), so a downstream task may take its
+     * own snapshot of {@code c} before the reader's line is written. The injection happened after
+     * the source's previous event (same thread) and before any event the barrier caused, the first
+     * of which is an operator's {@code SnapshotState} of {@code c}: the line goes just before the
+     * first such event after the source's previous one, or at the end if there is none.
+     */
+    private int injectionPoint(String task, Object c) {
+        int own = events.size() - 1;
+        while (own >= 0 && !task.equals(events.get(own).get("task"))) {
+            own--;
+        }
+        for (int k = own + 1; k < events.size(); k++) {
+            Map<String, Object> ev = events.get(k);
+            if (ev.get("event").equals("SnapshotState") && c.equals(ev.get("checkpoint"))
+                    && !sources.contains((String) ev.get("task"))) {
+                return k;
+            }
+        }
+        return events.size();
     }
 
     /** Source tasks now waiting at a gate for a checkpoint (the harness triggers one while any is). */
     private final java.util.Set<String> atGate = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
+    /** Arrivals at gates so far: the harness triggers one checkpoint per arrival. */
+    private final java.util.concurrent.atomic.AtomicLong arrivals = new java.util.concurrent.atomic.AtomicLong();
+
+    long gateArrivals() {
+        return arrivals.get();
+    }
+
     void waitingAtGate(String task, boolean waiting) {
         if (waiting) {
+            arrivals.incrementAndGet();
             atGate.add(task);
         } else {
             atGate.remove(task);
         }
+    }
+
+    /** Source tasks whose reader (of the current attempt) has returned END_OF_INPUT. */
+    private final java.util.Set<String> ended = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    void sourceEnded(String task, boolean isEnded) {
+        if (isEnded) {
+            ended.add(task);
+        } else {
+            ended.remove(task);
+        }
+    }
+
+    int sourcesEnded() {
+        return ended.size();
     }
 
     boolean anySourceAtGate() {

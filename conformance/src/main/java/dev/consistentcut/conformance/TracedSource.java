@@ -178,6 +178,7 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
                 if (!ended) {
                     ended = true;
                     TraceLog.current().event("SendEndOfPartition", task, attempt, "offset", next);
+                    TraceLog.current().sourceEnded(task, true);
                 }
                 return InputStatus.END_OF_INPUT;
             }
@@ -242,6 +243,7 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
         public void addSplits(List<Split> splits) {
             for (Split s : splits) {
                 split = s;
+                TraceLog.current().sourceEnded(task, false);
                 next = spec.twin() == RunSpec.Twin.REPLAY_FROM_ZERO ? 0 : s.offset();
                 TraceLog.current().event("InitializeState", task, attempt, "restored", s.checkpoint(), "offset", next);
             }
