@@ -75,11 +75,14 @@ public final class FlinkHarness implements AutoCloseable {
             // A checkpoint while a source waits at a gate; without periodic checkpoints also once
             // every source has ended (Flink's final checkpoint waits for a trigger).
             boolean atEnd = spec.checkpointMillis() == 0 && log.sourcesEnded() == topology.sources.size();
-            // One trigger per arrival; another if a source still waits well after it (that
+            // One checkpoint for the sources' arrival at a gate: once all wait there (or one has
+            // waited a while alone); another if a source still waits well after it (that
             // checkpoint was declined, or cut before the source reached its gate).
             long arrivals = log.gateArrivals();
             long now = System.nanoTime();
-            boolean gate = log.anySourceAtGate() && (arrivals > served || now - lastTrigger > RETRIGGER_NANOS);
+            boolean allThere = log.sourcesAtGate() + log.sourcesEnded() >= topology.sources.size();
+            boolean fresh = arrivals > served && (allThere || now - log.lastArrivalNanos() > RETRIGGER_NANOS);
+            boolean gate = log.anySourceAtGate() && (fresh || arrivals <= served && now - lastTrigger > 3 * RETRIGGER_NANOS);
             if (trigger.isDone() && (gate || atEnd && now - lastTrigger > RETRIGGER_NANOS)) {
                 served = arrivals;
                 lastTrigger = now;

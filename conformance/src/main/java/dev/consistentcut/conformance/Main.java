@@ -18,7 +18,8 @@ public final class Main {
 
     static final String USAGE = """
             Usage: ./conformance.sh run --mode MODE --job JOB --failures N --seed S [--trace FILE]
-                                        [--runs K] [--records R] [--twin TWIN] [--spec DIR] [--debug]
+                                        [--runs K] [--records R] [--interval MS] [--twin TWIN]
+                                        [--spec DIR] [--debug]
                    ./conformance.sh quick [--spec DIR] [--debug]
                    ./conformance.sh --help
 
@@ -35,14 +36,16 @@ public final class Main {
               --seed S the run's seed (keys, gates, where the throws fall)
               --trace FILE  where the trace goes (default target/conformance/<mode>-<job>-f<N>-s<S>.ndjson)
               --runs K K runs with seeds S, S+1, ...: one line per run, a summary at the end
-              --records R   records per source (default 16)
+              --records R   records per source (default 12)
+              --interval MS periodic checkpoints every MS ms besides the gates' (default 0: only
+                       a checkpoint at each gate, where a source waits for one, and the final one)
               --twin T a broken twin (deliberately wrong user code, must be rejected):
                        source-offset-ahead | state-in-notify | sink-drops-on-restore | replay-from-zero
               --spec DIR    the spec directory (default spec)
               --debug  stack traces and Flink's failure causes
               quick    the test command's form: 5 seeded runs with a failure per mode (join and
                        diamond), then every broken twin; exit 0 iff every run is accepted and every
-                       twin rejected.
+                       twin rejected. TLC judges two runs at a time while the next runs go on.
 
             Exit codes: 0 accepted, 1 a run rejected (or a twin not caught), 2 usage, 3 environment.
             """;
@@ -79,7 +82,7 @@ public final class Main {
             }
         }
         List<String> known = List.of("--mode", "--job", "--failures", "--seed", "--trace", "--runs", "--records",
-                "--twin", "--spec");
+                "--twin", "--spec", "--interval");
         for (String k : o.keySet()) {
             if (!known.contains(k)) {
                 err.println("conformance: unknown option " + k + " (see --help)");
@@ -161,6 +164,10 @@ public final class Main {
         }
         int runs = intOf(o, "--runs", "1");
         int records = intOf(o, "--records", String.valueOf(RunSpec.DEFAULT_RECORDS));
+        int interval = intOf(o, "--interval", String.valueOf(RunSpec.DEFAULT_CHECKPOINT_MILLIS));
+        if (interval < 0 || (interval > 0 && interval < 10)) {
+            throw new UsageException("--interval needs 0 (none) or 10 ms or more");
+        }
         RunSpec.Twin twin = RunSpec.Twin.NONE;
         if (o.containsKey("--twin")) {
             try {
@@ -175,7 +182,7 @@ public final class Main {
         List<RunSpec> specs = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
             try {
-                RunSpec base = new RunSpec(mode, job, failures, seed + i, records, 3, RunSpec.DEFAULT_CHECKPOINT_MILLIS, RunSpec.Twin.NONE);
+                RunSpec base = new RunSpec(mode, job, failures, seed + i, records, 3, interval, RunSpec.Twin.NONE);
                 specs.add(base.withTwin(twin));
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());

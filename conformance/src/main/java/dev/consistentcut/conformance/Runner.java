@@ -53,45 +53,66 @@ final class Runner {
                 + ".ndjson");
     }
 
+    /** Runs {@code spec}, writes its trace to {@code trace}, judges it (TLC in this thread) and prints the verdict. */
     Judged runAndJudge(FlinkHarness harness, RunSpec spec, Path trace) throws Exception {
+        return runThenJudge(harness, spec, trace, Runnable::run).get();
+    }
+
+    /**
+     * Runs {@code spec} now and leaves TLC's judgement to {@code tlcExecutor}: the next Flink run,
+     * mostly waiting on its throttled sources, goes on while TLC checks this one. The verdict is
+     * printed when it is complete.
+     */
+    java.util.concurrent.CompletableFuture<Judged> runThenJudge(FlinkHarness harness, RunSpec spec, Path trace,
+            java.util.concurrent.Executor tlcExecutor) throws Exception {
         FlinkHarness.Outcome o = harness.run(spec);
         o.log().write(trace);
         List<Map<String, Object>> events = o.log().events();
         List<String> violations = TraceChecks.check(spec, events);
-        TraceValidator.Verdict verdict = null;
-        double tlcSeconds = 0;
-        if (tlc.available(spec.mode())) {
-            verdict = tlc.validate(trace);
-            tlcSeconds = verdict.seconds();
-        }
-        Judged j = new Judged(spec, trace, o.finished(), violations, verdict, o.seconds(), tlcSeconds);
-        print(j, events, o);
-        return j;
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            TraceValidator.Verdict verdict = null;
+            double tlcSeconds = 0;
+            if (tlc.available(spec.mode())) {
+                try {
+                    verdict = tlc.validate(trace);
+                } catch (Exception e) {
+                    throw new java.util.concurrent.CompletionException(e);
+                }
+                tlcSeconds = verdict.seconds();
+            }
+            Judged j = new Judged(spec, trace, o.finished(), violations, verdict, o.seconds(), tlcSeconds);
+            print(j, events, o);
+            return j;
+        }, tlcExecutor);
     }
 
-    private void print(Judged j, List<Map<String, Object>> events, FlinkHarness.Outcome o) {
+    private synchronized void print(Judged j, List<Map<String, Object>> events, FlinkHarness.Outcome o) {
         RunSpec s = j.spec();
         long failures = events.stream().filter(e -> e.get("event").equals("FailTask")).count();
         int completed = TraceChecks.completed(events).size();
         String twin = s.twin() == RunSpec.Twin.NONE ? "" : " twin " + s.twin().name().toLowerCase(Locale.ROOT).replace('_', '-');
-        out.printf(Locale.ROOT, "%s %s %s failures %d seed %d%s: %s in %.1f s (%d events, %d checkpoints completed, %d failure(s))%n",
+        StringBuilder b = new StringBuilder();
+        java.util.Formatter f = new java.util.Formatter(b, Locale.ROOT);
+        f.format("%s %s %s failures %d seed %d%s: %s in %.1f s (%d events, %d checkpoints completed, %d failure(s))%n",
                 j.accepted() ? "ACCEPTED" : "REJECTED", s.mode(), s.job(), s.failures(), s.seed(), twin,
                 j.trace(), j.seconds(), events.size(), completed, failures);
         if (!j.finished()) {
-            out.println("  the job did not finish" + (o.failure() == null ? "" : ": "
-                    + (debug ? o.failure() : o.failure().lines().findFirst().orElse(""))));
+            f.format("  the job did not finish%s%n", o.failure() == null ? "" : ": "
+                    + (debug ? o.failure() : o.failure().lines().findFirst().orElse("")));
         }
         if (j.violations().isEmpty()) {
-            out.println("  Java checks: the cut of every completed checkpoint and the output hold");
+            f.format("  Java checks: the cut of every completed checkpoint and the output hold%n");
         } else {
-            out.println("  Java checks: " + j.violations().size() + " violation(s), the first: " + j.violations().get(0));
+            f.format("  Java checks: %d violation(s), the first: %s%n", j.violations().size(), j.violations().get(0));
         }
         if (j.tlc() == null) {
-            out.println("  TLC: not run (no " + TlcJudge.module(s.mode()) + ".tla under the spec directory yet)");
+            f.format("  TLC: not run (no %s.tla under the spec directory yet)%n", TlcJudge.module(s.mode()));
         } else {
-            out.printf(Locale.ROOT, "  TLC: %s in %.1f s%s%n", Main.word(j.tlc()), j.tlcSeconds(),
+            f.format("  TLC: %s in %.1f s%s%n", Main.word(j.tlc()), j.tlcSeconds(),
                     j.tlc().outcome() == TraceValidator.Outcome.ACCEPTED ? ""
                             : "\n    " + j.tlc().report().replace("\n", "\n    "));
         }
+        out.print(b);
+        out.flush();
     }
 }

@@ -17,8 +17,9 @@ final class TlcJudge {
     private final Path logDir;
 
     TlcJudge(Path specDir, Path logDir) {
-        this.specDir = specDir;
-        this.logDir = logDir;
+        this.specDir = specDir.toAbsolutePath().normalize();
+        // absolute: TLC runs in a directory of its own, and its private tmp dir is under this one
+        this.logDir = logDir.toAbsolutePath().normalize();
     }
 
     /** The Flink trace module of {@code mode}, e.g. {@code TraceFlinkAligned}. */

@@ -101,12 +101,24 @@ public final class TraceLog {
     /** Arrivals at gates so far: the harness triggers one checkpoint per arrival. */
     private final java.util.concurrent.atomic.AtomicLong arrivals = new java.util.concurrent.atomic.AtomicLong();
 
+    private volatile long lastArrivalNanos;
+
     long gateArrivals() {
         return arrivals.get();
     }
 
+    /** When a source last arrived at a gate (System.nanoTime). */
+    long lastArrivalNanos() {
+        return lastArrivalNanos;
+    }
+
+    int sourcesAtGate() {
+        return atGate.size();
+    }
+
     void waitingAtGate(String task, boolean waiting) {
         if (waiting) {
+            lastArrivalNanos = System.nanoTime();
             arrivals.incrementAndGet();
             atGate.add(task);
         } else {
