@@ -52,18 +52,30 @@ public final class FlinkHarness implements AutoCloseable {
         cluster.start();
     }
 
-    /** What one run left: its trace (the log, with RunEnded) and whether the job finished. */
-    public record Outcome(RunSpec spec, TraceLog log, boolean finished, String failure, double seconds) {
+    /**
+     * What one run left: its trace (the log, with RunEnded), whether the job finished, and where
+     * its retained checkpoints are ({@code chk-<id>} directories; null if they were not kept).
+     */
+    public record Outcome(RunSpec spec, TraceLog log, boolean finished, String failure, double seconds,
+                          java.nio.file.Path checkpoints) {
     }
 
-    /** Runs {@code spec} to its end (or the timeout) and returns its trace. */
+    /** Runs {@code spec} to its end (or the timeout) and returns its trace; checkpoints in memory. */
     public Outcome run(RunSpec spec) throws Exception {
+        return run(spec, null);
+    }
+
+    /**
+     * Runs {@code spec}; with {@code checkpointDir}, every completed checkpoint is written there
+     * and retained (for the State Processor API), else kept in the JobManager's memory.
+     */
+    public Outcome run(RunSpec spec, java.nio.file.Path checkpointDir) throws Exception {
         long start = System.nanoTime();
         Topology topology = new Topology(spec);
         int maxConcurrent = 1;
         TraceLog log = new TraceLog(topology.header(maxConcurrent));
         TraceLog.install(log);
-        JobGraph job = jobGraph(spec, maxConcurrent);
+        JobGraph job = jobGraph(spec, maxConcurrent, checkpointDir);
         JobID id = job.getJobID();
         cluster.submitJob(job).get(30, TimeUnit.SECONDS);
         CompletableFuture<JobResult> result = cluster.requestJobResult(id);
@@ -88,6 +100,9 @@ public final class FlinkHarness implements AutoCloseable {
                 lastTrigger = now;
                 trigger = cluster.triggerCheckpoint(id).exceptionally(t -> null);
             }
+            if (checkpointDir != null) {
+                keepCheckpoints(checkpointDir.resolve(id.toString()));
+            }
             try {
                 result.get(5, TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.TimeoutException e) {
@@ -110,12 +125,49 @@ public final class FlinkHarness implements AutoCloseable {
         }
         int lastAttempt = log.events().stream().mapToInt(e -> ((Number) e.get("attempt")).intValue()).max().orElse(0);
         log.event("RunEnded", "job", lastAttempt, "finished", finished);
-        return new Outcome(spec, log, finished, failure, (System.nanoTime() - start) / 1e9);
+        return new Outcome(spec, log, finished, failure, (System.nanoTime() - start) / 1e9,
+                checkpointDir == null ? null : checkpointDir.resolve(id.toString()).resolve("retained"));
+    }
+
+    /**
+     * Copies each completed checkpoint's {@code _metadata} (written last, so complete when it
+     * exists) from {@code job/chk-<id>} to {@code job/retained/chk-<id>}: Flink discards a
+     * finished job's checkpoints even when told to retain them on cancellation, and the states
+     * here are small enough to be inlined into the metadata, which is then the whole checkpoint.
+     */
+    private static void keepCheckpoints(java.nio.file.Path job) {
+        if (!java.nio.file.Files.isDirectory(job)) {
+            return;
+        }
+        try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.list(job)) {
+            for (java.nio.file.Path chk : s.filter(p -> p.getFileName().toString().startsWith("chk-")).toList()) {
+                java.nio.file.Path meta = chk.resolve("_metadata");
+                java.nio.file.Path kept = job.resolve("retained").resolve(chk.getFileName()).resolve("_metadata");
+                if (java.nio.file.Files.exists(meta) && !java.nio.file.Files.exists(kept)) {
+                    java.nio.file.Files.createDirectories(kept.getParent());
+                    java.nio.file.Path tmp = kept.resolveSibling("_metadata.tmp");
+                    java.nio.file.Files.copy(meta, tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    java.nio.file.Files.move(tmp, kept, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                }
+            }
+        } catch (java.io.IOException e) {
+            // a checkpoint Flink discarded while it was copied: not kept, not read back
+        }
     }
 
     /** The job graph of {@code spec}: its topology, checkpointing mode and restart strategy. */
-    static JobGraph jobGraph(RunSpec spec, int maxConcurrent) {
+    static JobGraph jobGraph(RunSpec spec, int maxConcurrent, java.nio.file.Path checkpointDir) {
         Configuration conf = new Configuration();
+        if (checkpointDir != null) {
+            conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+            conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointDir.toAbsolutePath().toUri().toString());
+            conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+                    org.apache.flink.configuration.ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+            conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 1000);
+            // The runs' states are small: inlined into each checkpoint's _metadata (below Flink's
+            // small-file threshold), which is then the whole checkpoint (see keepCheckpoints).
+            conf.set(CheckpointingOptions.FS_SMALL_FILE_THRESHOLD, MemorySize.parse("1m"));
+        }
         // The checkpoint interval: periodic, or (0) so long that only the harness's triggers run;
         // the minimum pause keeps the coordinator's random first trigger out of the run too.
         Duration interval = spec.checkpointMillis() > 0 ? Duration.ofMillis(spec.checkpointMillis()) : Duration.ofHours(1);

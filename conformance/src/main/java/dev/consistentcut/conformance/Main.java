@@ -19,7 +19,7 @@ public final class Main {
     static final String USAGE = """
             Usage: ./conformance.sh run --mode MODE --job JOB --failures N --seed S [--trace FILE]
                                         [--runs K] [--records R] [--interval MS] [--twin TWIN]
-                                        [--spec DIR] [--debug]
+                                        [--spec DIR] [--read-checkpoints] [--debug]
                    ./conformance.sh quick [--spec DIR] [--debug]
                    ./conformance.sh --help
 
@@ -36,12 +36,15 @@ public final class Main {
               --seed S the run's seed (keys, gates, where the throws fall)
               --trace FILE  where the trace goes (default target/conformance/<mode>-<job>-f<N>-s<S>.ndjson)
               --runs K K runs with seeds S, S+1, ...: one line per run, a summary at the end
-              --records R   records per source (default 12)
+              --records R   records per source (default 12, or 4 per failure plus 8 if more)
               --interval MS periodic checkpoints every MS ms besides the gates' (default 0: only
                        a checkpoint at each gate, where a source waits for one, and the final one)
               --twin T a broken twin (deliberately wrong user code, must be rejected):
                        source-offset-ahead | state-in-notify | sink-drops-on-restore | replay-from-zero
               --spec DIR    the spec directory (default spec)
+              --read-checkpoints  retain every completed checkpoint (target/conformance/checkpoints/)
+                       and read it back with Flink's State Processor API: the operator state must be
+                       the bags the trace reported, the keyed counts those of the bags' keys
               --debug  stack traces and Flink's failure causes
               quick    the test command's form: 5 seeded runs with a failure per mode (join and
                        diamond), then every broken twin; exit 0 iff every run is accepted and every
@@ -68,6 +71,8 @@ public final class Main {
                 return 0;
             } else if (a.equals("--debug")) {
                 debug = true;
+            } else if (a.equals("--read-checkpoints")) {
+                o.put(a, "true");
             } else if (a.startsWith("--")) {
                 if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
                     err.println("conformance: " + a + " needs a value (see --help)");
@@ -82,7 +87,7 @@ public final class Main {
             }
         }
         List<String> known = List.of("--mode", "--job", "--failures", "--seed", "--trace", "--runs", "--records",
-                "--twin", "--spec", "--interval");
+                "--twin", "--spec", "--interval", "--read-checkpoints");
         for (String k : o.keySet()) {
             if (!known.contains(k)) {
                 err.println("conformance: unknown option " + k + " (see --help)");
@@ -98,7 +103,7 @@ public final class Main {
             return switch (command) {
                 case "run" -> runCommand(o, spec, debug, out, err);
                 case "quick" -> {
-                    if (o.keySet().stream().anyMatch(k -> !k.equals("--spec"))) {
+                    if (o.keySet().stream().anyMatch(k -> !k.equals("--spec") && !k.equals("--read-checkpoints"))) {
                         err.println("conformance: quick takes only --spec and --debug (see --help)");
                         yield 2;
                     }
@@ -163,7 +168,7 @@ public final class Main {
             throw new UsageException("--seed needs a whole number");
         }
         int runs = intOf(o, "--runs", "1");
-        int records = intOf(o, "--records", String.valueOf(RunSpec.DEFAULT_RECORDS));
+        int records = intOf(o, "--records", String.valueOf(Math.max(RunSpec.DEFAULT_RECORDS, 4 * (failures + 2))));
         int interval = intOf(o, "--interval", String.valueOf(RunSpec.DEFAULT_CHECKPOINT_MILLIS));
         if (interval < 0 || (interval > 0 && interval < 10)) {
             throw new UsageException("--interval needs 0 (none) or 10 ms or more");
@@ -195,7 +200,8 @@ public final class Main {
             for (int i = 0; i < specs.size(); i++) {
                 RunSpec s = specs.get(i);
                 Path trace = o.containsKey("--trace") ? Path.of(o.get("--trace")) : Runner.defaultTrace(s);
-                Runner.Judged j = runner.runAndJudge(harness, s, trace);
+                Runner.Judged j = runner.runThenJudge(harness, s, trace, Runnable::run, o.containsKey("--read-checkpoints"))
+                        .get();
                 if (!j.accepted()) {
                     rejected++;
                 }

@@ -13,7 +13,8 @@ import java.util.concurrent.Executors;
  * The test command's form ({@code tests/conformance.sh --quick}): in one JVM on one MiniCluster,
  * five seeded runs with a failure per mode (three of the join job, two of the diamond), each of
  * which must be accepted, then every broken twin (aligned, join, one failure), each of which must
- * be rejected by the Java side and, when the Flink trace modules exist, by TLC.
+ * be rejected by the Java side and, when the Flink trace modules exist, by TLC. The first run of
+ * each mode and every twin also retain their checkpoints and read them back (State Processor API).
  */
 final class Quick {
 
@@ -38,14 +39,15 @@ final class Quick {
             for (String mode : RunSpec.MODES) {
                 for (int seed = 1; seed <= SEEDS; seed++) {
                     RunSpec s = RunSpec.of(mode, seed <= 3 ? "join" : "diamond", 1, seed);
-                    good.add(runner.runThenJudge(harness, s, Runner.defaultTrace(s), tlc));
+                    // the first run of each mode is also read back with the State Processor API
+                    good.add(runner.runThenJudge(harness, s, Runner.defaultTrace(s), tlc, seed == 1));
                 }
                 err.printf(Locale.ROOT, "conformance quick: %s run, %.0f s%n", mode, (System.nanoTime() - start) / 1e9);
             }
             for (RunSpec.Twin t : RunSpec.Twin.values()) {
                 if (t != RunSpec.Twin.NONE) {
                     RunSpec s = RunSpec.of("aligned", "join", 1, 1).withTwin(t);
-                    twins.add(runner.runThenJudge(harness, s, Runner.defaultTrace(s), tlc));
+                    twins.add(runner.runThenJudge(harness, s, Runner.defaultTrace(s), tlc, true));
                 }
             }
         } finally {

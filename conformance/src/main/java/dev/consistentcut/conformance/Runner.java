@@ -65,10 +65,34 @@ final class Runner {
      */
     java.util.concurrent.CompletableFuture<Judged> runThenJudge(FlinkHarness harness, RunSpec spec, Path trace,
             java.util.concurrent.Executor tlcExecutor) throws Exception {
-        FlinkHarness.Outcome o = harness.run(spec);
+        return runThenJudge(harness, spec, trace, tlcExecutor, false);
+    }
+
+    /**
+     * As {@link #runThenJudge(FlinkHarness, RunSpec, Path, java.util.concurrent.Executor)}; with
+     * {@code readCheckpoints}, the run's checkpoints are retained under
+     * {@code target/conformance/checkpoints/} and read back with the State Processor API
+     * ({@link CheckpointReading}), whose findings join the Java side's.
+     */
+    java.util.concurrent.CompletableFuture<Judged> runThenJudge(FlinkHarness harness, RunSpec spec, Path trace,
+            java.util.concurrent.Executor tlcExecutor, boolean readCheckpoints) throws Exception {
+        Path dir = null;
+        if (readCheckpoints) {
+            String name = trace.getFileName().toString().replace(".ndjson", "");
+            dir = Path.of("target", "conformance", "checkpoints", name).toAbsolutePath();
+            deleteTree(dir);
+        }
+        FlinkHarness.Outcome o = harness.run(spec, dir);
         o.log().write(trace);
         List<Map<String, Object>> events = o.log().events();
-        List<String> violations = TraceChecks.check(spec, events);
+        List<String> violations = new java.util.ArrayList<>(TraceChecks.check(spec, events));
+        String read = "";
+        if (readCheckpoints) {
+            CheckpointReading.Result r = CheckpointReading.check(spec, o.checkpoints(), events);
+            violations.addAll(r.violations());
+            read = r.checkpoints() + " retained checkpoint(s) read back";
+        }
+        String readNote = read;
         return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
             TraceValidator.Verdict verdict = null;
             double tlcSeconds = 0;
@@ -81,12 +105,22 @@ final class Runner {
                 tlcSeconds = verdict.seconds();
             }
             Judged j = new Judged(spec, trace, o.finished(), violations, verdict, o.seconds(), tlcSeconds);
-            print(j, events, o);
+            print(j, events, o, readNote);
             return j;
         }, tlcExecutor);
     }
 
-    private synchronized void print(Judged j, List<Map<String, Object>> events, FlinkHarness.Outcome o) {
+    private static void deleteTree(Path dir) throws java.io.IOException {
+        if (java.nio.file.Files.exists(dir)) {
+            try (java.util.stream.Stream<Path> s = java.nio.file.Files.walk(dir)) {
+                for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    java.nio.file.Files.delete(p);
+                }
+            }
+        }
+    }
+
+    private synchronized void print(Judged j, List<Map<String, Object>> events, FlinkHarness.Outcome o, String read) {
         RunSpec s = j.spec();
         long failures = events.stream().filter(e -> e.get("event").equals("FailTask")).count();
         int completed = TraceChecks.completed(events).size();
@@ -101,9 +135,14 @@ final class Runner {
                     + (debug ? o.failure() : o.failure().lines().findFirst().orElse("")));
         }
         if (j.violations().isEmpty()) {
-            f.format("  Java checks: the cut of every completed checkpoint and the output hold%n");
+            f.format("  Java checks: the cut of every completed checkpoint and the output hold%s%n",
+                    read.isEmpty() ? "" : "; " + read + ", as traced");
         } else {
-            f.format("  Java checks: %d violation(s), the first: %s%n", j.violations().size(), j.violations().get(0));
+            f.format("  Java checks: %d violation(s)%s, the first: %s%n", j.violations().size(),
+                    read.isEmpty() ? "" : " (" + read + ")", j.violations().get(0));
+            if (debug) {
+                j.violations().stream().skip(1).forEach(v -> f.format("    %s%n", v));
+            }
         }
         if (j.tlc() == null) {
             f.format("  TLC: not run (no %s.tla under the spec directory yet)%n", TlcJudge.module(s.mode()));
