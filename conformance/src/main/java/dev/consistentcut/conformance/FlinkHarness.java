@@ -201,8 +201,13 @@ public final class FlinkHarness implements AutoCloseable {
         } else {
             DataStream<Rec> src = env.fromSource(new TracedSource(spec, "src#0"), WatermarkStrategy.noWatermarks(),
                     "src", type).uid("src");
-            DataStream<Rec> left = src.process(new RelayFunction(spec, "left"), type).uid("left").name("left");
-            DataStream<Rec> right = src.process(new RelayFunction(spec, "right"), type).uid("right").name("right");
+            // rebalance, not the default forward: Flink takes no unaligned checkpoint over a
+            // pointwise (forward, rescale) channel (StreamPartitioner#isSupportsUnalignedCheckpoint
+            // is false for them), so a forward edge would stay aligned in unaligned mode, which the
+            // spec's unaligned protocol does not model (docs/conformance.md). One channel either way.
+            DataStream<Rec> left = src.rebalance().process(new RelayFunction(spec, "left"), type).uid("left").name("left");
+            DataStream<Rec> right = src.rebalance().process(new RelayFunction(spec, "right"), type).uid("right")
+                    .name("right");
             keyedInput = left.union(right);
         }
         keyedInput.keyBy(new ByKey(), Types.INT).process(new JoinFunction(spec), type).uid("join").name("join")
