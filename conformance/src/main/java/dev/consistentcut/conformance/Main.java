@@ -103,7 +103,7 @@ public final class Main {
             return switch (command) {
                 case "run" -> runCommand(o, spec, debug, out, err);
                 case "quick" -> {
-                    if (o.keySet().stream().anyMatch(k -> !k.equals("--spec") && !k.equals("--read-checkpoints"))) {
+                    if (o.keySet().stream().anyMatch(k -> !k.equals("--spec"))) {
                         err.println("conformance: quick takes only --spec and --debug (see --help)");
                         yield 2;
                     }
@@ -168,7 +168,7 @@ public final class Main {
             throw new UsageException("--seed needs a whole number");
         }
         int runs = intOf(o, "--runs", "1");
-        int records = intOf(o, "--records", String.valueOf(Math.max(RunSpec.DEFAULT_RECORDS, 4 * (failures + 2))));
+        int records = intOf(o, "--records", String.valueOf(RunSpec.recordsFor(failures)));
         int interval = intOf(o, "--interval", String.valueOf(RunSpec.DEFAULT_CHECKPOINT_MILLIS));
         if (interval < 0 || (interval > 0 && interval < 10)) {
             throw new UsageException("--interval needs 0 (none) or 10 ms or more");

@@ -73,9 +73,14 @@ public record RunSpec(String mode, String job, int failures, long seed, int reco
         }
     }
 
-    /** The default small run: a few dozen records per source, throttled. */
+    /** The default small run: a dozen records per source (more for more failures), throttled. */
     public static RunSpec of(String mode, String job, int failures, long seed) {
-        return new RunSpec(mode, job, failures, seed, DEFAULT_RECORDS, 3, DEFAULT_CHECKPOINT_MILLIS, Twin.NONE);
+        return new RunSpec(mode, job, failures, seed, recordsFor(failures), 3, DEFAULT_CHECKPOINT_MILLIS, Twin.NONE);
+    }
+
+    /** The default records per source for {@code failures} failures: four a failure plus eight, at least a dozen. */
+    public static int recordsFor(int failures) {
+        return Math.max(DEFAULT_RECORDS, 4 * (failures + 2));
     }
 
     /**
