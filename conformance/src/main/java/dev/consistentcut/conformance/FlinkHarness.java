@@ -1,0 +1,233 @@
+package dev.consistentcut.conformance;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.jobmaster.JobResult;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * Runs conformance jobs on one MiniCluster (two TaskManagers of two slots each, in this JVM),
+ * reused from run to run: each run installs a fresh {@link TraceLog}, submits the job, triggers a
+ * checkpoint whenever a source waits at a gate (and while the job waits for its final checkpoint),
+ * and ends the trace with {@code RunEnded}. The way Flink's own ITCases drive such jobs
+ * (UnalignedCheckpointTestBase: a MiniCluster of several TaskManagers, checkpoint settings and a
+ * fixed-delay restart strategy in the job's configuration, a failure thrown by a user function
+ * after a completed checkpoint), rebuilt here on public APIs.
+ */
+public final class FlinkHarness implements AutoCloseable {
+
+    /** A run that has not ended after this long is cancelled and reported as not finished. */
+    private static final Duration RUN_TIMEOUT = Duration.ofSeconds(90);
+
+    /** How long after a trigger the harness waits before it triggers again for the same wait. */
+    private static final long RETRIGGER_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final MiniCluster cluster;
+
+    public FlinkHarness() throws Exception {
+        Configuration conf = new Configuration();
+        conf.set(RestOptions.BIND_PORT, "0");
+        conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("16m"));
+        conf.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("32m"));
+        conf.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("32m"));
+        cluster = new MiniCluster(new MiniClusterConfiguration.Builder().setConfiguration(conf)
+                .setNumTaskManagers(2).setNumSlotsPerTaskManager(2).build());
+        cluster.start();
+    }
+
+    /**
+     * What one run left: its trace (the log, with RunEnded), whether the job finished, and where
+     * its retained checkpoints are ({@code chk-<id>} directories; null if they were not kept).
+     */
+    public record Outcome(RunSpec spec, TraceLog log, boolean finished, String failure, double seconds,
+                          java.nio.file.Path checkpoints) {
+    }
+
+    /** Runs {@code spec} to its end (or the timeout) and returns its trace; checkpoints in memory. */
+    public Outcome run(RunSpec spec) throws Exception {
+        return run(spec, null);
+    }
+
+    /**
+     * Runs {@code spec}; with {@code checkpointDir}, every completed checkpoint is written there
+     * and retained (for the State Processor API), else kept in the JobManager's memory.
+     */
+    public Outcome run(RunSpec spec, java.nio.file.Path checkpointDir) throws Exception {
+        long start = System.nanoTime();
+        Topology topology = new Topology(spec);
+        int maxConcurrent = 1;
+        TraceLog log = new TraceLog(topology.header(maxConcurrent));
+        TraceLog.install(log);
+        JobGraph job = jobGraph(spec, maxConcurrent, checkpointDir);
+        JobID id = job.getJobID();
+        cluster.submitJob(job).get(30, TimeUnit.SECONDS);
+        CompletableFuture<JobResult> result = cluster.requestJobResult(id);
+        CompletableFuture<?> trigger = CompletableFuture.completedFuture(null);
+        long served = 0; // gate arrivals a triggered checkpoint has served
+        long lastTrigger = System.nanoTime();
+        long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
+        while (!result.isDone() && System.nanoTime() < deadline) {
+            // A checkpoint while a source waits at a gate; without periodic checkpoints also once
+            // every source has ended (Flink's final checkpoint waits for a trigger).
+            boolean atEnd = spec.checkpointMillis() == 0 && log.sourcesEnded() == topology.sources.size();
+            // One checkpoint for the sources' arrival at a gate: once all wait there (or one has
+            // waited a while alone); another if a source still waits well after it (that
+            // checkpoint was declined, or cut before the source reached its gate).
+            long arrivals = log.gateArrivals();
+            long now = System.nanoTime();
+            boolean allThere = log.sourcesAtGate() + log.sourcesEnded() >= topology.sources.size();
+            boolean fresh = arrivals > served && (allThere || now - log.lastArrivalNanos() > RETRIGGER_NANOS);
+            boolean gate = log.anySourceAtGate() && (fresh || arrivals <= served && now - lastTrigger > 3 * RETRIGGER_NANOS);
+            if (trigger.isDone() && (gate || atEnd && now - lastTrigger > RETRIGGER_NANOS)) {
+                served = arrivals;
+                lastTrigger = now;
+                trigger = cluster.triggerCheckpoint(id).exceptionally(t -> null);
+            }
+            if (checkpointDir != null) {
+                keepCheckpoints(checkpointDir.resolve(id.toString()));
+            }
+            try {
+                result.get(5, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                // still running
+            }
+        }
+        boolean finished;
+        String failure = null;
+        if (result.isDone()) {
+            JobResult r = result.get();
+            finished = r.isSuccess();
+            if (!r.isSuccess()) {
+                failure = r.getSerializedThrowable().map(t -> t.getFullStringifiedStackTrace()).orElse("failed");
+            }
+        } else {
+            cluster.cancelJob(id).get(30, TimeUnit.SECONDS);
+            result.get(30, TimeUnit.SECONDS);
+            finished = false;
+            failure = "did not end within " + RUN_TIMEOUT.toSeconds() + " s; cancelled";
+        }
+        int lastAttempt = log.events().stream().mapToInt(e -> ((Number) e.get("attempt")).intValue()).max().orElse(0);
+        log.event("RunEnded", "job", lastAttempt, "finished", finished);
+        return new Outcome(spec, log, finished, failure, (System.nanoTime() - start) / 1e9,
+                checkpointDir == null ? null : checkpointDir.resolve(id.toString()).resolve("retained"));
+    }
+
+    /**
+     * Copies each completed checkpoint's {@code _metadata} (written last, so complete when it
+     * exists) from {@code job/chk-<id>} to {@code job/retained/chk-<id>}: Flink discards a
+     * finished job's checkpoints even when told to retain them on cancellation, and the states
+     * here are small enough to be inlined into the metadata, which is then the whole checkpoint.
+     */
+    private static void keepCheckpoints(java.nio.file.Path job) {
+        if (!java.nio.file.Files.isDirectory(job)) {
+            return;
+        }
+        try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.list(job)) {
+            for (java.nio.file.Path chk : s.filter(p -> p.getFileName().toString().startsWith("chk-")).toList()) {
+                java.nio.file.Path meta = chk.resolve("_metadata");
+                java.nio.file.Path kept = job.resolve("retained").resolve(chk.getFileName()).resolve("_metadata");
+                if (java.nio.file.Files.exists(meta) && !java.nio.file.Files.exists(kept)) {
+                    java.nio.file.Files.createDirectories(kept.getParent());
+                    java.nio.file.Path tmp = kept.resolveSibling("_metadata.tmp");
+                    java.nio.file.Files.copy(meta, tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    java.nio.file.Files.move(tmp, kept, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                }
+            }
+        } catch (java.io.IOException e) {
+            // a checkpoint Flink discarded while it was copied: not kept, not read back
+        }
+    }
+
+    /** The job graph of {@code spec}: its topology, checkpointing mode and restart strategy. */
+    static JobGraph jobGraph(RunSpec spec, int maxConcurrent, java.nio.file.Path checkpointDir) {
+        Configuration conf = new Configuration();
+        if (checkpointDir != null) {
+            conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+            conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointDir.toAbsolutePath().toUri().toString());
+            conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+                    org.apache.flink.configuration.ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+            conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 1000);
+            // The runs' states are small: inlined into each checkpoint's _metadata (below Flink's
+            // small-file threshold), which is then the whole checkpoint (see keepCheckpoints).
+            conf.set(CheckpointingOptions.FS_SMALL_FILE_THRESHOLD, MemorySize.parse("1m"));
+        }
+        // The checkpoint interval: periodic, or (0) so long that only the harness's triggers run;
+        // the minimum pause keeps the coordinator's random first trigger out of the run too.
+        Duration interval = spec.checkpointMillis() > 0 ? Duration.ofMillis(spec.checkpointMillis()) : Duration.ofHours(1);
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, interval);
+        if (spec.checkpointMillis() == 0) {
+            conf.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, interval);
+        }
+        conf.set(CheckpointingOptions.MAX_CONCURRENT_CHECKPOINTS, maxConcurrent);
+        conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE,
+                spec.mode().equals("at-least-once") ? CheckpointingMode.AT_LEAST_ONCE : CheckpointingMode.EXACTLY_ONCE);
+        boolean unaligned = spec.mode().equals("unaligned") || spec.mode().equals("alternating");
+        conf.set(CheckpointingOptions.ENABLE_UNALIGNED, unaligned);
+        if (spec.mode().equals("alternating")) {
+            conf.set(CheckpointingOptions.ALIGNED_CHECKPOINT_TIMEOUT, Duration.ofMillis(spec.alignmentTimeoutMillis()));
+        }
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, spec.failures());
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(10));
+        StreamExecutionEnvironment env = new StreamExecutionEnvironment(conf);
+        env.setMaxParallelism(RunSpec.MAX_PARALLELISM);
+        env.setParallelism(1);
+        env.disableOperatorChaining();
+        TypeInformation<Rec> type = TypeInformation.of(Rec.class);
+        DataStream<Rec> keyedInput;
+        if (spec.job().equals("join")) {
+            DataStream<Rec> left = env.fromSource(new TracedSource(spec, "left#0"), WatermarkStrategy.noWatermarks(),
+                    "left", type).uid("left");
+            DataStream<Rec> right = env.fromSource(new TracedSource(spec, "right#0"), WatermarkStrategy.noWatermarks(),
+                    "right", type).uid("right");
+            keyedInput = left.union(right);
+        } else {
+            DataStream<Rec> src = env.fromSource(new TracedSource(spec, "src#0"), WatermarkStrategy.noWatermarks(),
+                    "src", type).uid("src");
+            // rebalance, not the default forward: Flink takes no unaligned checkpoint over a
+            // pointwise (forward, rescale) channel (StreamPartitioner#isSupportsUnalignedCheckpoint
+            // is false for them), so a forward edge would stay aligned in unaligned mode, which the
+            // spec's unaligned protocol does not model (docs/conformance.md). One channel either way.
+            DataStream<Rec> left = src.rebalance().process(new RelayFunction(spec, "left"), type).uid("left").name("left");
+            DataStream<Rec> right = src.rebalance().process(new RelayFunction(spec, "right"), type).uid("right")
+                    .name("right");
+            keyedInput = left.union(right);
+        }
+        keyedInput.keyBy(new ByKey(), Types.INT).process(new JoinFunction(spec), type).uid("join").name("join")
+                .setParallelism(RunSpec.JOIN_PARALLELISM)
+                .process(new RelayFunction(spec, "sink"), type).uid("sink").name("sink");
+        return env.getStreamGraph().getJobGraph();
+    }
+
+    /** The record's key (a class, not a lambda, so that Flink needs no type extraction). */
+    static final class ByKey implements KeySelector<Rec, Integer> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Integer getKey(Rec r) {
+            return r.key;
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        cluster.close();
+    }
+}

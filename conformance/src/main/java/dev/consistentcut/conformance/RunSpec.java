@@ -1,0 +1,133 @@
+package dev.consistentcut.conformance;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * Everything that decides one conformance run, shipped to the functions inside the job graph.
+ * A run is deterministic from it up to Flink's scheduling: record {@code off} of source {@code s}
+ * has the key {@link #key(String, int)}; each source waits at every gate offset until a checkpoint
+ * completes (so that checkpoints fall between records whatever the timing); attempt {@code a <
+ * failures} ends with a seeded throw in the keyed operator at the first record at or past gate
+ * {@code a} (so the throw comes after a completed checkpoint of that attempt).
+ *
+ * @param mode aligned | unaligned | at-least-once | alternating
+ * @param job join | diamond
+ * @param failures seeded throws (each a global failure and a restore by the restart strategy)
+ * @param seed the run's seed
+ * @param records records per source
+ * @param emitMillis pause between two records of one source (a throttle, not a test condition)
+ * @param checkpointMillis the periodic checkpoint interval; 0: only the checkpoints the harness
+ *     triggers while a source waits at a gate (and at the end)
+ * @param twin the deliberately wrong user code of a broken twin, or {@link Twin#NONE}
+ */
+public record RunSpec(String mode, String job, int failures, long seed, int records, int emitMillis, int checkpointMillis,
+                      Twin twin)
+        implements Serializable {
+
+    /** Keys of the records: few, so that both keyed tasks get records of both sources. */
+    public static final int KEYS = 6;
+    /** Records per source of the default run: enough for two gates and a failure, few enough for TLC. */
+    public static final int DEFAULT_RECORDS = 12;
+    /**
+     * The default periodic checkpoint interval: none, only the gates' checkpoints and the final
+     * one (two to four per run): each checkpoint multiplies the hidden interleavings TLC searches.
+     */
+    public static final int DEFAULT_CHECKPOINT_MILLIS = 0;
+    /** The keyed operator's max parallelism (key groups), set on the job and used for the routes. */
+    public static final int MAX_PARALLELISM = 128;
+    /** The keyed operator's parallelism. */
+    public static final int JOIN_PARALLELISM = 2;
+
+    public static final List<String> MODES = List.of("aligned", "unaligned", "at-least-once", "alternating");
+    public static final List<String> JOBS = List.of("join", "diamond");
+
+    /** Broken twins (docs/conformance.md, "Broken twins"): user code that is wrong, each must be caught. */
+    public enum Twin {
+        NONE,
+        /** The source records in snapshotState the offset one past the barrier's. */
+        SOURCE_OFFSET_AHEAD,
+        /** The keyed operator counts a record into its state only in notifyCheckpointComplete. */
+        STATE_IN_NOTIFY,
+        /** The sink drops its restored state (as if it had committed its output in snapshotState). */
+        SINK_DROPS_ON_RESTORE,
+        /** The source replays from offset 0 on restore while every operator keeps its restored state. */
+        REPLAY_FROM_ZERO
+    }
+
+    public RunSpec {
+        if (!MODES.contains(mode)) {
+            throw new IllegalArgumentException("mode " + mode + ": expected one of " + MODES);
+        }
+        if (!JOBS.contains(job)) {
+            throw new IllegalArgumentException("job " + job + ": expected one of " + JOBS);
+        }
+        if (failures < 0 || failures > 5) {
+            throw new IllegalArgumentException("failures " + failures + ": expected 0 to 5");
+        }
+        if (records < 4 * (failures + 2)) {
+            throw new IllegalArgumentException("records " + records + ": at least " + 4 * (failures + 2)
+                    + " per source for " + failures + " failures");
+        }
+    }
+
+    /** The default small run: a dozen records per source (more for more failures), throttled. */
+    public static RunSpec of(String mode, String job, int failures, long seed) {
+        return new RunSpec(mode, job, failures, seed, recordsFor(failures), 3, DEFAULT_CHECKPOINT_MILLIS, Twin.NONE);
+    }
+
+    /** The default records per source for {@code failures} failures: four a failure plus eight, at least a dozen. */
+    public static int recordsFor(int failures) {
+        return Math.max(DEFAULT_RECORDS, 4 * (failures + 2));
+    }
+
+    /**
+     * The same run with broken twin {@code t}, checkpointed only at the gates: then the first
+     * completed checkpoint is the first gate's, whose cut holds records, and no earlier
+     * notification reaches a task before it (what makes each twin's catch certain, not likely).
+     */
+    public RunSpec withTwin(Twin t) {
+        return new RunSpec(mode, job, failures, seed, records, emitMillis, t == Twin.NONE ? checkpointMillis : 0, t);
+    }
+
+    /** The source tasks. */
+    public List<String> sources() {
+        return job.equals("join") ? List.of("left#0", "right#0") : List.of("src#0");
+    }
+
+    /** The key of record {@code off} of source {@code src}: a function of the seed alone. */
+    public int key(String src, int off) {
+        long h = seed * 0x9E3779B97F4A7C15L + src.hashCode() * 0xC2B2AE3D27D4EB4FL + off * 0x165667B19E3779F9L;
+        h ^= h >>> 29;
+        h *= 0xBF58476D1CE4E5B9L;
+        h ^= h >>> 32;
+        return (int) Math.floorMod(h, (long) KEYS);
+    }
+
+    /**
+     * The gate offsets, in increasing order: one per failure plus one (at least two), spread over
+     * the log with a seeded jitter, none at 0 or at the end.
+     */
+    public List<Integer> gates() {
+        int n = Math.max(2, failures + 1);
+        Random r = new Random(seed ^ 0x5DEECE66DL);
+        List<Integer> g = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            int base = i * records / (n + 1);
+            int jitter = r.nextInt(3) - 1;
+            int v = Math.max(1, Math.min(records - 1, base + jitter));
+            if (!g.isEmpty() && v <= g.get(g.size() - 1)) {
+                v = g.get(g.size() - 1) + 1;
+            }
+            g.add(v);
+        }
+        return g;
+    }
+
+    /** Alternating mode's aligned-checkpoint-timeout: seeded, short enough that some alignments time out. */
+    public long alignmentTimeoutMillis() {
+        return new Random(seed * 31 + 7).nextInt(8);
+    }
+}

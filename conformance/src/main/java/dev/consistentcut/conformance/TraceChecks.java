@@ -1,0 +1,163 @@
+package dev.consistentcut.conformance;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The Java-side judgement of a Flink trace, from outside the spec:
+ * <ul>
+ *   <li>the cut of every completed checkpoint ({@code ConsistentCutInv}'s halves,
+ *       {@code NoDoubleCountInv} and {@code NoSkipInv}, over what Flink lets a user function see):
+ *       the sources' offsets against every operator's processed bag. The in-flight records an
+ *       unaligned checkpoint stores are hidden from user functions, so in unaligned and
+ *       alternating mode only the {@code <=} half is checked (a bag may lack a record whose copy
+ *       is in channel state, never hold one past the cut); at least once checks the {@code >=}
+ *       half; aligned both;
+ *   <li>the output ({@code OutputExactlyOnceInv} / {@code OutputAtLeastOnceInv}): the sink's bag
+ *       at the end of the last attempt, its restored bag plus what it processed after, holds each
+ *       record of each source log once per path to the sink (at least once).
+ * </ul>
+ * Each check returns every violation it finds, each a sentence naming the checkpoint, task and
+ * record; an empty list is a pass.
+ */
+public final class TraceChecks {
+
+    private TraceChecks() {
+    }
+
+    /** Every violation in {@code events} of the run {@code spec}. */
+    public static List<String> check(RunSpec spec, List<Map<String, Object>> events) {
+        Topology topology = new Topology(spec);
+        List<String> out = new ArrayList<>();
+        out.addAll(cuts(spec, topology, events));
+        out.addAll(output(spec, topology, events));
+        return out;
+    }
+
+    /** The checkpoints Flink completed: notified to some task, or restored from. */
+    static TreeSet<Long> completed(List<Map<String, Object>> events) {
+        TreeSet<Long> done = new TreeSet<>();
+        for (Map<String, Object> e : events) {
+            if (e.get("event").equals("NotifyCheckpointComplete")) {
+                done.add(num(e.get("checkpoint")));
+            } else if (e.get("event").equals("InitializeState") && num(e.get("restored")) > 0) {
+                done.add(num(e.get("restored")));
+            }
+        }
+        return done;
+    }
+
+    static List<String> cuts(RunSpec spec, Topology topology, List<Map<String, Object>> events) {
+        List<String> out = new ArrayList<>();
+        // checkpoint -> task -> the SnapshotState event (the last, if a task snapshotted twice)
+        Map<Long, Map<String, Map<String, Object>>> snaps = new TreeMap<>();
+        for (Map<String, Object> e : events) {
+            if (e.get("event").equals("SnapshotState")) {
+                snaps.computeIfAbsent(num(e.get("checkpoint")), k -> new HashMap<>()).put((String) e.get("task"), e);
+            }
+        }
+        boolean exact = spec.mode().equals("aligned");
+        boolean upper = !spec.mode().equals("at-least-once");
+        boolean lower = spec.mode().equals("aligned") || spec.mode().equals("at-least-once");
+        for (long c : completed(events)) {
+            Map<String, Map<String, Object>> s = snaps.getOrDefault(c, Map.of());
+            Map<String, Integer> offsets = new LinkedHashMap<>();
+            boolean allSources = true;
+            for (String src : topology.sources) {
+                Map<String, Object> e = s.get(src);
+                if (e == null) {
+                    allSources = false; // a finished source takes no snapshot: its offset is its end
+                    offsets.put(src, spec.records());
+                    continue;
+                }
+                int o = (int) num(e.get("offset"));
+                if (o > spec.records()) {
+                    out.add("checkpoint " + c + ": source " + src + " recorded offset " + o + ", past the end of its log ("
+                            + spec.records() + " records)");
+                }
+                offsets.put(src, Math.min(o, spec.records()));
+            }
+            for (String task : topology.operators) {
+                Map<String, Object> e = s.get(task);
+                if (e == null) {
+                    continue; // a task that had finished: no snapshot to check
+                }
+                Map<String, Integer> bag = bag(e.get("snapshot"));
+                for (String src : topology.sources) {
+                    for (int off = 0; off < spec.records(); off++) {
+                        int want = off < offsets.get(src) ? topology.paths(src, off, task) : 0;
+                        int have = bag.getOrDefault(src + "/" + off, 0);
+                        if (upper && have > want) {
+                            out.add("NoDoubleCountInv: checkpoint " + c + ": " + task + " holds " + src + "/" + off + " "
+                                    + have + " time(s), the cut (offset " + offsets.get(src) + ") allows " + want);
+                        } else if ((lower || exact) && have < want && allSources) {
+                            out.add("NoSkipInv: checkpoint " + c + ": " + task + " holds " + src + "/" + off + " " + have
+                                    + " time(s), the cut (offset " + offsets.get(src) + ") needs " + want);
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    static List<String> output(RunSpec spec, Topology topology, List<Map<String, Object>> events) {
+        List<String> out = new ArrayList<>();
+        Map<String, Object> end = events.get(events.size() - 1);
+        if (!end.get("event").equals("RunEnded") || !Boolean.TRUE.equals(end.get("finished"))) {
+            out.add("the job did not finish: the output cannot be judged");
+            return out;
+        }
+        long lastAttempt = num(end.get("attempt"));
+        Map<String, Integer> sink = null;
+        for (Map<String, Object> e : events) {
+            if (!"sink#0".equals(e.get("task")) || num(e.get("attempt")) != lastAttempt) {
+                continue;
+            }
+            if (e.get("event").equals("InitializeState")) {
+                sink = bag(e.get("processed"));
+            } else if (e.get("event").equals("ProcessRecord") && sink != null) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> r = (Map<String, Object>) e.get("record");
+                sink.merge(r.get("src") + "/" + num(r.get("off")), 1, Integer::sum);
+            }
+        }
+        if (sink == null) {
+            out.add("the sink did not run in the last attempt (" + lastAttempt + "): no output to judge");
+            return out;
+        }
+        boolean exactlyOnce = !spec.mode().equals("at-least-once");
+        String name = exactlyOnce ? "OutputExactlyOnceInv" : "OutputAtLeastOnceInv";
+        for (String src : topology.sources) {
+            for (int off = 0; off < spec.records(); off++) {
+                int want = topology.paths(src, off, "sink#0");
+                int have = sink.getOrDefault(src + "/" + off, 0);
+                if (have < want || (exactlyOnce && have > want)) {
+                    out.add(name + ": the output holds " + src + "/" + off + " " + have + " time(s), expected "
+                            + (exactlyOnce ? "" : "at least ") + want);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A trace bag {@code [[record, count], ...]} as {@code src/off -> count}. */
+    static Map<String, Integer> bag(Object v) {
+        Map<String, Integer> b = new HashMap<>();
+        for (Object entry : (List<?>) v) {
+            List<?> pair = (List<?>) entry;
+            Map<?, ?> r = (Map<?, ?>) pair.get(0);
+            b.merge(r.get("src") + "/" + num(r.get("off")), (int) num(pair.get(1)), Integer::sum);
+        }
+        return b;
+    }
+
+    static long num(Object o) {
+        return ((Number) o).longValue();
+    }
+}

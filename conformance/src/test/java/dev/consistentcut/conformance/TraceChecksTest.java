@@ -1,0 +1,136 @@
+package dev.consistentcut.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The Java-side checks on hand-made traces (no Flink): each passes a right cut and output and
+ * names the invariant a wrong one breaks, in the modes where the observable half applies.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class TraceChecksTest {
+
+    /** A join run of 12 records per source; every record goes to its key's join task and on to the sink. */
+    private static RunSpec spec(String mode) {
+        return new RunSpec(mode, "join", 0, 1, 12, 0, 0, RunSpec.Twin.NONE);
+    }
+
+    private static Map<String, Object> ev(String event, String task, Object... fields) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("event", event);
+        e.put("task", task);
+        e.put("attempt", 0);
+        for (int i = 0; i < fields.length; i += 2) {
+            e.put((String) fields[i], fields[i + 1]);
+        }
+        return e;
+    }
+
+    /** The bag task holds after both sources emitted {@code upTo} records, every record processed once. */
+    private static List<Object> bagAt(RunSpec s, String task, int upTo) {
+        Topology t = new Topology(s);
+        Map<String, Integer> b = new LinkedHashMap<>();
+        for (String src : s.sources()) {
+            for (int off = 0; off < upTo; off++) {
+                int n = t.paths(src, off, task);
+                if (n > 0) {
+                    b.put(src + "/" + off, n);
+                }
+            }
+        }
+        return TraceLog.bag(b);
+    }
+
+    /** A run cut by checkpoint 1 at offset {@code cut}, with operator bags taken after {@code processed} records, finished. */
+    private static List<Map<String, Object>> run(RunSpec s, int cut, int processed) {
+        List<Map<String, Object>> events = new ArrayList<>();
+        for (String src : s.sources()) {
+            events.add(ev("SnapshotState", src, "checkpoint", 1L, "offset", cut));
+        }
+        for (String op : new Topology(s).operators) {
+            events.add(ev("SnapshotState", op, "checkpoint", 1L, "snapshot", bagAt(s, op, processed)));
+        }
+        events.add(ev("NotifyCheckpointComplete", "sink#0", "checkpoint", 1L));
+        events.add(ev("InitializeState", "sink#0", "restored", 0L, "processed", bagAt(s, "sink#0", s.records())));
+        events.add(ev("RunEnded", "job", "finished", true));
+        return events;
+    }
+
+    @Test
+    void aRightCutAndOutputPassInEveryMode() {
+        for (String mode : RunSpec.MODES) {
+            assertEquals(List.of(), TraceChecks.check(spec(mode), run(spec(mode), 6, 6)), mode);
+        }
+    }
+
+    @Test
+    void aBagMissingARecordOfTheCutBreaksNoSkipWhereItIsObservable() {
+        // Aligned and at least once: nothing of the cut may be missing. Unaligned: the record may
+        // be in channel state, which a user function cannot see: not a violation.
+        assertTrue(TraceChecks.check(spec("aligned"), run(spec("aligned"), 6, 5)).get(0).startsWith("NoSkipInv"));
+        assertTrue(TraceChecks.check(spec("at-least-once"), run(spec("at-least-once"), 6, 5)).get(0).startsWith("NoSkipInv"));
+        assertEquals(List.of(), TraceChecks.check(spec("unaligned"), run(spec("unaligned"), 6, 5)));
+    }
+
+    @Test
+    void aBagPastTheCutBreaksNoDoubleCountExceptAtLeastOnce() {
+        for (String mode : List.of("aligned", "unaligned", "alternating")) {
+            assertTrue(TraceChecks.check(spec(mode), run(spec(mode), 6, 7)).get(0).startsWith("NoDoubleCountInv"), mode);
+        }
+        assertEquals(List.of(), TraceChecks.check(spec("at-least-once"), run(spec("at-least-once"), 6, 7)));
+    }
+
+    @Test
+    void anOffsetPastTheLogIsAViolation() {
+        List<String> v = TraceChecks.check(spec("unaligned"), run(spec("unaligned"), 13, 12));
+        assertTrue(v.get(0).contains("past the end of its log"), v.toString());
+    }
+
+    @Test
+    void theOutputMustHoldEveryRecordOnceOrAtLeastOnce() {
+        RunSpec s = spec("aligned");
+        List<Map<String, Object>> events = run(s, 6, 6);
+        // the sink restored everything and then processed left#0/0 again: a duplicate
+        events.add(events.size() - 1, ev("ProcessRecord", "sink#0", "channel", List.of("join#0", "sink#0"),
+                "record", TraceLog.record("left#0", 0)));
+        assertTrue(TraceChecks.check(s, events).get(0).startsWith("OutputExactlyOnceInv"));
+        assertEquals(List.of(), TraceChecks.check(spec("at-least-once"), events));
+        List<Map<String, Object>> lost = run(s, 6, 6);
+        lost.set(lost.size() - 2, ev("InitializeState", "sink#0", "restored", 0L, "processed", bagAt(s, "sink#0", 11)));
+        assertTrue(TraceChecks.check(spec("at-least-once"), lost).get(0).startsWith("OutputAtLeastOnceInv"));
+    }
+
+    @Test
+    void anUnfinishedRunHasNoOutputToJudge() {
+        List<Map<String, Object>> events = run(spec("aligned"), 6, 6);
+        events.set(events.size() - 1, ev("RunEnded", "job", "finished", false));
+        assertTrue(TraceChecks.check(spec("aligned"), events).get(0).contains("did not finish"));
+    }
+
+    @Test
+    void aSourceSnapshotGoesBeforeTheFirstSnapshotItsBarrierCaused() {
+        RunSpec s = spec("aligned");
+        TraceLog log = new TraceLog(new Topology(s).header(1));
+        log.event("EmitRecord", "left#0", 0, "record", TraceLog.record("left#0", 0), "offset", 1);
+        log.event("ProcessRecord", "join#0", 0, "channel", List.of("left#0", "join#0"), "record", TraceLog.record("left#0", 0));
+        log.event("SnapshotState", "join#0", 0, "checkpoint", 1L, "snapshot", List.of());
+        log.event("SnapshotState", "left#0", 0, "checkpoint", 1L, "offset", 1);
+        List<String> order = log.events().stream().map(e -> e.get("event") + " " + e.get("task")).toList();
+        assertEquals(List.of("EmitRecord left#0", "ProcessRecord join#0", "SnapshotState left#0", "SnapshotState join#0"),
+                order);
+        // ... but never before the source's own previous event
+        log.event("SnapshotState", "right#0", 0, "checkpoint", 2L, "offset", 0);
+        log.event("EmitRecord", "left#0", 0, "record", TraceLog.record("left#0", 1), "offset", 2);
+        log.event("SnapshotState", "left#0", 0, "checkpoint", 1L, "offset", 2);
+        assertEquals("SnapshotState left#0", log.events().get(log.events().size() - 1).get("event") + " "
+                + log.events().get(log.events().size() - 1).get("task"));
+    }
+}
