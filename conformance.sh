@@ -19,7 +19,7 @@ newest_src=""
 if [ ! -f "$stamp" ] || [ ! -f "$cp_file" ] || [ -n "$newest_src" ]; then
   mkdir -p conformance/target
   echo "conformance.sh: building the conformance module (mvn package, tests skipped)" >&2
-  mvn -o -B -q -ntp -pl conformance -am package -DskipTests >conformance/target/build.log 2>&1 \
+  mvn -B -q -ntp -pl conformance -am package -DskipTests >conformance/target/build.log 2>&1 \
     || { echo "conformance.sh: build failed, see conformance/target/build.log" >&2; tail -20 conformance/target/build.log >&2; exit 3; }
   touch "$stamp"
 fi

@@ -76,6 +76,15 @@ final class Runner {
      */
     java.util.concurrent.CompletableFuture<Judged> runThenJudge(FlinkHarness harness, RunSpec spec, Path trace,
             java.util.concurrent.Executor tlcExecutor, boolean readCheckpoints) throws Exception {
+        return runThenJudge(harness, spec, trace, tlcExecutor, readCheckpoints, true);
+    }
+
+    /**
+     * As {@link #runThenJudge(FlinkHarness, RunSpec, Path, java.util.concurrent.Executor, boolean)};
+     * without {@code byTlc} the run is judged by the Java side alone (TLC: not run).
+     */
+    java.util.concurrent.CompletableFuture<Judged> runThenJudge(FlinkHarness harness, RunSpec spec, Path trace,
+            java.util.concurrent.Executor tlcExecutor, boolean readCheckpoints, boolean byTlc) throws Exception {
         Path dir = null;
         if (readCheckpoints) {
             String name = trace.getFileName().toString().replace(".ndjson", "");
@@ -96,7 +105,7 @@ final class Runner {
         return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
             TraceValidator.Verdict verdict = null;
             double tlcSeconds = 0;
-            if (tlc.available(spec.mode())) {
+            if (byTlc && tlc.available(spec.mode())) {
                 try {
                     verdict = tlc.validate(trace);
                 } catch (Exception e) {
