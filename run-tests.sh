@@ -41,10 +41,6 @@ Runs, in order (quick modes of every step except the model check, which is the R
                               quick TLC model (tests/spec-mutants.sh, docs/spec-mutants.md)
  10. mutation testing         PIT on the engine's barrier and checkpoint packages; each package's
                               score must reach its threshold (tests/mutation-testing.sh --quick)
- 10b. conformance on Flink    real Flink 2.3.0 jobs on a MiniCluster, every mode, with failures:
-                              each run judged by the cut, the output and (aligned, at-least-once)
-                              TLC; the broken twins (wrong user code) rejected by both
-                              (tests/conformance.sh --quick, docs/conformance.md)
  11. docs test                every `sh runnable` block of README.md and docs/ run as written in a
                               fresh clone (the quick start: build, a model, the demo, a file job,
                               kill -9 and resume); its self-test first: broken blocks are caught
@@ -97,7 +93,6 @@ step "crash test broken twin caught" tests/crash-test.sh --expect-broken --mode 
 step "spec-mutants self-test" tests/spec-mutants-selftest.sh
 step "spec mutants killed" tests/spec-mutants.sh --quick --jobs 2
 step "mutation testing (PIT)" tests/mutation-testing.sh --quick
-step "conformance on real Flink (+ broken twins)" tests/conformance.sh --quick
 step "docs-test self-test" tests/docs-test.sh --self-test
 step "docs test (runnable blocks, fresh clone)" tests/docs-test.sh
 
