@@ -59,13 +59,30 @@ logs=$(mktemp -d) || { echo "run-tests.sh: cannot create a temporary directory" 
 trap 'rm -rf "$logs"' EXIT
 # Each step's output goes to the terminal and to a log; a failed step's lines that name what failed
 # are repeated after the summary, so that the end of the output (all a CI page may keep) says why.
+# CPU seconds (user + system) of every finished child process so far, into $cpu_now. bash's
+# `times` must run in this shell: in a command substitution it would count a subshell's children.
+cpu_now=0
+read_cpu() {
+  times >"$logs/times"
+  cpu_now=$(sed -n 2p "$logs/times" | awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] } printf "%d", s }')
+}
+# A step's wall seconds and how many cores it kept busy on average (CPU seconds / wall seconds),
+# into $took: a step well under the machine's cores leaves room that a faster test command could use.
+took=""
+took_since() {
+  local wall=$((SECONDS - $1)) cpu
+  read_cpu; cpu=$((cpu_now - $2))
+  took=$(printf '%5ss  %4s cores' "$wall" "$(awk -v c="$cpu" -v w="$wall" 'BEGIN { printf "%.1f", (w > 0 ? c / w : 0) }')")
+}
 step() {
   local name=$1; shift
   echo; echo "=== $name: $* ==="
-  local start=$SECONDS log="$logs/$((passed + failed)).log"
-  if "$@" 2>&1 | tee "$log"; then passed=$((passed + 1)); summary+=("ok      $(printf '%5ss' $((SECONDS - start)))  $name")
+  local start=$SECONDS log="$logs/$((passed + failed)).log" cpu0
+  read_cpu; cpu0=$cpu_now
+  if "$@" 2>&1 | tee "$log"; then passed=$((passed + 1)); took_since "$start" "$cpu0"; summary+=("ok      $took  $name")
   else
-    failed=$((failed + 1)); summary+=("FAILED  $(printf '%5ss' $((SECONDS - start)))  $name")
+    took_since "$start" "$cpu0"
+    failed=$((failed + 1)); summary+=("FAILED  $took  $name")
     local why
     # A failed test names itself first (Surefire's "<<< FAILURE!"); else the last lines that say
     # what failed, without Maven's advice; else the log's last lines.
