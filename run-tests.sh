@@ -33,18 +33,21 @@ Runs, in order (quick modes of every step except the model check, which is the R
                               must diverge (tests/spec-replay.sh --quick)
   4. jcstress --quick         races on channel, handlers, coordinator, store: no forbidden outcome
   5. jcstress broken twins    every Broken... jcstress test must be caught
-  6. crash test               durable jobs killed with SIGKILL (random moments and every window of a
-                              checkpoint write) and resumed until done: exactly-once, healthy directory
-  7. crash test broken twin   a store writing in place (simulated) must fail the health check
-  8. spec-mutants self-test   the mutation harness's verdicts on fixture mutants (its broken twins)
-  9. spec mutants --quick     small mistakes in the protocol modules: each must be caught by a
+  6. spec mutants --quick     small mistakes in the protocol modules: each must be caught by a
                               quick TLC model (tests/spec-mutants.sh, docs/spec-mutants.md)
- 10. mutation testing         PIT on the engine's barrier and checkpoint packages; each package's
+  7. mutation testing         PIT on the engine's barrier and checkpoint packages; each package's
                               score must reach its threshold (tests/mutation-testing.sh --quick)
- 11. docs test                every `sh runnable` block of README.md and docs/ run as written in a
+  8. two lanes at once (each leaves a core mostly idle; neither's verdict depends on speed):
+     a. crash test            durable jobs killed with SIGKILL (random moments and every window of a
+                              checkpoint write) and resumed until done: exactly-once, healthy directory;
+                              its broken twin: a store writing in place (simulated) must fail the
+                              health check; then the spec-mutants self-test: the mutation
+                              harness's verdicts on fixture mutants (its broken twins)
+     b. docs test             every `sh runnable` block of README.md and docs/ run as written in a
                               fresh clone (the quick start: build, a model, the demo, a file job,
                               kill -9 and resume); its self-test first: broken blocks are caught
-Each step's output goes to the terminal; a summary line per step closes the run.
+Each step's output goes to the terminal (a lane's when the lane ends); a summary line per step,
+with its wall time and the cores it kept busy, closes the run.
 USAGE
   exit 0
 fi
@@ -54,7 +57,6 @@ command -v java >/dev/null 2>&1 || { echo "run-tests.sh: java not found: install
 command -v mvn >/dev/null 2>&1 || { echo "run-tests.sh: mvn not found: install Maven 3.8+" >&2; exit 3; }
 command -v python3 >/dev/null 2>&1 || { echo "run-tests.sh: python3 not found: the trace-validation and PIT steps need it" >&2; exit 3; }
 
-passed=0; failed=0; summary=(); reasons=()
 logs=$(mktemp -d) || { echo "run-tests.sh: cannot create a temporary directory" >&2; exit 3; }
 trap 'rm -rf "$logs"' EXIT
 # Each step's output goes to the terminal and to a log; a failed step's lines that name what failed
@@ -74,15 +76,21 @@ took_since() {
   read_cpu; cpu=$((cpu_now - $2))
   took=$(printf '%5ss  %4s cores' "$wall" "$(awk -v c="$cpu" -v w="$wall" 'BEGIN { printf "%.1f", (w > 0 ? c / w : 0) }')")
 }
+# Each step writes its result to a file of $logs (its summary line under a key that sorts in the
+# order the steps are listed, and a failed step's reasons), so that steps run in a lane (a
+# background shell, below) report as the others do.
+step_no=0 lane_key=""
 step() {
   local name=$1; shift
+  step_no=$((step_no + 1))
+  local key; key=$(printf '%s%03d' "$lane_key" "$step_no")
   echo; echo "=== $name: $* ==="
-  local start=$SECONDS log="$logs/$((passed + failed)).log" cpu0
+  local start=$SECONDS log="$logs/$key.log" cpu0
   read_cpu; cpu0=$cpu_now
-  if "$@" 2>&1 | tee "$log"; then passed=$((passed + 1)); took_since "$start" "$cpu0"; summary+=("ok      $took  $name")
+  if "$@" 2>&1 | tee "$log"; then took_since "$start" "$cpu0"; echo "ok      $took  $name" >"$logs/$key.ok"
   else
     took_since "$start" "$cpu0"
-    failed=$((failed + 1)); summary+=("FAILED  $took  $name")
+    echo "FAILED  $took  $name" >"$logs/$key.failed"
     local why
     # A failed test names itself first (Surefire's "<<< FAILURE!"); else the last lines that say
     # what failed, without Maven's advice; else the log's last lines.
@@ -91,8 +99,35 @@ step() {
           | grep -vE '^\[(INFO|WARNING)\]|Failures: 0, Errors: 0|Re-run Maven|-> \[Help|Help 1|full stack trace|^\[ERROR\] *$' \
           | tail -n 4 | cut -c1-200)
     [ -n "$why" ] || why=$(grep -v '^[[:space:]]*$' "$log" | tail -n 2 | cut -c1-200)
-    reasons+=("--- $name:" "$why")
+    printf '%s\n' "--- $name:" "$why" >"$logs/$key.why"
   fi
+}
+# together LANE...: runs the lanes (functions that call step) at once, each in a background shell,
+# and waits for all; each lane's output is printed whole when it ends, lanes in the order given.
+# For steps that leave a core idle (one JVM at a time, processes killed and resumed, waits for a
+# job's first checkpoint), whose checks do not depend on how fast they run; never for jcstress,
+# whose races need the cores it finds.
+together() {
+  local lane i=0 pids=() prefix
+  step_no=$((step_no + 1)); prefix=$(printf '%03d' "$step_no")
+  # Each lane in its own process group (set -m), so that an interrupt ends the lanes' processes too.
+  set -m
+  for lane in "$@"; do
+    i=$((i + 1))
+    ( lane_key="$prefix.$i."; step_no=0; "$lane" >"$logs/lane.$i.out" 2>&1 ) &
+    pids+=($!)
+    echo "=== lane $i ($lane): started, its output follows when it ends ==="
+  done
+  set +m
+  trap 'for p in "${pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null; done; exit 130' INT TERM
+  i=0
+  for lane in "$@"; do
+    wait "${pids[$i]}"
+    i=$((i + 1))
+    echo; echo "=== lane $i ($lane): output ==="
+    cat "$logs/lane.$i.out"
+  done
+  trap - INT TERM
 }
 
 # Two module builds at once (-T 2): after the engine, the tools, the stress tests and the
@@ -105,16 +140,26 @@ step "trace validation" tests/trace-validation.sh
 step "spec-to-engine replay (+ broken twins)" tests/spec-replay.sh --quick
 step "jcstress quick" stress-tests/run-jcstress.sh --quick
 step "jcstress broken twins caught" stress-tests/run-jcstress.sh --quick --expect-broken
-step "crash test (kill -9, resume)" tests/crash-test.sh
-step "crash test broken twin caught" tests/crash-test.sh --expect-broken --mode aligned --kills 3
-step "spec-mutants self-test" tests/spec-mutants-selftest.sh
 step "spec mutants killed" tests/spec-mutants.sh --quick --jobs 2
 step "mutation testing (PIT)" tests/mutation-testing.sh --quick
-step "docs-test self-test" tests/docs-test.sh --self-test
-step "docs test (runnable blocks, fresh clone)" tests/docs-test.sh
+crash_lane() {
+  step "crash test (kill -9, resume)" tests/crash-test.sh
+  step "crash test broken twin caught" tests/crash-test.sh --expect-broken --mode aligned --kills 3
+  step "spec-mutants self-test" tests/spec-mutants-selftest.sh
+}
+docs_lane() {
+  step "docs-test self-test" tests/docs-test.sh --self-test
+  step "docs test (runnable blocks, fresh clone)" tests/docs-test.sh
+}
+together crash_lane docs_lane
 
 echo; echo "=== summary ==="
-printf '%s\n' "${summary[@]}"
-[ ${#reasons[@]} -eq 0 ] || { echo "=== why the failed steps failed (the end of each one's log) ==="; printf '%s\n' "${reasons[@]}"; }
+results=$(cd "$logs" && ls -- *.ok *.failed 2>/dev/null | sort -V)
+for r in $results; do cat "$logs/$r"; done
+passed=$(grep -c '\.ok$' <<<"$results"); failed=$(grep -c '\.failed$' <<<"$results")
+if [ "$failed" -gt 0 ]; then
+  echo "=== why the failed steps failed (the end of each one's log) ==="
+  for r in $(cd "$logs" && ls -- *.why | sort -V); do cat "$logs/$r"; done
+fi
 echo "steps: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
