@@ -55,7 +55,7 @@ public final class Main {
                        the bags the trace reported, the keyed counts those of the bags' keys
               --debug  stack traces and Flink's failure causes
               quick    the test command's form: 5 seeded runs with a failure per mode (join and
-                       diamond), then every broken twin; exit 0 iff every run is accepted and every
+                       diamond) and one with the two-phase-commit sink, then every broken twin; exit 0 iff every run is accepted and every
                        twin rejected. TLC judges two runs at a time while the next runs go on.
 
             Exit codes: 0 accepted, 1 a run rejected (or a twin not caught), 2 usage, 3 environment.
