@@ -31,6 +31,12 @@
 (*   or processed bag the task's); FailTask only pins its attempt;         *)
 (*   RunEnded with "finished"                                              *)
 (*   that the spec has nothing left to move (TraceValidation's RunEnded).  *)
+(* - With a two-phase-commit sink (header transactionalSink: the spec's    *)
+(*   TransactionalSink): the sink's NotifyCheckpointComplete is the spec's *)
+(*   action of that name (Flink's committer committed the transactions of *)
+(*   that checkpoint), checked as the engine's: committed, output.  Any    *)
+(*   event with "output" (the sink's snapshots, its commits, RunEnded)     *)
+(*   says what a reader of the output sees after it: the spec's committed. *)
 (*                                                                         *)
 (* Hidden: every step no user function sees: TriggerCheckpoint,           *)
 (* CompleteCheckpoint, AbortCheckpoint, FailAndRestore, the spec's        *)
@@ -159,17 +165,22 @@ FlinkWellFormed(ev) ==
 \* A source's snapshot that is the spec's InjectBarrier: the source has not ended.
 Injects(ev) == ev.event = "SnapshotState" /\ ev.task \in Sources /\ ev.task \notin endedSources
 
+\* A two-phase-commit sink's commit (SinkTasks is empty without TransactionalSink): the spec's
+\* NotifyCheckpointComplete(t, c), the engine trace module's Act of that event.
+Commits(ev) == ev.event = "NotifyCheckpointComplete" /\ ev.task \in SinkTasks
+
 \* The engine trace event whose action (the engine trace module's Act) event ev is: the
 \* same for the data events and RunEnded, InjectBarrier for a snapshot that injects.
 \* Observations have none (ObservationOnly).
 AsSpecEvent(ev) == IF Injects(ev) THEN [event |-> "InjectBarrier", task |-> ev.task, checkpoint |-> ev.checkpoint]
                    ELSE ev
 IsSpecAction(ev) == ev.event \in {"EmitRecord", "ProcessRecord", "SendEndOfPartition"} \/ Injects(ev)
-                    \/ (ev.event = "RunEnded" /\ ev.finished)
+                    \/ (ev.event = "RunEnded" /\ ev.finished) \/ Commits(ev)
 
 \* What each event records besides its parameters: the names of its checks.
-FlinkCheckNames(ev) ==
-    CASE ev.event = "EmitRecord" -> <<"attempt", "record", "offset">>
+FlinkEventCheckNames(ev) ==
+    CASE Commits(ev) -> <<"attempt", "checkpoint", "committed">>
+      [] ev.event = "EmitRecord" -> <<"attempt", "record", "offset">>
       [] ev.event = "ProcessRecord" -> <<"attempt", "record">>
       [] ev.event = "SendEndOfPartition" -> <<"attempt", "offset">>
       [] ev.event = "SnapshotState" -> IF ev.task \in Sources THEN <<"attempt", "offset">> ELSE <<"attempt", "snapshot">>
@@ -178,6 +189,10 @@ FlinkCheckNames(ev) ==
               IF ev.task \in Sources THEN <<"attempt", "restored", "offset">> ELSE <<"attempt", "restored", "processed">>
       [] ev.event = "RunEnded" -> <<"attempt", "finished">>
       [] OTHER -> <<"attempt">>
+\* ... and "output" of an event that has it (a two-phase-commit sink's snapshot or commit,
+\* RunEnded).
+FlinkCheckNames(ev) == IF "output" \in DOMAIN ev THEN FlinkEventCheckNames(ev) \o <<"output">>
+                       ELSE FlinkEventCheckNames(ev)
 
 \* Check k of event ev (Snapshotted(t, c): the mode's "t has taken its snapshot of c").
 \* - attempt: the task runs in the spec's current attempt.
@@ -186,8 +201,12 @@ FlinkCheckNames(ev) ==
 \* - InitializeState: the restored checkpoint is the latest completed one (0: none), and the
 \*   task starts from the spec's state (FailAndRestore's offsets and bags; Init's if none).
 \* - the notifications: the coordinator completed / aborted c.
+\* - output: the spec's committed output after the step is the one recorded; committed (a
+\*   commit): as the engine's (TraceValidation's Check), something is committed iff the spec's
+\*   sink had a transaction pending up to c.
 FlinkCheck(ev, k, Snapshotted(_, _)) ==
     CASE k = "attempt" -> failures = ev.attempt
+      [] k \in {"output", "committed"} -> Check(ev, k)
       [] ev.event \in {"EmitRecord", "ProcessRecord", "SendEndOfPartition", "RunEnded"} -> Check(ev, k)
       [] ev.event = "SnapshotState" /\ k = "offset" ->
               snapOffset'[ev.checkpoint][ev.task] = ev.offset /\ ev.task \in acked'[ev.checkpoint]
@@ -251,7 +270,7 @@ FlinkExplain(Act(_), Observe, Snapshotted(_, _)) ==
 StateRecord == [offset |-> offset, chan |-> chan, processed |-> processed, handling |-> handling,
                 arrived |-> arrived, ckpt |-> ckpt, acked |-> acked, latest |-> latest,
                 failures |-> failures, current |-> current, endedInputs |-> endedInputs,
-                endedSources |-> endedSources]
+                endedSources |-> endedSources, committed |-> committed, txnPending |-> txnPending]
 
 \* TLC register 1: the furthest event a dead end has been printed for.
 ASSUME TLCSet(1, 0)
@@ -270,6 +289,7 @@ FlinkUnexplained(Act(_), Observe, Snapshotted(_, _), HiddenAction) ==
 \* The branch of each matched event (the coverage report's TRACE-STEP lines).
 FlinkBranch(ev) ==
     CASE Injects(ev) -> "a source injects its barrier"
+      [] Commits(ev) -> "a sink commits"
       [] ev.event = "SnapshotState" /\ ev.task \in Sources -> "an ended source's final offset"
       [] ev.event = "SnapshotState" -> "an operator's snapshot"
       [] ev.event = "InitializeState" -> IF ev.restored = 0 THEN "fresh start" ELSE "restored"

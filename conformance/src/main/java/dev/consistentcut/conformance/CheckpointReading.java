@@ -61,12 +61,15 @@ final class CheckpointReading {
         for (Path chk : chks) {
             String id = chk.getFileName().toString().substring(4);
             SavepointReader reader = SavepointReader.read(env, chk.toUri().toString());
-            List<DataStream<String>> parts = List.of(
+            List<DataStream<String>> parts = new ArrayList<>(List.of(
                     reader.readListState(OperatorIdentifier.forUid("join"), "processed", Types.STRING)
                             .map(e -> id + "|join|" + e).returns(Types.STRING),
-                    reader.readListState(OperatorIdentifier.forUid("sink"), "processed", Types.STRING)
-                            .map(e -> id + "|sink|" + e).returns(Types.STRING),
-                    reader.readKeyedState(OperatorIdentifier.forUid("join"), new Counts(id), Types.INT, Types.STRING));
+                    reader.readKeyedState(OperatorIdentifier.forUid("join"), new Counts(id), Types.INT, Types.STRING)));
+            if (!spec.transactionalSink()) {
+                // (the two-phase-commit sink's writer state is Flink's serialized writer state, not this list)
+                parts.add(reader.readListState(OperatorIdentifier.forUid("sink"), "processed", Types.STRING)
+                        .map(e -> id + "|sink|" + e).returns(Types.STRING));
+            }
             for (DataStream<String> p : parts) {
                 all = all == null ? p : all.union(p);
             }
@@ -89,7 +92,7 @@ final class CheckpointReading {
         for (Path chk : chks) {
             long c = Long.parseLong(chk.getFileName().toString().substring(4));
             Map<String, Map<String, Integer>> r = read.getOrDefault(c, Map.of());
-            for (String uid : List.of("join", "sink")) {
+            for (String uid : spec.transactionalSink() ? List.of("join") : List.of("join", "sink")) {
                 Map<String, Integer> traced = tracedBag(events, c, uid);
                 if (traced == null) {
                     continue; // a finished task's state: no SnapshotState to compare with

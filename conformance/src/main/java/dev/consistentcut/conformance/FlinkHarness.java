@@ -74,6 +74,9 @@ public final class FlinkHarness implements AutoCloseable {
         Topology topology = new Topology(spec);
         int maxConcurrent = 1;
         TraceLog log = new TraceLog(topology.header(maxConcurrent));
+        if (spec.transactionalSink()) {
+            log.sinkDir(freshSinkDir(spec));
+        }
         TraceLog.install(log);
         JobGraph job = jobGraph(spec, maxConcurrent, checkpointDir);
         JobID id = job.getJobID();
@@ -93,8 +96,14 @@ public final class FlinkHarness implements AutoCloseable {
             long arrivals = log.gateArrivals();
             long now = System.nanoTime();
             boolean allThere = log.sourcesAtGate() + log.sourcesEnded() >= topology.sources.size();
-            boolean fresh = arrivals > served && (allThere || now - log.lastArrivalNanos() > RETRIGGER_NANOS);
-            boolean gate = log.anySourceAtGate() && (fresh || arrivals <= served && now - lastTrigger > 3 * RETRIGGER_NANOS);
+            // With the two-phase-commit sink: one checkpoint per gate, when every source is there,
+            // and another only if none completed for a long while (declined): a second checkpoint
+            // at the same gate would hold an empty transaction and be the one a failure restores,
+            // whose re-commit would then meet nothing already committed.
+            boolean tx = spec.transactionalSink();
+            boolean fresh = arrivals > served && (allThere || !tx && now - log.lastArrivalNanos() > RETRIGGER_NANOS);
+            boolean gate = log.anySourceAtGate()
+                    && (fresh || arrivals <= served && now - lastTrigger > (tx ? 20 : 3) * RETRIGGER_NANOS);
             if (trigger.isDone() && (gate || atEnd && now - lastTrigger > RETRIGGER_NANOS)) {
                 served = arrivals;
                 lastTrigger = now;
@@ -124,9 +133,33 @@ public final class FlinkHarness implements AutoCloseable {
             failure = "did not end within " + RUN_TIMEOUT.toSeconds() + " s; cancelled";
         }
         int lastAttempt = log.events().stream().mapToInt(e -> ((Number) e.get("attempt")).intValue()).max().orElse(0);
-        log.event("RunEnded", "job", lastAttempt, "finished", finished);
+        if (spec.transactionalSink()) {
+            // what a reader of the two-phase-commit sink's output sees once the job has ended
+            log.event("RunEnded", "job", lastAttempt, "finished", finished, "output", log.committedOutput());
+        } else {
+            log.event("RunEnded", "job", lastAttempt, "finished", finished);
+        }
         return new Outcome(spec, log, finished, failure, (System.nanoTime() - start) / 1e9,
                 checkpointDir == null ? null : checkpointDir.resolve(id.toString()).resolve("retained"));
+    }
+
+    /**
+     * The two-phase-commit sink's directory of run {@code spec}, emptied:
+     * {@code target/conformance/sink/<the trace's name>/} with {@code pending/} and {@code committed/}.
+     */
+    static java.nio.file.Path freshSinkDir(RunSpec spec) throws java.io.IOException {
+        String name = Runner.defaultTrace(spec).getFileName().toString().replace(".ndjson", "");
+        java.nio.file.Path dir = java.nio.file.Path.of("target", "conformance", "sink", name).toAbsolutePath();
+        if (java.nio.file.Files.exists(dir)) {
+            try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.walk(dir)) {
+                for (java.nio.file.Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    java.nio.file.Files.delete(p);
+                }
+            }
+        }
+        java.nio.file.Files.createDirectories(dir.resolve("pending"));
+        java.nio.file.Files.createDirectories(dir.resolve("committed"));
+        return dir;
     }
 
     /**
@@ -210,9 +243,15 @@ public final class FlinkHarness implements AutoCloseable {
                     .name("right");
             keyedInput = left.union(right);
         }
-        keyedInput.keyBy(new ByKey(), Types.INT).process(new JoinFunction(spec), type).uid("join").name("join")
-                .setParallelism(RunSpec.JOIN_PARALLELISM)
-                .process(new RelayFunction(spec, "sink"), type).uid("sink").name("sink");
+        DataStream<Rec> joined = keyedInput.keyBy(new ByKey(), Types.INT).process(new JoinFunction(spec), type)
+                .uid("join").name("join").setParallelism(RunSpec.JOIN_PARALLELISM);
+        if (spec.transactionalSink()) {
+            // The Sink V2 writer (uid "sink", the trace's sink#0) and its committer, which Flink
+            // adds behind it: with chaining off, a task of its own, fed by a forward channel.
+            joined.sinkTo(new TransactionalSink(spec)).uid("sink").name("sink");
+        } else {
+            joined.process(new RelayFunction(spec, "sink"), type).uid("sink").name("sink");
+        }
         return env.getStreamGraph().getJobGraph();
     }
 

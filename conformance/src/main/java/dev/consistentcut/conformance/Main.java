@@ -19,6 +19,7 @@ public final class Main {
     static final String USAGE = """
             Usage: ./conformance.sh run --mode MODE --job JOB --failures N --seed S [--trace FILE]
                                         [--runs K] [--records R] [--interval MS] [--twin TWIN]
+                                        [--sink plain|transactional]
                                         [--spec DIR] [--read-checkpoints] [--debug]
                    ./conformance.sh quick [--spec DIR] [--debug]
                    ./conformance.sh --help
@@ -41,13 +42,20 @@ public final class Main {
                        a checkpoint at each gate, where a source waits for one, and the final one)
               --twin T a broken twin (deliberately wrong user code, must be rejected):
                        source-offset-ahead | state-in-notify | sink-drops-on-restore | replay-from-zero
+                       | commit-on-snapshot | commit-not-idempotent (these two: of the
+                       two-phase-commit sink, which they switch on)
+              --sink S plain (default: the sink is an operator that keeps what it processed) |
+                       transactional (a two-phase-commit sink on Flink's Sink V2 API: the writer
+                       pre-commits a transaction file per checkpoint, the committer commits it when
+                       the checkpoint completes; the committed files are the output:
+                       target/conformance/sink/<trace name>/committed/)
               --spec DIR    the spec directory (default spec)
               --read-checkpoints  retain every completed checkpoint (target/conformance/checkpoints/)
                        and read it back with Flink's State Processor API: the operator state must be
                        the bags the trace reported, the keyed counts those of the bags' keys
               --debug  stack traces and Flink's failure causes
               quick    the test command's form: 5 seeded runs with a failure per mode (join and
-                       diamond), then every broken twin; exit 0 iff every run is accepted and every
+                       diamond) and one with the two-phase-commit sink, then every broken twin; exit 0 iff every run is accepted and every
                        twin rejected. TLC judges two runs at a time while the next runs go on.
 
             Exit codes: 0 accepted, 1 a run rejected (or a twin not caught), 2 usage, 3 environment.
@@ -87,7 +95,7 @@ public final class Main {
             }
         }
         List<String> known = List.of("--mode", "--job", "--failures", "--seed", "--trace", "--runs", "--records",
-                "--twin", "--spec", "--interval", "--read-checkpoints");
+                "--twin", "--spec", "--interval", "--read-checkpoints", "--sink");
         for (String k : o.keySet()) {
             if (!known.contains(k)) {
                 err.println("conformance: unknown option " + k + " (see --help)");
@@ -181,13 +189,18 @@ public final class Main {
                 throw new UsageException("--twin " + o.get("--twin") + ": not a broken twin");
             }
         }
+        String sink = o.getOrDefault("--sink", "plain");
+        if (!sink.equals("plain") && !sink.equals("transactional")) {
+            throw new UsageException("--sink " + sink + ": expected plain or transactional");
+        }
         if (runs < 1 || (runs > 1 && o.containsKey("--trace"))) {
             throw new UsageException(runs < 1 ? "--runs needs 1 or more" : "--trace names one run's file: leave it out with --runs");
         }
         List<RunSpec> specs = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
             try {
-                RunSpec base = new RunSpec(mode, job, failures, seed + i, records, 3, interval, RunSpec.Twin.NONE);
+                RunSpec base = new RunSpec(mode, job, failures, seed + i, records, 3, interval, RunSpec.Twin.NONE,
+                        sink.equals("transactional"));
                 specs.add(base.withTwin(twin));
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());

@@ -22,9 +22,12 @@ import java.util.Random;
  * @param checkpointMillis the periodic checkpoint interval; 0: only the checkpoints the harness
  *     triggers while a source waits at a gate (and at the end)
  * @param twin the deliberately wrong user code of a broken twin, or {@link Twin#NONE}
+ * @param transactionalSink the sink is the two-phase-commit sink ({@link TransactionalSink}: a
+ *     Sink V2 writer that pre-commits and a committer that commits on checkpoint completion),
+ *     not the plain operator
  */
 public record RunSpec(String mode, String job, int failures, long seed, int records, int emitMillis, int checkpointMillis,
-                      Twin twin)
+                      Twin twin, boolean transactionalSink)
         implements Serializable {
 
     /** Keys of the records: few, so that both keyed tasks get records of both sources. */
@@ -54,7 +57,24 @@ public record RunSpec(String mode, String job, int failures, long seed, int reco
         /** The sink drops its restored state (as if it had committed its output in snapshotState). */
         SINK_DROPS_ON_RESTORE,
         /** The source replays from offset 0 on restore while every operator keeps its restored state. */
-        REPLAY_FROM_ZERO
+        REPLAY_FROM_ZERO,
+        /**
+         * The two-phase-commit sink's writer commits its transaction in prepareCommit (the
+         * checkpoint's snapshot) instead of leaving it to the committer (the spec's
+         * BugCommitOnSnapshot): output becomes visible before its checkpoint completes.
+         */
+        COMMIT_ON_SNAPSHOT,
+        /**
+         * The two-phase-commit sink's committer appends a transaction's records to the output each
+         * time it is asked, so the re-commit of the restored checkpoint's transactions after a
+         * failure appends again (the spec's BugCommitNotIdempotent).
+         */
+        COMMIT_NOT_IDEMPOTENT;
+
+        /** A twin of the two-phase-commit sink: its runs use that sink. */
+        public boolean ofTransactionalSink() {
+            return this == COMMIT_ON_SNAPSHOT || this == COMMIT_NOT_IDEMPOTENT;
+        }
     }
 
     public RunSpec {
@@ -75,7 +95,8 @@ public record RunSpec(String mode, String job, int failures, long seed, int reco
 
     /** The default small run: a dozen records per source (more for more failures), throttled. */
     public static RunSpec of(String mode, String job, int failures, long seed) {
-        return new RunSpec(mode, job, failures, seed, recordsFor(failures), 3, DEFAULT_CHECKPOINT_MILLIS, Twin.NONE);
+        return new RunSpec(mode, job, failures, seed, recordsFor(failures), 3, DEFAULT_CHECKPOINT_MILLIS, Twin.NONE,
+                false);
     }
 
     /** The default records per source for {@code failures} failures: four a failure plus eight, at least a dozen. */
@@ -87,9 +108,16 @@ public record RunSpec(String mode, String job, int failures, long seed, int reco
      * The same run with broken twin {@code t}, checkpointed only at the gates: then the first
      * completed checkpoint is the first gate's, whose cut holds records, and no earlier
      * notification reaches a task before it (what makes each twin's catch certain, not likely).
+     * A twin of the two-phase-commit sink runs with that sink.
      */
     public RunSpec withTwin(Twin t) {
-        return new RunSpec(mode, job, failures, seed, records, emitMillis, t == Twin.NONE ? checkpointMillis : 0, t);
+        return new RunSpec(mode, job, failures, seed, records, emitMillis, t == Twin.NONE ? checkpointMillis : 0, t,
+                transactionalSink || t.ofTransactionalSink());
+    }
+
+    /** The same run with the two-phase-commit sink ({@code true}) or the plain one. */
+    public RunSpec withTransactionalSink(boolean on) {
+        return new RunSpec(mode, job, failures, seed, records, emitMillis, checkpointMillis, twin, on);
     }
 
     /** The source tasks. */

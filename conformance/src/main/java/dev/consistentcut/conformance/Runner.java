@@ -49,8 +49,9 @@ final class Runner {
 
     static Path defaultTrace(RunSpec s) {
         String twin = s.twin() == RunSpec.Twin.NONE ? "" : "-" + s.twin().name().toLowerCase(Locale.ROOT).replace('_', '-');
-        return Path.of("target", "conformance", s.mode() + "-" + s.job() + "-f" + s.failures() + "-s" + s.seed() + twin
-                + ".ndjson");
+        String sink = s.transactionalSink() ? "-2pc" : "";
+        return Path.of("target", "conformance", s.mode() + "-" + s.job() + "-f" + s.failures() + "-s" + s.seed() + sink
+                + twin + ".ndjson");
     }
 
     /** Runs {@code spec}, writes its trace to {@code trace}, judges it (TLC in this thread) and prints the verdict. */
@@ -133,7 +134,8 @@ final class Runner {
         RunSpec s = j.spec();
         long failures = events.stream().filter(e -> e.get("event").equals("FailTask")).count();
         int completed = TraceChecks.completed(events).size();
-        String twin = s.twin() == RunSpec.Twin.NONE ? "" : " twin " + s.twin().name().toLowerCase(Locale.ROOT).replace('_', '-');
+        String twin = (s.transactionalSink() ? " 2pc sink" : "")
+                + (s.twin() == RunSpec.Twin.NONE ? "" : " twin " + s.twin().name().toLowerCase(Locale.ROOT).replace('_', '-'));
         StringBuilder b = new StringBuilder();
         java.util.Formatter f = new java.util.Formatter(b, Locale.ROOT);
         f.format("%s %s %s failures %d seed %d%s: %s in %.1f s (%d events, %d checkpoints completed, %d failure(s))%n",

@@ -118,7 +118,7 @@ final class Topology {
         h.put("maxConcurrent", maxConcurrent);
         h.put("abortsReachTasks", true);
         h.put("endOfInput", true);
-        h.put("transactionalSink", false);
+        h.put("transactionalSink", spec.transactionalSink());
         List<Object> routes = new ArrayList<>();
         for (String s : sources) {
             for (String n : nodesOf(s)) {

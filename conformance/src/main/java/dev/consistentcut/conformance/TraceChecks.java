@@ -20,7 +20,14 @@ import java.util.TreeSet;
  *       half; aligned both;
  *   <li>the output ({@code OutputExactlyOnceInv} / {@code OutputAtLeastOnceInv}): the sink's bag
  *       at the end of the last attempt, its restored bag plus what it processed after, holds each
- *       record of each source log once per path to the sink (at least once).
+ *       record of each source log once per path to the sink (at least once);
+ *   <li>with the two-phase-commit sink ({@link TransactionalSink}), its committed output, which
+ *       every sink snapshot, every commit and the run's end record ({@code output}): a commit
+ *       only of a checkpoint that completed (some other task was notified of it or restored from
+ *       it); the output changes only at a commit, or by the re-commit of a restore (before the
+ *       first output of a newer attempt), and never shrinks; never a record more often than
+ *       its paths to the sink ({@code NoDuplicateOutputInv}); at the end, each record exactly
+ *       that often ({@code OutputExactlyOnceInv}; at least, at least once).
  * </ul>
  * Each check returns every violation it finds, each a sentence naming the checkpoint, task and
  * record; an empty list is a pass.
@@ -36,6 +43,82 @@ public final class TraceChecks {
         List<String> out = new ArrayList<>();
         out.addAll(cuts(spec, topology, events));
         out.addAll(output(spec, topology, events));
+        if (spec.transactionalSink()) {
+            out.addAll(transactions(spec, topology, events));
+        }
+        return out;
+    }
+
+    /** The sink's commits: the sink#0 NotifyCheckpointComplete events of a two-phase-commit sink's trace. */
+    static boolean isCommit(Map<String, Object> e) {
+        return e.get("event").equals("NotifyCheckpointComplete") && "sink#0".equals(e.get("task"));
+    }
+
+    /** The checks of the two-phase-commit sink's committed output (the class comment). */
+    static List<String> transactions(RunSpec spec, Topology topology, List<Map<String, Object>> events) {
+        List<String> out = new ArrayList<>();
+        TreeSet<Long> completedElsewhere = new TreeSet<>();
+        for (Map<String, Object> e : events) {
+            if (e.get("event").equals("NotifyCheckpointComplete") && !isCommit(e)) {
+                completedElsewhere.add(num(e.get("checkpoint")));
+            } else if (e.get("event").equals("InitializeState") && num(e.get("restored")) > 0) {
+                completedElsewhere.add(num(e.get("restored")));
+            }
+        }
+        Map<String, Integer> before = new HashMap<>();
+        long attempt = 0;
+        boolean sawEnd = false;
+        for (int k = 0; k < events.size(); k++) {
+            Map<String, Object> e = events.get(k);
+            if (!e.containsKey("output")) {
+                continue;
+            }
+            String where = "event " + (k + 1) + " (" + e.get("event") + " of " + e.get("task")
+                    + (e.containsKey("checkpoint") ? ", checkpoint " + e.get("checkpoint") : "") + ")";
+            Map<String, Integer> now = bag(e.get("output"));
+            boolean commit = isCommit(e);
+            if (commit && !completedElsewhere.contains(num(e.get("checkpoint")))) {
+                out.add("commit of a checkpoint that did not complete: " + where + ": no other task was notified of"
+                        + " checkpoint " + e.get("checkpoint") + " nor restored from it");
+            }
+            boolean newAttempt = num(e.get("attempt")) > attempt;
+            if (!commit && !newAttempt && !now.equals(before)) {
+                out.add("the committed output changed outside a commit: at " + where + " it is " + new TreeMap<>(now)
+                        + ", after the previous commit " + new TreeMap<>(before));
+            }
+            for (Map.Entry<String, Integer> b : before.entrySet()) {
+                if (now.getOrDefault(b.getKey(), 0) < b.getValue()) {
+                    out.add("the committed output lost " + b.getKey() + " at " + where);
+                }
+            }
+            for (Map.Entry<String, Integer> r : now.entrySet()) {
+                String[] p = r.getKey().split("/");
+                int paths = topology.paths(p[0], Integer.parseInt(p[1]), "sink#0");
+                if (r.getValue() > paths && !spec.mode().equals("at-least-once")) {
+                    out.add("NoDuplicateOutputInv: at " + where + " the committed output holds " + r.getKey() + " "
+                            + r.getValue() + " time(s), its paths to the sink allow " + paths);
+                }
+            }
+            before = now;
+            attempt = num(e.get("attempt"));
+            if (e.get("event").equals("RunEnded")) {
+                sawEnd = Boolean.TRUE.equals(e.get("finished"));
+            }
+        }
+        if (sawEnd) {
+            boolean exactlyOnce = !spec.mode().equals("at-least-once");
+            for (String src : topology.sources) {
+                for (int off = 0; off < spec.records(); off++) {
+                    int want = topology.paths(src, off, "sink#0");
+                    int have = before.getOrDefault(src + "/" + off, 0);
+                    if (have < want || (exactlyOnce && have > want)) {
+                        out.add((exactlyOnce ? "OutputExactlyOnceInv" : "OutputAtLeastOnceInv") + ": the committed output"
+                                + " at the end holds " + src + "/" + off + " " + have + " time(s), expected "
+                                + (exactlyOnce ? "" : "at least ") + want);
+                    }
+                }
+            }
+        }
         return out;
     }
 

@@ -145,6 +145,70 @@ public final class TraceLog {
         return !atGate.isEmpty();
     }
 
+    /**
+     * The two-phase-commit sink's directory ({@link TransactionalSink}): {@code pending/} holds the
+     * pre-committed transaction files, {@code committed/} the committed ones (what a reader of the
+     * output sees); null for a run with the plain sink.
+     */
+    private volatile Path sinkDir;
+
+    void sinkDir(Path dir) {
+        sinkDir = dir;
+    }
+
+    Path sinkDir() {
+        return sinkDir;
+    }
+
+    /** Pre-committed transactions of the sink: file name -> {attempt, checkpoint it was pre-committed in}. */
+    private final Map<String, long[]> transactions = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Set<String> committedTransactions = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** The writer of attempt {@code attempt} pre-committed transaction {@code name} in checkpoint {@code c}. */
+    void transactionPreCommitted(String name, int attempt, long c) {
+        transactions.put(name, new long[] {attempt, c});
+    }
+
+    /** The checkpoint transaction {@code name} was pre-committed in; null if the writer named none. */
+    Long transactionCheckpoint(String name) {
+        long[] t = transactions.get(name);
+        return t == null ? null : t[1];
+    }
+
+    void transactionCommitted(String name) {
+        committedTransactions.add(name);
+    }
+
+    /** Whether attempt {@code attempt}'s writer pre-committed a transaction in a checkpoint up to {@code c} not committed yet. */
+    boolean transactionPendingUpTo(int attempt, long c) {
+        return transactions.entrySet().stream().anyMatch(e -> e.getValue()[0] == attempt && e.getValue()[1] <= c
+                && !committedTransactions.contains(e.getKey()));
+    }
+
+    /**
+     * The committed output now: every record line of every file in the sink's {@code committed/},
+     * as a trace bag. Read under this log's lock by the sink's events (the committer renames
+     * under it too), so an event's output is exactly what the commits logged before it left.
+     */
+    synchronized List<Object> committedOutput() {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        Path dir = sinkDir == null ? null : sinkDir.resolve("committed");
+        if (dir != null && Files.isDirectory(dir)) {
+            try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+                for (Path f : s.sorted().toList()) {
+                    for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+                        if (!line.isBlank()) {
+                            counts.merge(line.trim(), 1, Integer::sum);
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read the committed output " + dir + ": " + e.getMessage(), e);
+            }
+        }
+        return bag(counts);
+    }
+
     /** Claims attempt {@code attempt}'s one seeded throw; false if it was taken (or the attempt is not the next). */
     public boolean claimThrow(int attempt) {
         return thrown.compareAndSet(attempt, attempt + 1);

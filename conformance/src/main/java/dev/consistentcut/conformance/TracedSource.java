@@ -143,6 +143,8 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
 
     /** The instrumented reader (one per attempt). */
     static final class Reader implements SourceReader<Rec, Split> {
+        /** At most this long past a gate's completion the reader waits for the sink's commit of it. */
+        private static final long COMMIT_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
         private final RunSpec spec;
         private final String task;
         private final int attempt;
@@ -157,6 +159,9 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
         private final java.util.Set<Long> gateCheckpoints = new java.util.HashSet<>();
         private boolean gatePassed;
         private int passedGate = -1;
+        /** The gate's completed checkpoint, and when the reader heard of it. */
+        private long gateCompleted;
+        private long gateCompletedNanos;
 
         Reader(RunSpec spec, String task, int attempt) {
             this.spec = spec;
@@ -211,6 +216,14 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
                 if (!gatePassed) {
                     return false;
                 }
+                // With the two-phase-commit sink, also until the committer has committed what the
+                // sink pre-committed up to that checkpoint (it does so when notified, whatever the
+                // schedule; bounded all the same): a failure after the gate then finds it committed,
+                // so a restore's re-commit meets a transaction that is already in the output.
+                if (spec.transactionalSink() && TraceLog.current().transactionPendingUpTo(attempt, gateCompleted)
+                        && System.nanoTime() - gateCompletedNanos < COMMIT_WAIT_NANOS) {
+                    return false;
+                }
                 passedGate = next;
                 waitingAt = -1;
                 gatePassed = false;
@@ -258,6 +271,12 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
             TraceLog.current().event("NotifyCheckpointComplete", task, attempt, "checkpoint", checkpointId);
             if (waitingAt >= 0 && gateCheckpoints.contains(checkpointId)) {
                 gatePassed = true;
+                gateCompleted = checkpointId;
+                gateCompletedNanos = System.nanoTime();
+                if (spec.transactionalSink()) {
+                    // served: while it waits for the sink's commit, no further checkpoint for this gate
+                    TraceLog.current().waitingAtGate(task, false);
+                }
             }
         }
 

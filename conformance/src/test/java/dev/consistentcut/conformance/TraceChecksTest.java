@@ -20,7 +20,7 @@ class TraceChecksTest {
 
     /** A join run of 12 records per source; every record goes to its key's join task and on to the sink. */
     private static RunSpec spec(String mode) {
-        return new RunSpec(mode, "join", 0, 1, 12, 0, 0, RunSpec.Twin.NONE);
+        return new RunSpec(mode, "join", 0, 1, 12, 0, 0, RunSpec.Twin.NONE, false);
     }
 
     private static Map<String, Object> ev(String event, String task, Object... fields) {
@@ -132,5 +132,72 @@ class TraceChecksTest {
         log.event("SnapshotState", "left#0", 0, "checkpoint", 1L, "offset", 2);
         assertEquals("SnapshotState left#0", log.events().get(log.events().size() - 1).get("event") + " "
                 + log.events().get(log.events().size() - 1).get("task"));
+    }
+    /**
+     * A two-phase-commit sink's run: checkpoint 1 cut at offset 6, its transaction committed
+     * (the first half of the records), then the final checkpoint 2's (the rest), finished.
+     */
+    private static List<Map<String, Object>> txRun(RunSpec s) {
+        List<Map<String, Object>> events = new ArrayList<>(run(s, 6, 6));
+        events.remove(events.size() - 1); // RunEnded, re-added with the output
+        events.removeIf(e -> e.get("event").equals("NotifyCheckpointComplete"));
+        events.add(ev("NotifyCheckpointComplete", "join#0", "checkpoint", 1L));
+        events.add(ev("SnapshotState", "sink#0", "checkpoint", 1L, "snapshot", bagAt(s, "sink#0", 6), "output", List.of()));
+        events.add(ev("NotifyCheckpointComplete", "sink#0", "checkpoint", 1L, "committed", List.of(1L), "output",
+                bagAt(s, "sink#0", 6)));
+        events.add(ev("NotifyCheckpointComplete", "join#0", "checkpoint", 2L));
+        events.add(ev("NotifyCheckpointComplete", "sink#0", "checkpoint", 2L, "committed", List.of(2L), "output",
+                bagAt(s, "sink#0", 12)));
+        events.add(ev("RunEnded", "job", "finished", true, "output", bagAt(s, "sink#0", 12)));
+        return events;
+    }
+
+    @Test
+    void aTransactionalSinksRightCommitsPass() {
+        RunSpec s = spec("aligned").withTransactionalSink(true);
+        assertEquals(List.of(), TraceChecks.check(s, txRun(s)));
+    }
+
+    @Test
+    void outputVisibleAtASnapshotIsACommitOutsideTheCommitter() {
+        // commit-on-snapshot: the snapshot of checkpoint 1 already shows its transaction
+        RunSpec s = spec("aligned").withTransactionalSink(true);
+        List<Map<String, Object>> events = txRun(s);
+        Map<String, Object> snap = events.stream().filter(e -> e.get("event").equals("SnapshotState")
+                && e.get("task").equals("sink#0") && e.containsKey("output")).findFirst().orElseThrow();
+        snap.put("output", bagAt(s, "sink#0", 6));
+        List<String> v = TraceChecks.check(s, events);
+        assertTrue(v.get(0).startsWith("the committed output changed outside a commit"), v.toString());
+    }
+
+    @Test
+    void aCommitOfACheckpointThatDidNotCompleteIsAViolation() {
+        RunSpec s = spec("aligned").withTransactionalSink(true);
+        List<Map<String, Object>> events = txRun(s);
+        events.removeIf(e -> e.get("event").equals("NotifyCheckpointComplete") && e.get("task").equals("join#0")
+                && e.get("checkpoint").equals(2L));
+        List<String> v = TraceChecks.check(s, events);
+        assertTrue(v.get(0).startsWith("commit of a checkpoint that did not complete"), v.toString());
+    }
+
+    @Test
+    void aRecommitThatAppendsAgainBreaksNoDuplicateOutput() {
+        // commit-not-idempotent: after a restore the first half is in the output twice
+        RunSpec s = spec("aligned").withTransactionalSink(true);
+        List<Map<String, Object>> events = txRun(s);
+        Map<String, Integer> twice = new LinkedHashMap<>();
+        for (String src : s.sources()) {
+            for (int off = 0; off < 12; off++) {
+                twice.put(src + "/" + off, off < 6 ? 2 : 1);
+            }
+        }
+        Map<String, Object> last = events.get(events.size() - 2);
+        last.put("attempt", 1);
+        last.put("output", TraceLog.bag(twice));
+        events.get(events.size() - 1).put("attempt", 1);
+        events.get(events.size() - 1).put("output", TraceLog.bag(twice));
+        List<String> v = TraceChecks.check(s, events);
+        assertTrue(v.stream().anyMatch(x -> x.startsWith("NoDuplicateOutputInv")), v.toString());
+        assertTrue(v.stream().anyMatch(x -> x.startsWith("OutputExactlyOnceInv: the committed output")), v.toString());
     }
 }
