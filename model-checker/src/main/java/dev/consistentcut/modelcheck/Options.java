@@ -44,6 +44,11 @@ final class Options {
     String coverageFile;
     /** --coverage without --trace: the models run with TLC's -coverage, which the run then checks. */
     boolean coverage;
+    /**
+     * --coverage in the default set: the quick models that count (spec/coverage-set.txt), set by the
+     * run before any model starts; null: every quick model.
+     */
+    CoverageSet coverageSet;
     int jobs = 1;
     boolean failFast;
     Pictures pictures = Pictures.AUTO;
@@ -253,12 +258,24 @@ final class Options {
 
     /**
      * --coverage: whether the model runs with TLC's -coverage and counts in the verdict. In the
-     * default set only the quick tier's models do: the verdict is about what the quick models
-     * reach, and the full and simulated models run as without --coverage (no extra CPU there).
-     * With --quick, --long, --simulate or --model NAME, every model run.
+     * default set only quick models do, and of them those of the coverage set when there is one
+     * ({@link CoverageSet}): the verdict is about what the quick models reach, and the full and
+     * simulated models run as without --coverage (no extra CPU there). With --quick, --long,
+     * --simulate or --model NAME, every model run.
      */
     boolean covers(Model m) {
-        return coverage && (!tierSet.equals(DEFAULT_TIERS) || !models.isEmpty() || m.tier().equals("quick"));
+        if (!coverage) {
+            return false;
+        }
+        if (!defaultSet()) {
+            return true;
+        }
+        return m.tier().equals("quick") && (coverageSet == null || coverageSet.contains(m));
+    }
+
+    /** The default set of models: no tier option, no --model. */
+    boolean defaultSet() {
+        return tierSet.equals(DEFAULT_TIERS) && models.isEmpty();
     }
 
     /** The TLC workers of an exhaustive model: one, so that its counts are deterministic, unless --workers. */

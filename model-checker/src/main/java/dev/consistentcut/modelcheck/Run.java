@@ -48,6 +48,13 @@ final class Run {
                 return Claims.print(models, setup, out);
             }
             selected = select(models);
+            if (o.coverage && o.defaultSet()) {
+                o.coverageSet = CoverageSet.read(setup);
+                if (o.coverageSet != null) {
+                    out.println("Coverage: counted over the quick models of " + setup.shown(o.coverageSet.file()) + "; the other quick "
+                            + "models run without TLC's -coverage");
+                }
+            }
         }
         String java = setup.java();
         Path jar = TlcJar.find(setup, out);
@@ -75,6 +82,7 @@ final class Run {
         }
         Pins pins = new Pins(o, models);
         List<Model> ran = new ArrayList<>(); // --fail-fast may stop early: a log of a model not run is an older run's
+        Map<String, Long> seconds = new java.util.LinkedHashMap<>();
         for (int i = 0; i < selected.size(); i++) {
             Model m = selected.get(i);
             out.println("[" + (i + 1) + "/" + selected.size() + "] " + m.name() + " (" + m.config() + ", expect " + m.expect() + ") ...");
@@ -87,6 +95,7 @@ final class Run {
             }
             report.model(m, r, note[0]);
             ran.add(m);
+            seconds.put(m.name(), r.seconds());
             if (!r.ok() && !r.result().equals(m.expect())) {
                 out.println("      --- TLC output of " + m.name() + " from its first error (full log: "
                         + setup.shown(runner.log(m)) + ") ---");
@@ -98,7 +107,7 @@ final class Run {
             }
         }
         report.table();
-        if (o.coverage && !coverage(ran, runner)) {
+        if (o.coverage && !coverage(ran, runner, models, seconds)) {
             report.failed.add("(--coverage)");
         }
         if (o.updateCounts && !pins.update(setup, out)) {
@@ -119,17 +128,43 @@ final class Run {
 
     /**
      * --coverage: the coverage of the models that ran with -coverage ({@link Options#covers})
-     * added up and checked; false when a branch lacks a model or an exemption is stale.
+     * added up and checked; false when a branch lacks a model, an exemption is stale or the
+     * coverage set names a model that is not a quick one. A run that counted every quick model
+     * also proposes a coverage set for the default run ({@link CoverageSet#propose}).
      */
-    private boolean coverage(List<Model> ran, ModelRun runner) {
+    private boolean coverage(List<Model> ran, ModelRun runner, Map<String, Model> models, Map<String, Long> seconds)
+            throws IOException {
         CoverageTally tally = new CoverageTally(SpecSources.of(setup.specDir()));
+        Map<String, Long> counted = new java.util.TreeMap<>();
         for (Model m : ran) {
             if (!o.covers(m)) {
                 continue;
             }
             tally.add(m.name(), TlcCoverage.parse(TlcLog.lines(runner.log(m))));
+            counted.put(m.name(), seconds.getOrDefault(m.name(), 0L));
         }
-        return new CoverageCheck(tally, CoverageExemptions.read(setup)).report(out, setup.outDir().resolve("coverage.tsv"), setup);
+        boolean ok = new CoverageCheck(tally, CoverageExemptions.read(setup)).report(out, setup.outDir().resolve("coverage.tsv"), setup);
+        if (o.coverageSet != null) {
+            List<String> wrong = o.coverageSet.notQuickModels(models);
+            wrong.forEach(w -> out.println("COVERAGE SET " + setup.shown(o.coverageSet.file()) + " names " + w));
+            if (!ok) {
+                out.println("The default run counts only the coverage set's models: `./model-check.sh --quick --coverage` counts "
+                        + "every quick model, says which reach a branch, and proposes a new set.");
+            }
+            ok &= wrong.isEmpty();
+        }
+        boolean everyQuick = models.values().stream().filter(m -> m.tier().equals("quick")).allMatch(m -> counted.containsKey(m.name()));
+        if (everyQuick && !counted.isEmpty()) {
+            List<String> set = CoverageSet.propose(tally.branches().stream().map(CoverageTally.Branch::models).toList(), counted);
+            Path file = setup.outDir().resolve(CoverageSet.FILE_NAME);
+            Files.writeString(file, CoverageSet.fileText(set));
+            long all = counted.values().stream().mapToLong(Long::longValue).sum();
+            long of = set.stream().mapToLong(counted::get).sum();
+            out.println("A coverage set for the default run: " + set.size() + " of " + counted.size() + " quick models, " + of + " of their "
+                    + all + " s here, reach every branch these reached: " + setup.shown(file) + " (spec/" + CoverageSet.FILE_NAME
+                    + " is the one in use)");
+        }
+        return ok;
     }
 
     private List<Model> select(Map<String, Model> models) {

@@ -162,4 +162,69 @@ class CoverageRunTest {
         assertEquals(0, o.exit(), o.all());
         assertFalse(o.out().contains("UNREACHED"), o.out());
     }
+
+    /** Both models quick, and the coverage set in the spec directory naming some of them. */
+    private Runner.Outcome defaultRunWithCoverageSet(String... names) throws IOException {
+        Files.delete(r.spec.resolve("models.tsv")); // the fixtures' counter models: not this test's
+        Files.writeString(folder.resolve("models.tsv"), "BranchesPass\tBranches\tBranches.cfg\tpass\tquick\tx climbs to 2\t3\t3\n"
+                + "BranchesWide\tBranches\tBranchesWide.cfg\tpass\tquick\tx climbs to 5 and back\t6\t6\n");
+        Files.writeString(r.spec.resolve(CoverageSet.FILE_NAME), "# the set\n" + String.join("\n", names) + "\n");
+        return r.run("--coverage", "--no-pictures");
+    }
+
+    /**
+     * With a coverage set, the default run counts its models only: the set without the model that
+     * takes the ELSE arm fails the run with the arm unreached (that model ran, without -coverage),
+     * and says how to find a model that reaches it.
+     */
+    @Test
+    void aCoverageSetWithoutTheModelThatReachesABranchFailsTheDefaultRun() throws IOException {
+        Runner.Outcome o = defaultRunWithCoverageSet("BranchesPass");
+        assertEquals(1, o.exit(), o.all());
+        assertTrue(o.out().contains("Coverage (TLC -coverage) of 1 model(s)"), o.out());
+        assertTrue(o.out().contains("    UNREACHED 8:42-8:47  x' = 0\n"), o.out());
+        assertTrue(o.out().contains("`./model-check.sh --quick --coverage` counts every quick model"), o.out());
+        assertFalse(Files.readString(r.out.resolve("logs/BranchesWide.log")).contains("The coverage statistics"),
+                "the model outside the set ran without -coverage");
+    }
+
+    /** The set that holds the model reaching every branch: the default run passes on it alone. */
+    @Test
+    void aCoverageSetThatReachesEveryBranchPasses() throws IOException {
+        Runner.Outcome o = defaultRunWithCoverageSet("BranchesWide");
+        assertEquals(0, o.exit(), o.all());
+        assertTrue(o.out().contains("Coverage (TLC -coverage) of 1 model(s)"), o.out());
+        assertFalse(Files.readString(r.out.resolve("logs/BranchesPass.log")).contains("The coverage statistics"),
+                "the model outside the set ran without -coverage");
+    }
+
+    /** A name in the set that is no quick model fails the run: the file is out of date. */
+    @Test
+    void aCoverageSetNamingNoQuickModelFailsTheRun() throws IOException {
+        Runner.Outcome o = defaultRunWithCoverageSet("BranchesWide", "BranchesGone");
+        assertEquals(1, o.exit(), o.all());
+        assertTrue(o.out().contains("names BranchesGone (no such model)"), o.out());
+    }
+
+    /**
+     * --quick --coverage counts every quick model, whatever the set, and proposes a set that
+     * reaches the same branches; put in place, the proposal lets the default run pass. (TLC reports
+     * the subexpressions of Step's guard only for the model of Max = 2, so both are proposed.)
+     */
+    @Test
+    void aRunOfEveryQuickModelProposesACoverageSetThatTheDefaultRunPassesOn() throws IOException {
+        Files.delete(r.spec.resolve("models.tsv"));
+        Files.writeString(folder.resolve("models.tsv"), "BranchesPass\tBranches\tBranches.cfg\tpass\tquick\tx climbs to 2\t3\t3\n"
+                + "BranchesWide\tBranches\tBranchesWide.cfg\tpass\tquick\tx climbs to 5 and back\t6\t6\n");
+        Files.writeString(r.spec.resolve(CoverageSet.FILE_NAME), "BranchesPass\n");
+        Runner.Outcome o = r.run("--quick", "--coverage", "--no-pictures");
+        assertEquals(0, o.exit(), o.all());
+        assertTrue(o.out().contains("Coverage (TLC -coverage) of 2 model(s)"), o.out());
+        assertTrue(o.out().contains("A coverage set for the default run: "), o.out());
+        String proposed = Files.readString(r.out.resolve(CoverageSet.FILE_NAME));
+        assertTrue(proposed.contains("\nBranchesWide\n"), proposed);
+        Files.writeString(r.spec.resolve(CoverageSet.FILE_NAME), proposed);
+        Runner.Outcome d = r.run("--coverage", "--no-pictures");
+        assertEquals(0, d.exit(), d.all());
+    }
 }
