@@ -37,7 +37,7 @@ Runs, in order (quick modes of every step except the model check, which is the R
                               quick TLC model (tests/spec-mutants.sh, docs/spec-mutants.md)
   7. mutation testing         PIT on the engine's barrier and checkpoint packages; each package's
                               score must reach its threshold (tests/mutation-testing.sh --quick)
-  8. two lanes at once (each leaves a core mostly idle; neither's verdict depends on speed):
+  8. three lanes at once (each leaves a core mostly idle; no verdict depends on speed):
      a. crash test            durable jobs killed with SIGKILL (random moments and every window of a
                               checkpoint write) and resumed until done: exactly-once, healthy directory;
                               its broken twin: a store writing in place (simulated) must fail the
@@ -46,6 +46,9 @@ Runs, in order (quick modes of every step except the model check, which is the R
      b. docs test             every `sh runnable` block of README.md and docs/ run as written in a
                               fresh clone (the quick start: build, a model, the demo, a file job,
                               kill -9 and resume); its self-test first: broken blocks are caught
+     c. conformance quick     real Flink 2.3.0 jobs on a MiniCluster, seeded runs with a failure in
+                              every mode, each accepted by the Java checks and TLC; every broken
+                              twin of user code rejected (tests/conformance.sh --quick)
 Each step's output goes to the terminal (a lane's when the lane ends); a summary line per step,
 with its wall time and the cores it kept busy, closes the run.
 USAGE
@@ -151,7 +154,10 @@ docs_lane() {
   step "docs-test self-test" tests/docs-test.sh --self-test
   step "docs test (runnable blocks, fresh clone)" tests/docs-test.sh
 }
-together crash_lane docs_lane
+conformance_lane() {
+  step "conformance quick (real Flink runs held to the specs)" tests/conformance.sh --quick
+}
+together crash_lane docs_lane conformance_lane
 
 echo; echo "=== summary ==="
 results=$(cd "$logs" && ls -- *.ok *.failed 2>/dev/null | sort -V)
