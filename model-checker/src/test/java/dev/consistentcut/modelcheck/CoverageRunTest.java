@@ -165,11 +165,16 @@ class CoverageRunTest {
 
     /** Both models quick, and the coverage set in the spec directory naming some of them. */
     private Runner.Outcome defaultRunWithCoverageSet(String... names) throws IOException {
+        bothModelsQuick();
+        Files.writeString(r.spec.resolve(CoverageSet.FILE_NAME), "# the set\n" + String.join("\n", names) + "\n");
+        return r.run("--coverage", "--no-pictures");
+    }
+
+    /** Only this test's two models in the manifests, both quick. */
+    private void bothModelsQuick() throws IOException {
         Files.delete(r.spec.resolve("models.tsv")); // the fixtures' counter models: not this test's
         Files.writeString(folder.resolve("models.tsv"), "BranchesPass\tBranches\tBranches.cfg\tpass\tquick\tx climbs to 2\t3\t3\n"
                 + "BranchesWide\tBranches\tBranchesWide.cfg\tpass\tquick\tx climbs to 5 and back\t6\t6\n");
-        Files.writeString(r.spec.resolve(CoverageSet.FILE_NAME), "# the set\n" + String.join("\n", names) + "\n");
-        return r.run("--coverage", "--no-pictures");
     }
 
     /**
@@ -213,9 +218,7 @@ class CoverageRunTest {
      */
     @Test
     void aRunOfEveryQuickModelProposesACoverageSetThatTheDefaultRunPassesOn() throws IOException {
-        Files.delete(r.spec.resolve("models.tsv"));
-        Files.writeString(folder.resolve("models.tsv"), "BranchesPass\tBranches\tBranches.cfg\tpass\tquick\tx climbs to 2\t3\t3\n"
-                + "BranchesWide\tBranches\tBranchesWide.cfg\tpass\tquick\tx climbs to 5 and back\t6\t6\n");
+        bothModelsQuick();
         Files.writeString(r.spec.resolve(CoverageSet.FILE_NAME), "BranchesPass\n");
         Runner.Outcome o = r.run("--quick", "--coverage", "--no-pictures");
         assertEquals(0, o.exit(), o.all());
