@@ -111,45 +111,13 @@ AllArrived(t, a, x) == ArrivedWithEnded(a, x) = InputsOf(t)
 \* a passive timeout of a newer checkpoint is kept, an older one is forgotten.
 UnalignedAfter(t, c) == IF unalignedAt[t] > c THEN unalignedAt[t] ELSE 0
 
-\* How many records of a channel, already past its sender, an overtaking barrier may leave
-\* ahead of it: the model's bound, as UnalignedCheckpoint.tla's MaxAhead (its module comment,
-\* "The barrier in flight", says why Flink does so and why it is bounded); 0 unless a .cfg
-\* overrides it (MaxAhead <- ..., MCAlternatingCheckpoint.tla).
-MaxAhead == 0
-\* The records a barrier node n sends may leave ahead of it, per output: up to MaxAhead each
-\* (as UnalignedCheckpoint.tla's AheadRange).
-AheadRange(n) == [OutputsOf(n) -> 0..MaxAhead]
-
-\* The ways an overtaking barrier of c that node n sends (ch: the channels before) may leave
-\* records ahead of it, per output e: up to MaxAhead of the records at e's head, and none if
-\* e's receiver has reached c other than aligning it (it handles c unaligned, or went past
-\* it): every record ahead would then be persisted receiver-side after the sender-side part,
-\* out of FIFO order, and the cut is the same when the barrier overtakes them all.  A receiver
-\* that aligns c takes the records ahead into its state, or persists them when it switches
-\* (Switch prioritizes the barrier, as for an aligned one).
-AheadChoices(ch, n, c) ==
-    {a \in AheadRange(n) :
-        \A e \in OutputsOf(n) :
-            /\ a[e] <= Len(ch[e])
-            /\ \A j \in 1..a[e] : IsRecord(ch[e][j])
-            /\ a[e] > 0 => \/ c > current[e[2]]
-                          \/ (handling[e[2]] = c /\ ~HandlesUnaligned(e[2]))}
-\* Barrier c, overtaking, goes into every output e of node n behind the ahead[e] records at
-\* its head (ch: the channels before); with none ahead, to the head.
-Overtake(ch, n, c, ahead) ==
-    LET cut == [d \in DOMAIN ch |-> IF d \in OutputsOf(n) THEN ahead[d] ELSE 0]
-        rest == [d \in DOMAIN ch |-> SubSeq(ch[d], cut[d] + 1, Len(ch[d]))]
-        put == EnqueueAhead(rest, OutputsOf(n), OvertakingBarrier(c))
-    IN [d \in DOMAIN ch |-> SubSeq(ch[d], 1, cut[d]) \o put[d]]
-\* The records behind c's barrier in queue q (one is queued there).
-OvertakenIn(q, c) ==
-    LET k == CHOOSE k \in 1..Len(q) : IsBarrierOf(q[k], c) IN SelectSeq(SubSeq(q, k + 1, Len(q)), IsRecord)
-\* snapChan with what barrier c overtook on n's outputs appended to their persisted state (ch:
-\* the channels after c was put into them; records only: an older barrier or a cancellation
-\* barrier overtaken is no data, and the records left ahead of it are not overtaken).
+\* Barrier c, overtaking, goes to the head of every output of node n (ch: the channels before).
+Overtake(ch, n, c) == EnqueueAhead(ch, OutputsOf(n), OvertakingBarrier(c))
+\* snapChan with what barrier c overtook on n's outputs appended to their persisted state
+\* (records only: an older barrier or a cancellation barrier overtaken is no data).
 SaveOvertaken(ch, n, c) ==
     [snapChan EXCEPT ![c] = [e \in Edges |-> IF e \in OutputsOf(n)
-                                              THEN snapChan[c][e] \o OvertakenIn(ch[e], c)
+                                              THEN snapChan[c][e] \o SelectSeq(ch[e], IsRecord)
                                               ELSE snapChan[c][e]]]
 
 \* Queue q with its barrier of c (if any) moved to the head as an overtaking barrier: the
@@ -171,14 +139,11 @@ AheadOfBarrierIn(q, c) ==
        ELSE LET k == CHOOSE k \in at : TRUE IN SelectSeq(SubSeq(q, 1, k - 1), IsRecord)
 AheadOfBarrier(e, c) == AheadOfBarrierIn(chan[e], c)
 \* snapChan-like sc with, on every input of t in p (the inputs whose records t persists,
-\* SwitchPersistFrom), what c's prioritized barrier jumps over in the channels ch put ahead
-\* of c's persisted state of that input: t persists nothing of c before it handles c
-\* unaligned, so that state holds at most the sender-side part, which an overtaking barrier
-\* in flight persisted when it was sent, after the records it left ahead of it (for an
-\* aligned barrier that part is empty).
+\* SwitchPersistFrom), what c's prioritized barrier jumps over in the channels ch appended to
+\* c's persisted state of that input.
 SavePrioritized(sc, ch, t, c, p) ==
     [sc EXCEPT ![c] = [e \in Edges |-> IF e \in InputsOf(t) /\ e \in p
-                                        THEN AheadOfBarrierIn(ch[e], c) \o sc[c][e]
+                                        THEN sc[c][e] \o AheadOfBarrierIn(ch[e], c)
                                         ELSE sc[c][e]]]
 
 -----------------------------------------------------------------------------
@@ -266,10 +231,8 @@ Arrive(t, k, a, x) ==
 \* barrier as unaligned, inputs told the checkpoint started, the global checkpoint triggered.
 Switch(t, k, a, x, ch) ==
     /\ snapProcessed' = [snapProcessed EXCEPT ![k][t] = processed[t]]
-    /\ \E ahead \in AheadChoices(ch, t, k) :
-          LET placed == Overtake(PrioritizedIn(ch, t, k), t, k, ahead) IN
-          /\ chan' = placed
-          /\ snapChan' = SavePrioritized(SaveOvertaken(placed, t, k), ch, t, k, SwitchPersistFrom(InputsOf(t), a))
+    /\ chan' = Overtake(PrioritizedIn(ch, t, k), t, k)
+    /\ snapChan' = SavePrioritized(SaveOvertaken(ch, t, k), ch, t, k, SwitchPersistFrom(InputsOf(t), a))
     /\ switchedAt' = [switchedAt EXCEPT ![k] = @ \cup {t}]
     /\ SinkSnapshot({t}, {k})
     /\ Arrive(t, k, a, x)
@@ -376,12 +339,9 @@ PrioritizeBarrier(t, e) ==
     /\ e \in InputsOf(t)
     /\ \E k \in 1..Len(q) : IsBarrierOf(q[k], c) /\ \E j \in 1..(k - 1) : IsRecord(q[j])
     /\ chan' = [chan EXCEPT ![e] = PrioritizedOn(q, c)]
-    /\ snapChan' = IF e \notin SwitchPersistFrom(InputsOf(t), IF handling[t] = c THEN arrived[t] ELSE {})
-                     THEN snapChan
-                     \* handling c: behind what t persisted as it took e's records; after a
-                     \* passive timeout: ahead of the sender-side part (SavePrioritized)
-                     ELSE IF handling[t] = c THEN [snapChan EXCEPT ![c][e] = @ \o AheadOfBarrierIn(q, c)]
-                     ELSE [snapChan EXCEPT ![c][e] = AheadOfBarrierIn(q, c) \o @]
+    /\ snapChan' = IF e \in SwitchPersistFrom(InputsOf(t), IF handling[t] = c THEN arrived[t] ELSE {})
+                     THEN [snapChan EXCEPT ![c][e] = @ \o AheadOfBarrierIn(q, c)]
+                     ELSE snapChan
     /\ UNCHANGED <<sourceVars, operatorVars, ckpt, acked, snapOffset, snapProcessed, latest,
                    discardedUpTo, failures, lifecycleVars, sinkVars, alternatingVars>>
 

@@ -61,10 +61,8 @@ BugSwitchNotPropagated(b) == FALSE
 \* SwitchedCompletesProp (a switched task lets go of its checkpoint by progress alone).
 SwitchForgetsArrived(t, k, a, x, ch) ==
     /\ snapProcessed' = [snapProcessed EXCEPT ![k][t] = processed[t]]
-    /\ \E ahead \in AheadChoices(ch, t, k) :
-          LET placed == Overtake(PrioritizedIn(ch, t, k), t, k, ahead) IN
-          /\ chan' = placed
-          /\ snapChan' = SavePrioritized(SaveOvertaken(placed, t, k), ch, t, k, SwitchPersistFrom(InputsOf(t), a))
+    /\ chan' = Overtake(PrioritizedIn(ch, t, k), t, k)
+    /\ snapChan' = SavePrioritized(SaveOvertaken(ch, t, k), ch, t, k, SwitchPersistFrom(InputsOf(t), a))
     /\ switchedAt' = [switchedAt EXCEPT ![k] = @ \cup {t}]
     /\ SinkSnapshot({t}, {k})
     /\ Arrive(t, k, {}, x)
@@ -85,33 +83,6 @@ ReplayTimeoutRule ==
         /\ handling[t] = 0
         /\ ~ \E e \in InputsOf(t) : \E k \in 1..Len(chan[e]) : IsBarrierOf(chan[e][k], c) /\ chan[e][k].aligned
         /\ TimeoutAlignment(t, c)
-
------------------------------------------------------------------------------
-(* The barrier in flight (UnalignedCheckpoint.tla, "The barrier in flight";  *)
-(* AlternatingCheckpoint.tla's MaxAhead).                                  *)
-
-\* `MaxAhead <- MaxAheadOne`: an overtaking barrier may leave one record already past its
-\* sender ahead of it.
-MaxAheadOne == 1
-
-\* BugSwitchPersistsLeftAhead (`SaveOvertaken <- SaveLeftAheadToo`): a switching task's
-\* overtaking barrier that leaves records ahead of it persists them too, as if it had overtaken
-\* every record in the channel.  The receiver processes them before its snapshot: in its
-\* snapshot and in the channel state, restored twice.  TLC must report NoDoubleCountInv.
-SaveLeftAheadToo(ch, n, c) ==
-    [snapChan EXCEPT ![c] = [e \in Edges |-> IF e \in OutputsOf(n)
-                                              THEN snapChan[c][e] \o SelectSeq(ch[e], IsRecord)
-                                              ELSE snapChan[c][e]]]
-
-\* BugPrioritizedBehindSenderPart (`SavePrioritized <- SavePrioritizedBehind`): when a task
-\* prioritizes an overtaking barrier in flight, it appends the records left ahead of it behind
-\* the sender-side part the barrier persisted when it was sent, though they were sent before
-\* it.  Counts are unchanged; the channel state is out of order: TLC must report
-\* FifoChannelStateInv.  With MaxAhead = 0 it is the protocol's (either part is empty).
-SavePrioritizedBehind(sc, ch, t, c, p) ==
-    [sc EXCEPT ![c] = [e \in Edges |-> IF e \in InputsOf(t) /\ e \in p
-                                        THEN sc[c][e] \o AheadOfBarrierIn(ch[e], c)
-                                        ELSE sc[c][e]]]
 
 -----------------------------------------------------------------------------
 \* A FALSE claim: the words of AlignedCheckpoint.tla's AlignedNoChannelStateInv, for every

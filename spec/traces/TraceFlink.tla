@@ -99,28 +99,6 @@ FlinkMaxCheckpoints == Max({0} \cup {Named(Trace[j]) : j \in DOMAIN Trace})
 \* Failures: the largest attempt any event has (every failure restarts every task).
 FlinkMaxFailures == Max({0} \cup {Trace[j].attempt : j \in {j \in DOMAIN Trace : "attempt" \in DOMAIN Trace[j]}})
 
-\* The records a barrier may leave ahead of it on a channel, already past its sender (the
-\* unaligned and alternating modules' MaxAhead and AheadRange; UnalignedCheckpoint.tla, "The
-\* barrier in flight").  Flink's network and input buffers hold far more records than these
-\* runs have in flight: any record in the channel may be ahead, but the trace says how many
-\* must be.  Per i and edge e: how many records e's receiver takes from e at events i.. before its next
-\* snapshot or restore.
-TakenBeforeSnapshot == [k \in 1..(Len(Trace) + 1) |-> [e \in Edges |->
-    LET stops == {j \in k..Len(Trace) : Trace[j].task = e[2]
-                                        /\ Trace[j].event \in {"SnapshotState", "InitializeState"}}
-        end == IF stops = {} THEN Len(Trace) + 1 ELSE CHOOSE j \in stops : \A j2 \in stops : j <= j2
-    IN Cardinality({j \in k..(end - 1) : Trace[j].event = "ProcessRecord" /\ Trace[j].channel = e})]]
-\* The ways a barrier node n sends next may leave records ahead of it (the protocol modules'
-\* AheadRange), bounded per output e by what the trace says e's receiver takes from e before
-\* its next snapshot: a record left ahead that the receiver has not taken when it snapshots is
-\* persisted then (caught up, or prioritized), exactly as if the barrier had overtaken it, so
-\* leaving it ahead explains nothing more; a record the receiver takes before its snapshot must
-\* have been ahead.  Most channels need none: the choice is then the protocol's MaxAhead = 0.
-FlinkAheadRange(n) ==
-    LET b == [e \in OutputsOf(n) |-> TakenBeforeSnapshot[i][e]]
-        m == CHOOSE m \in {b[e] : e \in OutputsOf(n)} \cup {0} : \A e \in OutputsOf(n) : b[e] <= m
-    IN {a \in [OutputsOf(n) -> 0..m] : \A e \in OutputsOf(n) : a[e] <= b[e]}
-
 -----------------------------------------------------------------------------
 (* What the trace says of the hidden steps still to come (constant tables, *)
 (* indexed by the next event i; TLC evaluates them once).                  *)

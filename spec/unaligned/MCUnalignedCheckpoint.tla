@@ -45,7 +45,7 @@ UnalignedChannelStateWithinCapacityClaim ==
 \* records on every output instead of overtaking them.  With ForgetOvertaken (nothing is
 \* persisted sender-side: the receiver records what arrives before the barrier) it is a
 \* correct protocol, so every counting invariant holds; BarrierOvertakesInv fails.
-BarrierBehindRecords(ch, n, c, ahead) == Enqueue(ch, OutputsOf(n), [ckpt |-> c])
+BarrierBehindRecords(ch, n, c) == Enqueue(ch, OutputsOf(n), [ckpt |-> c])
 
 \* The sender-side part (what a barrier overtook) is stored ahead of
 \* the receiver-side part (what the receiver took before the barrier), though it was sent
@@ -56,27 +56,6 @@ SaveOvertakenFirst(ch, n, c) ==
                                               THEN Overtaken(ch, e)
                                                    \o snapChan[c][e]
                                               ELSE snapChan[c][e]]]
-
-\* The barrier in flight (UnalignedCheckpoint.tla, "The barrier in flight"): `MaxAhead <-
-\* MaxAheadOne` lets a barrier leave one record already past its sender ahead of it.
-MaxAheadOne == 1
-
-\* BugPersistLeftAhead (`SaveOvertaken <- SaveLeftAheadToo`): a barrier that leaves records
-\* ahead of it persists them too, as if it had overtaken every record in the channel.  The
-\* receiver processes them before the barrier, so before its snapshot: they are in its
-\* snapshot and in the channel state, restored twice.  TLC must report NoDoubleCountInv.  With
-\* MaxAhead = 0 it is the protocol's SaveOvertaken (nothing is left ahead).
-SaveLeftAheadToo(ch, n, c) ==
-    [snapChan EXCEPT ![c] = [e \in Edges |-> IF e \in OutputsOf(n)
-                                              THEN snapChan[c][e] \o SelectSeq(ch[e], IsRecord)
-                                              ELSE snapChan[c][e]]]
-
-\* BugCatchUpNotPersisted (`SaveCaughtUp <- ForgetCaughtUp`): when the receiver snapshots, the
-\* barriers in flight to it catch up with the records left ahead of them, but those records
-\* are not persisted.  They were sent before the sender's snapshot and the receiver takes them
-\* after its own, behind an arrived barrier: in no state after a restore.  TLC must report
-\* NoSkipInv.
-ForgetCaughtUp(sc, ch, t, c) == sc
 
 \* Fairness on triggering too, so that a coordinator that can trigger must
 \* (timeouts and failures stay unforced).  Checks KeepsCheckpointingProp.

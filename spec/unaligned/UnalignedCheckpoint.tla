@@ -23,44 +23,8 @@
 (* Persisted channel state of an edge e in checkpoint c, in FIFO order:    *)
 (* first what the receiver took from e after its own snapshot and before   *)
 (* e's barrier (the receiver-side part), then what the barrier overtook    *)
-(* when the sender put it into e (the sender-side part).  Recovery puts    *)
-(* the sequence back into e ahead of any new record.                       *)
-(*                                                                         *)
-(* The barrier in flight.  A channel is, in Flink, the sender's            *)
-(* subpartition, the network and the receiver's input channel.  The        *)
-(* priority barrier overtakes what is still in the sender's subpartition   *)
-(* (persisted by the sender as output channel state), not the records      *)
-(* already past it: the receiver may process those before the barrier      *)
-(* reaches it; what is left in its input channel when the barrier arrives, *)
-(* or when the receiver's own snapshot comes first, it persists as input   *)
-(* channel state.  So a barrier the sender puts into a channel may leave   *)
-(* up to MaxAhead records ahead of it (the first records after the         *)
-(* priority lane), and only the rest is overtaken and persisted            *)
-(* sender-side.  When the receiver snapshots the checkpoint (its first     *)
-(* barrier), every barrier of it still in flight to it is caught up: the   *)
-(* records left ahead of it on its inputs are persisted (they come before  *)
-(* the sender-side part) and the barrier moves ahead of them, as Flink's   *)
-(* receiver spills every buffer queued in a channel whose barrier has not  *)
-(* arrived when its checkpoint starts.  A barrier sent to a receiver that  *)
-(* has reached its checkpoint leaves nothing ahead: every record before it *)
-(* is in the channel state whichever side persists it, and persisting it   *)
-(* sender-side keeps the channel state in FIFO order.  The cut is          *)
-(* consistent whichever records stay ahead (every model with MaxAhead > 0  *)
-(* checks it); with MaxAhead = 0 a barrier overtakes the whole channel at  *)
-(* once, the strict special case the engine implements.                    *)
-(* Why MaxAhead bounds it: in Flink it is how many records the network     *)
-(* and the receiver's buffers hold, which, like Capacity, only a bound     *)
-(* keeps TLC's state space finite and small; it is a definition (0) that a *)
-(* .cfg overrides (MaxAhead <- ...), as TransactionalSink is, so that the  *)
-(* models that do not exercise it keep their state spaces.                 *)
-(* Flink: PipelinedSubpartition#processPriorityBuffer (the barrier joins   *)
-(* the subpartition's priority elements; the buffers behind it there are   *)
-(* written as output channel state, ChannelStateWriter#addOutputData);     *)
-(* RemoteInputChannel#onBuffer (a priority event arriving is put at the    *)
-(* head of the received buffers) and #checkpointStarted ("spills all       *)
-(* queued buffers on checkpoint start; if the barrier has already been     *)
-(* received, only the overtaken buffers"), ChannelStatePersister (what     *)
-(* arrives later is persisted until the barrier, BARRIER_PENDING).         *)
+(* when the sender put it at e's head (the sender-side part).  Recovery    *)
+(* puts the sequence back into e ahead of any new record.                  *)
 (***************************************************************************)
 EXTENDS Dataflow, CutInvariants
 
@@ -78,102 +42,41 @@ Persisting(t) == IF handling[t] = 0 THEN {} ELSE InputsOf(t) \ arrived[t]
 \* Given arrived inputs a and ended inputs x, t has c's barrier on every input.
 AllArrived(t, a, x) == ArrivedWithEnded(a, x) = InputsOf(t)
 
-\* How many records of a channel, already past its sender (Flink: in the network or the
-\* receiver's input channel), a barrier may leave ahead of it: the model's bound (the module
-\* comment, "The barrier in flight"); a .cfg overrides it (MaxAhead <- ..., MCUnalignedCheckpoint).
-MaxAhead == 0
-\* The records a barrier node n sends may leave ahead of it, per output: up to MaxAhead each.
-\* The Flink trace modules bound it per channel by what the trace shows (TraceFlink.tla).
-AheadRange(n) == [OutputsOf(n) -> 0..MaxAhead]
-
-\* The priority lane of q (Flink's priority events, the engine's Channel priority lane): the
-\* barriers and cancellation barriers.  Only unaligned barriers and cancellations travel
-\* there; they are FIFO among themselves, as in Flink.  LastPriority(q): the position of the
-\* last of them in q (0 if none), behind which a new one queues.  With MaxAhead = 0 the lane
-\* is a run at the head of q; a barrier in flight may have records ahead of it.
+\* The priority lane at the head of q (Flink's priority events, the engine's Channel priority
+\* lane): the barriers and cancellation barriers ahead of the first record or end of partition.
+\* Only unaligned barriers and cancellations travel there, so the lane is exactly that run.
 IsPriority(m) == IsBarrier(m) \/ IsCancelBarrier(m)
-LastPriority(q) == IF \E j \in DOMAIN q : IsPriority(q[j])
-                   THEN CHOOSE j \in DOMAIN q : IsPriority(q[j]) /\ \A k \in (j + 1)..Len(q) : ~IsPriority(q[k])
-                   ELSE 0
-\* What follows the lane in q: the records a new priority message queues ahead of.
-AfterLane(q) == SubSeq(q, LastPriority(q) + 1, Len(q))
-\* Message m joins the priority lane of every channel d in es (ch: the channels before):
-\* behind the barriers and cancellations already in it and the first ahead[d] records after
-\* them (those already past the sender), ahead of every other record.  Without the
-\* lifecycle the lane is empty whenever a barrier is sent (the next checkpoint starts once
-\* every barrier of the last one has been taken); with it, a newer barrier queues behind a
-\* still travelling barrier or cancellation of an aborted checkpoint (trace validation of
-\* the engine showed the difference).
-EnqueuePriorityAfter(ch, es, m, ahead) ==
-    LET cut == [d \in DOMAIN ch |-> LastPriority(ch[d]) + (IF d \in es THEN ahead[d] ELSE 0)]
-        rest == [d \in DOMAIN ch |-> SubSeq(ch[d], cut[d] + 1, Len(ch[d]))]
-        put == EnqueueAhead(rest, es, m)
-    IN [d \in DOMAIN ch |-> SubSeq(ch[d], 1, cut[d]) \o put[d]]
-\* m joins the lane of every channel in es ahead of every record after it (a cancellation).
-EnqueuePriority(ch, es, m) == EnqueuePriorityAfter(ch, es, m, [d \in es |-> 0])
-\* The ways a barrier of c that node n sends (ch: the channels before) may leave records
-\* ahead of it, per output e: up to MaxAhead of the records after e's lane, and none if e's
-\* receiver has reached c (handles it, or went past it): every record ahead would then be
-\* persisted receiver-side after the sender-side part, out of FIFO order, and the cut is the
-\* same when the barrier overtakes them all.  With MaxAhead = 0: nothing left ahead.
-AheadChoices(ch, n, c) ==
-    {a \in AheadRange(n) :
-        \A e \in OutputsOf(n) : /\ a[e] <= Len(AfterLane(ch[e]))
-                                /\ \A j \in 1..a[e] : IsRecord(AfterLane(ch[e])[j])
-                                /\ a[e] > 0 => current[e[2]] < c}
-\* Barrier c goes to the priority lane of every output e of node n (ch: the channels before),
-\* leaving ahead[e] records ahead of it.
-Overtake(ch, n, c, ahead) == EnqueuePriorityAfter(ch, OutputsOf(n), [ckpt |-> c], ahead)
-\* The records in channel e of ch behind its last priority message: in the channels after a
-\* barrier was put into e, what it overtook (an older barrier or a cancellation barrier is no
-\* data, and the records left ahead of it are not overtaken).
-Overtaken(ch, e) == SelectSeq(AfterLane(ch[e]), IsRecord)
-\* snapChan with what barrier c overtook on n's outputs appended to their persisted state (ch:
-\* the channels after c was put into them).
+LaneLen(q) == IF \A j \in DOMAIN q : IsPriority(q[j]) THEN Len(q)
+              ELSE (CHOOSE j \in DOMAIN q : ~IsPriority(q[j]) /\ \A k \in 1..(j - 1) : IsPriority(q[k])) - 1
+\* Message m joins the priority lane of every channel in es (ch: the channels before): ahead of
+\* every record, behind the barriers and cancellations already in the lane, which are FIFO among
+\* themselves as in Flink.  Without the lifecycle the lane is empty whenever a barrier is sent
+\* (the next checkpoint starts once every barrier of the last one has been taken), so this is
+\* EnqueueAhead; with it, a newer barrier queues behind a still travelling barrier or
+\* cancellation of an aborted checkpoint (trace validation of the engine showed the difference).
+EnqueuePriority(ch, es, m) ==
+    LET rest == [d \in DOMAIN ch |-> SubSeq(ch[d], LaneLen(ch[d]) + 1, Len(ch[d]))]
+        ahead == EnqueueAhead(rest, es, m)
+    IN [d \in DOMAIN ch |-> SubSeq(ch[d], 1, LaneLen(ch[d])) \o ahead[d]]
+\* Barrier c goes to the priority lane of every output of node n (ch: the channels before).
+Overtake(ch, n, c) == EnqueuePriority(ch, OutputsOf(n), [ckpt |-> c])
+\* The records queued in channel e of ch, which a barrier put at e's head overtakes (an
+\* older barrier or a cancellation barrier it overtakes is no data).
+Overtaken(ch, e) == SelectSeq(ch[e], IsRecord)
+\* snapChan with what barrier c overtook on n's outputs appended to their persisted state.
 SaveOvertaken(ch, n, c) ==
     [snapChan EXCEPT ![c] = [e \in Edges |-> IF e \in OutputsOf(n)
                                               THEN snapChan[c][e] \o Overtaken(ch, e)
                                               ELSE snapChan[c][e]]]
 
-\* The position of a barrier of c in q (0 if none; with at most one checkpoint in flight a
-\* channel holds at most one).
-BarrierAt(q, c) == IF \E k \in 1..Len(q) : IsBarrier(q[k]) /\ q[k].ckpt = c
-                   THEN CHOOSE k \in 1..Len(q) : IsBarrier(q[k]) /\ q[k].ckpt = c
-                   ELSE 0
-\* The records ahead of c's barrier in q, left there when it was sent (none if none is in q).
-AheadOf(q, c) == IF BarrierAt(q, c) = 0 THEN <<>> ELSE SelectSeq(SubSeq(q, 1, BarrierAt(q, c) - 1), IsRecord)
-\* q with c's barrier caught up: ahead of the records left ahead of it, behind the priority
-\* messages ahead of it.
-CaughtUp(q, c) ==
-    IF AheadOf(q, c) = <<>> THEN q
-    ELSE LET k == BarrierAt(q, c)
-             before == SubSeq(q, 1, k - 1)
-         IN SelectSeq(before, IsPriority) \o <<q[k]>> \o SelectSeq(before, LAMBDA m : ~IsPriority(m))
-            \o SubSeq(q, k + 1, Len(q))
-\* Operator t snapshots c: every barrier of c in flight on its inputs (ch: the channels before)
-\* catches up with the records left ahead of it.  Flink's RemoteInputChannel#checkpointStarted
-\* spills the buffers queued in a channel whose barrier has not arrived yet (and
-\* ChannelStatePersister what arrives until the barrier); the barrier, when it arrives, is put
-\* at the head of what is left.
-CatchUpInputs(ch, t, c) == [d \in DOMAIN ch |-> IF d \in InputsOf(t) THEN CaughtUp(ch[d], c) ELSE ch[d]]
-\* snapChan-like sc with, on t's inputs, the records left ahead of c's barrier in the channels
-\* ch put ahead of c's channel state there (before t's snapshot that state holds only the
-\* sender-side part, which the sender sent after them).
-SaveCaughtUp(sc, ch, t, c) ==
-    [sc EXCEPT ![c] = [d \in Edges |-> IF d \in InputsOf(t) THEN AheadOf(ch[d], c) \o sc[c][d]
-                                                           ELSE sc[c][d]]]
-
-\* Source s records its offset in the in-flight checkpoint c, puts barrier c into the
-\* priority lane of its outputs (leaving ahead of it, per output, some of the records already
-\* past it: AheadChoices), persists the records it overtook, and acknowledges c.
-\* Implemented by SourceTask.injectBarrier(c) (which leaves nothing ahead).
+\* Source s records its offset in the in-flight checkpoint c, puts barrier c at the head of
+\* its outputs, persists the records it overtook, and acknowledges c.
+\* Implemented by SourceTask.injectBarrier(c).
 InjectBarrier(s, c) ==
     /\ BarrierDue(s, c)
     /\ snapOffset' = [snapOffset EXCEPT ![c][s] = RecordedOffset(s)]
-    /\ \E a \in AheadChoices(chan, s, c) :
-          LET placed == Overtake(chan, s, c, a) IN
-          /\ chan' = placed
-          /\ snapChan' = SaveOvertaken(placed, s, c)
+    /\ chan' = Overtake(chan, s, c)
+    /\ snapChan' = SaveOvertaken(chan, s, c)
     /\ current' = [current EXCEPT ![s] = c]
     /\ Acknowledge(s, c)
     /\ UNCHANGED <<sourceVars, operatorVars, ckpt, snapProcessed, latest, discardedUpTo, failures,
@@ -210,10 +113,8 @@ Arrive(t, k, a, x) ==
 \* Operator t takes barrier c from input e.
 \* - c counts for the checkpoint h that t handles (CountsFor: c = h): e has arrived; on
 \*   the last input t acknowledges h.
-\* - c is newer than every checkpoint t has seen: t snapshots and forwards c at once into the
-\*   lane of its outputs (persisting what c overtook there; AheadChoices: what it leaves
-\*   ahead), catches up c's barriers in flight on its other inputs (persisting the records
-\*   left ahead of them: CatchUpInputs), with e arrived; if it handled
+\* - c is newer than every checkpoint t has seen: t snapshots and forwards c at once to the
+\*   head of its outputs (persisting what c overtook there), with e arrived; if it handled
 \*   an older one, c subsumes it: t abandons it (stops persisting for it) and forwards a
 \*   cancellation barrier of it (in the priority lane, ahead of c).  A single-input task
 \*   also acknowledges c in this step.  A transactional sink pre-commits its transaction in
@@ -226,8 +127,7 @@ ReceiveBarrier(t, e) ==
     LET c == Head(chan[e]).ckpt
         h == handling[t]
         taken == [chan EXCEPT ![e] = Tail(@)]
-        caught == CatchUpInputs(taken, t, c)
-        cancelled == IF h # 0 THEN EnqueuePriority(caught, OutputsOf(t), CancelBarrier(h)) ELSE caught
+        cancelled == IF h # 0 THEN EnqueuePriority(taken, OutputsOf(t), CancelBarrier(h)) ELSE taken
     IN
     /\ chan[e] # <<>>
     /\ IsBarrier(Head(chan[e]))
@@ -237,10 +137,8 @@ ReceiveBarrier(t, e) ==
               /\ UNCHANGED <<snapProcessed, snapChan, current, sinkVars>>
          [] c > current[t] ->
               /\ snapProcessed' = [snapProcessed EXCEPT ![c][t] = processed[t]]
-              /\ \E a \in AheadChoices(cancelled, t, c) :
-                    LET placed == Overtake(cancelled, t, c, a) IN
-                    /\ chan' = placed
-                    /\ snapChan' = SaveCaughtUp(SaveOvertaken(placed, t, c), taken, t, c)
+              /\ chan' = Overtake(cancelled, t, c)
+              /\ snapChan' = SaveOvertaken(cancelled, t, c)
               /\ current' = [current EXCEPT ![t] = c]
               /\ Arrive(t, c, {e}, endedInputs[t])
               /\ SinkSnapshot({t}, {c})
@@ -355,17 +253,6 @@ UnalignedNeverBlocksInv ==
     \A t \in Operators : \A e \in InputsOf(t) :
         Takeable(t, e) => ENABLED (\/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
                                    \/ ReceiveCancelBarrier(t, e) \/ ReceiveEndOfPartition(t, e))
-
-\* A barrier in flight has at most MaxAhead records ahead of it after the priority message
-\* before it, and none on an input of a task that handles its checkpoint (caught up at the
-\* task's snapshot, or sent with none ahead): this keeps the receiver-side part of the channel
-\* state ahead of the sender-side part.  With MaxAhead = 0 every barrier is at the head of the
-\* records (BarrierOvertakesInv, CutInvariants.tla, which a barrier in flight breaks).
-BarrierInFlightInv ==
-    \A e \in Edges : \A k \in 1..Len(chan[e]) : IsBarrier(chan[e][k]) =>
-        /\ Cardinality({j \in 1..(k - 1) : IsRecord(chan[e][j])
-                                           /\ \A i \in (j + 1)..(k - 1) : ~IsPriority(chan[e][i])}) <= MaxAhead
-        /\ handling[e[2]] = chan[e][k].ckpt => \A j \in 1..(k - 1) : ~IsRecord(chan[e][j])
 
 \* How many copies of r the sender of e says, in its own snapshot in c, it had sent on e.
 SentBeforeSnapshot(c, e, r) ==
