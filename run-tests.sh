@@ -62,8 +62,6 @@ command -v python3 >/dev/null 2>&1 || { echo "run-tests.sh: python3 not found: t
 
 logs=$(mktemp -d) || { echo "run-tests.sh: cannot create a temporary directory" >&2; exit 3; }
 trap 'rm -rf "$logs"' EXIT
-# Each step's output goes to the terminal and to a log; a failed step's lines that name what failed
-# are repeated after the summary, so that the end of the output (all a CI page may keep) says why.
 # CPU seconds (user + system) of every finished child process so far, into $cpu_now. bash's
 # `times` must run in this shell: in a command substitution it would count a subshell's children.
 cpu_now=0
@@ -79,6 +77,8 @@ took_since() {
   read_cpu; cpu=$((cpu_now - $2))
   took=$(printf '%5ss  %4s cores' "$wall" "$(awk -v c="$cpu" -v w="$wall" 'BEGIN { printf "%.1f", (w > 0 ? c / w : 0) }')")
 }
+# Each step's output goes to the terminal and to a log; a failed step's lines that name what failed
+# are repeated after the summary, so that the end of the output (all a CI page may keep) says why.
 # Each step writes its result to a file of $logs (its summary line under a key that sorts in the
 # order the steps are listed, and a failed step's reasons), so that steps run in a lane (a
 # background shell, below) report as the others do.
