@@ -151,6 +151,20 @@ class AsynchronousWriteTest {
     }
 
     @Test
+    void aBatchOfRecordsStopsAtAFinishedWriteSoThatItsAcknowledgementDoesNotWaitForTheBatch() {
+        s1.emitRecord();
+        checkpoint(1);
+        s1.emitRecord();
+        s1.emitRecord();
+        assertEquals(1, count.processRecords(0, 1), "a batch runs while the write is held");
+        writes.release();
+        assertEquals(0, count.processRecords(0, 10), "the batch stops at the finished write");
+        assertEquals(1, count.acknowledgeWritten(), "the runtime's next step acknowledges");
+        assertEquals(1, count.processRecords(0, 10), "then the batch goes on");
+        assertEquals(List.of(1L), countAcks().stream().map(Acknowledgement::checkpointId).toList());
+    }
+
+    @Test
     void twoWritesOutstandingAreWrittenAndAcknowledgedInCheckpointOrder() {
         s1.emitRecord();
         checkpoint(1);
