@@ -33,13 +33,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * taken per overtaking barrier and per priority element delivered, and, when a sender waits in
  * {@link #awaitRoom}, per buffer read to its end.
  */
-final class SpscChannel implements ChannelEnds {
+final class SpscChannel extends SpscChannelReceiverPad implements ChannelEnds {
 
     private static final Runnable NO_OP = () -> { };
     /** Left in the queue where {@link #prioritizeBarrier} took a barrier out; skipped by the receiver. */
     private static final Object MOVED = new Object();
 
-    /** The flag bit of {@link #state}: the priority lane is not empty. */
+    /** The flag bit of {@code state}: the priority lane is not empty. */
     private static final long PRIORITY = 1L << 62;
 
     private static final VarHandle SENT;
@@ -48,8 +48,8 @@ final class SpscChannel implements ChannelEnds {
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            SENT = l.findVarHandle(SpscChannel.class, "sentView", long.class);
-            STATE = l.findVarHandle(SpscChannel.class, "state", long.class);
+            SENT = l.findVarHandle(SpscChannelFields.class, "sentView", long.class);
+            STATE = l.findVarHandle(SpscChannelReceiverFields.class, "state", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -64,32 +64,11 @@ final class SpscChannel implements ChannelEnds {
     /** Buffers ({@link RecordBuffer}) and in-band events ({@link Message}), FIFO. */
     private final SpscQueue<Object> lane = new SpscQueue<>();
 
-    // ------------------------------------------------ sender's own
-    private Record[] open;
-    private int openSize;
-    private long openFirstSeq;
-    /** Records sent since the last restore (open buffer included). */
-    private long sent;
-    /** Buffers handed over since the last restore. */
-    private long handedOver;
-    /** Buffers handed over that the receiver may not have read to their end, in order: their credits, and what an overtaking barrier overtakes. */
-    private final ArrayDeque<RecordBuffer> retained = new ArrayDeque<>();
+    // ------------------------------------------------ sender's own: SpscChannelFields
 
-    // ------------------------------------------------ receiver's own
-    private RecordBuffer current;
-    private int index;
+    // ------------------------------------------------ receiver's own: SpscChannelReceiverFields
 
-    // ------------------------------------------------ shared
-    /** {@link #sent}, published per record with a release store for {@link #recordCount}. */
-    @SuppressWarnings("unused")
-    private volatile long sentView;
-    /**
-     * Records the receiver has taken (low bits; the receiver adds one by compare-and-set) and
-     * {@link #PRIORITY} while the priority lane is not empty (set by whoever puts a priority
-     * element, cleared by the receiver when it delivered the last; both under {@link #lock}).
-     */
-    @SuppressWarnings("unused")
-    private volatile long state;
+    // ------------------------------------------------ shared (the record counts sentView and state: SpscChannelFields)
     /** In-band events put (sender writes) and taken or moved to the priority lane (receiver writes): {@link #isEmpty}. */
     private volatile long eventsPut;
     private volatile long eventsTaken;
