@@ -262,7 +262,11 @@ public final class OperatorTask implements Task {
     }
 
     private boolean routeHasRoom(long key) {
-        for (int o : router.route(key)) {
+        return hasRoom(router.route(key));
+    }
+
+    private boolean hasRoom(int[] route) {
+        for (int o : route) {
             if (!outputs.get(o).hasRoom()) {
                 return false;
             }
@@ -291,7 +295,7 @@ public final class OperatorTask implements Task {
         if (!enabled) {
             throw notEnabled("ProcessRecord", input);
         }
-        take(input);
+        take(input, null);
     }
 
     /**
@@ -315,10 +319,13 @@ public final class OperatorTask implements Task {
     public int processRecords(int input, int max) {
         Channel in = inputs.get(input);
         int n = 0;
-        while (n < max && in.peek() instanceof Record r && !handler.isBlocked(input) && routeHasRoom(r.key())
-                && !writeDone()) {
+        while (n < max && in.peek() instanceof Record r && !handler.isBlocked(input) && !writeDone()) {
+            int[] route = router.route(r.key()); // once per record: the result keeps the key
+            if (!hasRoom(route)) {
+                break;
+            }
             n++;
-            if (!take(input)) {
+            if (!take(input, route)) {
                 break;
             }
         }
@@ -329,9 +336,11 @@ public final class OperatorTask implements Task {
      * Takes the element at the head of {@code input}, where {@code ProcessRecord} is enabled, and
      * performs the step: a record is processed, a barrier that overtook it is received.
      *
+     * @param recordRoute the route of the record at the head, if the caller computed it (the
+     *     operator keeps the key, so it is the result's route), or null
      * @return whether it was a record
      */
-    private boolean take(int input) {
+    private boolean take(int input, int[] recordRoute) {
         Message element = inputs.get(input).poll();
         if (element instanceof Barrier b) {
             handleBarrier(input, b);
@@ -352,7 +361,7 @@ public final class OperatorTask implements Task {
             throw new IllegalStateException("task " + id + ": operator " + operator.getClass().getSimpleName()
                     + " turned record " + record + " into " + result + "; it must keep the id and key");
         }
-        for (int o : router.route(result.key())) {
+        for (int o : recordRoute != null ? recordRoute : router.route(result.key())) {
             if (!outputs.get(o).offerRecord(result)) {
                 throw new IllegalStateException("task " + id + ": channel " + outputs.get(o).id() + " lost its room");
             }

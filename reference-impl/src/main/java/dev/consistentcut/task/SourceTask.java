@@ -125,25 +125,31 @@ public final class SourceTask implements Task {
 
     /** Whether {@code EmitRecord} is enabled: a record is left and every channel on its route has room. */
     public boolean canEmitRecord() {
+        return routeWithRoom() != null;
+    }
+
+    /** The route of the record at {@link #offset()} if {@code EmitRecord} is enabled; null otherwise. */
+    private int[] routeWithRoom() {
         if (exhausted()) {
-            return false;
+            return null;
         }
-        long key = log.entryAt(offset).key();
-        for (int o : router.route(key)) {
+        int[] route = router.route(log.entryAt(offset).key());
+        for (int o : route) {
             if (!outputs.get(o).hasRoom()) {
-                return false;
+                return null;
             }
         }
-        return true;
+        return route;
     }
 
     /** Action {@code EmitRecord}: sends the record at {@link #offset()} on its route, then advances the offset. */
     public void emitRecord() {
-        if (!canEmitRecord()) {
+        int[] route = routeWithRoom();
+        if (route == null) {
             throw new IllegalStateException("task " + id + ": EmitRecord is not enabled at offset " + offset
                     + (exhausted() ? " (log exhausted)" : " (a channel on the route is full)"));
         }
-        emit();
+        emit(route);
     }
 
     /**
@@ -156,17 +162,21 @@ public final class SourceTask implements Task {
      */
     public int emitRecords(int max) {
         int n = 0;
-        while (n < max && !ended && barrierToInject().isEmpty() && canEmitRecord()) {
-            emit();
+        while (n < max && !ended && barrierToInject().isEmpty()) {
+            int[] route = routeWithRoom();
+            if (route == null) {
+                break;
+            }
+            emit(route);
             n++;
         }
         return n;
     }
 
-    /** {@code EmitRecord}, known to be enabled. */
-    private void emit() {
+    /** {@code EmitRecord}, known to be enabled, on {@code route}: the record's, computed once per record. */
+    private void emit(int[] route) {
         Record r = log.read(id, offset);
-        for (int o : router.route(r.key())) {
+        for (int o : route) {
             if (!outputs.get(o).offerRecord(r)) {
                 // Each channel has one sender, this task, so the room checked above cannot vanish.
                 throw new IllegalStateException("task " + id + ": channel " + outputs.get(o).id() + " lost its room");
