@@ -72,7 +72,7 @@ public final class FlinkHarness implements AutoCloseable {
     public Outcome run(RunSpec spec, java.nio.file.Path checkpointDir) throws Exception {
         long start = System.nanoTime();
         Topology topology = new Topology(spec);
-        int maxConcurrent = 1;
+        int maxConcurrent = spec.maxConcurrent();
         TraceLog log = new TraceLog(topology.header(maxConcurrent));
         if (spec.transactionalSink()) {
             log.sinkDir(freshSinkDir(spec));
@@ -109,6 +109,9 @@ public final class FlinkHarness implements AutoCloseable {
                 lastTrigger = now;
                 trigger = cluster.triggerCheckpoint(id).exceptionally(t -> null);
             }
+            if (spec.fault() == RunSpec.Fault.TM_LOSS) {
+                maybeLoseTaskManager(spec, log);
+            }
             if (checkpointDir != null) {
                 keepCheckpoints(checkpointDir.resolve(id.toString()));
             }
@@ -141,6 +144,39 @@ public final class FlinkHarness implements AutoCloseable {
         }
         return new Outcome(spec, log, finished, failure, (System.nanoTime() - start) / 1e9,
                 checkpointDir == null ? null : checkpointDir.resolve(id.toString()).resolve("retained"));
+    }
+
+    /**
+     * Fault {@code k} of kind {@link RunSpec.Fault#TM_LOSS}, once a source of attempt {@code k}
+     * has passed gate {@code k} (so after that gate's checkpoint completed): the TaskManager that
+     * runs {@code join#<(seed + k) mod 2>} is terminated (MiniCluster#terminateTaskManager, as
+     * Flink's own ITCases lose a TaskManager) and a fresh one started in its place (what a
+     * cluster's resource manager would bring). The trace gets {@code FailTask} (cause
+     * {@code tm-loss}) of every task of attempt {@code k} the harness knows to run there, before
+     * the loss: the spec's failure is the hidden FailAndRestore that follows, which TLC takes once
+     * an event of attempt {@code k + 1} comes. Every exchange of these jobs is all-to-all (one
+     * failover region), so Flink's restart strategy restarts every task, as the seeded throw does.
+     */
+    private void maybeLoseTaskManager(RunSpec spec, TraceLog log) throws Exception {
+        int k = log.faults();
+        if (k >= spec.failures() || !log.gatePassed(k, k)) {
+            return;
+        }
+        String victim = "join#" + Math.floorMod(spec.seed() + k, RunSpec.JOIN_PARALLELISM);
+        String tm = log.tmOf(victim, k);
+        int index = tm == null ? -1 : log.tmIndex(tm);
+        if (index < 0) {
+            throw new IllegalStateException("cannot tell which TaskManager runs " + victim + " in attempt " + k
+                    + " (its TaskManager working directory names no tm_<index>)");
+        }
+        if (!log.claimFault(k)) {
+            return;
+        }
+        for (String t : log.tasksOn(tm, k)) {
+            log.event("FailTask", t, k, "cause", "tm-loss", "taskManager", index);
+        }
+        cluster.terminateTaskManager(index).get(30, TimeUnit.SECONDS);
+        cluster.startTaskManager();
     }
 
     /**
@@ -215,6 +251,16 @@ public final class FlinkHarness implements AutoCloseable {
         conf.set(CheckpointingOptions.ENABLE_UNALIGNED, unaligned);
         if (spec.mode().equals("alternating")) {
             conf.set(CheckpointingOptions.ALIGNED_CHECKPOINT_TIMEOUT, Duration.ofMillis(spec.alignmentTimeoutMillis()));
+        }
+        if (spec.fault().failsCheckpoint()) {
+            // CheckpointFailureManager fails the job once more checkpoints than this failed in a
+            // row (a declined and an expired checkpoint both count; a completed one resets the count)
+            conf.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, spec.tolerable());
+        }
+        if (spec.fault() == RunSpec.Fault.TIMEOUT) {
+            // the coordinator expires a checkpoint not completed by then (CheckpointCoordinator's
+            // canceller: CHECKPOINT_EXPIRED) and tells the tasks it aborted
+            conf.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, Duration.ofMillis(RunSpec.TIMEOUT_MILLIS));
         }
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
         conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, spec.failures());

@@ -20,6 +20,8 @@ public final class Main {
             Usage: ./conformance.sh run --mode MODE --job JOB --failures N --seed S [--trace FILE]
                                         [--runs K] [--records R] [--interval MS] [--twin TWIN]
                                         [--sink plain|transactional]
+                                        [--fault throw|tm-loss|decline|timeout] [--tolerable K]
+                                        [--max-concurrent C]
                                         [--spec DIR] [--read-checkpoints] [--debug]
                    ./conformance.sh quick [--spec DIR] [--debug]
                    ./conformance.sh --help
@@ -32,8 +34,21 @@ public final class Main {
               --mode   aligned | unaligned | at-least-once | alternating
               --job    join (sources left, right -> keyBy -> join x2 -> sink)
                        | diamond (src -> left, right maps -> keyBy -> join x2 -> sink)
-              --failures N  seeded throws in the keyed operator, each after a completed checkpoint,
-                       recovered by Flink's fixed-delay restart strategy (0 to 5)
+              --failures N  seeded faults (0 to 5), fault k at gate k (of --fault's kind)
+              --fault F throw (default): the keyed operator throws at its first record past gate k,
+                       after the gate's checkpoint completed; Flink's fixed-delay restart strategy
+                       restarts every task from the latest completed checkpoint
+                       | tm-loss: once a source passed gate k, the harness terminates the TaskManager
+                       that runs a keyed task (MiniCluster#terminateTaskManager) and starts a fresh
+                       one; every task on it fails, Flink restarts as for a throw
+                       | decline: the keyed operator throws in snapshotState of gate k's checkpoint:
+                       its task declines it, the coordinator aborts it
+                       | timeout: the keyed operator's snapshotState of gate k's checkpoint takes 2.6 s,
+                       past the checkpoint timeout of 2 s: the coordinator expires it
+              --tolerable K Flink's tolerable-failed-checkpoints for decline and timeout (default N:
+                       the job goes on; 0: every declined or expired checkpoint fails the job, and
+                       Flink restarts it)
+              --max-concurrent C  checkpoints in flight at once, 1 (default) or 2; 2 needs --interval
               --seed S the run's seed (keys, gates, where the throws fall)
               --trace FILE  where the trace goes (default target/conformance/<mode>-<job>-f<N>-s<S>.ndjson)
               --runs K K runs with seeds S, S+1, ...: one line per run, a summary at the end
@@ -95,7 +110,8 @@ public final class Main {
             }
         }
         List<String> known = List.of("--mode", "--job", "--failures", "--seed", "--trace", "--runs", "--records",
-                "--twin", "--spec", "--interval", "--read-checkpoints", "--sink");
+                "--twin", "--spec", "--interval", "--read-checkpoints", "--sink", "--fault", "--tolerable",
+                "--max-concurrent");
         for (String k : o.keySet()) {
             if (!known.contains(k)) {
                 err.println("conformance: unknown option " + k + " (see --help)");
@@ -193,6 +209,24 @@ public final class Main {
         if (!sink.equals("plain") && !sink.equals("transactional")) {
             throw new UsageException("--sink " + sink + ": expected plain or transactional");
         }
+        RunSpec.Fault fault = RunSpec.Fault.THROW;
+        if (o.containsKey("--fault")) {
+            String f = o.get("--fault");
+            fault = java.util.Arrays.stream(RunSpec.Fault.values()).filter(v -> v.option().equals(f)).findFirst()
+                    .orElseThrow(() -> new UsageException("--fault " + f + ": expected throw, tm-loss, decline or timeout"));
+        }
+        if (o.containsKey("--tolerable") && !fault.failsCheckpoint()) {
+            throw new UsageException("--tolerable applies to --fault decline and timeout only");
+        }
+        if (fault == RunSpec.Fault.DECLINE && o.containsKey("--read-checkpoints")) {
+            throw new UsageException("--read-checkpoints with --fault decline: the declining state's serializer is not"
+                    + " the one the State Processor API reads with");
+        }
+        int tolerable = intOf(o, "--tolerable", String.valueOf(failures));
+        int maxConcurrent = intOf(o, "--max-concurrent", "1");
+        if (twin != RunSpec.Twin.NONE && (fault != RunSpec.Fault.THROW || maxConcurrent != 1)) {
+            throw new UsageException("--twin runs with the default fault (throw) and one checkpoint at a time");
+        }
         if (runs < 1 || (runs > 1 && o.containsKey("--trace"))) {
             throw new UsageException(runs < 1 ? "--runs needs 1 or more" : "--trace names one run's file: leave it out with --runs");
         }
@@ -200,7 +234,7 @@ public final class Main {
         for (int i = 0; i < runs; i++) {
             try {
                 RunSpec base = new RunSpec(mode, job, failures, seed + i, records, 3, interval, RunSpec.Twin.NONE,
-                        sink.equals("transactional"));
+                        sink.equals("transactional"), fault, tolerable, maxConcurrent);
                 specs.add(base.withTwin(twin));
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
@@ -225,8 +259,8 @@ public final class Main {
                 }
             }
             if (runs > 1) {
-                out.printf(Locale.ROOT, "summary: %d runs, %d accepted, %d rejected (%s %s, %d failure(s), seeds %d..%d)%n",
-                        runs, runs - rejected, rejected, mode, job, failures, seed, seed + runs - 1);
+                out.printf(Locale.ROOT, "summary: %d runs, %d accepted, %d rejected (%s %s, %d fault(s) %s, seeds %d..%d)%n",
+                        runs, runs - rejected, rejected, mode, job, failures, fault.option(), seed, seed + runs - 1);
             }
             return rejected == 0 ? 0 : 1;
         }

@@ -67,7 +67,10 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
         if (attempt == null) {
             throw new IllegalStateException("Flink's reader metric group names no <task_attempt_num>");
         }
-        return new Reader(spec, task, Integer.parseInt(attempt));
+        int a = Integer.parseInt(attempt);
+        // where the reader runs (a TaskManager loss fails the tasks on it: FlinkHarness)
+        TraceLog.current().placed(task, a, context.metricGroup().getAllVariables().get("<tm_id>"), -1);
+        return new Reader(spec, task, a);
     }
 
     @Override
@@ -211,7 +214,7 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
                 if (waitingAt != next) {
                     waitingAt = next;
                     gateCheckpoints.clear();
-                    TraceLog.current().waitingAtGate(task, true);
+                    TraceLog.current().waitingAtGate(task, true, gates.indexOf(next));
                 }
                 if (!gatePassed) {
                     return false;
@@ -225,6 +228,7 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
                     return false;
                 }
                 passedGate = next;
+                TraceLog.current().passedGate(attempt, gates.indexOf(next));
                 waitingAt = -1;
                 gatePassed = false;
                 TraceLog.current().waitingAtGate(task, false);

@@ -200,4 +200,78 @@ class TraceChecksTest {
         assertTrue(v.stream().anyMatch(x -> x.startsWith("NoDuplicateOutputInv")), v.toString());
         assertTrue(v.stream().anyMatch(x -> x.startsWith("OutputExactlyOnceInv: the committed output")), v.toString());
     }
+
+    /** A run with a fault of kind {@code f} on checkpoint 1 (the join declines it, or its snapshot is slow), then checkpoint 2 at the same cut. */
+    private static List<Map<String, Object>> faultRun(RunSpec s) {
+        List<Map<String, Object>> events = new ArrayList<>();
+        for (String src : s.sources()) {
+            events.add(ev("SnapshotState", src, "checkpoint", 1L, "offset", 6));
+        }
+        if (s.fault() == RunSpec.Fault.DECLINE) {
+            events.add(ev("SnapshotState", "join#0", "checkpoint", 1L, "snapshot", bagAt(s, "join#0", 6), "fault",
+                    "decline"));
+        } else {
+            events.add(ev("SnapshotState", "join#0", "checkpoint", 1L, "snapshot", bagAt(s, "join#0", 6), "fault",
+                    "timeout", "slowMillis", RunSpec.SLOW_SNAPSHOT_MILLIS));
+        }
+        for (String t : List.of("left#0", "right#0", "join#0", "join#1", "sink#0")) {
+            events.add(ev("NotifyCheckpointAborted", t, "checkpoint", 1L));
+        }
+        events.addAll(run(s, 6, 6).stream().map(e -> {
+            Map<String, Object> c = new LinkedHashMap<>(e);
+            if (c.containsKey("checkpoint")) {
+                c.put("checkpoint", 2L);
+            }
+            return c;
+        }).toList());
+        return events;
+    }
+
+    private static RunSpec faultSpec(RunSpec.Fault f) {
+        return new RunSpec("aligned", "join", 1, 1, 12, 0, 0, RunSpec.Twin.NONE, false, f, 1, 1);
+    }
+
+    @Test
+    void aDeclinedOrExpiredCheckpointThatAbortsPasses() {
+        for (RunSpec.Fault f : List.of(RunSpec.Fault.DECLINE, RunSpec.Fault.TIMEOUT)) {
+            assertEquals(List.of(), TraceChecks.check(faultSpec(f), faultRun(faultSpec(f))), f.option());
+        }
+    }
+
+    @Test
+    void aDeclinedOrExpiredCheckpointThatCompletesIsAViolation() {
+        // mutant: Flink completes the checkpoint the join declined (or that expired): the
+        // notification of its completion contradicts the aborts and the fault
+        for (RunSpec.Fault f : List.of(RunSpec.Fault.DECLINE, RunSpec.Fault.TIMEOUT)) {
+            List<Map<String, Object>> events = faultRun(faultSpec(f));
+            events.add(events.size() - 3, ev("NotifyCheckpointComplete", "sink#0", "checkpoint", 1L));
+            List<String> v = TraceChecks.check(faultSpec(f), events);
+            assertTrue(v.stream().anyMatch(x -> x.startsWith("checkpoint 1 completed (a task was notified")), v.toString());
+            assertTrue(v.stream().anyMatch(x -> x.startsWith("checkpoint 1 completed, yet join#0 ")), v.toString());
+        }
+    }
+
+    @Test
+    void aRunWithoutItsFaultIsAViolation() {
+        // a run whose fault did not happen (no slow snapshot) does not pass as one with it
+        RunSpec t = faultSpec(RunSpec.Fault.TIMEOUT);
+        List<Map<String, Object>> noFault = faultRun(t);
+        noFault.forEach(e -> e.remove("fault"));
+        assertEquals(List.of("the run shows 0 fault(s) of kind timeout, 1 were asked for"), TraceChecks.check(t, noFault));
+    }
+
+    @Test
+    void aTaskManagerLossCountsByTheAttemptsItEnded() {
+        RunSpec s = new RunSpec("aligned", "join", 1, 1, 12, 0, 0, RunSpec.Twin.NONE, false, RunSpec.Fault.TM_LOSS, 1, 1);
+        List<Map<String, Object>> events = run(s, 6, 6);
+        events.add(1, ev("FailTask", "join#1", "cause", "tm-loss", "taskManager", 1));
+        events.add(2, ev("FailTask", "sink#0", "cause", "tm-loss", "taskManager", 1));
+        for (int k = 3; k < events.size(); k++) {
+            events.get(k).put("attempt", 1);
+        }
+        assertEquals(List.of(), TraceChecks.check(s, events));
+        // no restart after the loss: the run is not the one asked for
+        events.subList(3, events.size()).forEach(e -> e.put("attempt", 0));
+        assertTrue(TraceChecks.check(s, events).get(0).startsWith("the run ended in attempt 0"));
+    }
 }
