@@ -165,7 +165,7 @@ final class Runner {
             }
         }
         if (j.tlc() == null) {
-            f.format("  TLC: not run (no %s.tla under the spec directory yet)%n", TlcJudge.module(s.mode()));
+            f.format("  TLC: not run%n");
         } else {
             f.format("  TLC: %s in %.1f s%s%n", Main.word(j.tlc()), j.tlcSeconds(),
                     j.tlc().outcome() == TraceValidator.Outcome.ACCEPTED ? ""
