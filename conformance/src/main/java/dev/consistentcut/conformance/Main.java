@@ -49,6 +49,7 @@ public final class Main {
                        the job goes on; 0: every declined or expired checkpoint fails the job, and
                        Flink restarts it)
               --max-concurrent C  checkpoints in flight at once, 1 (default) or 2; 2 needs --interval
+                       and aligned or at-least-once mode (Flink refuses it with unaligned ones)
               --seed S the run's seed (keys, gates, where the throws fall)
               --trace FILE  where the trace goes (default target/conformance/<mode>-<job>-f<N>-s<S>.ndjson)
               --runs K K runs with seeds S, S+1, ...: one line per run, a summary at the end

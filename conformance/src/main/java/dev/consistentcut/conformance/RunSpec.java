@@ -144,6 +144,12 @@ public record RunSpec(String mode, String job, int failures, long seed, int reco
         if (maxConcurrent < 1 || maxConcurrent > 2) {
             throw new IllegalArgumentException("max-concurrent " + maxConcurrent + ": expected 1 or 2");
         }
+        if (maxConcurrent > 1 && (mode.equals("unaligned") || mode.equals("alternating"))) {
+            // Flink refuses the job graph: "maxConcurrentCheckpoints can't be > 1 if
+            // UnalignedCheckpoints enabled" (its checkpoint config validation)
+            throw new IllegalArgumentException("max-concurrent " + maxConcurrent + ": Flink takes unaligned checkpoints"
+                    + " one at a time (mode " + mode + ")");
+        }
         if (maxConcurrent > 1 && checkpointMillis == 0) {
             throw new IllegalArgumentException("max-concurrent " + maxConcurrent + " needs periodic checkpoints (--interval):"
                     + " the gates' checkpoints are triggered one at a time");
