@@ -78,6 +78,9 @@ public final class FlinkHarness implements AutoCloseable {
             log.sinkDir(freshSinkDir(spec));
         }
         TraceLog.install(log);
+        // a savepoint run: the sources wait at the first gate until the savepoint is taken too
+        log.holdGates(spec.savepoint());
+        boolean savepointTriggered = false;
         JobGraph job = jobGraph(spec, maxConcurrent, checkpointDir);
         JobID id = job.getJobID();
         cluster.submitJob(job).get(30, TimeUnit.SECONDS);
@@ -111,6 +114,24 @@ public final class FlinkHarness implements AutoCloseable {
             }
             if (spec.fault() == RunSpec.Fault.TM_LOSS) {
                 maybeLoseTaskManager(spec, log);
+            }
+            if (spec.savepoint() && !savepointTriggered && log.gateCompleted() >= 0 && trigger.isDone()) {
+                // The first gate's checkpoint completed and the sources are held: a savepoint now
+                // (nothing else in flight, and no trigger until it is done), whose id is then the
+                // newest any snapshot names; its snapshots get "savepoint": true.
+                savepointTriggered = true;
+                long before = log.newestSnapshotId();
+                java.nio.file.Path dir = java.nio.file.Path.of("target", "conformance", "savepoints",
+                        Runner.defaultTrace(spec).getFileName().toString().replace(".ndjson", "")).toAbsolutePath();
+                trigger = cluster.triggerSavepoint(id, dir.toUri().toString(), false,
+                        org.apache.flink.core.execution.SavepointFormatType.CANONICAL).handle((path, t) -> {
+                            long sp = log.newestSnapshotId();
+                            if (t == null && sp > before) {
+                                log.markSavepoint(sp);
+                            }
+                            log.holdGates(false);
+                            return null;
+                        });
             }
             if (checkpointDir != null) {
                 keepCheckpoints(checkpointDir.resolve(id.toString()));

@@ -21,7 +21,7 @@ public final class Main {
                                         [--runs K] [--records R] [--interval MS] [--twin TWIN]
                                         [--sink plain|transactional]
                                         [--fault throw|tm-loss|decline|timeout] [--tolerable K]
-                                        [--max-concurrent C]
+                                        [--max-concurrent C] [--savepoint]
                                         [--spec DIR] [--read-checkpoints] [--no-tlc] [--debug]
                    ./conformance.sh quick [--spec DIR] [--debug]
                    ./conformance.sh --help
@@ -69,6 +69,9 @@ public final class Main {
               --read-checkpoints  retain every completed checkpoint (target/conformance/checkpoints/)
                        and read it back with Flink's State Processor API: the operator state must be
                        the bags the trace reported, the keyed counts those of the bags' keys
+              --savepoint  a savepoint (MiniCluster#triggerSavepoint) at the first gate, after its
+                       checkpoint completed, before the sources go on (aligned, at-least-once); Flink
+                       2.3 notifies no task of its completion and never restores it on failover
               --no-tlc the Java side alone judges (TLC: not run)
               --debug  stack traces and Flink's failure causes
               quick    the test command's form: 5 seeded runs with a failure per mode (join and
@@ -98,7 +101,7 @@ public final class Main {
                 return 0;
             } else if (a.equals("--debug")) {
                 debug = true;
-            } else if (a.equals("--read-checkpoints") || a.equals("--no-tlc")) {
+            } else if (a.equals("--read-checkpoints") || a.equals("--no-tlc") || a.equals("--savepoint")) {
                 o.put(a, "true");
             } else if (a.startsWith("--")) {
                 if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
@@ -115,7 +118,7 @@ public final class Main {
         }
         List<String> known = List.of("--mode", "--job", "--failures", "--seed", "--trace", "--runs", "--records",
                 "--twin", "--spec", "--interval", "--read-checkpoints", "--sink", "--fault", "--tolerable",
-                "--max-concurrent", "--no-tlc");
+                "--max-concurrent", "--no-tlc", "--savepoint");
         for (String k : o.keySet()) {
             if (!known.contains(k)) {
                 err.println("conformance: unknown option " + k + " (see --help)");
@@ -238,7 +241,7 @@ public final class Main {
         for (int i = 0; i < runs; i++) {
             try {
                 RunSpec base = new RunSpec(mode, job, failures, seed + i, records, 3, interval, RunSpec.Twin.NONE,
-                        sink.equals("transactional"), fault, tolerable, maxConcurrent);
+                        sink.equals("transactional"), fault, tolerable, maxConcurrent, o.containsKey("--savepoint"));
                 specs.add(base.withTwin(twin));
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());

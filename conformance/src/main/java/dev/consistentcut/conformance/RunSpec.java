@@ -32,10 +32,21 @@ import java.util.Random;
  *     faults that fail a checkpoint ({@link Fault#DECLINE}, {@link Fault#TIMEOUT}): how many
  *     failed checkpoints in a row {@code CheckpointFailureManager} lets pass before it fails the job
  * @param maxConcurrent Flink's {@code execution.checkpointing.max-concurrent-checkpoints}
+ * @param savepoint the harness takes a savepoint at the first gate, after that gate's checkpoint
+ *     completed and before the sources go on (so a failure after the gate finds the savepoint the
+ *     newest completed snapshot)
  */
 public record RunSpec(String mode, String job, int failures, long seed, int records, int emitMillis, int checkpointMillis,
-                      Twin twin, boolean transactionalSink, Fault fault, int tolerable, int maxConcurrent)
+                      Twin twin, boolean transactionalSink, Fault fault, int tolerable, int maxConcurrent,
+                      boolean savepoint)
         implements Serializable {
+
+    /** A run without a savepoint. */
+    public RunSpec(String mode, String job, int failures, long seed, int records, int emitMillis, int checkpointMillis,
+            Twin twin, boolean transactionalSink, Fault fault, int tolerable, int maxConcurrent) {
+        this(mode, job, failures, seed, records, emitMillis, checkpointMillis, twin, transactionalSink, fault, tolerable,
+                maxConcurrent, false);
+    }
 
     /**
      * The kinds of seeded fault (docs/conformance.md, "Faults"). Fault {@code k < failures} falls at
@@ -150,6 +161,10 @@ public record RunSpec(String mode, String job, int failures, long seed, int reco
             throw new IllegalArgumentException("max-concurrent " + maxConcurrent + ": Flink takes unaligned checkpoints"
                     + " one at a time (mode " + mode + ")");
         }
+        if (savepoint && !(mode.equals("aligned") || mode.equals("at-least-once"))) {
+            // a savepoint's barriers are aligned in every mode; the unaligned specs would take it unaligned
+            throw new IllegalArgumentException("savepoint: aligned and at-least-once mode only");
+        }
         if (maxConcurrent > 1 && checkpointMillis == 0) {
             throw new IllegalArgumentException("max-concurrent " + maxConcurrent + " needs periodic checkpoints (--interval):"
                     + " the gates' checkpoints are triggered one at a time");
@@ -176,13 +191,13 @@ public record RunSpec(String mode, String job, int failures, long seed, int reco
     /** The same run with faults of kind {@code f}, every failed checkpoint tolerated (the job goes on). */
     public RunSpec withFault(Fault f) {
         return new RunSpec(mode, job, failures, seed, records, emitMillis, checkpointMillis, twin, transactionalSink, f,
-                failures, maxConcurrent);
+                failures, maxConcurrent, savepoint);
     }
 
     /** The same run with {@code k} tolerable failed checkpoints. */
     public RunSpec withTolerable(int k) {
         return new RunSpec(mode, job, failures, seed, records, emitMillis, checkpointMillis, twin, transactionalSink, fault,
-                k, maxConcurrent);
+                k, maxConcurrent, savepoint);
     }
 
     /** The default records per source for {@code failures} failures: four a failure plus eight, at least a dozen. */
@@ -198,13 +213,14 @@ public record RunSpec(String mode, String job, int failures, long seed, int reco
      */
     public RunSpec withTwin(Twin t) {
         return new RunSpec(mode, job, failures, seed, records, emitMillis, t == Twin.NONE ? checkpointMillis : 0, t,
-                transactionalSink || t.ofTransactionalSink(), fault, tolerable, t == Twin.NONE ? maxConcurrent : 1);
+                transactionalSink || t.ofTransactionalSink(), fault, tolerable, t == Twin.NONE ? maxConcurrent : 1,
+                t == Twin.NONE && savepoint);
     }
 
     /** The same run with the two-phase-commit sink ({@code true}) or the plain one. */
     public RunSpec withTransactionalSink(boolean on) {
         return new RunSpec(mode, job, failures, seed, records, emitMillis, checkpointMillis, twin, on, fault, tolerable,
-                maxConcurrent);
+                maxConcurrent, savepoint);
     }
 
     /** The source tasks. */

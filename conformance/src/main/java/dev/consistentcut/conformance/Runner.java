@@ -52,7 +52,7 @@ final class Runner {
         String sink = s.transactionalSink() ? "-2pc" : "";
         String fault = s.fault() == RunSpec.Fault.THROW ? "" : "-" + s.fault().option()
                 + (s.fault().failsCheckpoint() && s.tolerable() != s.failures() ? "-t" + s.tolerable() : "");
-        String concurrent = s.maxConcurrent() == 1 ? "" : "-c" + s.maxConcurrent();
+        String concurrent = (s.maxConcurrent() == 1 ? "" : "-c" + s.maxConcurrent()) + (s.savepoint() ? "-sp" : "");
         return Path.of("target", "conformance", s.mode() + "-" + s.job() + "-f" + s.failures() + "-s" + s.seed() + sink
                 + fault + concurrent + twin + ".ndjson");
     }
@@ -142,6 +142,7 @@ final class Runner {
         String twin = (s.fault() == RunSpec.Fault.THROW ? "" : " fault " + s.fault().option()
                 + (s.fault().failsCheckpoint() ? " tolerable " + s.tolerable() : ""))
                 + (s.maxConcurrent() == 1 ? "" : " max-concurrent " + s.maxConcurrent())
+                + (s.savepoint() ? " savepoint" : "")
                 + (s.transactionalSink() ? " 2pc sink" : "")
                 + (s.twin() == RunSpec.Twin.NONE ? "" : " twin " + s.twin().name().toLowerCase(Locale.ROOT).replace('_', '-'));
         StringBuilder b = new StringBuilder();

@@ -47,6 +47,42 @@ public final class TraceChecks {
             out.addAll(transactions(spec, topology, events));
         }
         out.addAll(faults(spec, events));
+        out.addAll(savepoints(spec, events));
+        return out;
+    }
+
+    /** The savepoints: the checkpoints whose SnapshotState events say {@code "savepoint": true}. */
+    static TreeSet<Long> savepointIds(List<Map<String, Object>> events) {
+        TreeSet<Long> ids = new TreeSet<>();
+        for (Map<String, Object> e : events) {
+            if (e.get("event").equals("SnapshotState") && Boolean.TRUE.equals(e.get("savepoint"))) {
+                ids.add(num(e.get("checkpoint")));
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * The savepoint (docs/conformance.md, "Savepoints"): a run asked for one has it; Flink 2.3
+     * notifies no task of a savepoint's completion and never restores one on failover
+     * (CheckpointCoordinator#completePendingCheckpoint: a savepoint is not added to the
+     * completed-checkpoint store, and cleanupAfterCompletedCheckpoint notifies checkpoints and
+     * synchronous savepoints only). Its cut is checked with the completed checkpoints' ({@link #cuts}).
+     */
+    static List<String> savepoints(RunSpec spec, List<Map<String, Object>> events) {
+        List<String> out = new ArrayList<>();
+        TreeSet<Long> ids = savepointIds(events);
+        if (spec.savepoint() && ids.isEmpty()) {
+            out.add("a savepoint was asked for, none is in the trace (no snapshot says \"savepoint\": true)");
+        }
+        for (Map<String, Object> e : events) {
+            if (e.get("event").equals("NotifyCheckpointComplete") && ids.contains(num(e.get("checkpoint")))) {
+                out.add("savepoint " + e.get("checkpoint") + ": " + e.get("task") + " was notified of its completion");
+            } else if (e.get("event").equals("InitializeState") && ids.contains(num(e.get("restored")))) {
+                out.add("savepoint " + e.get("restored") + ": " + e.get("task") + " (attempt " + e.get("attempt")
+                        + ") restored from it on failover");
+            }
+        }
         return out;
     }
 
@@ -201,7 +237,9 @@ public final class TraceChecks {
         boolean exact = spec.mode().equals("aligned");
         boolean upper = !spec.mode().equals("at-least-once");
         boolean lower = spec.mode().equals("aligned") || spec.mode().equals("at-least-once");
-        for (long c : completed(events)) {
+        TreeSet<Long> judged = completed(events);
+        judged.addAll(savepointIds(events)); // completed, though no task is told (savepoints)
+        for (long c : judged) {
             Map<String, Map<String, Object>> s = snaps.getOrDefault(c, Map.of());
             Map<String, Integer> offsets = new LinkedHashMap<>();
             boolean allSources = true;

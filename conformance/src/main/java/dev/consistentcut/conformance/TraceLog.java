@@ -218,6 +218,48 @@ public final class TraceLog {
         return bag(counts);
     }
 
+    /** While set, no source passes its gate (the harness takes a savepoint there first). */
+    private volatile boolean holdGates;
+
+    void holdGates(boolean hold) {
+        holdGates = hold;
+    }
+
+    boolean gatesHeld() {
+        return holdGates;
+    }
+
+    /** The highest gate index whose checkpoint a waiting source was told completed (-1: none). */
+    private final java.util.concurrent.atomic.AtomicInteger gateCompleted = new java.util.concurrent.atomic.AtomicInteger(-1);
+
+    void gateCheckpointCompleted(int g) {
+        gateCompleted.accumulateAndGet(g, Math::max);
+    }
+
+    int gateCompleted() {
+        return gateCompleted.get();
+    }
+
+    /** The newest checkpoint id any SnapshotState so far names (0: none). */
+    synchronized long newestSnapshotId() {
+        return events.stream().filter(e -> e.get("event").equals("SnapshotState"))
+                .mapToLong(e -> ((Number) e.get("checkpoint")).longValue()).max().orElse(0);
+    }
+
+    /**
+     * Marks every SnapshotState of checkpoint {@code c} with {@code "savepoint": true}: the harness
+     * learns that {@code c} was its savepoint only once the savepoint completed.
+     */
+    synchronized void markSavepoint(long c) {
+        for (int k = 0; k < events.size(); k++) {
+            Map<String, Object> e = events.get(k);
+            if (e.get("event").equals("SnapshotState") && ((Number) e.get("checkpoint")).longValue() == c) {
+                e.put("savepoint", true);
+                lines.set(k + 1, json(e));
+            }
+        }
+    }
+
     /** Claims seeded fault {@code k} (the k-th of the run); false if it was taken (or it is not the next). */
     public boolean claimFault(int k) {
         return thrown.compareAndSet(k, k + 1);

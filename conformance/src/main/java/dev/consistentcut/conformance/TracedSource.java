@@ -216,7 +216,7 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
                     gateCheckpoints.clear();
                     TraceLog.current().waitingAtGate(task, true, gates.indexOf(next));
                 }
-                if (!gatePassed) {
+                if (!gatePassed || TraceLog.current().gatesHeld()) {
                     return false;
                 }
                 // With the two-phase-commit sink, also until the committer has committed what the
@@ -275,6 +275,7 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
             TraceLog.current().event("NotifyCheckpointComplete", task, attempt, "checkpoint", checkpointId);
             if (waitingAt >= 0 && gateCheckpoints.contains(checkpointId)) {
                 gatePassed = true;
+                TraceLog.current().gateCheckpointCompleted(gates.indexOf(waitingAt));
                 gateCompleted = checkpointId;
                 gateCompletedNanos = System.nanoTime();
                 if (spec.transactionalSink()) {

@@ -274,4 +274,50 @@ class TraceChecksTest {
         events.subList(3, events.size()).forEach(e -> e.put("attempt", 0));
         assertTrue(TraceChecks.check(s, events).get(0).startsWith("the run ended in attempt 0"));
     }
+
+    /** A run with savepoint 2 at the cut of checkpoint 1 (its snapshots marked), finished. */
+    private static List<Map<String, Object>> savepointRun(RunSpec s) {
+        List<Map<String, Object>> events = run(s, 6, 6);
+        List<Map<String, Object>> sp = new ArrayList<>();
+        for (Map<String, Object> e : events) {
+            if (e.get("event").equals("SnapshotState")) {
+                Map<String, Object> c = new LinkedHashMap<>(e);
+                c.put("checkpoint", 2L);
+                c.put("savepoint", true);
+                sp.add(c);
+            }
+        }
+        events.addAll(events.size() - 2, sp);
+        return events;
+    }
+
+    @Test
+    void aSavepointNotifiedOrRestoredIsAViolation() {
+        RunSpec s = new RunSpec("aligned", "join", 0, 1, 12, 0, 0, RunSpec.Twin.NONE, false, RunSpec.Fault.THROW, 0, 1,
+                true);
+        assertEquals(List.of(), TraceChecks.check(s, savepointRun(s)));
+        // mutant: a task is told the savepoint completed (Flink 2.3 tells none)
+        List<Map<String, Object>> notified = savepointRun(s);
+        notified.add(notified.size() - 2, ev("NotifyCheckpointComplete", "join#0", "checkpoint", 2L));
+        assertEquals(List.of("savepoint 2: join#0 was notified of its completion"), TraceChecks.check(s, notified));
+        // mutant: the sink restores the savepoint (Flink 2.3 restores the latest checkpoint)
+        List<Map<String, Object>> restored = savepointRun(s);
+        restored.stream().filter(e -> e.get("event").equals("InitializeState")).forEach(e -> e.put("restored", 2L));
+        assertTrue(TraceChecks.check(s, restored).contains("savepoint 2: sink#0 (attempt 0) restored from it on failover"));
+        // a savepoint asked for and not taken
+        List<Map<String, Object>> none = run(s, 6, 6);
+        assertTrue(TraceChecks.check(s, none).get(0).startsWith("a savepoint was asked for, none is in the trace"));
+    }
+
+    @Test
+    void aSavepointsCutIsJudged() {
+        // the savepoint's bag holds a record past its cut: NoDoubleCountInv, though no task was notified of it
+        RunSpec s = new RunSpec("aligned", "join", 0, 1, 12, 0, 0, RunSpec.Twin.NONE, false, RunSpec.Fault.THROW, 0, 1,
+                true);
+        List<Map<String, Object>> events = savepointRun(s);
+        events.stream().filter(e -> Boolean.TRUE.equals(e.get("savepoint")) && e.get("task").equals("sink#0"))
+                .forEach(e -> e.put("snapshot", bagAt(s, "sink#0", 7)));
+        assertTrue(TraceChecks.check(s, events).get(0).startsWith("NoDoubleCountInv: checkpoint 2"),
+                TraceChecks.check(s, events).toString());
+    }
 }
