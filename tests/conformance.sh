@@ -15,7 +15,9 @@ Usage: tests/conformance.sh [--quick | --long] [--help]
   --quick  (the default) one JVM, one MiniCluster: 5 seeded runs with a failure per mode
            (aligned, unaligned, at-least-once, alternating; join and diamond jobs), each of
            which must be accepted by the Java side, and by TLC in aligned and at-least-once
-           mode; an aligned join run with the two-phase-commit sink (TLC too);
+           mode; an aligned join run with the two-phase-commit sink (TLC too); one aligned
+           join run per fault kind besides the throw: a lost TaskManager, a declined and an
+           expired checkpoint (TLC too);
            then the 6 broken twins (two of them with the two-phase-commit sink),
            each of which must be rejected by both
            (docs/conformance.md, "The quick form", says why TLC skips two modes there).

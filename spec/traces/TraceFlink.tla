@@ -66,11 +66,13 @@
 (*   SnapshotState; a record behind a barrier: its ProcessRecord can match *)
 (*   only after the barrier), and the others commute with the observed     *)
 (*   step that comes first;                                                *)
-(* - of the kinds needed: a checkpoint is triggered only up to the id the *)
+(* - of the kinds needed: a checkpoint is triggered only up to the id the  *)
 (*   next event names, completed only if a later event says it completed   *)
-(*   (a notification, a restore from it) or at the run's end, aborted only *)
-(*   if a later event says it was aborted or no event names it at all, and *)
-(*   the job fails only when the next event's attempt is newer; a barrier  *)
+(*   (a notification, a restore from it) or at the run's end, never if it  *)
+(*   is a savepoint, aborted only if a later event says it was aborted, no *)
+(*   event names it at all or it is a savepoint (Flink completes one but   *)
+(*   tells no task and never restores it: to the spec, an abort), and the  *)
+(*   job fails only when the next event's attempt is newer; a barrier      *)
 (*   moves only at (or upstream of) the task whose record or snapshot is   *)
 (*   next, and only if its id is no newer than the one the next event      *)
 (*   names (MayMove); a source skips a barrier hidden only before its own  *)
@@ -111,6 +113,12 @@ CompletedFrom == [k \in 1..(Len(Trace) + 1) |->
 \* Per i: the ids an event at i or later says were aborted.
 AbortedFrom == [k \in 1..(Len(Trace) + 1) |->
     {Trace[j].checkpoint : j \in {j \in k..Len(Trace) : Trace[j].event = "NotifyCheckpointAborted"}}]
+\* The savepoints: ids whose snapshots say "savepoint": TRUE.  Flink completes a savepoint but
+\* keeps it out of its completed-checkpoint store (a failover never restores it) and tells no
+\* task (CheckpointCoordinator#completePendingCheckpoint): to the spec, a checkpoint its
+\* coordinator aborts, hidden, with no notification.
+SavepointIds == {Trace[j].checkpoint : j \in {j \in DOMAIN Trace :
+                    "savepoint" \in DOMAIN Trace[j] /\ Trace[j].event = "SnapshotState"}}
 
 \* The tasks upstream of each task (a record or barrier reaches it from them), and itself.
 UpstreamTable == [t \in Tasks |-> {t} \cup {u \in Tasks : t \in Downstream(u, Cardinality(Tasks))}]
@@ -120,13 +128,16 @@ MayTrigger(c) == c <= Named(Trace[i])
 \* A checkpoint a later event says completed, once the next event names it or a newer one (its
 \* notification, a restore from it, a snapshot of a newer one that needs its slot) or says an
 \* older one was aborted (completing c subsumes older pending ones).
-MayComplete(c) == \/ Trace[i].event = "RunEnded"
-                  \/ /\ c \in CompletedFrom[i]
-                     /\ Named(Trace[i]) >= c \/ Trace[i].event = "NotifyCheckpointAborted"
-\* A checkpoint a later event says was aborted, or that no event names, once the next event
-\* names it or a newer one (its notification, a snapshot of a newer one that needs its slot).
+\* Never a savepoint: Flink never restores one on failover, nor notifies its completion.
+MayComplete(c) == /\ c \notin SavepointIds
+                  /\ \/ Trace[i].event = "RunEnded"
+                     \/ /\ c \in CompletedFrom[i]
+                        /\ Named(Trace[i]) >= c \/ Trace[i].event = "NotifyCheckpointAborted"
+\* A checkpoint a later event says was aborted, that no event names, or a savepoint, once the
+\* next event names it or a newer one (its notification, a snapshot of a newer one that needs
+\* its slot).
 MayAbort(c) == \/ Trace[i].event = "RunEnded"
-               \/ (c \in AbortedFrom[i] \/ c \notin NamedIds) /\ Named(Trace[i]) >= c
+               \/ (c \in AbortedFrom[i] \/ c \notin NamedIds \/ c \in SavepointIds) /\ Named(Trace[i]) >= c
 MayFail == Trace[i].attempt > failures
 \* The spec's NotifyCheckpointAborted(t, c) of a task whose notification Flink showed is that
 \* event's step (FlinkAct); hidden, only where nothing else would show it: a source skipping

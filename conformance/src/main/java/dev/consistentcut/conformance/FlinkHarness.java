@@ -72,12 +72,15 @@ public final class FlinkHarness implements AutoCloseable {
     public Outcome run(RunSpec spec, java.nio.file.Path checkpointDir) throws Exception {
         long start = System.nanoTime();
         Topology topology = new Topology(spec);
-        int maxConcurrent = 1;
+        int maxConcurrent = spec.maxConcurrent();
         TraceLog log = new TraceLog(topology.header(maxConcurrent));
         if (spec.transactionalSink()) {
             log.sinkDir(freshSinkDir(spec));
         }
         TraceLog.install(log);
+        // a savepoint run: the sources wait at the first gate until the savepoint is taken too
+        log.holdGates(spec.savepoint());
+        boolean savepointTriggered = false;
         JobGraph job = jobGraph(spec, maxConcurrent, checkpointDir);
         JobID id = job.getJobID();
         cluster.submitJob(job).get(30, TimeUnit.SECONDS);
@@ -108,6 +111,27 @@ public final class FlinkHarness implements AutoCloseable {
                 served = arrivals;
                 lastTrigger = now;
                 trigger = cluster.triggerCheckpoint(id).exceptionally(t -> null);
+            }
+            if (spec.fault() == RunSpec.Fault.TM_LOSS) {
+                maybeLoseTaskManager(spec, log);
+            }
+            if (spec.savepoint() && !savepointTriggered && log.gateCompleted() >= 0 && trigger.isDone()) {
+                // The first gate's checkpoint completed and the sources are held: a savepoint now
+                // (nothing else in flight, and no trigger until it is done), whose id is then the
+                // newest any snapshot names; its snapshots get "savepoint": true.
+                savepointTriggered = true;
+                long before = log.newestSnapshotId();
+                java.nio.file.Path dir = java.nio.file.Path.of("target", "conformance", "savepoints",
+                        Runner.defaultTrace(spec).getFileName().toString().replace(".ndjson", "")).toAbsolutePath();
+                trigger = cluster.triggerSavepoint(id, dir.toUri().toString(), false,
+                        org.apache.flink.core.execution.SavepointFormatType.CANONICAL).handle((path, t) -> {
+                            long sp = log.newestSnapshotId();
+                            if (t == null && sp > before) {
+                                log.markSavepoint(sp);
+                            }
+                            log.holdGates(false);
+                            return null;
+                        });
             }
             if (checkpointDir != null) {
                 keepCheckpoints(checkpointDir.resolve(id.toString()));
@@ -141,6 +165,39 @@ public final class FlinkHarness implements AutoCloseable {
         }
         return new Outcome(spec, log, finished, failure, (System.nanoTime() - start) / 1e9,
                 checkpointDir == null ? null : checkpointDir.resolve(id.toString()).resolve("retained"));
+    }
+
+    /**
+     * Fault {@code k} of kind {@link RunSpec.Fault#TM_LOSS}, once a source of attempt {@code k}
+     * has passed gate {@code k} (so after that gate's checkpoint completed): the TaskManager that
+     * runs {@code join#<(seed + k) mod 2>} is terminated (MiniCluster#terminateTaskManager, as
+     * Flink's own ITCases lose a TaskManager) and a fresh one started in its place (what a
+     * cluster's resource manager would bring). The trace gets {@code FailTask} (cause
+     * {@code tm-loss}) of every task of attempt {@code k} the harness knows to run there, before
+     * the loss: the spec's failure is the hidden FailAndRestore that follows, which TLC takes once
+     * an event of attempt {@code k + 1} comes. Every exchange of these jobs is all-to-all (one
+     * failover region), so Flink's restart strategy restarts every task, as the seeded throw does.
+     */
+    private void maybeLoseTaskManager(RunSpec spec, TraceLog log) throws Exception {
+        int k = log.faults();
+        if (k >= spec.failures() || !log.gatePassed(k, k)) {
+            return;
+        }
+        String victim = "join#" + Math.floorMod(spec.seed() + k, RunSpec.JOIN_PARALLELISM);
+        String tm = log.tmOf(victim, k);
+        int index = tm == null ? -1 : log.tmIndex(tm);
+        if (index < 0) {
+            throw new IllegalStateException("cannot tell which TaskManager runs " + victim + " in attempt " + k
+                    + " (its TaskManager working directory names no tm_<index>)");
+        }
+        if (!log.claimFault(k)) {
+            return;
+        }
+        for (String t : log.tasksOn(tm, k)) {
+            log.event("FailTask", t, k, "cause", "tm-loss", "taskManager", index);
+        }
+        cluster.terminateTaskManager(index).get(30, TimeUnit.SECONDS);
+        cluster.startTaskManager();
     }
 
     /**
@@ -215,6 +272,16 @@ public final class FlinkHarness implements AutoCloseable {
         conf.set(CheckpointingOptions.ENABLE_UNALIGNED, unaligned);
         if (spec.mode().equals("alternating")) {
             conf.set(CheckpointingOptions.ALIGNED_CHECKPOINT_TIMEOUT, Duration.ofMillis(spec.alignmentTimeoutMillis()));
+        }
+        if (spec.fault().failsCheckpoint()) {
+            // CheckpointFailureManager fails the job once more checkpoints than this failed in a
+            // row (a declined and an expired checkpoint both count; a completed one resets the count)
+            conf.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, spec.tolerable());
+        }
+        if (spec.fault() == RunSpec.Fault.TIMEOUT) {
+            // the coordinator expires a checkpoint not completed by then (CheckpointCoordinator's
+            // canceller: CHECKPOINT_EXPIRED) and tells the tasks it aborted
+            conf.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, Duration.ofMillis(RunSpec.TIMEOUT_MILLIS));
         }
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
         conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, spec.failures());

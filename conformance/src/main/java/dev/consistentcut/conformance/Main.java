@@ -20,7 +20,9 @@ public final class Main {
             Usage: ./conformance.sh run --mode MODE --job JOB --failures N --seed S [--trace FILE]
                                         [--runs K] [--records R] [--interval MS] [--twin TWIN]
                                         [--sink plain|transactional]
-                                        [--spec DIR] [--read-checkpoints] [--debug]
+                                        [--fault throw|tm-loss|decline|timeout] [--tolerable K]
+                                        [--max-concurrent C] [--savepoint]
+                                        [--spec DIR] [--read-checkpoints] [--no-tlc] [--debug]
                    ./conformance.sh quick [--spec DIR] [--debug]
                    ./conformance.sh --help
 
@@ -32,8 +34,22 @@ public final class Main {
               --mode   aligned | unaligned | at-least-once | alternating
               --job    join (sources left, right -> keyBy -> join x2 -> sink)
                        | diamond (src -> left, right maps -> keyBy -> join x2 -> sink)
-              --failures N  seeded throws in the keyed operator, each after a completed checkpoint,
-                       recovered by Flink's fixed-delay restart strategy (0 to 5)
+              --failures N  seeded faults (0 to 5), fault k at gate k (of --fault's kind)
+              --fault F throw (default): the keyed operator throws at its first record past gate k,
+                       after the gate's checkpoint completed; Flink's fixed-delay restart strategy
+                       restarts every task from the latest completed checkpoint
+                       | tm-loss: once a source passed gate k, the harness terminates the TaskManager
+                       that runs a keyed task (MiniCluster#terminateTaskManager) and starts a fresh
+                       one; every task on it fails, Flink restarts as for a throw
+                       | decline: the keyed operator throws in snapshotState of gate k's checkpoint:
+                       its task declines it, the coordinator aborts it
+                       | timeout: the keyed operator's snapshotState of gate k's checkpoint takes 2.6 s,
+                       past the checkpoint timeout of 2 s: the coordinator expires it
+              --tolerable K Flink's tolerable-failed-checkpoints for decline and timeout (default N:
+                       the job goes on; 0: every declined or expired checkpoint fails the job, and
+                       Flink restarts it)
+              --max-concurrent C  checkpoints in flight at once, 1 (default) or 2; 2 needs --interval
+                       and aligned or at-least-once mode (Flink refuses it with unaligned ones)
               --seed S the run's seed (keys, gates, where the throws fall)
               --trace FILE  where the trace goes (default target/conformance/<mode>-<job>-f<N>-s<S>.ndjson)
               --runs K K runs with seeds S, S+1, ...: one line per run, a summary at the end
@@ -53,10 +69,16 @@ public final class Main {
               --read-checkpoints  retain every completed checkpoint (target/conformance/checkpoints/)
                        and read it back with Flink's State Processor API: the operator state must be
                        the bags the trace reported, the keyed counts those of the bags' keys
+              --savepoint  a savepoint (MiniCluster#triggerSavepoint) at the first gate, after its
+                       checkpoint completed, before the sources go on (aligned, at-least-once); Flink
+                       2.3 notifies no task of its completion and never restores it on failover
+              --no-tlc the Java side alone judges (TLC: not run)
               --debug  stack traces and Flink's failure causes
               quick    the test command's form: 5 seeded runs with a failure per mode (join and
-                       diamond) and one with the two-phase-commit sink, then every broken twin; exit 0 iff every run is accepted and every
-                       twin rejected. TLC judges two runs at a time while the next runs go on.
+                       diamond), one with the two-phase-commit sink and one aligned run per fault
+                       kind besides the throw (tm-loss, decline, timeout), then every broken twin;
+                       exit 0 iff every run is accepted and every twin rejected. TLC judges two
+                       runs at a time while the next runs go on.
 
             Exit codes: 0 accepted, 1 a run rejected (or a twin not caught), 2 usage, 3 environment.
             """;
@@ -79,7 +101,7 @@ public final class Main {
                 return 0;
             } else if (a.equals("--debug")) {
                 debug = true;
-            } else if (a.equals("--read-checkpoints")) {
+            } else if (a.equals("--read-checkpoints") || a.equals("--no-tlc") || a.equals("--savepoint")) {
                 o.put(a, "true");
             } else if (a.startsWith("--")) {
                 if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
@@ -95,7 +117,8 @@ public final class Main {
             }
         }
         List<String> known = List.of("--mode", "--job", "--failures", "--seed", "--trace", "--runs", "--records",
-                "--twin", "--spec", "--interval", "--read-checkpoints", "--sink");
+                "--twin", "--spec", "--interval", "--read-checkpoints", "--sink", "--fault", "--tolerable",
+                "--max-concurrent", "--no-tlc", "--savepoint");
         for (String k : o.keySet()) {
             if (!known.contains(k)) {
                 err.println("conformance: unknown option " + k + " (see --help)");
@@ -193,6 +216,24 @@ public final class Main {
         if (!sink.equals("plain") && !sink.equals("transactional")) {
             throw new UsageException("--sink " + sink + ": expected plain or transactional");
         }
+        RunSpec.Fault fault = RunSpec.Fault.THROW;
+        if (o.containsKey("--fault")) {
+            String f = o.get("--fault");
+            fault = java.util.Arrays.stream(RunSpec.Fault.values()).filter(v -> v.option().equals(f)).findFirst()
+                    .orElseThrow(() -> new UsageException("--fault " + f + ": expected throw, tm-loss, decline or timeout"));
+        }
+        if (o.containsKey("--tolerable") && !fault.failsCheckpoint()) {
+            throw new UsageException("--tolerable applies to --fault decline and timeout only");
+        }
+        if (fault == RunSpec.Fault.DECLINE && o.containsKey("--read-checkpoints")) {
+            throw new UsageException("--read-checkpoints with --fault decline: the declining state's serializer is not"
+                    + " the one the State Processor API reads with");
+        }
+        int tolerable = intOf(o, "--tolerable", String.valueOf(failures));
+        int maxConcurrent = intOf(o, "--max-concurrent", "1");
+        if (twin != RunSpec.Twin.NONE && (fault != RunSpec.Fault.THROW || maxConcurrent != 1)) {
+            throw new UsageException("--twin runs with the default fault (throw) and one checkpoint at a time");
+        }
         if (runs < 1 || (runs > 1 && o.containsKey("--trace"))) {
             throw new UsageException(runs < 1 ? "--runs needs 1 or more" : "--trace names one run's file: leave it out with --runs");
         }
@@ -200,7 +241,7 @@ public final class Main {
         for (int i = 0; i < runs; i++) {
             try {
                 RunSpec base = new RunSpec(mode, job, failures, seed + i, records, 3, interval, RunSpec.Twin.NONE,
-                        sink.equals("transactional"));
+                        sink.equals("transactional"), fault, tolerable, maxConcurrent, o.containsKey("--savepoint"));
                 specs.add(base.withTwin(twin));
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
@@ -213,8 +254,8 @@ public final class Main {
             for (int i = 0; i < specs.size(); i++) {
                 RunSpec s = specs.get(i);
                 Path trace = o.containsKey("--trace") ? Path.of(o.get("--trace")) : Runner.defaultTrace(s);
-                Runner.Judged j = runner.runThenJudge(harness, s, trace, Runnable::run, o.containsKey("--read-checkpoints"))
-                        .get();
+                Runner.Judged j = runner.runThenJudge(harness, s, trace, Runnable::run, o.containsKey("--read-checkpoints"),
+                        !o.containsKey("--no-tlc")).get();
                 if (!j.accepted()) {
                     rejected++;
                 }
@@ -225,8 +266,8 @@ public final class Main {
                 }
             }
             if (runs > 1) {
-                out.printf(Locale.ROOT, "summary: %d runs, %d accepted, %d rejected (%s %s, %d failure(s), seeds %d..%d)%n",
-                        runs, runs - rejected, rejected, mode, job, failures, seed, seed + runs - 1);
+                out.printf(Locale.ROOT, "summary: %d runs, %d accepted, %d rejected (%s %s, %d fault(s) %s, seeds %d..%d)%n",
+                        runs, runs - rejected, rejected, mode, job, failures, fault.option(), seed, seed + runs - 1);
             }
             return rejected == 0 ? 0 : 1;
         }

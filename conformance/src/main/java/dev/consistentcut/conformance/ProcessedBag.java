@@ -45,10 +45,18 @@ final class ProcessedBag {
             throws Exception {
         task = uid + "#" + runtime.getTaskInfo().getIndexOfThisSubtask();
         attempt = runtime.getTaskInfo().getAttemptNumber();
-        state = context.getOperatorStateStore().getListState(new ListStateDescriptor<>("processed", String.class));
+        TraceLog.current().placed(task, attempt, runtime.getMetricGroup().getAllVariables().get("<tm_id>"),
+                tmIndex(runtime));
+        ListStateDescriptor<String> descriptor = spec.fault() == RunSpec.Fault.DECLINE
+                ? new ListStateDescriptor<String>("processed", DecliningSerializer.INSTANCE)
+                : new ListStateDescriptor<String>("processed", String.class);
+        state = context.getOperatorStateStore().getListState(descriptor);
         bag.clear();
         if (!dropRestored) {
             for (String entry : state.get()) {
+                if (entry.equals(DecliningSerializer.DECLINE)) {
+                    continue; // never in a completed checkpoint (its write fails), a guard all the same
+                }
                 int hash = entry.lastIndexOf('#');
                 bag.merge(entry.substring(0, hash), Integer.parseInt(entry.substring(hash + 1)), Integer::sum);
             }
@@ -56,6 +64,22 @@ final class ProcessedBag {
         long restored = context.getRestoredCheckpointId().orElse(0L);
         TraceLog.current().event("InitializeState", task, attempt, "restored", restored, "processed",
                 TraceLog.bag(bag));
+    }
+
+    /**
+     * The MiniCluster index of the TaskManager this task runs on: the MiniCluster gives TaskManager
+     * {@code i} the working directory {@code tm_<i>} (MiniCluster#startTaskManager), whose
+     * {@code tmp} the task sees as its TaskManager's temporary working directory; -1 if unknown.
+     */
+    static int tmIndex(RuntimeContext runtime) {
+        if (runtime instanceof org.apache.flink.streaming.api.operators.StreamingRuntimeContext s) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("[/\\\\]tm_(\\d+)[/\\\\]")
+                    .matcher(s.getTaskManagerRuntimeInfo().getTmpWorkingDirectory().getAbsolutePath() + "/");
+            if (m.find()) {
+                return Integer.parseInt(m.group(1));
+            }
+        }
+        return -1;
     }
 
     /** The first line of processElement: writes {@code ProcessRecord} for {@code r} on its channel. */
@@ -71,11 +95,26 @@ final class ProcessedBag {
 
     /** {@code CheckpointedFunction.snapshotState}: stores the bag and writes {@code SnapshotState}. */
     void snapshotState(FunctionSnapshotContext context) throws Exception {
+        RunSpec.Fault fault = checkpointFault(context.getCheckpointId());
         List<String> entries = new ArrayList<>();
         bag.forEach((id, n) -> entries.add(id + "#" + n));
+        if (fault == RunSpec.Fault.DECLINE) {
+            entries.add(DecliningSerializer.DECLINE); // the asynchronous part fails: the task declines
+        }
         state.update(entries);
-        TraceLog.current().event("SnapshotState", task, attempt, "checkpoint", context.getCheckpointId(), "snapshot",
-                TraceLog.bag(bag));
+        if (fault == null) {
+            TraceLog.current().event("SnapshotState", task, attempt, "checkpoint", context.getCheckpointId(), "snapshot",
+                    TraceLog.bag(bag));
+        } else if (fault == RunSpec.Fault.DECLINE) {
+            // the function's snapshot is taken (TraceFlink.tla: the spec's task snapshots and
+            // acknowledges in one step); Flink's task then declines (fault: TraceFlink.tla reads it not)
+            TraceLog.current().event("SnapshotState", task, attempt, "checkpoint", context.getCheckpointId(), "snapshot",
+                    TraceLog.bag(bag), "fault", "decline");
+        } else {
+            TraceLog.current().event("SnapshotState", task, attempt, "checkpoint", context.getCheckpointId(), "snapshot",
+                    TraceLog.bag(bag), "fault", "timeout", "slowMillis", RunSpec.SLOW_SNAPSHOT_MILLIS);
+            slow();
+        }
     }
 
     /** {@link CheckpointListener#notifyCheckpointComplete}. */
@@ -93,9 +132,36 @@ final class ProcessedBag {
      * or past gate {@code a} throws (one throw per attempt in the whole job, claimed in the run's log).
      */
     void maybeThrow(Rec r) {
-        if (attempt < spec.failures() && r.off >= spec.gates().get(attempt) && TraceLog.current().claimThrow(attempt)) {
+        if (spec.fault() == RunSpec.Fault.THROW && attempt < spec.failures() && r.off >= spec.gates().get(attempt)
+                && TraceLog.current().claimFault(attempt)) {
             TraceLog.current().event("FailTask", task, attempt, "cause", "seeded-throw");
             throw new SeededFailure(task + " attempt " + attempt + " at " + r.id());
+        }
+    }
+
+    /**
+     * The seeded fault of a checkpoint ({@link RunSpec.Fault#DECLINE}, {@link RunSpec.Fault#TIMEOUT})
+     * in the keyed operator's {@code snapshotState} of checkpoint {@code c}: fault {@code k} falls
+     * on the first snapshot of a keyed task while a source waits at gate {@code k} (so on that
+     * gate's checkpoint), one per gate in the whole job. Returns the fault, or null.
+     */
+    private RunSpec.Fault checkpointFault(long c) {
+        RunSpec.Fault f = spec.fault();
+        TraceLog log = TraceLog.current();
+        int k = log.faults();
+        if (!uid.equals("join") || !f.failsCheckpoint() || k >= spec.failures() || !log.sourceWaitsAtGate(k)
+                || !log.claimFault(k)) {
+            return null;
+        }
+        return f;
+    }
+
+    /** The slow part of a timed-out snapshot: longer than the checkpoint timeout. */
+    static void slow() {
+        try {
+            Thread.sleep(RunSpec.SLOW_SNAPSHOT_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the task is being cancelled
         }
     }
 

@@ -11,8 +11,9 @@ import java.util.concurrent.Executors;
 
 /**
  * The quick form ({@code tests/conformance.sh --quick}): in one JVM on one MiniCluster, five
- * seeded runs with a failure per mode (three of the join job, two of the diamond) and an aligned
- * join run with the two-phase-commit sink, each of which must be accepted, then every broken twin (aligned, join, one failure), each of which must be
+ * seeded runs with a failure per mode (three of the join job, two of the diamond), an aligned
+ * join run with the two-phase-commit sink and one aligned join run per fault kind besides the
+ * throw (a TaskManager loss, a declined and an expired checkpoint), each of which must be accepted, then every broken twin (aligned, join, one failure), each of which must be
  * rejected by the Java side and by TLC. The first run of each mode and every twin also retain
  * their checkpoints and read them back (State Processor API).
  *
@@ -56,6 +57,11 @@ final class Quick {
             // the two-phase-commit sink: one aligned join run with a failure, judged by TLC too
             RunSpec tx = RunSpec.of("aligned", "join", 1, 1).withTransactionalSink(true);
             good.add(runner.runThenJudge(harness, tx, Runner.defaultTrace(tx), tlc, false, true));
+            // the faults besides the throw: one aligned join run each, judged by TLC too
+            for (RunSpec.Fault f : List.of(RunSpec.Fault.TM_LOSS, RunSpec.Fault.DECLINE, RunSpec.Fault.TIMEOUT)) {
+                RunSpec s = RunSpec.of("aligned", "join", 1, 1).withFault(f);
+                good.add(runner.runThenJudge(harness, s, Runner.defaultTrace(s), tlc, false, true));
+            }
             for (RunSpec.Twin t : RunSpec.Twin.values()) {
                 if (t != RunSpec.Twin.NONE) {
                     RunSpec s = RunSpec.of("aligned", "join", 1, 1).withTwin(t);

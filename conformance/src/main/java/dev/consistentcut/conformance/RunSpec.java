@@ -9,13 +9,15 @@ import java.util.Random;
  * Everything that decides one conformance run, shipped to the functions inside the job graph.
  * A run is deterministic from it up to Flink's scheduling: record {@code off} of source {@code s}
  * has the key {@link #key(String, int)}; each source waits at every gate offset until a checkpoint
- * completes (so that checkpoints fall between records whatever the timing); attempt {@code a <
- * failures} ends with a seeded throw in the keyed operator at the first record at or past gate
- * {@code a} (so the throw comes after a completed checkpoint of that attempt).
+ * completes (so that checkpoints fall between records whatever the timing); seeded fault
+ * {@code k < failures} falls at gate {@code k} ({@link Fault}: by default attempt {@code k} ends
+ * with a throw in the keyed operator at the first record at or past gate {@code k}, so after a
+ * completed checkpoint of that attempt).
  *
  * @param mode aligned | unaligned | at-least-once | alternating
  * @param job join | diamond
- * @param failures seeded throws (each a global failure and a restore by the restart strategy)
+ * @param failures seeded faults (a throw or a TaskManager loss: a global failure and a restore by
+ *     the restart strategy; a declined or expired checkpoint: an abort, a failure beyond {@code tolerable})
  * @param seed the run's seed
  * @param records records per source
  * @param emitMillis pause between two records of one source (a throttle, not a test condition)
@@ -25,10 +27,67 @@ import java.util.Random;
  * @param transactionalSink the sink is the two-phase-commit sink ({@link TransactionalSink}: a
  *     Sink V2 writer that pre-commits and a committer that commits on checkpoint completion),
  *     not the plain operator
+ * @param fault the kind of the {@code failures} seeded faults ({@link Fault}; each at its gate)
+ * @param tolerable Flink's {@code execution.checkpointing.tolerable-failed-checkpoints} for the
+ *     faults that fail a checkpoint ({@link Fault#DECLINE}, {@link Fault#TIMEOUT}): how many
+ *     failed checkpoints in a row {@code CheckpointFailureManager} lets pass before it fails the job
+ * @param maxConcurrent Flink's {@code execution.checkpointing.max-concurrent-checkpoints}
+ * @param savepoint the harness takes a savepoint at the first gate, after that gate's checkpoint
+ *     completed and before the sources go on (so a failure after the gate finds the savepoint the
+ *     newest completed snapshot)
  */
 public record RunSpec(String mode, String job, int failures, long seed, int records, int emitMillis, int checkpointMillis,
-                      Twin twin, boolean transactionalSink)
+                      Twin twin, boolean transactionalSink, Fault fault, int tolerable, int maxConcurrent,
+                      boolean savepoint)
         implements Serializable {
+
+    /** A run without a savepoint. */
+    public RunSpec(String mode, String job, int failures, long seed, int records, int emitMillis, int checkpointMillis,
+            Twin twin, boolean transactionalSink, Fault fault, int tolerable, int maxConcurrent) {
+        this(mode, job, failures, seed, records, emitMillis, checkpointMillis, twin, transactionalSink, fault, tolerable,
+                maxConcurrent, false);
+    }
+
+    /**
+     * The kinds of seeded fault (docs/conformance.md, "Faults"). Fault {@code k < failures} falls at
+     * gate {@code k}: after that gate's checkpoint completed (throw, TaskManager loss), or on the
+     * gate's checkpoint itself (decline, timeout).
+     */
+    public enum Fault {
+        /** The keyed operator throws at its first record at or past the gate: a task failure, Flink restarts. */
+        THROW,
+        /**
+         * The harness terminates the TaskManager that runs a keyed task once a source passed the
+         * gate ({@code MiniCluster#terminateTaskManager}) and starts a fresh one: every task on it
+         * fails, Flink restarts.
+         */
+        TM_LOSS,
+        /**
+         * The keyed operator throws in {@code snapshotState} of the gate's checkpoint: its task
+         * declines it, the coordinator aborts it (and fails the job beyond {@code tolerable}).
+         */
+        DECLINE,
+        /**
+         * The keyed operator's {@code snapshotState} of the gate's checkpoint takes longer than the
+         * checkpoint timeout: the coordinator expires it (and fails the job beyond {@code tolerable}).
+         */
+        TIMEOUT;
+
+        /** The option's spelling: throw, tm-loss, decline, timeout. */
+        public String option() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
+
+        /** A fault that fails a checkpoint rather than a task. */
+        public boolean failsCheckpoint() {
+            return this == DECLINE || this == TIMEOUT;
+        }
+    }
+
+    /** The checkpoint timeout of runs with {@link Fault#TIMEOUT} (Flink's default, 10 min, otherwise). */
+    public static final long TIMEOUT_MILLIS = 2000;
+    /** How long the slow snapshot of a {@link Fault#TIMEOUT} takes: well past the timeout. */
+    public static final long SLOW_SNAPSHOT_MILLIS = 2600;
 
     /** Keys of the records: few, so that both keyed tasks get records of both sources. */
     public static final int KEYS = 6;
@@ -87,16 +146,58 @@ public record RunSpec(String mode, String job, int failures, long seed, int reco
         if (failures < 0 || failures > 5) {
             throw new IllegalArgumentException("failures " + failures + ": expected 0 to 5");
         }
+        if (fault == null) {
+            throw new IllegalArgumentException("fault: expected one of throw, tm-loss, decline, timeout");
+        }
+        if (tolerable < 0) {
+            throw new IllegalArgumentException("tolerable " + tolerable + ": expected 0 or more");
+        }
+        if (maxConcurrent < 1 || maxConcurrent > 2) {
+            throw new IllegalArgumentException("max-concurrent " + maxConcurrent + ": expected 1 or 2");
+        }
+        if (maxConcurrent > 1 && (mode.equals("unaligned") || mode.equals("alternating"))) {
+            // Flink refuses the job graph: "maxConcurrentCheckpoints can't be > 1 if
+            // UnalignedCheckpoints enabled" (its checkpoint config validation)
+            throw new IllegalArgumentException("max-concurrent " + maxConcurrent + ": Flink takes unaligned checkpoints"
+                    + " one at a time (mode " + mode + ")");
+        }
+        if (savepoint && !(mode.equals("aligned") || mode.equals("at-least-once"))) {
+            // a savepoint's barriers are aligned in every mode; the unaligned specs would take it unaligned
+            throw new IllegalArgumentException("savepoint: aligned and at-least-once mode only");
+        }
+        if (maxConcurrent > 1 && checkpointMillis == 0) {
+            throw new IllegalArgumentException("max-concurrent " + maxConcurrent + " needs periodic checkpoints (--interval):"
+                    + " the gates' checkpoints are triggered one at a time");
+        }
         if (records < 4 * (failures + 2)) {
             throw new IllegalArgumentException("records " + records + ": at least " + 4 * (failures + 2)
                     + " per source for " + failures + " failures");
         }
     }
 
+    /** A run with seeded throws (today's fault), every failed checkpoint tolerated, one checkpoint at a time. */
+    public RunSpec(String mode, String job, int failures, long seed, int records, int emitMillis, int checkpointMillis,
+            Twin twin, boolean transactionalSink) {
+        this(mode, job, failures, seed, records, emitMillis, checkpointMillis, twin, transactionalSink, Fault.THROW,
+                failures, 1);
+    }
+
     /** The default small run: a dozen records per source (more for more failures), throttled. */
     public static RunSpec of(String mode, String job, int failures, long seed) {
         return new RunSpec(mode, job, failures, seed, recordsFor(failures), 3, DEFAULT_CHECKPOINT_MILLIS, Twin.NONE,
                 false);
+    }
+
+    /** The same run with faults of kind {@code f}, every failed checkpoint tolerated (the job goes on). */
+    public RunSpec withFault(Fault f) {
+        return new RunSpec(mode, job, failures, seed, records, emitMillis, checkpointMillis, twin, transactionalSink, f,
+                failures, maxConcurrent, savepoint);
+    }
+
+    /** The same run with {@code k} tolerable failed checkpoints. */
+    public RunSpec withTolerable(int k) {
+        return new RunSpec(mode, job, failures, seed, records, emitMillis, checkpointMillis, twin, transactionalSink, fault,
+                k, maxConcurrent, savepoint);
     }
 
     /** The default records per source for {@code failures} failures: four a failure plus eight, at least a dozen. */
@@ -112,12 +213,14 @@ public record RunSpec(String mode, String job, int failures, long seed, int reco
      */
     public RunSpec withTwin(Twin t) {
         return new RunSpec(mode, job, failures, seed, records, emitMillis, t == Twin.NONE ? checkpointMillis : 0, t,
-                transactionalSink || t.ofTransactionalSink());
+                transactionalSink || t.ofTransactionalSink(), fault, tolerable, t == Twin.NONE ? maxConcurrent : 1,
+                t == Twin.NONE && savepoint);
     }
 
     /** The same run with the two-phase-commit sink ({@code true}) or the plain one. */
     public RunSpec withTransactionalSink(boolean on) {
-        return new RunSpec(mode, job, failures, seed, records, emitMillis, checkpointMillis, twin, on);
+        return new RunSpec(mode, job, failures, seed, records, emitMillis, checkpointMillis, twin, on, fault, tolerable,
+                maxConcurrent, savepoint);
     }
 
     /** The source tasks. */

@@ -50,8 +50,11 @@ final class Runner {
     static Path defaultTrace(RunSpec s) {
         String twin = s.twin() == RunSpec.Twin.NONE ? "" : "-" + s.twin().name().toLowerCase(Locale.ROOT).replace('_', '-');
         String sink = s.transactionalSink() ? "-2pc" : "";
+        String fault = s.fault() == RunSpec.Fault.THROW ? "" : "-" + s.fault().option()
+                + (s.fault().failsCheckpoint() && s.tolerable() != s.failures() ? "-t" + s.tolerable() : "");
+        String concurrent = (s.maxConcurrent() == 1 ? "" : "-c" + s.maxConcurrent()) + (s.savepoint() ? "-sp" : "");
         return Path.of("target", "conformance", s.mode() + "-" + s.job() + "-f" + s.failures() + "-s" + s.seed() + sink
-                + twin + ".ndjson");
+                + fault + concurrent + twin + ".ndjson");
     }
 
     /** Runs {@code spec}, writes its trace to {@code trace}, judges it (TLC in this thread) and prints the verdict. */
@@ -132,15 +135,22 @@ final class Runner {
 
     private synchronized void print(Judged j, List<Map<String, Object>> events, FlinkHarness.Outcome o, String read) {
         RunSpec s = j.spec();
-        long failures = events.stream().filter(e -> e.get("event").equals("FailTask")).count();
+        long failures = events.stream().mapToLong(e -> TraceChecks.num(e.get("attempt"))).max().orElse(0);
+        long aborted = events.stream().filter(e -> e.get("event").equals("NotifyCheckpointAborted"))
+                .map(e -> TraceChecks.num(e.get("checkpoint"))).distinct().count();
         int completed = TraceChecks.completed(events).size();
-        String twin = (s.transactionalSink() ? " 2pc sink" : "")
+        String twin = (s.fault() == RunSpec.Fault.THROW ? "" : " fault " + s.fault().option()
+                + (s.fault().failsCheckpoint() ? " tolerable " + s.tolerable() : ""))
+                + (s.maxConcurrent() == 1 ? "" : " max-concurrent " + s.maxConcurrent())
+                + (s.savepoint() ? " savepoint" : "")
+                + (s.transactionalSink() ? " 2pc sink" : "")
                 + (s.twin() == RunSpec.Twin.NONE ? "" : " twin " + s.twin().name().toLowerCase(Locale.ROOT).replace('_', '-'));
         StringBuilder b = new StringBuilder();
         java.util.Formatter f = new java.util.Formatter(b, Locale.ROOT);
-        f.format("%s %s %s failures %d seed %d%s: %s in %.1f s (%d events, %d checkpoints completed, %d failure(s))%n",
+        f.format("%s %s %s failures %d seed %d%s: %s in %.1f s (%d events, %d checkpoints completed, %d aborted,"
+                + " %d restart(s))%n",
                 j.accepted() ? "ACCEPTED" : "REJECTED", s.mode(), s.job(), s.failures(), s.seed(), twin,
-                j.trace(), j.seconds(), events.size(), completed, failures);
+                j.trace(), j.seconds(), events.size(), completed, aborted, failures);
         if (!j.finished()) {
             f.format("  the job did not finish%s%n", o.failure() == null ? "" : ": "
                     + (debug ? o.failure() : o.failure().lines().findFirst().orElse("")));
@@ -156,7 +166,7 @@ final class Runner {
             }
         }
         if (j.tlc() == null) {
-            f.format("  TLC: not run (no %s.tla under the spec directory yet)%n", TlcJudge.module(s.mode()));
+            f.format("  TLC: not run%n");
         } else {
             f.format("  TLC: %s in %.1f s%s%n", Main.word(j.tlc()), j.tlcSeconds(),
                     j.tlc().outcome() == TraceValidator.Outcome.ACCEPTED ? ""

@@ -46,6 +46,96 @@ public final class TraceChecks {
         if (spec.transactionalSink()) {
             out.addAll(transactions(spec, topology, events));
         }
+        out.addAll(faults(spec, events));
+        out.addAll(savepoints(spec, events));
+        return out;
+    }
+
+    /** The savepoints: the checkpoints whose SnapshotState events say {@code "savepoint": true}. */
+    static TreeSet<Long> savepointIds(List<Map<String, Object>> events) {
+        TreeSet<Long> ids = new TreeSet<>();
+        for (Map<String, Object> e : events) {
+            if (e.get("event").equals("SnapshotState") && Boolean.TRUE.equals(e.get("savepoint"))) {
+                ids.add(num(e.get("checkpoint")));
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * The savepoint (docs/conformance.md, "Savepoints"): a run asked for one has it; Flink 2.3
+     * notifies no task of a savepoint's completion and never restores one on failover
+     * (CheckpointCoordinator#completePendingCheckpoint: a savepoint is not added to the
+     * completed-checkpoint store, and cleanupAfterCompletedCheckpoint notifies checkpoints and
+     * synchronous savepoints only). Its cut is checked with the completed checkpoints' ({@link #cuts}).
+     */
+    static List<String> savepoints(RunSpec spec, List<Map<String, Object>> events) {
+        List<String> out = new ArrayList<>();
+        TreeSet<Long> ids = savepointIds(events);
+        if (spec.savepoint() && ids.isEmpty()) {
+            out.add("a savepoint was asked for, none is in the trace (no snapshot says \"savepoint\": true)");
+        }
+        for (Map<String, Object> e : events) {
+            if (e.get("event").equals("NotifyCheckpointComplete") && ids.contains(num(e.get("checkpoint")))) {
+                out.add("savepoint " + e.get("checkpoint") + ": " + e.get("task") + " was notified of its completion");
+            } else if (e.get("event").equals("InitializeState") && ids.contains(num(e.get("restored")))) {
+                out.add("savepoint " + e.get("restored") + ": " + e.get("task") + " (attempt " + e.get("attempt")
+                        + ") restored from it on failover");
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The faults (docs/conformance.md, "Faults"): a checkpoint is completed or aborted, never both
+     * (no task is told of the abort of a checkpoint that some task was told completed or was
+     * restored from); a declined or an expired checkpoint (of a {@code SnapshotState} with
+     * {@code fault} {@code decline} or {@code timeout}) never completes; the
+     * run shows the faults asked for, {@code failures} of them (seeded throws, attempts ended by
+     * a TaskManager loss, declines, slow snapshots), and, for a throw or a TaskManager loss, as
+     * many restarts.
+     */
+    static List<String> faults(RunSpec spec, List<Map<String, Object>> events) {
+        List<String> out = new ArrayList<>();
+        TreeSet<Long> completed = completed(events);
+        for (Map<String, Object> e : events) {
+            if (e.get("event").equals("NotifyCheckpointAborted") && completed.contains(num(e.get("checkpoint")))) {
+                out.add("checkpoint " + e.get("checkpoint") + " completed (a task was notified of it or restored from it),"
+                        + " yet " + e.get("task") + " (attempt " + e.get("attempt") + ") was told it was aborted");
+            }
+        }
+        int faults = 0;
+        TreeSet<Long> attemptsLost = new TreeSet<>();
+        for (Map<String, Object> e : events) {
+            Object cause = e.get("cause");
+            if (e.get("event").equals("FailTask") && "tm-loss".equals(cause)) {
+                attemptsLost.add(num(e.get("attempt")));
+            }
+            if (spec.fault() == RunSpec.Fault.THROW && e.get("event").equals("FailTask") && "seeded-throw".equals(cause)) {
+                faults++;
+            }
+            if (e.get("event").equals("SnapshotState") && e.containsKey("fault")) {
+                long failed = num(e.get("checkpoint"));
+                faults += spec.fault().option().equals(e.get("fault")) ? 1 : 0;
+                if (completed.contains(failed)) {
+                    out.add("checkpoint " + failed + " completed, yet " + e.get("task") + " "
+                            + ("decline".equals(e.get("fault")) ? "declined it" : "took " + e.get("slowMillis")
+                                    + " ms over its snapshot, past the checkpoint timeout of " + RunSpec.TIMEOUT_MILLIS + " ms"));
+                }
+            }
+        }
+        if (spec.fault() == RunSpec.Fault.TM_LOSS) {
+            faults = attemptsLost.size();
+        }
+        if (faults != spec.failures()) {
+            out.add("the run shows " + faults + " fault(s) of kind " + spec.fault().option() + ", " + spec.failures()
+                    + " were asked for");
+        }
+        long lastAttempt = events.isEmpty() ? 0 : num(events.get(events.size() - 1).get("attempt"));
+        if ((spec.fault() == RunSpec.Fault.THROW || spec.fault() == RunSpec.Fault.TM_LOSS) && lastAttempt != spec.failures()) {
+            out.add("the run ended in attempt " + lastAttempt + ": Flink restarted it " + lastAttempt + " time(s), "
+                    + spec.failures() + " fault(s) of kind " + spec.fault().option() + " were asked for");
+        }
         return out;
     }
 
@@ -147,7 +237,9 @@ public final class TraceChecks {
         boolean exact = spec.mode().equals("aligned");
         boolean upper = !spec.mode().equals("at-least-once");
         boolean lower = spec.mode().equals("aligned") || spec.mode().equals("at-least-once");
-        for (long c : completed(events)) {
+        TreeSet<Long> judged = completed(events);
+        judged.addAll(savepointIds(events)); // completed, though no task is told (savepoints)
+        for (long c : judged) {
             Map<String, Map<String, Object>> s = snaps.getOrDefault(c, Map.of());
             Map<String, Integer> offsets = new LinkedHashMap<>();
             boolean allSources = true;

@@ -25,7 +25,7 @@ public final class TraceLog {
 
     private final List<String> lines = new ArrayList<>();
     private final List<Map<String, Object>> events = new ArrayList<>();
-    /** Seeded throws so far: attempt {@code a} may throw once, when this is {@code a}. */
+    /** Seeded faults so far: fault {@code k} may happen once, when this is {@code k}. */
     private final java.util.concurrent.atomic.AtomicInteger thrown = new java.util.concurrent.atomic.AtomicInteger();
 
     /** The header's source tasks. */
@@ -117,12 +117,21 @@ public final class TraceLog {
     }
 
     void waitingAtGate(String task, boolean waiting) {
+        waitingAtGate(task, waiting, -1);
+    }
+
+    /** Source {@code task} waits at gate index {@code g} now ({@code waiting}), or no longer. */
+    void waitingAtGate(String task, boolean waiting, int g) {
         if (waiting) {
             lastArrivalNanos = System.nanoTime();
             arrivals.incrementAndGet();
             atGate.add(task);
+            if (g >= 0) {
+                gateIndexWaiting.put(task, g);
+            }
         } else {
             atGate.remove(task);
+            gateIndexWaiting.remove(task);
         }
     }
 
@@ -209,9 +218,111 @@ public final class TraceLog {
         return bag(counts);
     }
 
-    /** Claims attempt {@code attempt}'s one seeded throw; false if it was taken (or the attempt is not the next). */
-    public boolean claimThrow(int attempt) {
-        return thrown.compareAndSet(attempt, attempt + 1);
+    /** While set, no source passes its gate (the harness takes a savepoint there first). */
+    private volatile boolean holdGates;
+
+    void holdGates(boolean hold) {
+        holdGates = hold;
+    }
+
+    boolean gatesHeld() {
+        return holdGates;
+    }
+
+    /** The highest gate index whose checkpoint a waiting source was told completed (-1: none). */
+    private final java.util.concurrent.atomic.AtomicInteger gateCompleted = new java.util.concurrent.atomic.AtomicInteger(-1);
+
+    void gateCheckpointCompleted(int g) {
+        gateCompleted.accumulateAndGet(g, Math::max);
+    }
+
+    int gateCompleted() {
+        return gateCompleted.get();
+    }
+
+    /** The newest checkpoint id any SnapshotState so far names (0: none). */
+    synchronized long newestSnapshotId() {
+        return events.stream().filter(e -> e.get("event").equals("SnapshotState"))
+                .mapToLong(e -> ((Number) e.get("checkpoint")).longValue()).max().orElse(0);
+    }
+
+    /**
+     * Marks every SnapshotState of checkpoint {@code c} with {@code "savepoint": true}: the harness
+     * learns that {@code c} was its savepoint only once the savepoint completed.
+     */
+    synchronized void markSavepoint(long c) {
+        for (int k = 0; k < events.size(); k++) {
+            Map<String, Object> e = events.get(k);
+            if (e.get("event").equals("SnapshotState") && ((Number) e.get("checkpoint")).longValue() == c) {
+                e.put("savepoint", true);
+                lines.set(k + 1, json(e));
+            }
+        }
+    }
+
+    /** Claims seeded fault {@code k} (the k-th of the run); false if it was taken (or it is not the next). */
+    public boolean claimFault(int k) {
+        return thrown.compareAndSet(k, k + 1);
+    }
+
+    /** Seeded faults claimed so far: the next one is fault {@code faults()}, at gate {@code faults()}. */
+    int faults() {
+        return thrown.get();
+    }
+
+    /** Gate indexes a source waits at now (a source's index in {@link RunSpec#gates()}), by source task. */
+    private final Map<String, Integer> gateIndexWaiting = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Whether some source waits at gate index {@code g} now. */
+    boolean sourceWaitsAtGate(int g) {
+        return gateIndexWaiting.containsValue(g);
+    }
+
+    /** The highest gate index a source of attempt {@code attempt} has passed (-1: none). */
+    private final Map<Integer, Integer> gatePassed = new java.util.concurrent.ConcurrentHashMap<>();
+
+    void passedGate(int attempt, int g) {
+        gatePassed.merge(attempt, g, Math::max);
+    }
+
+    /** Whether a source of attempt {@code attempt} has passed gate index {@code g} (its checkpoint completed). */
+    boolean gatePassed(int attempt, int g) {
+        return gatePassed.getOrDefault(attempt, -1) >= g;
+    }
+
+    /**
+     * Where each task of each attempt runs: {@code "<attempt> <task>"} -> its TaskManager's
+     * resource id (the metric variable {@code <tm_id>}); and the keyed tasks' TaskManager index in
+     * the MiniCluster ({@link #tmIndex}), which the harness terminates by.
+     */
+    private final Map<String, String> tmOfTask = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Integer> tmIndexOf = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Task {@code task} of attempt {@code attempt} runs on TaskManager {@code tmId} (index {@code tmIndex}, -1: unknown). */
+    void placed(String task, int attempt, String tmId, int tmIndex) {
+        if (tmId != null) {
+            tmOfTask.put(attempt + " " + task, tmId);
+            if (tmIndex >= 0) {
+                tmIndexOf.put(tmId, tmIndex);
+            }
+        }
+    }
+
+    /** The TaskManager resource id task {@code task} of attempt {@code attempt} runs on; null if unknown. */
+    String tmOf(String task, int attempt) {
+        return tmOfTask.get(attempt + " " + task);
+    }
+
+    /** The MiniCluster index of TaskManager {@code tmId}; -1 if unknown. */
+    int tmIndex(String tmId) {
+        return tmIndexOf.getOrDefault(tmId, -1);
+    }
+
+    /** The tasks of attempt {@code attempt} on TaskManager {@code tmId}, sorted. */
+    List<String> tasksOn(String tmId, int attempt) {
+        String prefix = attempt + " ";
+        return tmOfTask.entrySet().stream().filter(e -> e.getKey().startsWith(prefix) && e.getValue().equals(tmId))
+                .map(e -> e.getKey().substring(prefix.length())).sorted().toList();
     }
 
     /** The events so far, in order (a copy). */

@@ -67,7 +67,10 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
         if (attempt == null) {
             throw new IllegalStateException("Flink's reader metric group names no <task_attempt_num>");
         }
-        return new Reader(spec, task, Integer.parseInt(attempt));
+        int a = Integer.parseInt(attempt);
+        // where the reader runs (a TaskManager loss fails the tasks on it: FlinkHarness)
+        TraceLog.current().placed(task, a, context.metricGroup().getAllVariables().get("<tm_id>"), -1);
+        return new Reader(spec, task, a);
     }
 
     @Override
@@ -211,9 +214,9 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
                 if (waitingAt != next) {
                     waitingAt = next;
                     gateCheckpoints.clear();
-                    TraceLog.current().waitingAtGate(task, true);
+                    TraceLog.current().waitingAtGate(task, true, gates.indexOf(next));
                 }
-                if (!gatePassed) {
+                if (!gatePassed || TraceLog.current().gatesHeld()) {
                     return false;
                 }
                 // With the two-phase-commit sink, also until the committer has committed what the
@@ -225,6 +228,7 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
                     return false;
                 }
                 passedGate = next;
+                TraceLog.current().passedGate(attempt, gates.indexOf(next));
                 waitingAt = -1;
                 gatePassed = false;
                 TraceLog.current().waitingAtGate(task, false);
@@ -271,6 +275,7 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
             TraceLog.current().event("NotifyCheckpointComplete", task, attempt, "checkpoint", checkpointId);
             if (waitingAt >= 0 && gateCheckpoints.contains(checkpointId)) {
                 gatePassed = true;
+                TraceLog.current().gateCheckpointCompleted(gates.indexOf(waitingAt));
                 gateCompleted = checkpointId;
                 gateCompletedNanos = System.nanoTime();
                 if (spec.transactionalSink()) {

@@ -63,12 +63,16 @@ public final class TransactionalSink implements Sink<Rec>, SupportsCommitter<Str
 
     @Override
     public SinkWriter<Rec> createWriter(WriterInitContext context) {
+        placed(context.getTaskInfo().getIndexOfThisSubtask(), context.getTaskInfo().getAttemptNumber(),
+                context.metricGroup().getAllVariables());
         return new Writer(spec, context.getTaskInfo().getIndexOfThisSubtask(), context.getTaskInfo().getAttemptNumber(),
                 context.getRestoredCheckpointId().orElse(0L), List.of());
     }
 
     @Override
     public StatefulSinkWriter<Rec, String> restoreWriter(WriterInitContext context, Collection<String> state) {
+        placed(context.getTaskInfo().getIndexOfThisSubtask(), context.getTaskInfo().getAttemptNumber(),
+                context.metricGroup().getAllVariables());
         return new Writer(spec, context.getTaskInfo().getIndexOfThisSubtask(), context.getTaskInfo().getAttemptNumber(),
                 context.getRestoredCheckpointId().orElse(0L), state);
     }
@@ -87,6 +91,15 @@ public final class TransactionalSink implements Sink<Rec>, SupportsCommitter<Str
     @Override
     public SimpleVersionedSerializer<String> getCommittableSerializer() {
         return new Utf8();
+    }
+
+    /**
+     * Where the writer runs (its metric variables' {@code <tm_id>}): a TaskManager loss fails the
+     * tasks on it (FlinkHarness). The committer, a task of its own that may run on the other
+     * TaskManager, is not placed: the trace names the spec's sink task after the writer's place.
+     */
+    private static void placed(int subtask, int attempt, Map<String, String> variables) {
+        TraceLog.current().placed(task(subtask), attempt, variables.get("<tm_id>"), -1);
     }
 
     /** The task the trace names for subtask {@code index}: the spec's sink task. */

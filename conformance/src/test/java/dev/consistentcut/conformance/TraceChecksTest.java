@@ -200,4 +200,124 @@ class TraceChecksTest {
         assertTrue(v.stream().anyMatch(x -> x.startsWith("NoDuplicateOutputInv")), v.toString());
         assertTrue(v.stream().anyMatch(x -> x.startsWith("OutputExactlyOnceInv: the committed output")), v.toString());
     }
+
+    /** A run with a fault of kind {@code f} on checkpoint 1 (the join declines it, or its snapshot is slow), then checkpoint 2 at the same cut. */
+    private static List<Map<String, Object>> faultRun(RunSpec s) {
+        List<Map<String, Object>> events = new ArrayList<>();
+        for (String src : s.sources()) {
+            events.add(ev("SnapshotState", src, "checkpoint", 1L, "offset", 6));
+        }
+        if (s.fault() == RunSpec.Fault.DECLINE) {
+            events.add(ev("SnapshotState", "join#0", "checkpoint", 1L, "snapshot", bagAt(s, "join#0", 6), "fault",
+                    "decline"));
+        } else {
+            events.add(ev("SnapshotState", "join#0", "checkpoint", 1L, "snapshot", bagAt(s, "join#0", 6), "fault",
+                    "timeout", "slowMillis", RunSpec.SLOW_SNAPSHOT_MILLIS));
+        }
+        for (String t : List.of("left#0", "right#0", "join#0", "join#1", "sink#0")) {
+            events.add(ev("NotifyCheckpointAborted", t, "checkpoint", 1L));
+        }
+        events.addAll(run(s, 6, 6).stream().map(e -> {
+            Map<String, Object> c = new LinkedHashMap<>(e);
+            if (c.containsKey("checkpoint")) {
+                c.put("checkpoint", 2L);
+            }
+            return c;
+        }).toList());
+        return events;
+    }
+
+    private static RunSpec faultSpec(RunSpec.Fault f) {
+        return new RunSpec("aligned", "join", 1, 1, 12, 0, 0, RunSpec.Twin.NONE, false, f, 1, 1);
+    }
+
+    @Test
+    void aDeclinedOrExpiredCheckpointThatAbortsPasses() {
+        for (RunSpec.Fault f : List.of(RunSpec.Fault.DECLINE, RunSpec.Fault.TIMEOUT)) {
+            assertEquals(List.of(), TraceChecks.check(faultSpec(f), faultRun(faultSpec(f))), f.option());
+        }
+    }
+
+    @Test
+    void aDeclinedOrExpiredCheckpointThatCompletesIsAViolation() {
+        // mutant: Flink completes the checkpoint the join declined (or that expired): the
+        // notification of its completion contradicts the aborts and the fault
+        for (RunSpec.Fault f : List.of(RunSpec.Fault.DECLINE, RunSpec.Fault.TIMEOUT)) {
+            List<Map<String, Object>> events = faultRun(faultSpec(f));
+            events.add(events.size() - 3, ev("NotifyCheckpointComplete", "sink#0", "checkpoint", 1L));
+            List<String> v = TraceChecks.check(faultSpec(f), events);
+            assertTrue(v.stream().anyMatch(x -> x.startsWith("checkpoint 1 completed (a task was notified")), v.toString());
+            assertTrue(v.stream().anyMatch(x -> x.startsWith("checkpoint 1 completed, yet join#0 ")), v.toString());
+        }
+    }
+
+    @Test
+    void aRunWithoutItsFaultIsAViolation() {
+        // a run whose fault did not happen (no slow snapshot) does not pass as one with it
+        RunSpec t = faultSpec(RunSpec.Fault.TIMEOUT);
+        List<Map<String, Object>> noFault = faultRun(t);
+        noFault.forEach(e -> e.remove("fault"));
+        assertEquals(List.of("the run shows 0 fault(s) of kind timeout, 1 were asked for"), TraceChecks.check(t, noFault));
+    }
+
+    @Test
+    void aTaskManagerLossCountsByTheAttemptsItEnded() {
+        RunSpec s = new RunSpec("aligned", "join", 1, 1, 12, 0, 0, RunSpec.Twin.NONE, false, RunSpec.Fault.TM_LOSS, 1, 1);
+        List<Map<String, Object>> events = run(s, 6, 6);
+        events.add(1, ev("FailTask", "join#1", "cause", "tm-loss", "taskManager", 1));
+        events.add(2, ev("FailTask", "sink#0", "cause", "tm-loss", "taskManager", 1));
+        for (int k = 3; k < events.size(); k++) {
+            events.get(k).put("attempt", 1);
+        }
+        assertEquals(List.of(), TraceChecks.check(s, events));
+        // no restart after the loss: the run is not the one asked for
+        events.subList(3, events.size()).forEach(e -> e.put("attempt", 0));
+        assertTrue(TraceChecks.check(s, events).get(0).startsWith("the run ended in attempt 0"));
+    }
+
+    /** A run with savepoint 2 at the cut of checkpoint 1 (its snapshots marked), finished. */
+    private static List<Map<String, Object>> savepointRun(RunSpec s) {
+        List<Map<String, Object>> events = run(s, 6, 6);
+        List<Map<String, Object>> sp = new ArrayList<>();
+        for (Map<String, Object> e : events) {
+            if (e.get("event").equals("SnapshotState")) {
+                Map<String, Object> c = new LinkedHashMap<>(e);
+                c.put("checkpoint", 2L);
+                c.put("savepoint", true);
+                sp.add(c);
+            }
+        }
+        events.addAll(events.size() - 2, sp);
+        return events;
+    }
+
+    @Test
+    void aSavepointNotifiedOrRestoredIsAViolation() {
+        RunSpec s = new RunSpec("aligned", "join", 0, 1, 12, 0, 0, RunSpec.Twin.NONE, false, RunSpec.Fault.THROW, 0, 1,
+                true);
+        assertEquals(List.of(), TraceChecks.check(s, savepointRun(s)));
+        // mutant: a task is told the savepoint completed (Flink 2.3 tells none)
+        List<Map<String, Object>> notified = savepointRun(s);
+        notified.add(notified.size() - 2, ev("NotifyCheckpointComplete", "join#0", "checkpoint", 2L));
+        assertEquals(List.of("savepoint 2: join#0 was notified of its completion"), TraceChecks.check(s, notified));
+        // mutant: the sink restores the savepoint (Flink 2.3 restores the latest checkpoint)
+        List<Map<String, Object>> restored = savepointRun(s);
+        restored.stream().filter(e -> e.get("event").equals("InitializeState")).forEach(e -> e.put("restored", 2L));
+        assertTrue(TraceChecks.check(s, restored).contains("savepoint 2: sink#0 (attempt 0) restored from it on failover"));
+        // a savepoint asked for and not taken
+        List<Map<String, Object>> none = run(s, 6, 6);
+        assertTrue(TraceChecks.check(s, none).get(0).startsWith("a savepoint was asked for, none is in the trace"));
+    }
+
+    @Test
+    void aSavepointsCutIsJudged() {
+        // the savepoint's bag holds a record past its cut: NoDoubleCountInv, though no task was notified of it
+        RunSpec s = new RunSpec("aligned", "join", 0, 1, 12, 0, 0, RunSpec.Twin.NONE, false, RunSpec.Fault.THROW, 0, 1,
+                true);
+        List<Map<String, Object>> events = savepointRun(s);
+        events.stream().filter(e -> Boolean.TRUE.equals(e.get("savepoint")) && e.get("task").equals("sink#0"))
+                .forEach(e -> e.put("snapshot", bagAt(s, "sink#0", 7)));
+        assertTrue(TraceChecks.check(s, events).get(0).startsWith("NoDoubleCountInv: checkpoint 2"),
+                TraceChecks.check(s, events).toString());
+    }
 }
