@@ -11,6 +11,8 @@
 (* overtaking; a Flink run has no savepoints (Savepoints is empty).  The   *)
 (* protocol's actions and the data events' steps come from                 *)
 (* TraceAlternating (Act, Moves), the engine's trace module for this mode. *)
+(* TLC tells states apart by FlinkAlternatingView (the end of the module), *)
+(* which forgets what no later step or check reads.                        *)
 (***************************************************************************)
 EXTENDS TraceAlternating, TraceFlink
 
@@ -49,4 +51,50 @@ FlinkNext == \/ FlinkCoveredStep(Act, Observe, Snapshotted)
              \/ FlinkUnexplained(Act, Observe, Snapshotted, HiddenAction)
 
 FlinkBehavior == TraceAlternatingInit /\ [][FlinkNext]_altTraceVars
+
+-----------------------------------------------------------------------------
+(* The state view (the .cfg's VIEW): what TLC compares to tell a state it  *)
+(* has seen.  Without it, every choice the Flink run does not show (this   *)
+(* checkpoint switched at this task or not, at that one or not; which      *)
+(* tasks had acknowledged a checkpoint a failure then aborted) stays a     *)
+(* state of its own to the end of the trace, long after the runs have      *)
+(* converged: switchedAt remembers every switch, and a checkpoint's        *)
+(* snapshot data stays after no step or check can read it any more.        *)
+(*                                                                         *)
+(* Sound: TLC still takes only the spec's steps from its initial state, so *)
+(* a state past the last event that it reaches is reached by a behaviour   *)
+(* of the protocol; the view only stops it exploring a state equal in view *)
+(* to one it explored.  Nothing missed: two states of one view have the    *)
+(* same successors up to the forgotten data, because no step or check of   *)
+(* this module reads it, then or later.                                    *)
+(*                                                                         *)
+(* - switchedAt is history: AlternatingCheckpoint.tla reads it only in     *)
+(*   invariants, which a trace check does not check.                       *)
+(* - The snapshot data of checkpoint c (acked, snapOffset, snapProcessed,  *)
+(*   snapChan) is read only by TriggerCheckpoint while c is "none", by     *)
+(*   CompleteCheckpoint while c is pending (AllAcked), by the check of a   *)
+(*   SnapshotState naming c (FlinkCheck, Snapshotted), and by              *)
+(*   FailAndRestore as the latest completed checkpoint's while a failure   *)
+(*   is left (failures < MaxFailures).  A step that writes it writes c's   *)
+(*   own entry from c's own data or the tasks' state, never another entry  *)
+(*   from it.  Once c is completed or aborted, named by no SnapshotState   *)
+(*   at event i or later, and not restorable, it stays so: a checkpoint    *)
+(*   never leaves "completed" or "aborted", i and failures only grow, and  *)
+(*   latest only grows (completing c aborts every older pending one), so c *)
+(*   is never the latest again.  Its data is then dead.                    *)
+\* Per i: the checkpoint ids a SnapshotState at event i or later names (a constant table).
+SnapshotNamedFrom == [k \in 1..(Len(Trace) + 1) |->
+    {Trace[j].checkpoint : j \in {j \in k..Len(Trace) : Trace[j].event = "SnapshotState"}}]
+\* Some step or check may still read checkpoint c's snapshot data (the comment above).
+SnapshotReadLater(c) ==
+    \/ ckpt[c] \in {"none", "pending"}
+    \/ c \in SnapshotNamedFrom[i]
+    \/ c = latest /\ failures < MaxFailures
+\* f with the entries of the checkpoints no step or check reads again set to dead.
+Live4View(f, dead) == [c \in CheckpointIds |-> IF SnapshotReadLater(c) THEN f[c] ELSE dead]
+FlinkAlternatingView ==
+    << offset, chan, processed, handling, arrived, ckpt, current, endedInputs, endedSources,
+       latest, discardedUpTo, failures, sinkVars, unalignedAt, i,
+       Live4View(acked, {}), Live4View(snapOffset, <<>>), Live4View(snapProcessed, <<>>),
+       Live4View(snapChan, <<>>) >>
 =============================================================================

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.consistentcut.barrier.BarrierHandlers;
 import dev.consistentcut.barrier.BarrierMode;
+import dev.consistentcut.text.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -99,6 +100,20 @@ class FlinkTraceTest {
     void alternatingRunsWithSwitchesAndFailuresAreAccepted() throws Exception {
         assertAccepted("join-alternating", projected("join", BarrierHandlers.alternating(0), 2, true));
         assertAccepted("diamond-alternating", projected("diamond", BarrierHandlers.alternating(0), 2, true));
+    }
+
+    /**
+     * The alternating trace module merges states its view calls equal (TraceFlinkAlternating.tla):
+     * a wrong value at the end of a run, after both failures and every switch, is still rejected
+     * at its event, the last operator snapshot with one record too many.
+     */
+    @Test
+    void anAlternatingLateSnapshotWithAnExtraRecordIsRejectedAtIt() throws Exception {
+        List<String> lines = projected("diamond", BarrierHandlers.alternating(0), 2, true);
+        java.util.function.Predicate<Map<String, Object>> opSnapshot = ev -> is(ev, "SnapshotState") && !isSource(ev);
+        int last = (int) lines.stream().skip(1).map(l -> FlinkProjection.map(Json.parse(l))).filter(opSnapshot).count();
+        assertRejectedAt("alternating-extra-record-late", FlinkProjection.edit(lines, opSnapshot, last,
+                FlinkTraceTest::oneMoreCopy));
     }
 
     /** The twins are caught in every mode: the unaligned one, of a source's offset. */
