@@ -14,7 +14,8 @@
 (* must equal the spec's failures when the event is matched):              *)
 (* - EmitRecord, ProcessRecord, SendEndOfPartition: the spec's actions of  *)
 (*   those names, with TraceValidation's checks (the record at the         *)
-(*   source's offset, the record at the head of the channel, the offset).  *)
+(*   source's offset, the offset) and the record the step took (unaligned: *)
+(*   the channel's head, or the first record behind a barrier in flight).  *)
 (* - SnapshotState of a source that has not ended: the spec's             *)
 (*   InjectBarrier (Flink broadcasts a source task's barrier and calls     *)
 (*   SourceReader.snapshotState in one mailbox action, with no record in  *)
@@ -218,6 +219,9 @@ FlinkCheckNames(ev) == IF "output" \in DOMAIN ev THEN FlinkEventCheckNames(ev) \
 FlinkCheck(ev, k, Snapshotted(_, _)) ==
     CASE k = "attempt" -> failures = ev.attempt
       [] k \in {"output", "committed"} -> Check(ev, k)
+      \* The step took that record (at the channel's head; in unaligned mode it may be the first
+      \* behind a barrier in flight: TraceFlinkUnaligned.tla).
+      [] ev.event = "ProcessRecord" /\ k = "record" -> processed'[ev.task] = processed[ev.task] (+) SetToBag({ev.record})
       [] ev.event \in {"EmitRecord", "ProcessRecord", "SendEndOfPartition", "RunEnded"} -> Check(ev, k)
       [] ev.event = "SnapshotState" /\ k = "offset" ->
               snapOffset'[ev.checkpoint][ev.task] = ev.offset /\ ev.task \in acked'[ev.checkpoint]

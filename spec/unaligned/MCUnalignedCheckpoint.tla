@@ -57,6 +57,15 @@ SaveOvertakenFirst(ch, n, c) ==
                                                    \o snapChan[c][e]
                                               ELSE snapChan[c][e]]]
 
+\* The barrier in flight and the final barrier of an ended source (UnalignedCheckpoint.tla):
+\* `BarrierInFlight <- InFlightOn`, `EndedSourceBarriers <- InFlightOn` turn them on.
+InFlightOn == TRUE
+
+\* BugPastBarrierStillPersisted (`LeaveAhead <- KeepPersisted`): the record a receiver takes
+\* ahead of a barrier in flight stays in the barrier's channel state.  The receiver counts it
+\* before its snapshot, and the checkpoint restores it too: TLC must report NoDoubleCountInv.
+KeepPersisted(e, lane) == snapChan
+
 \* Fairness on triggering too, so that a coordinator that can trigger must
 \* (timeouts and failures stay unforced).  Checks KeepsCheckpointingProp.
 TriggerFairSpec == FairSpec /\ WF_vars(\E c \in CheckpointIds : TriggerCheckpoint(c))

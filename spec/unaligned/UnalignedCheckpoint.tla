@@ -25,6 +25,37 @@
 (* e's barrier (the receiver-side part), then what the barrier overtook    *)
 (* when the sender put it at e's head (the sender-side part).  Recovery    *)
 (* puts the sequence back into e ahead of any new record.                  *)
+(*                                                                         *)
+(* The barrier in flight (BarrierInFlight).  In Flink a channel is the     *)
+(* sender's subpartition, the network and the receiver's input channel;    *)
+(* the priority barrier overtakes what is still in the subpartition (the   *)
+(* sender persists it as output channel state), not the records already    *)
+(* past it, which the receiver may process before the barrier reaches it.  *)
+(* Here a barrier is put at the channel's head and overtakes every record  *)
+(* queued there; which of them were already past the sender is decided     *)
+(* when the receiver takes them: ProcessRecordPastBarrier takes the first  *)
+(* record behind the priority lane, ahead of the barriers there, while the *)
+(* receiver has not reached their checkpoint and if it is the first record *)
+(* they persisted sender-side (so it was sent before them); it leaves      *)
+(* their channel state, and the receiver counts it before its snapshot.    *)
+(* The records it has not taken so when it reaches the checkpoint stay     *)
+(* channel state, as Flink's receiver spills the buffers queued in a       *)
+(* channel whose barrier has not arrived when its checkpoint starts.  The  *)
+(* lane stays at the channel's head (BarrierOvertakesInv holds) and no     *)
+(* other step changes; with BarrierInFlight FALSE (the engine's barrier,   *)
+(* and every model that does not set it) the step is never taken.  Flink:  *)
+(* PipelinedSubpartition#processPriorityBuffer (the buffers behind the     *)
+(* priority elements are written as output channel state),                 *)
+(* RemoteInputChannel#checkpointStarted ("spills all queued buffers on     *)
+(* checkpoint start"), ChannelStatePersister.                              *)
+(*                                                                         *)
+(* The final barrier of an ended source (EndedSourceBarriers).  A source   *)
+(* that has read its whole log sends end of partition, which stands for    *)
+(* the barrier of every checkpoint it has not injected.  In Flink the      *)
+(* source task runs on after its end of data until its final checkpoint    *)
+(* completes (FLIP-147), and that checkpoint's barrier, unaligned,         *)
+(* overtakes the last records and the end of data still in its             *)
+(* subpartition: InjectBarrierAfterEnd, never taken with the option FALSE. *)
 (***************************************************************************)
 EXTENDS Dataflow, CutInvariants
 
@@ -82,6 +113,33 @@ InjectBarrier(s, c) ==
     /\ UNCHANGED <<sourceVars, operatorVars, ckpt, snapProcessed, latest, discardedUpTo, failures,
                    endedInputs, endedSources, sinkVars>>
 
+\* Whether a source that has sent its end of partition still injects barriers while that end
+\* of partition is queued (the module comment, "The final barrier of an ended source"):
+\* FALSE, the engine's sources; a model sets it with `EndedSourceBarriers <- InFlightOn`.
+EndedSourceBarriers == FALSE
+
+\* Source s has sent its end of partition, which SendEndOfPartition let stand for the barrier
+\* of every checkpoint it had not injected: k records its final offset, and s has
+\* acknowledged k (TriggerCheckpoint does both for a checkpoint triggered later).  As Flink's
+\* source task, which runs on after its end of data until its final checkpoint completes,
+\* it still injects the barrier of pending checkpoint k, into the priority lane of the
+\* outputs where its end of partition is still queued (where it was taken, the input has
+\* ended: no barrier needed).  The barrier overtakes its last records there and the end of
+\* partition; the records are persisted as channel state, as InjectBarrier's.  Not in the
+\* engine (EndedSourceBarriers is FALSE there); Flink: StreamTask#endData, then #afterInvoke
+\* waits for the final checkpoint (FLIP-147); in a Flink trace, hidden (TraceFlinkUnaligned).
+InjectBarrierAfterEnd(s, k) ==
+    LET es == {e \in OutputsOf(s) : \E j \in 1..Len(chan[e]) : IsEndOfPartition(chan[e][j])} IN
+    /\ EndedSourceBarriers
+    /\ s \in endedSources
+    /\ es # {}
+    /\ ckpt[k] = "pending" /\ k > current[s]
+    /\ chan' = EnqueuePriority(chan, es, [ckpt |-> k])
+    /\ snapChan' = SaveOvertaken(chan, s, k)  \* (the other outputs hold nothing to overtake)
+    /\ current' = [current EXCEPT ![s] = k]
+    /\ UNCHANGED <<sourceVars, operatorVars, ckpt, acked, snapOffset, snapProcessed, latest,
+                   discardedUpTo, failures, endedInputs, endedSources, sinkVars>>
+
 \* Operator t takes the record at the head of input e, counts it and sends it on; while
 \* e's barrier is still to come in the checkpoint t handles, it also persists the record.
 \* Implemented by OperatorTask.processRecord(e).
@@ -96,6 +154,52 @@ ProcessRecord(t, e) ==
     /\ snapChan' = IF e \in Persisting(t)
                      THEN [snapChan EXCEPT ![handling[t]][e] = Append(@, r)]
                      ELSE snapChan
+    /\ UNCHANGED <<sourceVars, handling, arrived, ckpt, acked, snapOffset, snapProcessed,
+                   latest, discardedUpTo, failures, lifecycleVars>>
+
+\* Whether a barrier may be in flight, with records already past its sender ahead of it (the
+\* module comment, "The barrier in flight"): FALSE, the engine's barrier; a model sets it with
+\* `BarrierInFlight <- InFlightOn` (MCUnalignedCheckpoint.tla), the Flink trace module too.
+BarrierInFlight == FALSE
+
+\* The checkpoints of the barriers in the priority lane at the head of q.
+LaneCheckpoints(q) == {q[j].ckpt : j \in {j \in 1..LaneLen(q) : IsBarrier(q[j])}}
+\* Record r, the first behind the priority lane of input e, was sent before the lane's first
+\* barrier, of checkpoint c: it is the first record that barrier persisted as e's sender-side
+\* part of c.  The later barriers in the lane persisted it too (they overtook what it did).
+SentBeforeBarrier(e, c, r) == snapChan[c][e] # <<>> /\ Head(snapChan[c][e]) = r
+\* snapChan with record r, taken from e ahead of the priority lane whose barriers are of the
+\* checkpoints in lane, out of their channel state on e (it was the first record of each).
+\* Nothing is persisted receiver-side: t handles no checkpoint, or one older than the lane's,
+\* which is then aborted (one checkpoint is in flight at a time, and t has not acknowledged
+\* it), so its channel state is never restored.
+LeaveAhead(e, lane) ==
+    [d \in CheckpointIds |-> IF d \in lane THEN [snapChan[d] EXCEPT ![e] = SubSeq(@, 2, Len(@))]
+                                          ELSE snapChan[d]]
+
+\* Operator t takes the first record r behind the priority lane at the head of input e, ahead
+\* of the barriers there: r was already past its sender (Flink: in the network or t's input
+\* channel) when they were sent.  Only while t has not reached the checkpoint of the lane's
+\* first barrier (nor so any later one), and only a record that barrier persisted first
+\* (SentBeforeBarrier: a record sent after it must stay behind it).  r leaves the channel
+\* state of every barrier in the lane (LeaveAhead) and t counts it before its snapshot of
+\* them, so the cut is the same as if the barriers had been put behind r.  Not in the engine
+\* (BarrierInFlight is FALSE there); in a Flink trace, a ProcessRecord event.
+ProcessRecordPastBarrier(t, e) ==
+    LET q == chan[e]
+        k == LaneLen(q)
+        r == q[k + 1]
+    IN
+    /\ BarrierInFlight
+    /\ q # <<>>
+    /\ IsBarrier(q[1]) /\ q[1].ckpt > current[t]
+    /\ k < Len(q) /\ IsRecord(r)
+    /\ SentBeforeBarrier(e, q[1].ckpt, r)
+    /\ HasRoom(t, r)
+    /\ chan' = Enqueue([chan EXCEPT ![e] = SubSeq(q, 1, k) \o SubSeq(q, k + 2, Len(q))], RouteOf(t, r), r)
+    /\ processed' = [processed EXCEPT ![t] = @ (+) SetToBag({r})]
+    /\ SinkWrite(t, r)
+    /\ snapChan' = LeaveAhead(e, LaneCheckpoints(q))
     /\ UNCHANGED <<sourceVars, handling, arrived, ckpt, acked, snapOffset, snapProcessed,
                    latest, discardedUpTo, failures, lifecycleVars>>
 
@@ -228,6 +332,8 @@ Progress ==
            \/ ProcessRecord(t, e) \/ ReceiveBarrier(t, e)
            \/ ReceiveCancelBarrier(t, e) \/ ReceiveEndOfPartition(t, e)
     \/ SinkProgress
+    \/ BarrierInFlight /\ \E t \in Operators : \E e \in InputsOf(t) : ProcessRecordPastBarrier(t, e)
+    \/ EndedSourceBarriers /\ \E s \in Sources, k \in CheckpointIds : InjectBarrierAfterEnd(s, k)
 
 Next ==
     \/ Progress
@@ -243,6 +349,21 @@ Spec == Init /\ [][Next]_vars
 \* coordinator must also trigger the final checkpoint when it is due (never enabled
 \* with the option off).
 FairSpec == Spec /\ WF_vars(Progress) /\ WF_vars(TriggerFinalCheckpoint)
+
+-----------------------------------------------------------------------------
+(* The barrier in flight.                                                  *)
+
+\* The sender-side part that a barrier in a priority lane persisted, of a checkpoint the
+\* receiver has not reached, is the first records queued behind the lane, in order.  (It
+\* overtook them, and since then only records taken ahead of it have left.)  This is what
+\* makes ProcessRecordPastBarrier sound: the record it takes is the first of every such
+\* part, and the rest stays channel state in FIFO order.
+InFlightPartsInv ==
+    \A e \in Edges : \A j \in 1..LaneLen(chan[e]) :
+        IsBarrier(chan[e][j]) /\ chan[e][j].ckpt > current[e[2]] =>
+            LET part == snapChan[chan[e][j].ckpt][e]
+                queued == SelectSeq(chan[e], IsRecord)
+            IN Len(part) <= Len(queued) /\ part = SubSeq(queued, 1, Len(part))
 
 -----------------------------------------------------------------------------
 (* The cost duals.                                                         *)
