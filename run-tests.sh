@@ -64,17 +64,21 @@ logs=$(mktemp -d) || { echo "run-tests.sh: cannot create a temporary directory" 
 trap 'rm -rf "$logs"' EXIT
 # CPU seconds (user + system) of every finished child process so far, into $cpu_now. bash's
 # `times` must run in this shell: in a command substitution it would count a subshell's children.
+# Each shell (the lanes below are shells of their own) writes a file of its own: lanes that shared
+# one read it while another truncated it, and the empty figure ended the lane's shell.
 cpu_now=0
 read_cpu() {
-  times >"$logs/times"
-  cpu_now=$(sed -n 2p "$logs/times" | awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] } printf "%d", s }')
+  local f="$logs/times.$BASHPID"
+  times >"$f"
+  cpu_now=$(sed -n 2p "$f" | awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] } printf "%d", s }')
+  cpu_now=${cpu_now:-0}
 }
 # A step's wall seconds and how many cores it kept busy on average (CPU seconds / wall seconds),
 # into $took: a step well under the machine's cores leaves room that a faster test command could use.
 took=""
 took_since() {
   local wall=$((SECONDS - $1)) cpu
-  read_cpu; cpu=$((cpu_now - $2))
+  read_cpu; cpu=$((cpu_now - ${2:-0}))
   took=$(printf '%5ss  %4s cores' "$wall" "$(awk -v c="$cpu" -v w="$wall" 'BEGIN { printf "%.1f", (w > 0 ? c / w : 0) }')")
 }
 # Each step's output goes to the terminal and to a log; a failed step's lines that name what failed
@@ -124,11 +128,19 @@ together() {
   set +m
   trap 'for p in "${pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null; done; exit 130' INT TERM
   i=0
+  local rc
   for lane in "$@"; do
-    wait "${pids[$i]}"
+    wait "${pids[$i]}"; rc=$?
     i=$((i + 1))
     echo; echo "=== lane $i ($lane): output ==="
     cat "$logs/lane.$i.out"
+    # A lane's shell returns its last step's bookkeeping, 0; anything else means it ended before
+    # its steps did, and the steps it never ran must not pass by their absence.
+    if [ "$rc" -ne 0 ]; then
+      echo "FAILED      -            lane $lane ended early (exit $rc): see its output above" >"$logs/$prefix.$i.999.failed"
+      printf '%s\n' "--- lane $lane:" "its shell ended early (exit $rc); the end of its output:" \
+        "$(tail -n 3 "$logs/lane.$i.out" | cut -c1-200)" >"$logs/$prefix.$i.999.why"
+    fi
   done
   trap - INT TERM
 }
