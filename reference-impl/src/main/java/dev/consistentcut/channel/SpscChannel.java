@@ -64,11 +64,10 @@ final class SpscChannel extends SpscChannelReceiverPad implements ChannelEnds {
     /** Buffers ({@link RecordBuffer}) and in-band events ({@link Message}), FIFO. */
     private final SpscQueue<Object> lane = new SpscQueue<>();
 
-    // ------------------------------------------------ sender's own: SpscChannelFields
+    // The sender's and the receiver's per-record fields (sentView and state among them) are in
+    // SpscChannelFields, each side on cache lines of its own.
 
-    // ------------------------------------------------ receiver's own: SpscChannelReceiverFields
-
-    // ------------------------------------------------ shared (the record counts sentView and state: SpscChannelFields)
+    // ------------------------------------------------ shared
     /** In-band events put (sender writes) and taken or moved to the priority lane (receiver writes): {@link #isEmpty}. */
     private volatile long eventsPut;
     private volatile long eventsTaken;
