@@ -257,13 +257,14 @@ public final class Main {
                     t.setDaemon(true);
                     return t;
                 });
+        java.util.concurrent.Executor judge = tlcThread == null ? Runnable::run : tlcThread;
         try (FlinkHarness harness = new FlinkHarness()) {
             long start = System.nanoTime();
             int[] judgedSoFar = {0, 0}; // runs judged, of them rejected (the progress line)
             List<java.util.concurrent.CompletableFuture<Runner.Judged>> judged = new ArrayList<>();
             for (RunSpec s : specs) {
                 Path trace = o.containsKey("--trace") ? Path.of(o.get("--trace")) : Runner.defaultTrace(s);
-                judged.add(runner.runThenJudge(harness, s, trace, tlcThread == null ? Runnable::run : tlcThread,
+                judged.add(runner.runThenJudge(harness, s, trace, judge,
                         o.containsKey("--read-checkpoints"), !o.containsKey("--no-tlc")).thenApply(j -> {
                             if (runs > 1) {
                                 synchronized (judgedSoFar) {
