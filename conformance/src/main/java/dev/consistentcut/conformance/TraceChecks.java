@@ -226,6 +226,14 @@ public final class TraceChecks {
     }
 
     static List<String> cuts(RunSpec spec, Topology topology, List<Map<String, Object>> events) {
+        TreeSet<Long> judged = completed(events);
+        judged.addAll(savepointIds(events)); // completed, though no task is told (savepoints)
+        return cutsAt(spec, topology, events, judged);
+    }
+
+    /** The cut check of {@link #cuts} at checkpoints {@code judged}, whatever the trace says of their completion. */
+    static List<String> cutsAt(RunSpec spec, Topology topology, List<Map<String, Object>> events,
+            java.util.Set<Long> judged) {
         List<String> out = new ArrayList<>();
         // checkpoint -> task -> the SnapshotState event (the last, if a task snapshotted twice)
         Map<Long, Map<String, Map<String, Object>>> snaps = new TreeMap<>();
@@ -237,9 +245,7 @@ public final class TraceChecks {
         boolean exact = spec.mode().equals("aligned");
         boolean upper = !spec.mode().equals("at-least-once");
         boolean lower = spec.mode().equals("aligned") || spec.mode().equals("at-least-once");
-        TreeSet<Long> judged = completed(events);
-        judged.addAll(savepointIds(events)); // completed, though no task is told (savepoints)
-        for (long c : judged) {
+        for (long c : new TreeSet<>(judged)) {
             Map<String, Map<String, Object>> s = snaps.getOrDefault(c, Map.of());
             Map<String, Integer> offsets = new LinkedHashMap<>();
             boolean allSources = true;
