@@ -67,7 +67,7 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
         if (attempt == null) {
             throw new IllegalStateException("Flink's reader metric group names no <task_attempt_num>");
         }
-        int a = Integer.parseInt(attempt);
+        int a = TraceLog.current().attempt(Integer.parseInt(attempt));
         // where the reader runs (a TaskManager loss fails the tasks on it: FlinkHarness)
         TraceLog.current().placed(task, a, context.metricGroup().getAllVariables().get("<tm_id>"), -1);
         return new Reader(spec, task, a);
@@ -216,7 +216,7 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
                     gateCheckpoints.clear();
                     TraceLog.current().waitingAtGate(task, true, gates.indexOf(next));
                 }
-                if (!gatePassed || TraceLog.current().gatesHeld()) {
+                if (!gatePassed || TraceLog.current().gateHeld(gates.indexOf(next))) {
                     return false;
                 }
                 // With the two-phase-commit sink, also until the committer has committed what the
