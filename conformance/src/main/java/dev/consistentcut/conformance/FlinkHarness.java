@@ -149,6 +149,7 @@ public final class FlinkHarness implements AutoCloseable {
             java.nio.file.Path checkpointDir) throws Exception {
         boolean savepointTriggered = false;
         boolean stopTriggered = false;
+        int stopTries = 0;
         String[] stop = new String[2]; // the stop's savepoint path, or why it failed
         JobID id = job.getJobID();
         cluster.submitJob(job).get(30, TimeUnit.SECONDS);
@@ -198,17 +199,25 @@ public final class FlinkHarness implements AutoCloseable {
                             return null;
                         });
             }
+            if (stopTriggered && trigger.isDone() && stop[0] == null && stopTries < 3) {
+                stopTriggered = false; // the stop failed (a failover meanwhile?): again, at the gate
+            }
             if (spec.stopWithSavepoint() && log.gateHeld(spec.stopGate()) && !stopTriggered
-                    && log.gateCompleted() >= spec.stopGate() && trigger.isDone()) {
-                // The stop's gate's checkpoint completed and the sources are held there: stop the
-                // job with a synchronous savepoint (terminate false: no drain, no end of input;
-                // the sources stop, SourceOperator#stop(NO_DRAIN)); the job then ends.
+                    && log.gateCompleted(spec.failures()) >= spec.stopGate() && trigger.isDone()) {
+                // The stop's gate's checkpoint completed in the attempt after the last fault (the
+                // sources wait there in earlier attempts too, while a throw is still to come) and
+                // the sources are held there: stop the job with a synchronous savepoint (terminate
+                // false: no drain, no end of input; the sources stop, SourceOperator#stop(NO_DRAIN));
+                // the job then ends.
                 stopTriggered = true;
+                stopTries++;
                 trigger = cluster.stopWithSavepoint(id, savepointDir(spec), false,
                         org.apache.flink.core.execution.SavepointFormatType.CANONICAL).handle((path, t) -> {
                             stop[0] = t == null ? path : null;
                             stop[1] = t == null ? null : String.valueOf(t);
-                            log.holdGate(-1);
+                            if (t == null) {
+                                log.holdGate(-1);
+                            }
                             return null;
                         });
             }
@@ -221,7 +230,7 @@ public final class FlinkHarness implements AutoCloseable {
                 // still running
             }
         }
-        if (stopTriggered) {
+        if (stopTriggered || stopTries > 0) {
             // the stop's future completes once the savepoint is written and the job has ended
             try {
                 trigger.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);

@@ -258,12 +258,22 @@ public final class TraceLog {
     /** The highest gate index whose checkpoint a waiting source was told completed (-1: none). */
     private final java.util.concurrent.atomic.AtomicInteger gateCompleted = new java.util.concurrent.atomic.AtomicInteger(-1);
 
-    void gateCheckpointCompleted(int g) {
+    /** The same per attempt: attempt -> the highest gate index whose checkpoint completed in it. */
+    private final Map<Integer, Integer> gateCompletedIn = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A source of attempt {@code attempt} waiting at gate index {@code g} was told that gate's checkpoint completed. */
+    void gateCheckpointCompleted(int attempt, int g) {
         gateCompleted.accumulateAndGet(g, Math::max);
+        gateCompletedIn.merge(attempt, g, Math::max);
     }
 
     int gateCompleted() {
         return gateCompleted.get();
+    }
+
+    /** The highest gate index whose checkpoint completed in attempt {@code attempt} (-1: none). */
+    int gateCompleted(int attempt) {
+        return gateCompletedIn.getOrDefault(attempt, -1);
     }
 
     /** The newest checkpoint id any SnapshotState so far names (0: none). */

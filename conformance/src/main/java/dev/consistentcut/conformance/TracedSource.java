@@ -275,7 +275,7 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
             TraceLog.current().event("NotifyCheckpointComplete", task, attempt, "checkpoint", checkpointId);
             if (waitingAt >= 0 && gateCheckpoints.contains(checkpointId)) {
                 gatePassed = true;
-                TraceLog.current().gateCheckpointCompleted(gates.indexOf(waitingAt));
+                TraceLog.current().gateCheckpointCompleted(attempt, gates.indexOf(waitingAt));
                 gateCompleted = checkpointId;
                 gateCompletedNanos = System.nanoTime();
                 if (spec.transactionalSink()) {
