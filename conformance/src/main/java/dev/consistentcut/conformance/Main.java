@@ -81,8 +81,9 @@ public final class Main {
               --no-tlc the Java side alone judges (TLC: not run)
               --debug  stack traces and Flink's failure causes
               quick    the test command's form: 5 seeded runs with a failure per mode (join and
-                       diamond), one with the two-phase-commit sink and one aligned run per fault
-                       kind besides the throw (tm-loss, decline, timeout), then every broken twin;
+                       diamond), one with the two-phase-commit sink, one aligned run per fault
+                       kind besides the throw (tm-loss, decline, timeout) and one aligned run with a
+                       stop-with-savepoint, then every broken twin;
                        exit 0 iff every run is accepted and every twin rejected. TLC judges two
                        runs at a time while the next runs go on.
 
