@@ -278,8 +278,10 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
                 TraceLog.current().gateCheckpointCompleted(attempt, gates.indexOf(waitingAt));
                 gateCompleted = checkpointId;
                 gateCompletedNanos = System.nanoTime();
-                if (spec.transactionalSink()) {
-                    // served: while it waits for the sink's commit, no further checkpoint for this gate
+                if (spec.transactionalSink() || TraceLog.current().gateHeld(gates.indexOf(waitingAt))) {
+                    // served: while it waits for the sink's commit, or while the harness holds the
+                    // gate (for a savepoint, or a stop after a throw still to come), no further
+                    // checkpoint for this gate (each would be one more for TLC to search)
                     TraceLog.current().waitingAtGate(task, false);
                 }
             }
