@@ -12,8 +12,10 @@ import java.util.concurrent.Executors;
 /**
  * The quick form ({@code tests/conformance.sh --quick}): in one JVM on one MiniCluster, five
  * seeded runs with a failure per mode (three of the join job, two of the diamond), an aligned
- * join run with the two-phase-commit sink and one aligned join run per fault kind besides the
- * throw (a TaskManager loss, a declined and an expired checkpoint), each of which must be accepted, then every broken twin (aligned, join, one failure), each of which must be
+ * join run with the two-phase-commit sink, one aligned join run per fault kind besides the
+ * throw (a TaskManager loss, a declined and an expired checkpoint) and one aligned join run
+ * stopped with a savepoint and restored from it, each of which must be accepted, then every
+ * broken twin (aligned, join, one failure), each of which must be
  * rejected by the Java side and by TLC. The first run of each mode and every twin also retain
  * their checkpoints and read them back (State Processor API).
  *
@@ -64,6 +66,10 @@ final class Quick {
                 RunSpec s = RunSpec.of("aligned", "join", 1, 1).withFault(f);
                 good.add(runner.runThenJudge(harness, s, Runner.defaultTrace(s), tlc, false, true));
             }
+            // stop-with-savepoint: an aligned join run with a throw, stopped with a savepoint at the
+            // next gate and run again restored from it, judged by TLC too
+            RunSpec stop = RunSpec.of("aligned", "join", 1, 1).withStopWithSavepoint(true);
+            good.add(runner.runThenJudge(harness, stop, Runner.defaultTrace(stop), tlc, false, true));
             for (RunSpec.Twin t : RunSpec.Twin.values()) {
                 if (t != RunSpec.Twin.NONE) {
                     RunSpec s = RunSpec.of("aligned", "join", 1, 1).withTwin(t);
