@@ -14,14 +14,12 @@ Usage: tests/conformance.sh [--quick | --long] [--help]
 
   --quick  (the default) one JVM, one MiniCluster: 5 seeded runs with a failure per mode
            (aligned, unaligned, at-least-once, alternating; join and diamond jobs), each of
-           which must be accepted by the Java side, and by TLC in aligned, unaligned and
-           at-least-once mode; an aligned join run with the two-phase-commit sink (TLC too);
-           one aligned join run per fault kind besides the throw: a lost TaskManager, a
-           declined and an expired checkpoint (TLC too); an aligned join run stopped with a
-           savepoint after its failure and run again restored from it (TLC too); then the 6
-           broken twins (two of them with the two-phase-commit sink), each of which must be
-           rejected by both (docs/conformance.md, "The quick form", says why TLC skips
-           alternating there).
+           which must be accepted by the Java side and by TLC; an aligned join run with the
+           two-phase-commit sink (TLC too); one aligned join run per fault kind besides the
+           throw: a lost TaskManager, a declined and an expired checkpoint (TLC too); an aligned
+           join run stopped with a savepoint after its failure and run again restored from it
+           (TLC too); then the 6 broken twins (two of them with the two-phase-commit sink), each
+           of which must be rejected by both (docs/conformance.md, "The quick form").
   --long   100 seeded runs per mode (50 of the join job with one failure, 50 of the diamond
            with two), one JVM per mode, with a progress line per run; then the quick form's twins.
 
