@@ -16,12 +16,12 @@ Usage: tests/conformance.sh [--quick | --long [--modes LIST]] [--help]
 
   --quick  (the default) one JVM, one MiniCluster: 5 seeded runs with a failure per mode
            (aligned, unaligned, at-least-once, alternating; join and diamond jobs), each of
-           which must be accepted by the Java side, and by TLC in aligned, unaligned and
-           at-least-once mode; an aligned join run with the two-phase-commit sink (TLC too);
-           one aligned join run per fault kind besides the throw: a lost TaskManager, a
-           declined and an expired checkpoint (TLC too); then the 6 broken twins (two of them
-           with the two-phase-commit sink), each of which must be rejected by both
-           (docs/conformance.md, "The quick form", says why TLC skips alternating there).
+           which must be accepted by the Java side and by TLC; an aligned join run with the
+           two-phase-commit sink (TLC too); one aligned join run per fault kind besides the
+           throw: a lost TaskManager, a declined and an expired checkpoint (TLC too); an aligned
+           join run stopped with a savepoint after its failure and run again restored from it
+           (TLC too); then the 6 broken twins (two of them with the two-phase-commit sink), each
+           of which must be rejected by both (docs/conformance.md, "The quick form").
   --long   100 seeded runs per mode, every one judged by the Java side and by TLC, every one
            with --read-checkpoints (each completed checkpoint retained and read back with
            Flink's State Processor API: the operator state must be the bags the trace

@@ -2,9 +2,10 @@
 (***************************************************************************)
 (* Models of AlternatingCheckpoint.tla for TLC: bad definitions that its   *)
 (* bug models substitute for SwitchPersistFrom, MaySwitch,                 *)
-(* HonoursOvertaking and Switch, a claim that must fail, and the state     *)
-(* view.  The topologies and the shared bad definitions come from          *)
-(* MCDataflow.tla; each .cfg named MCAlternatingCheckpoint_<Purpose>.cfg   *)
+(* HonoursOvertaking, Switch and LeavePersisted, the switch for Flink's    *)
+(* barriers, a claim that must fail, and the state view.  The topologies   *)
+(* and the shared bad definitions come from MCDataflow.tla; each .cfg      *)
+(* named MCAlternatingCheckpoint_<Purpose>.cfg                             *)
 (* picks one combination, and its models.tsv records what TLC must report  *)
 (* for it.                                                                 *)
 (***************************************************************************)
@@ -66,6 +67,19 @@ SwitchForgetsArrived(t, k, a, x, ch) ==
     /\ switchedAt' = [switchedAt EXCEPT ![k] = @ \cup {t}]
     /\ SinkSnapshot({t}, {k})
     /\ Arrive(t, k, {}, x)
+
+-----------------------------------------------------------------------------
+(* Flink's barriers (AlternatingCheckpoint.tla, "Flink's barriers").       *)
+
+\* The barrier in flight and the final barrier of an ended source: `BarrierInFlight <-
+\* InFlightOn`, `EndedSourceBarriers <- InFlightOn` turn them on.
+InFlightOn == TRUE
+
+\* BugPastBarrierStillPersisted (`LeavePersisted <- KeepPersisted`): the record a receiver
+\* takes ahead of a switched checkpoint's barrier in flight stays in that barrier's channel
+\* state.  The receiver counts it before its snapshot, and the checkpoint restores it too:
+\* TLC must report NoDoubleCountInv.
+KeepPersisted(e, k) == snapChan
 
 -----------------------------------------------------------------------------
 (* The spec-to-engine replay's rule for passive timeouts (the replay       *)

@@ -21,12 +21,16 @@ EXTENDS AlternatingCheckpoint, TraceValidation
 
 ASSUME TraceHeader.mode = "alternating"
 
-\* The savepoints: the checkpoints whose TriggerCheckpoint event says "savepoint": true.
+\* The savepoints: the checkpoints whose TriggerCheckpoint event says "savepoint": true; in a
+\* Flink trace (TraceFlinkAlternating.tla), whose snapshots say "savepoint" or "stopWithSavepoint"
+\* (Flink takes every savepoint aligned, without a timeout: CheckpointOptions#forConfig).
 TraceSavepoints ==
     {Trace[j].checkpoint : j \in {j \in DOMAIN Trace :
-        /\ Trace[j].event = "TriggerCheckpoint"
-        /\ "savepoint" \in DOMAIN Trace[j]
-        /\ Trace[j].savepoint = TRUE}}
+        \/ /\ Trace[j].event = "TriggerCheckpoint"
+           /\ "savepoint" \in DOMAIN Trace[j]
+           /\ Trace[j].savepoint = TRUE
+        \/ /\ Trace[j].event = "SnapshotState"
+           /\ ("savepoint" \in DOMAIN Trace[j] \/ "stopWithSavepoint" \in DOMAIN Trace[j])}}
 
 \* What RunEnded (TraceValidation) requires the spec cannot do either when the engine stopped.
 Moves ==

@@ -29,7 +29,11 @@
 (*   with exactly that bag (offset); NotifyCheckpointComplete that the     *)
 (*   coordinator has completed it; InitializeState that the restored      *)
 (*   state is the spec's (the restored checkpoint is `latest`, the offset  *)
-(*   or processed bag the task's); FailTask only pins its attempt;         *)
+(*   or processed bag the task's); FailTask only pins its attempt, and so  *)
+(*   does StopWithSavepoint (the harness, once a job stopped with a        *)
+(*   synchronous savepoint: to the spec that savepoint is a checkpoint,    *)
+(*   completed and notified, and the stop a failure, whose hidden          *)
+(*   FailAndRestore restores it when the next job's events come);          *)
 (*   RunEnded with "finished"                                              *)
 (*   that the spec has nothing left to move (TraceValidation's RunEnded).  *)
 (* - With a two-phase-commit sink (header transactionalSink: the spec's    *)
@@ -161,7 +165,8 @@ MayMove(t, e) ==
 (* The observed events.                                                    *)
 
 Observed == {"EmitRecord", "ProcessRecord", "SnapshotState", "NotifyCheckpointComplete",
-             "NotifyCheckpointAborted", "InitializeState", "FailTask", "SendEndOfPartition", "RunEnded"}
+             "NotifyCheckpointAborted", "InitializeState", "FailTask", "SendEndOfPartition", "RunEnded",
+             "StopWithSavepoint"}
 
 \* The event's parameters name things the spec has (else TLC would fail evaluating the step).
 FlinkWellFormed(ev) ==

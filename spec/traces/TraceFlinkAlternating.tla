@@ -2,19 +2,48 @@
 (***************************************************************************)
 (* Conformance of a Flink run with alternating checkpoints (aligned with   *)
 (* an alignment timeout, the header's mode "alternating") to               *)
-(* AlternatingCheckpoint.tla as it is: TLC accepts the trace iff some      *)
-(* behaviour of the protocol shows the observed events, with any hidden    *)
-(* steps between them.  What is observed, what is hidden and why the check *)
-(* is sound: TraceFlink.tla.  Hidden besides the other modes' steps: the   *)
-(* alignment timeout (TimeoutAlignment) and a barrier's prioritization     *)
-(* (PrioritizeBarrier), and whether a barrier travels aligned or          *)
-(* overtaking; a Flink run has no savepoints (Savepoints is empty).  The   *)
-(* protocol's actions and the data events' steps come from                 *)
-(* TraceAlternating (Act, Moves), the engine's trace module for this mode. *)
+(* AlternatingCheckpoint.tla with Flink's barriers (below): TLC accepts    *)
+(* the trace iff some behaviour of the protocol shows the observed         *)
+(* events, with any hidden steps between them.  What is observed, what is  *)
+(* hidden and why the check is sound: TraceFlink.tla.  Hidden besides the  *)
+(* other modes' steps: the alignment timeout (TimeoutAlignment) and a      *)
+(* barrier's prioritization (PrioritizeBarrier), and whether a barrier     *)
+(* travels aligned or overtaking; a Flink run has no savepoints            *)
+(* (Savepoints is empty).  The protocol's actions and the data events'     *)
+(* steps come from TraceAlternating (Act, Moves), the engine's trace       *)
+(* module for this mode.                                                   *)
 (* TLC tells states apart by FlinkAlternatingView (the end of the module), *)
 (* which forgets what no later step or check reads.                        *)
+(*                                                                         *)
+(* Flink's priority barrier overtakes only what is still in the sender's   *)
+(* subpartition, and an ended source still sends the barrier of its final  *)
+(* checkpoint (AlternatingCheckpoint.tla, "Flink's barriers"): the .cfg    *)
+(* turns both on.  A ProcessRecord event is then the spec's ProcessRecord  *)
+(* or, for the record right behind a switched checkpoint's overtaking      *)
+(* barrier, ProcessRecordPastBarrier (the receiver took it ahead of the    *)
+(* barrier: no hidden step decides it, the event does); the ended source's *)
+(* barrier is a hidden step, taken only where an operator's snapshot       *)
+(* downstream of it is next.                                               *)
 (***************************************************************************)
 EXTENDS TraceAlternating, TraceFlink
+
+\* The options of the protocol that Flink's barriers need (TraceFlinkAlternating.cfg).
+TraceFlinkBarriers == TRUE
+
+\* The step a Flink event is (TraceFlink's FlinkAct takes it for the events that are spec
+\* actions): a record taken is the one at the channel's head or the one right behind a
+\* switched checkpoint's barrier in flight, taken ahead of it; every other event as the engine
+\* trace module's Act.
+FlinkAlternatingAct(ev) ==
+    IF ev.event = "ProcessRecord"
+      THEN ProcessRecord(ev.task, ev.channel) \/ ProcessRecordPastBarrier(ev.task, ev.channel)
+      ELSE Act(ev)
+
+\* An ended source sends checkpoint c's barrier hidden only where the next event is the
+\* snapshot of an operator downstream of it, of c or a later checkpoint.
+MayInjectAfterEnd(s, c) ==
+    LET ev == Trace[i] IN
+    ev.event = "SnapshotState" /\ ev.task \in Operators /\ s \in UpstreamTable[ev.task] /\ c <= Named(ev)
 
 \* An observed event that is no step: nothing changes, the alternating state neither.
 Observe == UNCHANGED allVars
@@ -38,6 +67,7 @@ HiddenAction ==
     \/ \E c \in CheckpointIds : MayComplete(c) /\ CompleteCheckpoint(c) /\ UNCHANGED alternatingVars
     \/ \E c \in CheckpointIds : MayAbort(c) /\ AbortCheckpoint(c) /\ UNCHANGED alternatingVars
     \/ MayFail /\ FailAndRestoreAlternating
+    \/ \E s \in Sources, c \in CheckpointIds : MayInjectAfterEnd(s, c) /\ InjectBarrierAfterEnd(s, c)
     \/ \E t \in Tasks, c \in CheckpointIds : MayNotify(t, c) /\ NotifyCheckpointAborted(t, c)
     \/ \E t \in Operators : \E e \in InputsOf(t) :
            MayMove(t, e) /\ (\/ ReceiveBarrier(t, e) \/ ReceiveCancelBarrier(t, e)
@@ -46,9 +76,9 @@ HiddenAction ==
            MayTimeout(t, c) /\ TimeoutAlignment(t, c)
 
 \* Match the next event, take a hidden step, or (a dead end) print why not.
-FlinkNext == \/ FlinkCoveredStep(Act, Observe, Snapshotted)
-             \/ HiddenStep(Act, Observe, Snapshotted, HiddenAction)
-             \/ FlinkUnexplained(Act, Observe, Snapshotted, HiddenAction)
+FlinkNext == \/ FlinkCoveredStep(FlinkAlternatingAct, Observe, Snapshotted)
+             \/ HiddenStep(FlinkAlternatingAct, Observe, Snapshotted, HiddenAction)
+             \/ FlinkUnexplained(FlinkAlternatingAct, Observe, Snapshotted, HiddenAction)
 
 FlinkBehavior == TraceAlternatingInit /\ [][FlinkNext]_altTraceVars
 
@@ -73,7 +103,8 @@ FlinkBehavior == TraceAlternatingInit /\ [][FlinkNext]_altTraceVars
 (* - The snapshot data of checkpoint c (acked, snapOffset, snapProcessed,  *)
 (*   snapChan) is read only by TriggerCheckpoint while c is "none", by     *)
 (*   CompleteCheckpoint while c is pending (AllAcked), by the check of a   *)
-(*   SnapshotState naming c (FlinkCheck, Snapshotted), and by              *)
+(*   SnapshotState naming c (FlinkCheck, Snapshotted), by                  *)
+(*   ProcessRecordPastBarrier while c is pending (snapChan[c]), and by     *)
 (*   FailAndRestore as the latest completed checkpoint's while a failure   *)
 (*   is left (failures < MaxFailures).  A step that writes it writes c's   *)
 (*   own entry from c's own data or the tasks' state, never another entry  *)

@@ -48,6 +48,20 @@ public final class OverheadAB {
         public double cpuOverhead() {
             return cpuOn / cpuOff - 1;
         }
+
+        /**
+         * The cores the job kept busy without checkpoints (CPU seconds per second: records/s times
+         * CPU seconds per record); NaN without CPU figures. {@code on/off = (coresOn/coresOff) /
+         * (cpuOn/cpuOff)}: throughput falls by the CPU a record costs more and by the cores left idle.
+         */
+        public double coresOff() {
+            return off * cpuOff / 1e6;
+        }
+
+        /** As {@link #coresOff}, with checkpoints. */
+        public double coresOn() {
+            return on * cpuOn / 1e6;
+        }
     }
 
     /** A median overhead, its bootstrap 95% interval and the verdict against {@link #LIMIT}. */
@@ -179,18 +193,23 @@ public final class OverheadAB {
                 + " the CPU overhead where it was measured: met only if the interval's upper end is at most 5%,"
                 + " missed only if its lower end is above 5%, else undecided. A cell still undecided after its first"
                 + " pairs ran more, one pair of each order at a time, until decided or at the most pairs allowed (the"
-                + " pairs column counts them all); after such stopping the interval's 95% is nominal.");
+                + " pairs column counts them all); after such stopping the interval's 95% is nominal. Cores busy:"
+                + " CPU seconds per second of the window (records/s times CPU per record), median of the runs without"
+                + " and with checkpoints: throughput falls by the CPU a record costs more and by the cores left idle.");
         lines.add("");
-        lines.add("| cell | pairs | throughput overhead | 95% CI | pairs' range | CPU overhead | 95% CI | verdict |");
-        lines.add("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+        lines.add("| cell | pairs | throughput overhead | 95% CI | pairs' range | CPU overhead | 95% CI | cores busy without / with | verdict |");
+        lines.add("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
         for (Result r : results) {
             double min = r.pairs().stream().mapToDouble(Pair::overhead).min().orElse(0);
             double max = r.pairs().stream().mapToDouble(Pair::overhead).max().orElse(0);
             String cpu = r.cpu() == null ? "n/a | n/a" : String.format(Locale.ROOT, "%+.1f%% | [%+.1f%%, %+.1f%%]",
                     r.cpu().median() * 100, r.cpu().low() * 100, r.cpu().high() * 100);
-            lines.add(String.format(Locale.ROOT, "| %s | %d | %+.1f%% | [%+.1f%%, %+.1f%%] | %+.1f%% to %+.1f%% | %s | %s |",
+            String cores = r.cpu() == null ? "n/a" : String.format(Locale.ROOT, "%.2f / %.2f",
+                    median(r.pairs().stream().mapToDouble(Pair::coresOff).toArray()),
+                    median(r.pairs().stream().mapToDouble(Pair::coresOn).toArray()));
+            lines.add(String.format(Locale.ROOT, "| %s | %d | %+.1f%% | [%+.1f%%, %+.1f%%] | %+.1f%% to %+.1f%% | %s | %s | %s |",
                     r.cell(), r.pairs().size(), r.median() * 100, r.low() * 100, r.high() * 100, min * 100,
-                    max * 100, cpu, r.verdict()));
+                    max * 100, cpu, cores, r.verdict()));
         }
         lines.add("");
         lines.add("Overall: " + overall(results) + ".");

@@ -13,8 +13,8 @@ import java.util.Locale;
 
 /**
  * {@code ./benchmark.sh --overhead CELLS}: the full run's checkpoint-overhead A/B ({@link
- * OverheadRun}, 3 s windows after 1 s) for the named cells alone, e.g. to decide a cell the full
- * run left undecided with more pairs. A cell is {@code even|skew}/{@code aligned|unaligned}; its
+ * OverheadRun}, 3 s windows after 1 s, or longer windows) for the named cells alone, e.g. to decide
+ * a cell the full run left undecided with more pairs. A cell is {@code even|skew}/{@code aligned|unaligned}; its
  * bootstrap seed is the one the full run gives it, so the same pairs give the same interval.
  * Writes overhead.csv and overhead.md. Exit 0 when every cell ran, 2 for bad arguments, 3 when
  * the results cannot be written, 1 when a run failed.
@@ -22,17 +22,18 @@ import java.util.Locale;
 public final class OverheadMain {
 
     static final String USAGE = """
-            Usage: OverheadMain --cells LIST [--ab-pairs N] [--ab-max-pairs M] [--out DIR]
+            Usage: OverheadMain --cells LIST [--ab-pairs N] [--ab-max-pairs M] [--window S] [--out DIR]
               --cells LIST      comma-separated cells: even/aligned, even/unaligned, skew/aligned, skew/unaligned
               --ab-pairs N      pairs always run per cell (default 10)
               --ab-max-pairs M  while a cell is undecided, two more at a time up to M (default 40)
+              --window S        each run's measurement window in seconds (default 3, the full run's)
               --out DIR         where overhead.csv and overhead.md go (default benchmarks/results/overhead)
             """;
 
     /** The full run's cells in its order: the index gives the bootstrap seed (16 + index). */
     static final List<String> CELLS = List.of("even/aligned", "even/unaligned", "skew/aligned", "skew/unaligned");
 
-    record Options(List<String> cells, int minPairs, int maxPairs, Path out) {
+    record Options(List<String> cells, int minPairs, int maxPairs, Duration window, Path out) {
     }
 
     public static void main(String[] args) {
@@ -66,6 +67,7 @@ public final class OverheadMain {
         List<String> cells = new ArrayList<>();
         int min = 10;
         int max = 40;
+        Duration window = OverheadRun.FULL_WINDOW;
         Path out = Path.of("benchmarks/results/overhead");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -82,9 +84,13 @@ public final class OverheadMain {
                 }
                 case "--ab-pairs" -> min = BenchmarkMain.count(args, ++i, "--ab-pairs");
                 case "--ab-max-pairs" -> max = BenchmarkMain.count(args, ++i, "--ab-max-pairs");
+                case "--window" -> window = Duration.ofSeconds(BenchmarkMain.count(args, ++i, "--window"));
                 case "--out" -> out = Path.of(BenchmarkMain.value(args, ++i, "--out"));
                 default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'");
             }
+        }
+        if (window.isZero()) {
+            throw new IllegalArgumentException("--window: needs at least 1 second");
         }
         if (cells.isEmpty()) {
             throw new IllegalArgumentException("--cells is required");
@@ -92,12 +98,12 @@ public final class OverheadMain {
         if (min < 1 || max < min) {
             throw new IllegalArgumentException("need 1 <= --ab-pairs <= --ab-max-pairs, got " + min + " and " + max);
         }
-        return new Options(List.copyOf(cells), min, max, out);
+        return new Options(List.copyOf(cells), min, max, window, out);
     }
 
     static int run(Options o) throws Exception {
         Duration warmup = OverheadRun.FULL_WARMUP;
-        Duration window = OverheadRun.FULL_WINDOW;
+        Duration window = o.window();
         Progress progress = new Progress(System.err, System.console() != null, 1 + o.cells().size() * o.minPairs() * 2,
                 warmup.plus(window).plusSeconds(1).multipliedBy(2L * o.cells().size() * o.minPairs()));
         Machine machine = Machine.current();

@@ -29,8 +29,10 @@ public final class Targets {
     /**
      * The target's premise, "while the backlog grows 10x", checked rather than assumed: the sink
      * costs of light and heavy are exactly tenfold apart, so the measured growth of the backlog
-     * (in time) is 10 up to the noise of the two rates it is measured from (9.97 in one run).
-     * Below 9.5 the premise did not hold and the target counts as missed.
+     * (in time) is 10 up to the noise of the queue occupancy and the rates it is measured from.
+     * Below 9.5 the premise did not hold: the run cannot tell whether unaligned checkpoints stay
+     * flat while the backlog grows tenfold, so the target is undecided unless a figure that does
+     * not depend on the premise already misses it.
      */
     static final double MIN_BACKLOG_GROWTH = 9.5;
     static final double MAX_PREDICTION_ERROR = 0.25;
@@ -115,6 +117,7 @@ public final class Targets {
         String target = "Unaligned duration within 2x while the backlog grows 10x (light to heavy); aligned duration within 25% of its prediction (light and heavy)";
         List<String> figures = new ArrayList<>();
         boolean met = true;
+        boolean premiseHeld = true;
         boolean any = false;
         for (boolean skew : new boolean[] {false, true}) {
             Optional<Summary> ul = find(ScenarioRun.REFERENCE, Backpressure.LIGHT, skew, Mode.UNALIGNED);
@@ -128,15 +131,21 @@ public final class Targets {
             // The backlog in time: what an aligned barrier waits behind, predicted from queue and rate.
             double backlogGrowth = ah.get().predictedP50Ms() / al.get().predictedP50Ms();
             double unalignedGrowth = uh.get().durationP50Ms() / ul.get().durationP50Ms();
-            met &= !Double.isNaN(backlogGrowth) && backlogGrowth >= MIN_BACKLOG_GROWTH;
+            boolean grewTenfold = !Double.isNaN(backlogGrowth) && backlogGrowth >= MIN_BACKLOG_GROWTH;
+            premiseHeld &= grewTenfold;
             met &= !Double.isNaN(unalignedGrowth) && unalignedGrowth <= MAX_UNALIGNED_GROWTH;
             String s = skew ? "skew" : "even";
-            figures.add(String.format("%s: backlog x%s, unaligned x%s", s, num(backlogGrowth), num(unalignedGrowth)));
+            figures.add(String.format("%s: backlog x%s%s, unaligned x%s", s, num(backlogGrowth),
+                    grewTenfold ? "" : " (below x" + num(MIN_BACKLOG_GROWTH) + ": the premise did not hold)",
+                    num(unalignedGrowth)));
             for (Summary a : List.of(al.get(), ah.get())) {
                 double error = Math.abs(a.ratio() - 1);
                 met &= !Double.isNaN(error) && error <= MAX_PREDICTION_ERROR;
                 figures.add(String.format("%s %s aligned measured/predicted %s", s, a.scenario().backpressure().label(), num(a.ratio())));
             }
+        }
+        if (any && met && !premiseHeld) {
+            return new Verdict(target, String.join("; ", figures), Optional.empty(), "the backlog did not grow tenfold");
         }
         return verdict(target, figures, any, met);
     }

@@ -69,8 +69,19 @@ class OverheadABTest {
         assertEquals("met", met.verdict(), met.describe());
         assertEquals(0.0245, met.cpu().median(), 1e-9);
         assertEquals("missed", OverheadAB.analyse("c", costly, 1).verdict());
-        assertTrue(OverheadAB.markdown(List.of(met), 2000).contains("| +2.4% | [+2.2%, +2.7%] | met |"),
+        assertTrue(OverheadAB.markdown(List.of(met), 2000).contains("| +2.4% | [+2.2%, +2.7%] | 0.00 / 0.00 | met |"),
                 OverheadAB.markdown(List.of(met), 2000));
+    }
+
+    @Test
+    void theCoresBusySplitAThroughputDropIntoCostlierRecordsAndIdleCores() {
+        // 4.0M records/s at 0.40 us each keeps 1.6 cores busy; with checkpoints 3.6M at 0.42 us: 1.512.
+        OverheadAB.Pair p = new OverheadAB.Pair(4_000_000, 3_600_000, false, 0.40, 0.42);
+        assertEquals(1.6, p.coresOff(), 1e-9);
+        assertEquals(1.512, p.coresOn(), 1e-9);
+        assertEquals(p.on() / p.off(), (p.coresOn() / p.coresOff()) / (p.cpuOn() / p.cpuOff()), 1e-12);
+        String md = OverheadAB.markdown(List.of(OverheadAB.analyse("c", List.of(p), 1)), 3000);
+        assertTrue(md.contains("| 1.60 / 1.51 |"), md);
     }
 
     @Test

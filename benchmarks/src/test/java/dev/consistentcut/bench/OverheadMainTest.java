@@ -20,7 +20,10 @@ class OverheadMainTest {
         assertEquals(10, o.minPairs());
         assertEquals(40, o.maxPairs());
         assertEquals(Path.of("benchmarks/results/overhead"), o.out());
-        o = OverheadMain.parse(new String[] {"--cells", "even/aligned", "--ab-pairs", "4", "--ab-max-pairs", "6", "--out", "x"});
+        assertEquals(OverheadRun.FULL_WINDOW, o.window());
+        o = OverheadMain.parse(new String[] {"--cells", "even/aligned", "--ab-pairs", "4", "--ab-max-pairs", "6", "--out", "x",
+                "--window", "10"});
+        assertEquals(java.time.Duration.ofSeconds(10), o.window());
         assertEquals(4, o.minPairs());
         assertEquals(6, o.maxPairs());
         assertEquals(Path.of("x"), o.out());
@@ -35,6 +38,7 @@ class OverheadMainTest {
         assertTrue(refused("--cells", "even/aligned", "--ab-pairs", "x").contains("not a number"));
         assertTrue(refused("--cells").contains("needs a value"));
         assertTrue(refused("--what").contains("unknown argument"));
+        assertTrue(refused("--cells", "even/aligned", "--window", "0").contains("--window: needs at least 1 second"));
     }
 
     private static String refused(String... args) {

@@ -78,17 +78,85 @@ public final class FlinkHarness implements AutoCloseable {
             log.sinkDir(freshSinkDir(spec));
         }
         TraceLog.install(log);
-        // a savepoint run: the sources wait at the first gate until the savepoint is taken too
-        log.holdGates(spec.savepoint());
-        boolean savepointTriggered = false;
+        // a savepoint run: the sources wait at the first gate until the savepoint is taken too;
+        // a stop-with-savepoint run: at the stop's gate, until the job is stopped
+        log.holdGate(spec.savepoint() ? 0 : spec.stopWithSavepoint() ? spec.stopGate() : -1);
+        long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
         JobGraph job = jobGraph(spec, maxConcurrent, checkpointDir);
+        Job first = runJob(spec, topology, log, job, deadline, checkpointDir);
+        Job last = first;
+        if (first.stopPath() != null) {
+            // The stop: the first job ended at its synchronous savepoint, whose id its metadata
+            // names. To the spec it is a failure, and the second job a restore from it: its
+            // attempts follow the first job's.
+            long sp = savepointId(first.stopPath());
+            log.markStopWithSavepoint(sp);
+            int lastAttempt = lastAttempt(log);
+            log.event("StopWithSavepoint", "job", lastAttempt, "checkpoint", sp, "path", first.stopPath());
+            log.jobStopped(lastAttempt + 1);
+            JobGraph again = jobGraph(spec, maxConcurrent, checkpointDir);
+            again.setSavepointRestoreSettings(
+                    org.apache.flink.runtime.jobgraph.SavepointRestoreSettings.forPath(first.stopPath(), false));
+            last = runJob(spec, topology, log, again, deadline, checkpointDir);
+        }
+        boolean finished;
+        String failure = null;
+        CompletableFuture<JobResult> result = last.result();
+        if (result.isDone()) {
+            JobResult r = result.get();
+            finished = r.isSuccess();
+            if (!r.isSuccess()) {
+                failure = r.getSerializedThrowable().map(t -> t.getFullStringifiedStackTrace()).orElse("failed");
+            }
+        } else {
+            cluster.cancelJob(last.id()).get(30, TimeUnit.SECONDS);
+            result.get(30, TimeUnit.SECONDS);
+            finished = false;
+            failure = "did not end within " + RUN_TIMEOUT.toSeconds() + " s; cancelled";
+        }
+        if (spec.stopWithSavepoint() && first.stopPath() == null && failure == null) {
+            failure = "the stop-with-savepoint was not taken" + (first.stopFailure() == null ? "" : ": " + first.stopFailure());
+        }
+        int lastAttempt = lastAttempt(log);
+        if (spec.transactionalSink()) {
+            // what a reader of the two-phase-commit sink's output sees once the job has ended
+            log.event("RunEnded", "job", lastAttempt, "finished", finished, "output", log.committedOutput());
+        } else {
+            log.event("RunEnded", "job", lastAttempt, "finished", finished);
+        }
+        return new Outcome(spec, log, finished, failure, (System.nanoTime() - start) / 1e9,
+                checkpointDir == null ? null : checkpointDir.resolve(last.id().toString()).resolve("retained"));
+    }
+
+    /** The newest attempt any event of {@code log} has (0: none). */
+    private static int lastAttempt(TraceLog log) {
+        return log.events().stream().mapToInt(e -> ((Number) e.get("attempt")).intValue()).max().orElse(0);
+    }
+
+    /**
+     * One job of a run: its id, its result, and, if the harness stopped it with a savepoint, the
+     * savepoint's path (else null, and why the stop failed if it was tried).
+     */
+    private record Job(JobID id, CompletableFuture<JobResult> result, String stopPath, String stopFailure) {
+    }
+
+    /**
+     * Submits {@code job} and drives it until it ends or the deadline passes: a checkpoint
+     * whenever a source waits at a gate (and while the job waits for its final checkpoint), the
+     * seeded TaskManager losses, the savepoint, and the stop-with-savepoint.
+     */
+    private Job runJob(RunSpec spec, Topology topology, TraceLog log, JobGraph job, long deadline,
+            java.nio.file.Path checkpointDir) throws Exception {
+        boolean savepointTriggered = false;
+        boolean stopTriggered = false;
+        int stopTries = 0;
+        String[] stop = new String[2]; // the stop's savepoint path, or why it failed
         JobID id = job.getJobID();
         cluster.submitJob(job).get(30, TimeUnit.SECONDS);
         CompletableFuture<JobResult> result = cluster.requestJobResult(id);
         CompletableFuture<?> trigger = CompletableFuture.completedFuture(null);
         long served = 0; // gate arrivals a triggered checkpoint has served
         long lastTrigger = System.nanoTime();
-        long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
         while (!result.isDone() && System.nanoTime() < deadline) {
             // A checkpoint while a source waits at a gate; without periodic checkpoints also once
             // every source has ended (Flink's final checkpoint waits for a trigger).
@@ -107,7 +175,7 @@ public final class FlinkHarness implements AutoCloseable {
             boolean fresh = arrivals > served && (allThere || !tx && now - log.lastArrivalNanos() > RETRIGGER_NANOS);
             boolean gate = log.anySourceAtGate()
                     && (fresh || arrivals <= served && now - lastTrigger > (tx ? 20 : 3) * RETRIGGER_NANOS);
-            if (trigger.isDone() && (gate || atEnd && now - lastTrigger > RETRIGGER_NANOS)) {
+            if (trigger.isDone() && !stopTriggered && (gate || atEnd && now - lastTrigger > RETRIGGER_NANOS)) {
                 served = arrivals;
                 lastTrigger = now;
                 trigger = cluster.triggerCheckpoint(id).exceptionally(t -> null);
@@ -121,15 +189,35 @@ public final class FlinkHarness implements AutoCloseable {
                 // newest any snapshot names; its snapshots get "savepoint": true.
                 savepointTriggered = true;
                 long before = log.newestSnapshotId();
-                java.nio.file.Path dir = java.nio.file.Path.of("target", "conformance", "savepoints",
-                        Runner.defaultTrace(spec).getFileName().toString().replace(".ndjson", "")).toAbsolutePath();
-                trigger = cluster.triggerSavepoint(id, dir.toUri().toString(), false,
+                trigger = cluster.triggerSavepoint(id, savepointDir(spec), false,
                         org.apache.flink.core.execution.SavepointFormatType.CANONICAL).handle((path, t) -> {
                             long sp = log.newestSnapshotId();
                             if (t == null && sp > before) {
                                 log.markSavepoint(sp);
                             }
-                            log.holdGates(false);
+                            log.holdGate(-1);
+                            return null;
+                        });
+            }
+            if (stopTriggered && trigger.isDone() && stop[0] == null && stopTries < 3) {
+                stopTriggered = false; // the stop failed (a failover meanwhile?): again, at the gate
+            }
+            if (spec.stopWithSavepoint() && log.gateHeld(spec.stopGate()) && !stopTriggered
+                    && log.gateCompleted(spec.failures()) >= spec.stopGate() && trigger.isDone()) {
+                // The stop's gate's checkpoint completed in the attempt after the last fault (the
+                // sources wait there in earlier attempts too, while a throw is still to come) and
+                // the sources are held there: stop the job with a synchronous savepoint (terminate
+                // false: no drain, no end of input; the sources stop, SourceOperator#stop(NO_DRAIN));
+                // the job then ends.
+                stopTriggered = true;
+                stopTries++;
+                trigger = cluster.stopWithSavepoint(id, savepointDir(spec), false,
+                        org.apache.flink.core.execution.SavepointFormatType.CANONICAL).handle((path, t) -> {
+                            stop[0] = t == null ? path : null;
+                            stop[1] = t == null ? null : String.valueOf(t);
+                            if (t == null) {
+                                log.holdGate(-1);
+                            }
                             return null;
                         });
             }
@@ -142,29 +230,33 @@ public final class FlinkHarness implements AutoCloseable {
                 // still running
             }
         }
-        boolean finished;
-        String failure = null;
-        if (result.isDone()) {
-            JobResult r = result.get();
-            finished = r.isSuccess();
-            if (!r.isSuccess()) {
-                failure = r.getSerializedThrowable().map(t -> t.getFullStringifiedStackTrace()).orElse("failed");
+        if (stopTriggered || stopTries > 0) {
+            // the stop's future completes once the savepoint is written and the job has ended
+            try {
+                trigger.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                stop[1] = "the stop did not end in time";
             }
-        } else {
-            cluster.cancelJob(id).get(30, TimeUnit.SECONDS);
-            result.get(30, TimeUnit.SECONDS);
-            finished = false;
-            failure = "did not end within " + RUN_TIMEOUT.toSeconds() + " s; cancelled";
         }
-        int lastAttempt = log.events().stream().mapToInt(e -> ((Number) e.get("attempt")).intValue()).max().orElse(0);
-        if (spec.transactionalSink()) {
-            // what a reader of the two-phase-commit sink's output sees once the job has ended
-            log.event("RunEnded", "job", lastAttempt, "finished", finished, "output", log.committedOutput());
-        } else {
-            log.event("RunEnded", "job", lastAttempt, "finished", finished);
+        return new Job(id, result, stop[0], stop[1]);
+    }
+
+    /** The checkpoint id of the savepoint at {@code path} (a URI or a path), read from its {@code _metadata}. */
+    static long savepointId(String path) throws java.io.IOException {
+        java.nio.file.Path dir = path.contains(":") ? java.nio.file.Path.of(java.net.URI.create(path))
+                : java.nio.file.Path.of(path);
+        try (java.io.DataInputStream in = new java.io.DataInputStream(
+                java.nio.file.Files.newInputStream(dir.resolve("_metadata")))) {
+            return org.apache.flink.runtime.checkpoint.Checkpoints.loadCheckpointMetadata(in,
+                    FlinkHarness.class.getClassLoader(), path).getCheckpointId();
         }
-        return new Outcome(spec, log, finished, failure, (System.nanoTime() - start) / 1e9,
-                checkpointDir == null ? null : checkpointDir.resolve(id.toString()).resolve("retained"));
+    }
+
+    /** Where the savepoints of run {@code spec} go: {@code target/conformance/savepoints/<the trace's name>/}. */
+    private static String savepointDir(RunSpec spec) {
+        return java.nio.file.Path.of("target", "conformance", "savepoints",
+                Runner.defaultTrace(spec).getFileName().toString().replace(".ndjson", "")).toAbsolutePath().toUri()
+                .toString();
     }
 
     /**

@@ -21,7 +21,7 @@ public final class Main {
                                         [--runs K] [--records R] [--interval MS] [--twin TWIN]
                                         [--sink plain|transactional]
                                         [--fault throw|tm-loss|decline|timeout] [--tolerable K]
-                                        [--max-concurrent C] [--savepoint]
+                                        [--max-concurrent C] [--savepoint | --stop-with-savepoint]
                                         [--spec DIR] [--read-checkpoints] [--no-tlc] [--debug]
                    ./conformance.sh quick [--spec DIR] [--debug]
                    ./conformance.sh --help
@@ -71,13 +71,20 @@ public final class Main {
                        and read it back with Flink's State Processor API: the operator state must be
                        the bags the trace reported, the keyed counts those of the bags' keys
               --savepoint  a savepoint (MiniCluster#triggerSavepoint) at the first gate, after its
-                       checkpoint completed, before the sources go on (aligned, at-least-once); Flink
-                       2.3 notifies no task of its completion and never restores it on failover
+                       checkpoint completed, before the sources go on; Flink 2.3 notifies no task of
+                       its completion and never restores it on failover
+              --stop-with-savepoint  stop the job with a savepoint (MiniCluster#stopWithSavepoint, a
+                       synchronous savepoint that Flink notifies to the tasks; the job then ends) at
+                       gate N, after the N faults and that gate's checkpoint, then run the job again
+                       restored from it; both jobs' output together must be exactly once (at least
+                       once). Not with --savepoint, --fault other than throw, --twin,
+                       --read-checkpoints
               --no-tlc the Java side alone judges (TLC: not run)
               --debug  stack traces and Flink's failure causes
               quick    the test command's form: 5 seeded runs with a failure per mode (join and
-                       diamond), one with the two-phase-commit sink and one aligned run per fault
-                       kind besides the throw (tm-loss, decline, timeout), then every broken twin;
+                       diamond), one with the two-phase-commit sink, one aligned run per fault
+                       kind besides the throw (tm-loss, decline, timeout) and one aligned run with a
+                       stop-with-savepoint, then every broken twin;
                        exit 0 iff every run is accepted and every twin rejected. TLC judges two
                        runs at a time while the next runs go on.
 
@@ -102,7 +109,8 @@ public final class Main {
                 return 0;
             } else if (a.equals("--debug")) {
                 debug = true;
-            } else if (a.equals("--read-checkpoints") || a.equals("--no-tlc") || a.equals("--savepoint")) {
+            } else if (a.equals("--read-checkpoints") || a.equals("--no-tlc") || a.equals("--savepoint")
+                    || a.equals("--stop-with-savepoint")) {
                 o.put(a, "true");
             } else if (a.startsWith("--")) {
                 if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
@@ -119,7 +127,7 @@ public final class Main {
         }
         List<String> known = List.of("--mode", "--job", "--failures", "--seed", "--trace", "--runs", "--records",
                 "--twin", "--spec", "--interval", "--read-checkpoints", "--sink", "--fault", "--tolerable",
-                "--max-concurrent", "--no-tlc", "--savepoint");
+                "--max-concurrent", "--no-tlc", "--savepoint", "--stop-with-savepoint");
         for (String k : o.keySet()) {
             if (!known.contains(k)) {
                 err.println("conformance: unknown option " + k + " (see --help)");
@@ -230,6 +238,14 @@ public final class Main {
             throw new UsageException("--read-checkpoints with --fault decline: the declining state's serializer is not"
                     + " the one the State Processor API reads with");
         }
+        boolean stop = o.containsKey("--stop-with-savepoint");
+        if (stop && o.containsKey("--read-checkpoints")) {
+            throw new UsageException("--read-checkpoints with --stop-with-savepoint: the checkpoints are of two jobs"
+                    + " and the savepoint is none of them");
+        }
+        if (stop && twin != RunSpec.Twin.NONE) {
+            throw new UsageException("--twin with --stop-with-savepoint: a twin runs with the default failure only");
+        }
         int tolerable = intOf(o, "--tolerable", String.valueOf(failures));
         int maxConcurrent = intOf(o, "--max-concurrent", "1");
         if (twin != RunSpec.Twin.NONE && (fault != RunSpec.Fault.THROW || maxConcurrent != 1)) {
@@ -242,7 +258,7 @@ public final class Main {
         for (int i = 0; i < runs; i++) {
             try {
                 RunSpec base = new RunSpec(mode, job, failures, seed + i, records, 3, interval, RunSpec.Twin.NONE,
-                        sink.equals("transactional"), fault, tolerable, maxConcurrent, o.containsKey("--savepoint"));
+                        sink.equals("transactional"), fault, tolerable, maxConcurrent, o.containsKey("--savepoint"), stop);
                 specs.add(base.withTwin(twin));
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());

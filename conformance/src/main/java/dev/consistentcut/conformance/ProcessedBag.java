@@ -44,7 +44,7 @@ final class ProcessedBag {
     void initializeState(FunctionInitializationContext context, RuntimeContext runtime, boolean dropRestored)
             throws Exception {
         task = uid + "#" + runtime.getTaskInfo().getIndexOfThisSubtask();
-        attempt = runtime.getTaskInfo().getAttemptNumber();
+        attempt = TraceLog.current().attempt(runtime.getTaskInfo().getAttemptNumber());
         TraceLog.current().placed(task, attempt, runtime.getMetricGroup().getAllVariables().get("<tm_id>"),
                 tmIndex(runtime));
         ListStateDescriptor<String> descriptor = spec.fault() == RunSpec.Fault.DECLINE

@@ -12,24 +12,24 @@ import java.util.concurrent.Executors;
 /**
  * The quick form ({@code tests/conformance.sh --quick}): in one JVM on one MiniCluster, five
  * seeded runs with a failure per mode (three of the join job, two of the diamond), an aligned
- * join run with the two-phase-commit sink and one aligned join run per fault kind besides the
- * throw (a TaskManager loss, a declined and an expired checkpoint), each of which must be accepted, then every broken twin (aligned, join, one failure), each of which must be
+ * join run with the two-phase-commit sink, one aligned join run per fault kind besides the
+ * throw (a TaskManager loss, a declined and an expired checkpoint) and one aligned join run
+ * stopped with a savepoint and restored from it, each of which must be accepted, then every
+ * broken twin (aligned, join, one failure), each of which must be
  * rejected by the Java side and by TLC. The first run of each mode and every twin also retain
  * their checkpoints and read them back (State Processor API).
  *
- * <p>TLC judges the aligned, unaligned and at-least-once runs. The unaligned trace module runs the
- * spec with Flink's barriers (a record already past the sender processed ahead of the barrier, an
- * ended source's final barrier: UnalignedCheckpoint.tla), so the verdict does not depend on which
- * of those timings a run shows. Alternating runs are judged by the Java side only: a checkpoint
- * that switched to unaligned forwards barriers that overtake as unaligned ones do, and the
- * alternating spec has no barrier in flight yet, so a TLC verdict there could depend on timing,
- * which a test must not. The long form runs every mode through TLC (docs/conformance.md).
+ * <p>TLC judges the runs of every mode. The unaligned and alternating trace modules run their
+ * specs with Flink's barriers (a record already past the sender processed ahead of an overtaking
+ * barrier, an ended source's final barrier: UnalignedCheckpoint.tla, AlternatingCheckpoint.tla),
+ * so the verdict does not depend on which of those timings a run shows (a test's verdict must not
+ * depend on timing). The long form runs every mode through TLC too (docs/conformance.md).
  */
 final class Quick {
 
     static final int SEEDS = 5;
-    /** The modes whose runs TLC judges in the quick form (the class comment says why not alternating). */
-    static final java.util.Set<String> TLC_IN_QUICK_FORM = java.util.Set.of("aligned", "unaligned", "at-least-once");
+    /** The modes whose runs TLC judges in the quick form: every mode (the class comment says why it may). */
+    static final java.util.Set<String> TLC_IN_QUICK_FORM = java.util.Set.of("aligned", "unaligned", "at-least-once", "alternating");
 
     private Quick() {
     }
@@ -64,6 +64,10 @@ final class Quick {
                 RunSpec s = RunSpec.of("aligned", "join", 1, 1).withFault(f);
                 good.add(runner.runThenJudge(harness, s, Runner.defaultTrace(s), tlc, false, true));
             }
+            // stop-with-savepoint: an aligned join run with a throw, stopped with a savepoint at the
+            // next gate and run again restored from it, judged by TLC too
+            RunSpec stop = RunSpec.of("aligned", "join", 1, 1).withStopWithSavepoint(true);
+            good.add(runner.runThenJudge(harness, stop, Runner.defaultTrace(stop), tlc, false, true));
             for (RunSpec.Twin t : RunSpec.Twin.values()) {
                 if (t != RunSpec.Twin.NONE) {
                     RunSpec s = RunSpec.of("aligned", "join", 1, 1).withTwin(t);

@@ -35,17 +35,28 @@ import java.util.Random;
  * @param savepoint the harness takes a savepoint at the first gate, after that gate's checkpoint
  *     completed and before the sources go on (so a failure after the gate finds the savepoint the
  *     newest completed snapshot)
+ * @param stopWithSavepoint the harness stops the job with a savepoint ({@code MiniCluster#stopWithSavepoint},
+ *     a synchronous savepoint, after which the job ends) at gate {@link #stopGate()}, once that
+ *     gate's checkpoint completed, and then runs the job again restored from that savepoint
+ *     ({@code SavepointRestoreSettings}): the second job's attempts follow the first's in the trace
  */
 public record RunSpec(String mode, String job, int failures, long seed, int records, int emitMillis, int checkpointMillis,
                       Twin twin, boolean transactionalSink, Fault fault, int tolerable, int maxConcurrent,
-                      boolean savepoint)
+                      boolean savepoint, boolean stopWithSavepoint)
         implements Serializable {
 
     /** A run without a savepoint. */
     public RunSpec(String mode, String job, int failures, long seed, int records, int emitMillis, int checkpointMillis,
             Twin twin, boolean transactionalSink, Fault fault, int tolerable, int maxConcurrent) {
         this(mode, job, failures, seed, records, emitMillis, checkpointMillis, twin, transactionalSink, fault, tolerable,
-                maxConcurrent, false);
+                maxConcurrent, false, false);
+    }
+
+    /** A run with a savepoint ({@code savepoint}) or none, and no stop-with-savepoint. */
+    public RunSpec(String mode, String job, int failures, long seed, int records, int emitMillis, int checkpointMillis,
+            Twin twin, boolean transactionalSink, Fault fault, int tolerable, int maxConcurrent, boolean savepoint) {
+        this(mode, job, failures, seed, records, emitMillis, checkpointMillis, twin, transactionalSink, fault, tolerable,
+                maxConcurrent, savepoint, false);
     }
 
     /**
@@ -161,9 +172,15 @@ public record RunSpec(String mode, String job, int failures, long seed, int reco
             throw new IllegalArgumentException("max-concurrent " + maxConcurrent + ": Flink takes unaligned checkpoints"
                     + " one at a time (mode " + mode + ")");
         }
-        if (savepoint && !(mode.equals("aligned") || mode.equals("at-least-once"))) {
-            // a savepoint's barriers are aligned in every mode; the unaligned specs would take it unaligned
-            throw new IllegalArgumentException("savepoint: aligned and at-least-once mode only");
+        if (savepoint && stopWithSavepoint) {
+            throw new IllegalArgumentException("savepoint and stop-with-savepoint: one savepoint a run");
+        }
+        if (stopWithSavepoint && fault != Fault.THROW) {
+            // the stop falls at the gate after the last fault; the other kinds' gates are their own
+            throw new IllegalArgumentException("stop-with-savepoint: with the default fault (throw) only");
+        }
+        if (stopWithSavepoint && twin != Twin.NONE) {
+            throw new IllegalArgumentException("stop-with-savepoint: not with a broken twin");
         }
         if (maxConcurrent > 1 && checkpointMillis == 0) {
             throw new IllegalArgumentException("max-concurrent " + maxConcurrent + " needs periodic checkpoints (--interval):"
@@ -191,13 +208,13 @@ public record RunSpec(String mode, String job, int failures, long seed, int reco
     /** The same run with faults of kind {@code f}, every failed checkpoint tolerated (the job goes on). */
     public RunSpec withFault(Fault f) {
         return new RunSpec(mode, job, failures, seed, records, emitMillis, checkpointMillis, twin, transactionalSink, f,
-                failures, maxConcurrent, savepoint);
+                failures, maxConcurrent, savepoint, stopWithSavepoint);
     }
 
     /** The same run with {@code k} tolerable failed checkpoints. */
     public RunSpec withTolerable(int k) {
         return new RunSpec(mode, job, failures, seed, records, emitMillis, checkpointMillis, twin, transactionalSink, fault,
-                k, maxConcurrent, savepoint);
+                k, maxConcurrent, savepoint, stopWithSavepoint);
     }
 
     /** The default records per source for {@code failures} failures: four a failure plus eight, at least a dozen. */
@@ -214,13 +231,28 @@ public record RunSpec(String mode, String job, int failures, long seed, int reco
     public RunSpec withTwin(Twin t) {
         return new RunSpec(mode, job, failures, seed, records, emitMillis, t == Twin.NONE ? checkpointMillis : 0, t,
                 transactionalSink || t.ofTransactionalSink(), fault, tolerable, t == Twin.NONE ? maxConcurrent : 1,
-                t == Twin.NONE && savepoint);
+                t == Twin.NONE && savepoint, t == Twin.NONE && stopWithSavepoint);
     }
 
     /** The same run with the two-phase-commit sink ({@code true}) or the plain one. */
     public RunSpec withTransactionalSink(boolean on) {
         return new RunSpec(mode, job, failures, seed, records, emitMillis, checkpointMillis, twin, on, fault, tolerable,
-                maxConcurrent, savepoint);
+                maxConcurrent, savepoint, stopWithSavepoint);
+    }
+
+    /** The same run stopped with a savepoint and restored from it ({@code true}), or not. */
+    public RunSpec withStopWithSavepoint(boolean on) {
+        return new RunSpec(mode, job, failures, seed, records, emitMillis, checkpointMillis, twin, transactionalSink, fault,
+                tolerable, maxConcurrent, savepoint, on);
+    }
+
+    /**
+     * The gate index a stop-with-savepoint falls at: the one after the last seeded fault's gate
+     * (gate {@code failures}; there are at least {@code failures + 1} gates), so the faults come
+     * first, in the first job.
+     */
+    public int stopGate() {
+        return failures;
     }
 
     /** The source tasks. */

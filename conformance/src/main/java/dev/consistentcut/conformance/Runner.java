@@ -52,7 +52,8 @@ final class Runner {
         String sink = s.transactionalSink() ? "-2pc" : "";
         String fault = s.fault() == RunSpec.Fault.THROW ? "" : "-" + s.fault().option()
                 + (s.fault().failsCheckpoint() && s.tolerable() != s.failures() ? "-t" + s.tolerable() : "");
-        String concurrent = (s.maxConcurrent() == 1 ? "" : "-c" + s.maxConcurrent()) + (s.savepoint() ? "-sp" : "");
+        String concurrent = (s.maxConcurrent() == 1 ? "" : "-c" + s.maxConcurrent()) + (s.savepoint() ? "-sp" : "")
+                + (s.stopWithSavepoint() ? "-stop" : "");
         return Path.of("target", "conformance", s.mode() + "-" + s.job() + "-f" + s.failures() + "-s" + s.seed() + sink
                 + fault + concurrent + twin + ".ndjson");
     }
@@ -143,6 +144,7 @@ final class Runner {
                 + (s.fault().failsCheckpoint() ? " tolerable " + s.tolerable() : ""))
                 + (s.maxConcurrent() == 1 ? "" : " max-concurrent " + s.maxConcurrent())
                 + (s.savepoint() ? " savepoint" : "")
+                + (s.stopWithSavepoint() ? " stop-with-savepoint" : "")
                 + (s.transactionalSink() ? " 2pc sink" : "")
                 + (s.twin() == RunSpec.Twin.NONE ? "" : " twin " + s.twin().name().toLowerCase(Locale.ROOT).replace('_', '-'));
         StringBuilder b = new StringBuilder();

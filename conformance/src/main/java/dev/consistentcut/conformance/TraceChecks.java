@@ -48,6 +48,89 @@ public final class TraceChecks {
         }
         out.addAll(faults(spec, events));
         out.addAll(savepoints(spec, events));
+        out.addAll(stopWithSavepoint(spec, events));
+        return out;
+    }
+
+    /** The synchronous savepoints: the checkpoints whose SnapshotState events say {@code "stopWithSavepoint": true}. */
+    static TreeSet<Long> stopSavepointIds(List<Map<String, Object>> events) {
+        TreeSet<Long> ids = new TreeSet<>();
+        for (Map<String, Object> e : events) {
+            if (e.get("event").equals("SnapshotState") && Boolean.TRUE.equals(e.get("stopWithSavepoint"))) {
+                ids.add(num(e.get("checkpoint")));
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * The stop-with-savepoint (docs/conformance.md, "Stop with savepoint"): a run asked for one has
+     * exactly one {@code StopWithSavepoint} event, naming the checkpoint whose snapshots are
+     * marked; Flink notifies every task of the first job's last attempt that snapshotted it of its
+     * completion before the job ends (CheckpointCoordinator#cleanupAfterCompletedCheckpoint
+     * notifies a savepoint if it is synchronous; StreamTask#runSynchronousSavepointMailboxLoop
+     * keeps the task running until then), the two-phase-commit sink excepted (its notification is
+     * a commit, written only if it has a transaction to commit); and every task of the second
+     * job starts restored from it (SavepointRestoreSettings). Its cut is checked with the
+     * completed checkpoints' ({@link #cuts}), the output of both jobs together by {@link #output}.
+     */
+    static List<String> stopWithSavepoint(RunSpec spec, List<Map<String, Object>> events) {
+        List<String> out = new ArrayList<>();
+        List<Map<String, Object>> stops = events.stream().filter(e -> e.get("event").equals("StopWithSavepoint")).toList();
+        TreeSet<Long> marked = stopSavepointIds(events);
+        if (!spec.stopWithSavepoint()) {
+            if (!stops.isEmpty() || !marked.isEmpty()) {
+                out.add("a stop-with-savepoint that was not asked for");
+            }
+            return out;
+        }
+        if (stops.size() != 1) {
+            out.add("a stop-with-savepoint was asked for, the trace has " + stops.size() + " StopWithSavepoint event(s)");
+            return out;
+        }
+        Map<String, Object> stop = stops.get(0);
+        long sp = num(stop.get("checkpoint"));
+        long stoppedAttempt = num(stop.get("attempt"));
+        if (!marked.equals(new TreeSet<>(List.of(sp)))) {
+            out.add("the stop names savepoint " + sp + ", the snapshots marked stopWithSavepoint are of " + marked);
+        }
+        int at = events.indexOf(stop);
+        java.util.Set<String> snapshotted = new java.util.TreeSet<>();
+        java.util.Set<String> notified = new java.util.TreeSet<>();
+        for (Map<String, Object> e : events.subList(0, at)) {
+            boolean ofIt = e.containsKey("checkpoint") && num(e.get("checkpoint")) == sp
+                    && num(e.get("attempt")) == stoppedAttempt;
+            if (ofIt && e.get("event").equals("SnapshotState")) {
+                snapshotted.add((String) e.get("task"));
+            } else if (ofIt && e.get("event").equals("NotifyCheckpointComplete")) {
+                notified.add((String) e.get("task"));
+            }
+        }
+        if (spec.transactionalSink()) {
+            snapshotted.remove("sink#0");
+        }
+        for (String t : snapshotted) {
+            if (!notified.contains(t)) {
+                out.add("savepoint " + sp + " of the stop: " + t + " (attempt " + stoppedAttempt + ") snapshotted it and was"
+                        + " not notified of its completion before the job ended");
+            }
+        }
+        java.util.Set<String> started = new java.util.TreeSet<>();
+        for (Map<String, Object> e : events.subList(at + 1, events.size())) {
+            if (e.get("event").equals("InitializeState") && num(e.get("attempt")) == stoppedAttempt + 1) {
+                started.add((String) e.get("task"));
+                if (num(e.get("restored")) != sp) {
+                    out.add("the job after the stop: " + e.get("task") + " (attempt " + e.get("attempt") + ") restored "
+                            + e.get("restored") + ", not the savepoint " + sp);
+                }
+            } else if (num(e.get("attempt")) <= stoppedAttempt && !e.get("event").equals("RunEnded")) {
+                out.add("an event of the stopped job after the stop: " + e.get("event") + " of " + e.get("task")
+                        + " (attempt " + e.get("attempt") + ")");
+            }
+        }
+        if (started.isEmpty()) {
+            out.add("no task started again after the stop (attempt " + (stoppedAttempt + 1) + ")");
+        }
         return out;
     }
 
@@ -132,8 +215,11 @@ public final class TraceChecks {
                     + " were asked for");
         }
         long lastAttempt = events.isEmpty() ? 0 : num(events.get(events.size() - 1).get("attempt"));
-        if ((spec.fault() == RunSpec.Fault.THROW || spec.fault() == RunSpec.Fault.TM_LOSS) && lastAttempt != spec.failures()) {
-            out.add("the run ended in attempt " + lastAttempt + ": Flink restarted it " + lastAttempt + " time(s), "
+        // a stop-with-savepoint and the job restored from it: one attempt more
+        long restarts = lastAttempt - (spec.stopWithSavepoint() ? 1 : 0);
+        if ((spec.fault() == RunSpec.Fault.THROW || spec.fault() == RunSpec.Fault.TM_LOSS) && restarts != spec.failures()) {
+            out.add("the run ended in attempt " + lastAttempt + ": Flink restarted it " + restarts + " time(s)"
+                    + (spec.stopWithSavepoint() ? " besides the stop-with-savepoint" : "") + ", "
                     + spec.failures() + " fault(s) of kind " + spec.fault().option() + " were asked for");
         }
         return out;
@@ -245,7 +331,13 @@ public final class TraceChecks {
         boolean exact = spec.mode().equals("aligned");
         boolean upper = !spec.mode().equals("at-least-once");
         boolean lower = spec.mode().equals("aligned") || spec.mode().equals("at-least-once");
+        // A savepoint's barriers are aligned in every exactly-once mode (CheckpointOptions#forConfig:
+        // alignedNoTimeout for a savepoint, even with unaligned checkpoints on; "Savepoints can not
+        // be unaligned"): no channel state, so its bags hold every record of its cut there too.
+        TreeSet<Long> aligned = savepointIds(events);
+        aligned.addAll(stopSavepointIds(events));
         for (long c : new TreeSet<>(judged)) {
+            boolean skipObservable = lower || exact || upper && aligned.contains(c);
             Map<String, Map<String, Object>> s = snaps.getOrDefault(c, Map.of());
             Map<String, Integer> offsets = new LinkedHashMap<>();
             boolean allSources = true;
@@ -276,7 +368,7 @@ public final class TraceChecks {
                         if (upper && have > want) {
                             out.add("NoDoubleCountInv: checkpoint " + c + ": " + task + " holds " + src + "/" + off + " "
                                     + have + " time(s), the cut (offset " + offsets.get(src) + ") allows " + want);
-                        } else if ((lower || exact) && have < want && allSources) {
+                        } else if (skipObservable && have < want && allSources) {
                             out.add("NoSkipInv: checkpoint " + c + ": " + task + " holds " + src + "/" + off + " " + have
                                     + " time(s), the cut (offset " + offsets.get(src) + ") needs " + want);
                         }

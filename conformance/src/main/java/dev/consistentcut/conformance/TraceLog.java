@@ -218,26 +218,62 @@ public final class TraceLog {
         return bag(counts);
     }
 
-    /** While set, no source passes its gate (the harness takes a savepoint there first). */
-    private volatile boolean holdGates;
+    /** The gate index no source passes while set (the harness takes a savepoint there first); -1: none. */
+    private volatile int heldGate = -1;
 
-    void holdGates(boolean hold) {
-        holdGates = hold;
+    /** Holds the sources at gate index {@code g} ({@code -1}: lets them go). */
+    void holdGate(int g) {
+        heldGate = g;
     }
 
-    boolean gatesHeld() {
-        return holdGates;
+    /** Whether a source may not pass gate index {@code g} now. */
+    boolean gateHeld(int g) {
+        return g >= 0 && heldGate == g;
+    }
+
+    /**
+     * Added to every attempt number a function reads from Flink: the job restored from a
+     * stop-with-savepoint starts again at attempt 0, and its attempts follow the first job's in
+     * the trace (to the spec, the stop is a failure and the new job a restore).
+     */
+    private volatile int attemptBase;
+
+    /** The trace's attempt of a task whose Flink attempt number is {@code flinkAttempt}. */
+    int attempt(int flinkAttempt) {
+        return flinkAttempt + attemptBase;
+    }
+
+    /**
+     * The first job ended (stopped with a savepoint): the next job's attempts start at
+     * {@code nextAttempt}, and what the harness knew of the first job's sources (waiting at a
+     * gate, ended) is forgotten.
+     */
+    void jobStopped(int nextAttempt) {
+        attemptBase = nextAttempt;
+        atGate.clear();
+        gateIndexWaiting.clear();
+        ended.clear();
     }
 
     /** The highest gate index whose checkpoint a waiting source was told completed (-1: none). */
     private final java.util.concurrent.atomic.AtomicInteger gateCompleted = new java.util.concurrent.atomic.AtomicInteger(-1);
 
-    void gateCheckpointCompleted(int g) {
+    /** The same per attempt: attempt -> the highest gate index whose checkpoint completed in it. */
+    private final Map<Integer, Integer> gateCompletedIn = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A source of attempt {@code attempt} waiting at gate index {@code g} was told that gate's checkpoint completed. */
+    void gateCheckpointCompleted(int attempt, int g) {
         gateCompleted.accumulateAndGet(g, Math::max);
+        gateCompletedIn.merge(attempt, g, Math::max);
     }
 
     int gateCompleted() {
         return gateCompleted.get();
+    }
+
+    /** The highest gate index whose checkpoint completed in attempt {@code attempt} (-1: none). */
+    int gateCompleted(int attempt) {
+        return gateCompletedIn.getOrDefault(attempt, -1);
     }
 
     /** The newest checkpoint id any SnapshotState so far names (0: none). */
@@ -255,6 +291,22 @@ public final class TraceLog {
             Map<String, Object> e = events.get(k);
             if (e.get("event").equals("SnapshotState") && ((Number) e.get("checkpoint")).longValue() == c) {
                 e.put("savepoint", true);
+                lines.set(k + 1, json(e));
+            }
+        }
+    }
+
+    /**
+     * Marks every SnapshotState of checkpoint {@code c} with {@code "stopWithSavepoint": true}: the
+     * synchronous savepoint of a stop-with-savepoint, which Flink completes, notifies and restores
+     * the next job from (to the spec, an ordinary checkpoint: not {@code "savepoint"}, which
+     * TraceFlink.tla aborts).
+     */
+    synchronized void markStopWithSavepoint(long c) {
+        for (int k = 0; k < events.size(); k++) {
+            Map<String, Object> e = events.get(k);
+            if (e.get("event").equals("SnapshotState") && ((Number) e.get("checkpoint")).longValue() == c) {
+                e.put("stopWithSavepoint", true);
                 lines.set(k + 1, json(e));
             }
         }

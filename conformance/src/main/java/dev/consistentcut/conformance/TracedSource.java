@@ -67,7 +67,7 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
         if (attempt == null) {
             throw new IllegalStateException("Flink's reader metric group names no <task_attempt_num>");
         }
-        int a = Integer.parseInt(attempt);
+        int a = TraceLog.current().attempt(Integer.parseInt(attempt));
         // where the reader runs (a TaskManager loss fails the tasks on it: FlinkHarness)
         TraceLog.current().placed(task, a, context.metricGroup().getAllVariables().get("<tm_id>"), -1);
         return new Reader(spec, task, a);
@@ -216,7 +216,7 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
                     gateCheckpoints.clear();
                     TraceLog.current().waitingAtGate(task, true, gates.indexOf(next));
                 }
-                if (!gatePassed || TraceLog.current().gatesHeld()) {
+                if (!gatePassed || TraceLog.current().gateHeld(gates.indexOf(next))) {
                     return false;
                 }
                 // With the two-phase-commit sink, also until the committer has committed what the
@@ -275,11 +275,13 @@ public final class TracedSource implements Source<Rec, TracedSource.Split, Array
             TraceLog.current().event("NotifyCheckpointComplete", task, attempt, "checkpoint", checkpointId);
             if (waitingAt >= 0 && gateCheckpoints.contains(checkpointId)) {
                 gatePassed = true;
-                TraceLog.current().gateCheckpointCompleted(gates.indexOf(waitingAt));
+                TraceLog.current().gateCheckpointCompleted(attempt, gates.indexOf(waitingAt));
                 gateCompleted = checkpointId;
                 gateCompletedNanos = System.nanoTime();
-                if (spec.transactionalSink()) {
-                    // served: while it waits for the sink's commit, no further checkpoint for this gate
+                if (spec.transactionalSink() || TraceLog.current().gateHeld(gates.indexOf(waitingAt))) {
+                    // served: while it waits for the sink's commit, or while the harness holds the
+                    // gate (for a savepoint, or a stop after a throw still to come), no further
+                    // checkpoint for this gate (each would be one more for TLC to search)
                     TraceLog.current().waitingAtGate(task, false);
                 }
             }

@@ -63,17 +63,17 @@ public final class TransactionalSink implements Sink<Rec>, SupportsCommitter<Str
 
     @Override
     public SinkWriter<Rec> createWriter(WriterInitContext context) {
-        placed(context.getTaskInfo().getIndexOfThisSubtask(), context.getTaskInfo().getAttemptNumber(),
+        placed(context.getTaskInfo().getIndexOfThisSubtask(), attempt(context.getTaskInfo()),
                 context.metricGroup().getAllVariables());
-        return new Writer(spec, context.getTaskInfo().getIndexOfThisSubtask(), context.getTaskInfo().getAttemptNumber(),
+        return new Writer(spec, context.getTaskInfo().getIndexOfThisSubtask(), attempt(context.getTaskInfo()),
                 context.getRestoredCheckpointId().orElse(0L), List.of());
     }
 
     @Override
     public StatefulSinkWriter<Rec, String> restoreWriter(WriterInitContext context, Collection<String> state) {
-        placed(context.getTaskInfo().getIndexOfThisSubtask(), context.getTaskInfo().getAttemptNumber(),
+        placed(context.getTaskInfo().getIndexOfThisSubtask(), attempt(context.getTaskInfo()),
                 context.metricGroup().getAllVariables());
-        return new Writer(spec, context.getTaskInfo().getIndexOfThisSubtask(), context.getTaskInfo().getAttemptNumber(),
+        return new Writer(spec, context.getTaskInfo().getIndexOfThisSubtask(), attempt(context.getTaskInfo()),
                 context.getRestoredCheckpointId().orElse(0L), state);
     }
 
@@ -85,12 +85,17 @@ public final class TransactionalSink implements Sink<Rec>, SupportsCommitter<Str
     @Override
     public Committer<String> createCommitter(CommitterInitContext context) {
         return new TxnCommitter(spec, context.getTaskInfo().getIndexOfThisSubtask(),
-                context.getTaskInfo().getAttemptNumber(), context.getRestoredCheckpointId().orElse(0L));
+                attempt(context.getTaskInfo()), context.getRestoredCheckpointId().orElse(0L));
     }
 
     @Override
     public SimpleVersionedSerializer<String> getCommittableSerializer() {
         return new Utf8();
+    }
+
+    /** The trace's attempt of the task {@code info} describes (TraceLog#attempt: a restored job's follow the first's). */
+    private static int attempt(org.apache.flink.api.common.TaskInfo info) {
+        return TraceLog.current().attempt(info.getAttemptNumber());
     }
 
     /**

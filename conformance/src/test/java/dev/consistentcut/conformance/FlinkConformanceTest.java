@@ -64,6 +64,16 @@ class FlinkConformanceTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"aligned", "unaligned"})
+    void aStopWithSavepointAndTheJobRestoredFromItAreAccepted(String mode) throws Exception {
+        RunSpec s = RunSpec.of(mode, "join", 1, 11).withStopWithSavepoint(true);
+        Runner.Judged j = runner.runAndJudge(harness, s, traces.resolve(mode + "-stop.ndjson"));
+        assertTrue(j.finished(), OUT.toString(StandardCharsets.UTF_8));
+        assertEquals(java.util.List.of(), j.violations());
+        assertTrue(j.tlcAccepts(), () -> j.tlc().report());
+    }
+
+    @ParameterizedTest
     @EnumSource(value = RunSpec.Twin.class, names = "NONE", mode = EnumSource.Mode.EXCLUDE)
     void everyBrokenTwinIsRejected(RunSpec.Twin twin) throws Exception {
         RunSpec s = RunSpec.of("aligned", "join", 1, 11).withTwin(twin);

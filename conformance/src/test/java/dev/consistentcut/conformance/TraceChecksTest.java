@@ -333,4 +333,106 @@ class TraceChecksTest {
         assertTrue(TraceChecks.check(s, events).get(0).startsWith("NoDoubleCountInv: checkpoint 2"),
                 TraceChecks.check(s, events).toString());
     }
+
+    @Test
+    void aSavepointsCutIsExactInUnalignedModeToo() {
+        // a savepoint is aligned even with unaligned checkpoints on (CheckpointOptions#forConfig):
+        // a record of its cut missing from a bag is NoSkipInv there, though not for a checkpoint
+        RunSpec s = new RunSpec("unaligned", "join", 0, 1, 12, 0, 0, RunSpec.Twin.NONE, false, RunSpec.Fault.THROW, 0, 1,
+                true);
+        assertEquals(List.of(), TraceChecks.check(s, savepointRun(s)));
+        List<Map<String, Object>> events = savepointRun(s);
+        events.stream().filter(e -> e.get("task").equals("sink#0") && e.get("event").equals("SnapshotState"))
+                .forEach(e -> e.put("snapshot", bagAt(s, "sink#0", 5)));
+        List<String> v = TraceChecks.check(s, events);
+        assertTrue(v.size() > 0 && v.stream().allMatch(m -> m.startsWith("NoSkipInv: checkpoint 2")), v.toString());
+    }
+
+    /** A stop-with-savepoint spec: join, no failures. */
+    private static RunSpec stopSpec(String mode) {
+        return new RunSpec(mode, "join", 0, 1, 12, 0, 0, RunSpec.Twin.NONE, false, RunSpec.Fault.THROW, 0, 1, false,
+                true);
+    }
+
+    /**
+     * A run stopped with savepoint 1 at offset 6 (every task snapshots and is notified in attempt
+     * 0), then the job restored from it (attempt 1): every task starts from the savepoint, the
+     * sink processes the rest of the records, finished.
+     */
+    private static List<Map<String, Object>> stopRun(RunSpec s) {
+        Topology t = new Topology(s);
+        List<String> tasks = new ArrayList<>(s.sources());
+        tasks.addAll(t.operators);
+        List<Map<String, Object>> events = new ArrayList<>();
+        for (String src : s.sources()) {
+            events.add(ev("SnapshotState", src, "checkpoint", 1L, "offset", 6, "stopWithSavepoint", true));
+        }
+        for (String op : t.operators) {
+            events.add(ev("SnapshotState", op, "checkpoint", 1L, "snapshot", bagAt(s, op, 6), "stopWithSavepoint", true));
+        }
+        for (String task : tasks) {
+            events.add(ev("NotifyCheckpointComplete", task, "checkpoint", 1L));
+        }
+        events.add(ev("StopWithSavepoint", "job", "checkpoint", 1L));
+        List<Map<String, Object>> second = new ArrayList<>();
+        for (String src : s.sources()) {
+            second.add(ev("InitializeState", src, "restored", 1L, "offset", 6));
+        }
+        for (String op : t.operators) {
+            second.add(ev("InitializeState", op, "restored", 1L, "processed", bagAt(s, op, 6)));
+        }
+        for (String src : s.sources()) {
+            for (int off = 6; off < s.records(); off++) {
+                second.add(ev("ProcessRecord", "sink#0", "record", TraceLog.record(src, off)));
+            }
+        }
+        second.add(ev("RunEnded", "job", "finished", true));
+        second.forEach(e -> e.put("attempt", 1));
+        events.addAll(second);
+        return events;
+    }
+
+    @Test
+    void aStopWithSavepointAndItsRestorePassInEveryMode() {
+        for (String mode : RunSpec.MODES) {
+            assertEquals(List.of(), TraceChecks.check(stopSpec(mode), stopRun(stopSpec(mode))), mode);
+        }
+    }
+
+    @Test
+    void aStopWithSavepointThatIsNotNotifiedRestoredOrTakenIsAViolation() {
+        RunSpec s = stopSpec("aligned");
+        // mutant: a task not told of the synchronous savepoint's completion (Flink tells every task)
+        List<Map<String, Object>> unnotified = stopRun(s);
+        unnotified.removeIf(e -> e.get("event").equals("NotifyCheckpointComplete") && e.get("task").equals("join#1"));
+        assertEquals(List.of("savepoint 1 of the stop: join#1 (attempt 0) snapshotted it and was not notified of its"
+                + " completion before the job ended"), TraceChecks.check(s, unnotified));
+        // mutant: the second job's join#0 starts fresh instead of from the savepoint
+        List<Map<String, Object>> fresh = stopRun(s);
+        fresh.stream().filter(e -> e.get("event").equals("InitializeState") && e.get("task").equals("join#0"))
+                .forEach(e -> {
+                    e.put("restored", 0L);
+                    e.put("processed", List.of());
+                });
+        assertEquals(List.of("the job after the stop: join#0 (attempt 1) restored 0, not the savepoint 1"),
+                TraceChecks.check(s, fresh));
+        // mutant: no stop in the trace
+        List<Map<String, Object>> none = stopRun(s);
+        none.removeIf(e -> e.get("event").equals("StopWithSavepoint"));
+        assertTrue(TraceChecks.check(s, none).contains("a stop-with-savepoint was asked for, the trace has 0"
+                + " StopWithSavepoint event(s)"));
+        // mutant: the second job's sink takes a record of the savepoint's cut again: both jobs'
+        // output together is not exactly once
+        List<Map<String, Object>> twice = stopRun(s);
+        Map<String, Object> again = ev("ProcessRecord", "sink#0", "record", TraceLog.record("left#0", 5));
+        again.put("attempt", 1);
+        twice.add(twice.size() - 1, again);
+        assertEquals(List.of("OutputExactlyOnceInv: the output holds left#0/5 2 time(s), expected 1"),
+                TraceChecks.check(s, twice));
+        // at least once, the same run passes
+        RunSpec alo = stopSpec("at-least-once");
+        List<Map<String, Object>> twiceAlo = stopRun(alo);
+        twiceAlo.add(twiceAlo.size() - 1, again);
+        assertEquals(List.of(), TraceChecks.check(alo, twiceAlo));
+    }
 }
