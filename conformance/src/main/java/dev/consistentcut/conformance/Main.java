@@ -52,7 +52,8 @@ public final class Main {
                        and aligned or at-least-once mode (Flink refuses it with unaligned ones)
               --seed S the run's seed (keys, gates, where the throws fall)
               --trace FILE  where the trace goes (default target/conformance/<mode>-<job>-f<N>-s<S>.ndjson)
-              --runs K K runs with seeds S, S+1, ...: one line per run, a summary at the end
+              --runs K K runs with seeds S, S+1, ...: one line per run, a summary at the end; TLC
+                       judges each run while the next one runs
               --records R   records per source (default 12, or 4 per failure plus 8 if more)
               --interval MS periodic checkpoints every MS ms besides the gates' (default 0: only
                        a checkpoint at each gate, where a source waits for one, and the final one)
@@ -264,28 +265,48 @@ public final class Main {
             }
         }
         Runner runner = new Runner(specDir, debug, out, err);
+        // With --runs, TLC judges each run on a thread of its own while the next Flink run goes on,
+        // as the quick form does: a Flink run mostly waits at its gates, TLC keeps one core busy.
+        java.util.concurrent.ExecutorService tlcThread = runs == 1 ? null
+                : java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "conformance-tlc");
+                    t.setDaemon(true);
+                    return t;
+                });
+        java.util.concurrent.Executor judge = tlcThread == null ? Runnable::run : tlcThread;
         try (FlinkHarness harness = new FlinkHarness()) {
-            int rejected = 0;
             long start = System.nanoTime();
-            for (int i = 0; i < specs.size(); i++) {
-                RunSpec s = specs.get(i);
+            int[] judgedSoFar = {0, 0}; // runs judged, of them rejected (the progress line)
+            List<java.util.concurrent.CompletableFuture<Runner.Judged>> judged = new ArrayList<>();
+            for (RunSpec s : specs) {
                 Path trace = o.containsKey("--trace") ? Path.of(o.get("--trace")) : Runner.defaultTrace(s);
-                Runner.Judged j = runner.runThenJudge(harness, s, trace, Runnable::run, o.containsKey("--read-checkpoints"),
-                        !o.containsKey("--no-tlc")).get();
-                if (!j.accepted()) {
-                    rejected++;
-                }
-                if (runs > 1) {
-                    double el = (System.nanoTime() - start) / 1e9;
-                    err.printf(Locale.ROOT, "conformance: %d/%d runs, %d rejected, %.0f s, about %.0f s left%n", i + 1,
-                            runs, rejected, el, el / (i + 1) * (runs - i - 1));
-                }
+                judged.add(runner.runThenJudge(harness, s, trace, judge,
+                        o.containsKey("--read-checkpoints"), !o.containsKey("--no-tlc")).thenApply(j -> {
+                            if (runs > 1) {
+                                synchronized (judgedSoFar) {
+                                    int n = ++judgedSoFar[0];
+                                    judgedSoFar[1] += j.accepted() ? 0 : 1;
+                                    double el = (System.nanoTime() - start) / 1e9;
+                                    err.printf(Locale.ROOT, "conformance: %d/%d runs, %d rejected, %.0f s, about %.0f s left%n",
+                                            n, runs, judgedSoFar[1], el, el / n * (runs - n));
+                                }
+                            }
+                            return j;
+                        }));
+            }
+            int rejected = 0;
+            for (java.util.concurrent.CompletableFuture<Runner.Judged> f : judged) {
+                rejected += f.get().accepted() ? 0 : 1;
             }
             if (runs > 1) {
                 out.printf(Locale.ROOT, "summary: %d runs, %d accepted, %d rejected (%s %s, %d fault(s) %s, seeds %d..%d)%n",
                         runs, runs - rejected, rejected, mode, job, failures, fault.option(), seed, seed + runs - 1);
             }
             return rejected == 0 ? 0 : 1;
+        } finally {
+            if (tlcThread != null) {
+                tlcThread.shutdownNow();
+            }
         }
     }
 

@@ -312,6 +312,14 @@ public final class TraceChecks {
     }
 
     static List<String> cuts(RunSpec spec, Topology topology, List<Map<String, Object>> events) {
+        TreeSet<Long> judged = completed(events);
+        judged.addAll(savepointIds(events)); // completed, though no task is told (savepoints)
+        return cutsAt(spec, topology, events, judged);
+    }
+
+    /** The cut check of {@link #cuts} at checkpoints {@code judged}, whatever the trace says of their completion. */
+    static List<String> cutsAt(RunSpec spec, Topology topology, List<Map<String, Object>> events,
+            java.util.Set<Long> judged) {
         List<String> out = new ArrayList<>();
         // checkpoint -> task -> the SnapshotState event (the last, if a task snapshotted twice)
         Map<Long, Map<String, Map<String, Object>>> snaps = new TreeMap<>();
@@ -323,14 +331,12 @@ public final class TraceChecks {
         boolean exact = spec.mode().equals("aligned");
         boolean upper = !spec.mode().equals("at-least-once");
         boolean lower = spec.mode().equals("aligned") || spec.mode().equals("at-least-once");
-        TreeSet<Long> judged = completed(events);
-        judged.addAll(savepointIds(events)); // completed, though no task is told (savepoints)
         // A savepoint's barriers are aligned in every exactly-once mode (CheckpointOptions#forConfig:
         // alignedNoTimeout for a savepoint, even with unaligned checkpoints on; "Savepoints can not
         // be unaligned"): no channel state, so its bags hold every record of its cut there too.
         TreeSet<Long> aligned = savepointIds(events);
         aligned.addAll(stopSavepointIds(events));
-        for (long c : judged) {
+        for (long c : new TreeSet<>(judged)) {
             boolean skipObservable = lower || exact || upper && aligned.contains(c);
             Map<String, Map<String, Object>> s = snaps.getOrDefault(c, Map.of());
             Map<String, Integer> offsets = new LinkedHashMap<>();

@@ -89,6 +89,19 @@ class TraceChecksTest {
     }
 
     @Test
+    void aCheckpointNoTaskWasToldOfIsCutCheckedWhenItIsRetained() {
+        // Flink completed checkpoint 1 (its _metadata was retained) but no task was notified of
+        // it: the trace's check skips it, CheckpointReading checks its cut (cutsAt).
+        RunSpec s = spec("aligned");
+        List<Map<String, Object>> events = run(s, 6, 7);
+        events.removeIf(e -> e.get("event").equals("NotifyCheckpointComplete"));
+        assertEquals(List.of(), TraceChecks.check(s, events));
+        List<String> v = TraceChecks.cutsAt(s, new Topology(s), events, java.util.Set.of(1L));
+        assertTrue(!v.isEmpty() && v.get(0).startsWith("NoDoubleCountInv: checkpoint 1"), v.toString());
+        assertEquals(List.of(), TraceChecks.cutsAt(s, new Topology(s), run(s, 6, 6), java.util.Set.of(1L)));
+    }
+
+    @Test
     void anOffsetPastTheLogIsAViolation() {
         List<String> v = TraceChecks.check(spec("unaligned"), run(spec("unaligned"), 13, 12));
         assertTrue(v.get(0).contains("past the end of its log"), v.toString());
