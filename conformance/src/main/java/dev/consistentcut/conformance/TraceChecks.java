@@ -54,9 +54,14 @@ public final class TraceChecks {
 
     /** The synchronous savepoints: the checkpoints whose SnapshotState events say {@code "stopWithSavepoint": true}. */
     static TreeSet<Long> stopSavepointIds(List<Map<String, Object>> events) {
+        return checkpointsMarked(events, "stopWithSavepoint");
+    }
+
+    /** The checkpoints of the SnapshotState events whose field {@code mark} is {@code true}. */
+    private static TreeSet<Long> checkpointsMarked(List<Map<String, Object>> events, String mark) {
         TreeSet<Long> ids = new TreeSet<>();
         for (Map<String, Object> e : events) {
-            if (e.get("event").equals("SnapshotState") && Boolean.TRUE.equals(e.get("stopWithSavepoint"))) {
+            if (e.get("event").equals("SnapshotState") && Boolean.TRUE.equals(e.get(mark))) {
                 ids.add(num(e.get("checkpoint")));
             }
         }
@@ -136,13 +141,7 @@ public final class TraceChecks {
 
     /** The savepoints: the checkpoints whose SnapshotState events say {@code "savepoint": true}. */
     static TreeSet<Long> savepointIds(List<Map<String, Object>> events) {
-        TreeSet<Long> ids = new TreeSet<>();
-        for (Map<String, Object> e : events) {
-            if (e.get("event").equals("SnapshotState") && Boolean.TRUE.equals(e.get("savepoint"))) {
-                ids.add(num(e.get("checkpoint")));
-            }
-        }
-        return ids;
+        return checkpointsMarked(events, "savepoint");
     }
 
     /**
