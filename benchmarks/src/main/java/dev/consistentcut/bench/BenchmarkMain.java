@@ -156,7 +156,7 @@ public final class BenchmarkMain {
         Path tmp = Files.createTempDirectory("consistent-cut-bench");
         List<Boolean> abSkews = !reference || options.abPairs() == 0 || !options.only().isEmpty() ? List.of()
                 : plan.quick() ? List.of(true) : List.of(false, true);
-        int abRuns = abSkews.size() * 2 * options.abPairs() * 2;
+        int abRuns = abSkews.size() * 2 * (options.abPairs() + OverheadRun.WARMUP_PAIRS) * 2;
         Duration abWarmup = plan.quick() ? Duration.ofMillis(500) : OverheadRun.FULL_WARMUP;
         Duration abWindow = plan.quick() ? Duration.ofSeconds(1) : OverheadRun.FULL_WINDOW;
         int reuseRuns = (flink ? 1 : 0) * (int) schedule.stream().filter(BenchmarkMain::reuseCell).count()

@@ -32,6 +32,39 @@ public record Machine(String cpu, int cores, String memory, String os, String jv
         return Double.NaN;
     }
 
+    /**
+     * CPU time the JVM's JIT compiler threads have used, in seconds, read from Linux's per-thread
+     * scheduler statistics ({@code /proc/self/task/<tid>/schedstat}, nanoseconds on the CPU) of
+     * the threads named "C1 CompilerThread..." and "C2 CompilerThread..." (HotSpot's; the kernel
+     * keeps their first 15 characters); NaN where there is no such file. A compiler thread that
+     * HotSpot stops between two readings takes its time with it, so a difference over a window can
+     * only be short of the compiler's CPU, never above it.
+     */
+    public static double compilerCpuSeconds() {
+        return compilerCpuSeconds(Path.of("/proc/self/task"));
+    }
+
+    /** {@link #compilerCpuSeconds()} read from {@code tasks}, a directory laid out as {@code /proc/self/task}. */
+    static double compilerCpuSeconds(Path tasks) {
+        long nanos = 0;
+        try (java.util.stream.Stream<Path> s = Files.list(tasks)) {
+            for (Path t : (Iterable<Path>) s::iterator) {
+                try {
+                    String comm = Files.readString(t.resolve("comm")).trim();
+                    if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
+                        String stat = Files.readString(t.resolve("schedstat")).trim();
+                        nanos += Long.parseLong(stat.substring(0, stat.indexOf(' ')));
+                    }
+                } catch (IOException | RuntimeException gone) {
+                    // the thread ended between the listing and the read: nothing to add
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+        return nanos / 1e9;
+    }
+
     public static double loadAverage() {
         double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         return load < 0 ? Double.NaN : load;

@@ -30,13 +30,31 @@ public final class OverheadAB {
     public static final int RESAMPLES = 10_000;
 
     /**
-     * One A/B pair: throughput without and with checkpoints (records/s), and CPU microseconds per
-     * record without and with them (NaN if not measured); {@code onFirst}: B ran first.
+     * One A/B pair: throughput without and with checkpoints (records/s), CPU microseconds per
+     * record without and with them (NaN if not measured), and how many of those microseconds the
+     * JIT compiler's threads took, which {@code cpuOff} and {@code cpuOn} then leave out (NaN if
+     * not measured, and then included); {@code onFirst}: B ran first.
      */
-    public record Pair(double off, double on, boolean onFirst, double cpuOff, double cpuOn) {
+    public record Pair(double off, double on, boolean onFirst, double cpuOff, double cpuOn, double compilerOff,
+                       double compilerOn) {
         /** A pair without CPU figures. */
         public Pair(double off, double on, boolean onFirst) {
             this(off, on, onFirst, Double.NaN, Double.NaN);
+        }
+
+        /** A pair whose CPU figures include the JIT compiler's, or whose compiler's share is unknown. */
+        public Pair(double off, double on, boolean onFirst, double cpuOff, double cpuOn) {
+            this(off, on, onFirst, cpuOff, cpuOn, Double.NaN, Double.NaN);
+        }
+
+        /** The JIT compiler's share of the CPU without checkpoints: {@code compilerOff / (cpuOff + compilerOff)}. */
+        public double compilerShareOff() {
+            return compilerOff / (cpuOff + compilerOff);
+        }
+
+        /** As {@link #compilerShareOff}, with checkpoints. */
+        public double compilerShareOn() {
+            return compilerOn / (cpuOn + compilerOn);
         }
 
         /** Throughput lost to checkpoints: {@code 1 - on/off}. */
@@ -167,15 +185,19 @@ public final class OverheadAB {
         return results.stream().allMatch(r -> r.verdict().equals("met")) ? "met" : "undecided";
     }
 
-    /** CSV of every pair: cell, pair, order, off, on, overhead, and the CPU per record off, on and its overhead. */
+    /**
+     * CSV of every pair: cell, pair, order, off, on, overhead, the CPU per record off, on and its
+     * overhead, and the JIT compiler's CPU per record off and on (left out of the CPU columns).
+     */
     public static String csv(List<Result> results) {
-        StringBuilder out = new StringBuilder("cell,pair,order,off_rps,on_rps,overhead,cpu_off_us,cpu_on_us,cpu_overhead\n");
+        StringBuilder out = new StringBuilder(
+                "cell,pair,order,off_rps,on_rps,overhead,cpu_off_us,cpu_on_us,cpu_overhead,compiler_off_us,compiler_on_us\n");
         for (Result r : results) {
             for (int i = 0; i < r.pairs().size(); i++) {
                 Pair p = r.pairs().get(i);
-                out.append(String.format(Locale.ROOT, "%s,%d,%s,%.1f,%.1f,%.5f,%.4f,%.4f,%.5f%n", r.cell(), i + 1,
+                out.append(String.format(Locale.ROOT, "%s,%d,%s,%.1f,%.1f,%.5f,%.4f,%.4f,%.5f,%.4f,%.4f%n", r.cell(), i + 1,
                         p.onFirst() ? "on-off" : "off-on", p.off(), p.on(), p.overhead(), p.cpuOff(), p.cpuOn(),
-                        p.cpuOverhead()));
+                        p.cpuOverhead(), p.compilerOff(), p.compilerOn()));
             }
         }
         return out.toString();
@@ -187,8 +209,13 @@ public final class OverheadAB {
         lines.add("##### Checkpoint overhead, interleaved A/B rounds (reference engine, no backpressure)");
         lines.add("");
         lines.add("Each pair: the job without checkpoints and with one every 100 ms, " + windowMillis
-                + " ms windows, the order alternating from pair to pair; throughput overhead = 1 - with/without,"
-                + " CPU overhead = CPU per record with/without - 1. Median of the pairs' overheads, bootstrap 95%"
+                + " ms windows, the order alternating from pair to pair, after one warm-up pair that is not counted;"
+                + " throughput overhead = 1 - with/without, CPU overhead = CPU per record with/without - 1. The CPU"
+                + " per record is the JVM's without its JIT compiler's threads (the JIT share columns: their part of"
+                + " the JVM's CPU in the windows without and with checkpoints): compiling is a one-time cost, which a"
+                + " window of a few seconds charges to whichever side first ran the code, most often the side with"
+                + " checkpoints, whose code paths run ten times a second and take longest to get hot. Median of the"
+                + " pairs' overheads, bootstrap 95%"
                 + " confidence interval of the median (" + RESAMPLES + " resamples). Target at most 5%, judged on"
                 + " the CPU overhead where it was measured: met only if the interval's upper end is at most 5%,"
                 + " missed only if its lower end is above 5%, else undecided. A cell still undecided after its first"
@@ -197,19 +224,23 @@ public final class OverheadAB {
                 + " CPU seconds per second of the window (records/s times CPU per record), median of the runs without"
                 + " and with checkpoints: throughput falls by the CPU a record costs more and by the cores left idle.");
         lines.add("");
-        lines.add("| cell | pairs | throughput overhead | 95% CI | pairs' range | CPU overhead | 95% CI | cores busy without / with | verdict |");
-        lines.add("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+        lines.add("| cell | pairs | throughput overhead | 95% CI | pairs' range | CPU overhead | 95% CI | JIT share without / with | cores busy without / with | verdict |");
+        lines.add("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
         for (Result r : results) {
             double min = r.pairs().stream().mapToDouble(Pair::overhead).min().orElse(0);
             double max = r.pairs().stream().mapToDouble(Pair::overhead).max().orElse(0);
             String cpu = r.cpu() == null ? "n/a | n/a" : String.format(Locale.ROOT, "%+.1f%% | [%+.1f%%, %+.1f%%]",
                     r.cpu().median() * 100, r.cpu().low() * 100, r.cpu().high() * 100);
+            double jitOff = median(r.pairs().stream().mapToDouble(Pair::compilerShareOff).toArray());
+            double jitOn = median(r.pairs().stream().mapToDouble(Pair::compilerShareOn).toArray());
+            String jit = Double.isNaN(jitOff) || Double.isNaN(jitOn) ? "n/a"
+                    : String.format(Locale.ROOT, "%.1f%% / %.1f%%", jitOff * 100, jitOn * 100);
             String cores = r.cpu() == null ? "n/a" : String.format(Locale.ROOT, "%.2f / %.2f",
                     median(r.pairs().stream().mapToDouble(Pair::coresOff).toArray()),
                     median(r.pairs().stream().mapToDouble(Pair::coresOn).toArray()));
-            lines.add(String.format(Locale.ROOT, "| %s | %d | %+.1f%% | [%+.1f%%, %+.1f%%] | %+.1f%% to %+.1f%% | %s | %s | %s |",
+            lines.add(String.format(Locale.ROOT, "| %s | %d | %+.1f%% | [%+.1f%%, %+.1f%%] | %+.1f%% to %+.1f%% | %s | %s | %s | %s |",
                     r.cell(), r.pairs().size(), r.median() * 100, r.low() * 100, r.high() * 100, min * 100,
-                    max * 100, cpu, cores, r.verdict()));
+                    max * 100, cpu, jit, cores, r.verdict()));
         }
         lines.add("");
         lines.add("Overall: " + overall(results) + ".");

@@ -104,8 +104,8 @@ public final class OverheadMain {
     static int run(Options o) throws Exception {
         Duration warmup = OverheadRun.FULL_WARMUP;
         Duration window = o.window();
-        Progress progress = new Progress(System.err, System.console() != null, 1 + o.cells().size() * o.minPairs() * 2,
-                warmup.plus(window).plusSeconds(1).multipliedBy(2L * o.cells().size() * o.minPairs()));
+        Progress progress = new Progress(System.err, System.console() != null, 1 + o.cells().size() * (o.minPairs() + OverheadRun.WARMUP_PAIRS) * 2,
+                warmup.plus(window).plusSeconds(1).multipliedBy(2L * o.cells().size() * (o.minPairs() + OverheadRun.WARMUP_PAIRS)));
         Machine machine = Machine.current();
         double loadAtStart = Machine.loadAverage();
         Path tmp = Files.createTempDirectory("consistent-cut-overhead");

@@ -19,6 +19,9 @@ import java.util.List;
  */
 public record OverheadRun(ReferenceBenchmark engine, Duration warmup, Duration window, int minPairs, int maxPairs) {
 
+    /** Pairs run before a cell's counted ones and not counted: their windows also pay for compiling the cell's code. */
+    public static final int WARMUP_PAIRS = 1;
+
     /** The full run's warm-up before each A/B window. */
     public static final Duration FULL_WARMUP = Duration.ofSeconds(1);
     /** The full run's A/B window: long enough that a window's CPU per record does not follow the JIT and the collector. */
@@ -28,22 +31,40 @@ public record OverheadRun(ReferenceBenchmark engine, Duration warmup, Duration w
     public OverheadAB.Result cell(boolean skew, Mode mode, long seed, Progress progress) throws Exception {
         List<OverheadAB.Pair> pairs = new ArrayList<>();
         String cell = (skew ? "skew" : "even") + " " + mode.label();
+        for (int w = 0; w < WARMUP_PAIRS; w++) { // as JMH's warm-up iterations
+            pair(skew, mode, w % 2 == 1, cell.replace(' ', '/') + " warm-up pair (not counted)", progress);
+        }
         for (int i = 0; OverheadAB.wantsAnotherPair(pairs, minPairs, maxPairs, seed); i++) {
-            boolean onFirst = i % 2 == 1;
-            double[] rate = new double[2]; // [off, on]
-            double[] cpu = new double[2]; // CPU microseconds per record [off, on]
-            for (int k = 0; k < 2; k++) {
-                boolean on = onFirst == (k == 0);
-                Scenario s = new Scenario(Backpressure.NONE, skew, on ? mode : Mode.NONE);
-                progress.step(String.format("A/B %s pair %d of %d%s: %s", cell.replace(' ', '/'), i + 1, Math.max(i + 1, minPairs),
-                        i >= minPairs ? " (undecided: more pairs, at most " + maxPairs + ")" : "",
-                        on ? "checkpoints on" : "off"));
-                ScenarioRun run = engine.run(s, warmup, window, progress);
-                rate[on ? 1 : 0] = run.throughput();
-                cpu[on ? 1 : 0] = run.cpuMicrosPerRecord();
-            }
-            pairs.add(new OverheadAB.Pair(rate[0], rate[1], onFirst, cpu[0], cpu[1]));
+            pairs.add(pair(skew, mode, i % 2 == 1, String.format("%s pair %d of %d%s", cell.replace(' ', '/'), i + 1,
+                    Math.max(i + 1, minPairs), i >= minPairs ? " (undecided: more pairs, at most " + maxPairs + ")" : ""),
+                    progress));
         }
         return OverheadAB.analyse(cell, pairs, seed);
+    }
+
+    /** One pair of runs ({@link #pairOf}), the one with checkpoints first if {@code onFirst}. */
+    private OverheadAB.Pair pair(boolean skew, Mode mode, boolean onFirst, String label, Progress progress) throws Exception {
+        ScenarioRun[] runs = new ScenarioRun[2]; // [off, on]
+        for (int k = 0; k < 2; k++) {
+            boolean on = onFirst == (k == 0);
+            Scenario s = new Scenario(Backpressure.NONE, skew, on ? mode : Mode.NONE);
+            progress.step("A/B " + label + ": " + (on ? "checkpoints on" : "off"));
+            runs[on ? 1 : 0] = engine.run(s, warmup, window, progress);
+        }
+        return pairOf(runs[0], runs[1], onFirst);
+    }
+
+    /**
+     * The pair of a run without checkpoints and one with them: throughputs, and CPU per record
+     * without the JIT compiler's share, which the pair carries apart; where either run's compiler
+     * CPU is unknown, the whole JVM's CPU per record for both.
+     */
+    static OverheadAB.Pair pairOf(ScenarioRun off, ScenarioRun on, boolean onFirst) {
+        boolean split = !Double.isNaN(off.compilerMicrosPerRecord()) && !Double.isNaN(on.compilerMicrosPerRecord());
+        return split
+                ? new OverheadAB.Pair(off.throughput(), on.throughput(), onFirst, off.cpuMicrosPerRecordWithoutCompiler(),
+                        on.cpuMicrosPerRecordWithoutCompiler(), off.compilerMicrosPerRecord(), on.compilerMicrosPerRecord())
+                : new OverheadAB.Pair(off.throughput(), on.throughput(), onFirst, off.cpuMicrosPerRecord(),
+                        on.cpuMicrosPerRecord());
     }
 }

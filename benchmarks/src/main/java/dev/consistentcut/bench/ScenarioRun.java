@@ -16,6 +16,8 @@ import java.util.List;
  *     entry for a single window; see {@link #merge})
  * @param cpuSeconds CPU time of the benchmark's JVM in the window (every thread, the job's and the
  *     JIT's and collector's); NaN if unknown
+ * @param compilerCpuSeconds the part of {@code cpuSeconds} the JIT compiler's threads took
+ *     ({@link Machine#compilerCpuSeconds}); NaN if unknown
  */
 public record ScenarioRun(
         String engine,
@@ -25,7 +27,8 @@ public record ScenarioRun(
         List<CheckpointSample> checkpoints,
         int failedCheckpoints,
         List<Double> roundThroughputs,
-        double cpuSeconds) {
+        double cpuSeconds,
+        double compilerCpuSeconds) {
 
     /** The reference engine with its channels serializing records, the engine compared with Flink. */
     public static final String REFERENCE = "reference";
@@ -43,6 +46,12 @@ public record ScenarioRun(
         roundThroughputs = List.copyOf(roundThroughputs);
     }
 
+    /** Rounds whose JIT compiler's share of the CPU time is unknown. */
+    public ScenarioRun(String engine, Scenario scenario, double seconds, long records, List<CheckpointSample> checkpoints,
+                       int failedCheckpoints, List<Double> roundThroughputs, double cpuSeconds) {
+        this(engine, scenario, seconds, records, checkpoints, failedCheckpoints, roundThroughputs, cpuSeconds, Double.NaN);
+    }
+
     /** A run of one window, its CPU time unknown. */
     public ScenarioRun(String engine, Scenario scenario, double seconds, long records,
                        List<CheckpointSample> checkpoints, int failedCheckpoints) {
@@ -52,8 +61,15 @@ public record ScenarioRun(
     /** A run of one window that took {@code cpuSeconds} of CPU time. */
     public ScenarioRun(String engine, Scenario scenario, double seconds, long records,
                        List<CheckpointSample> checkpoints, int failedCheckpoints, double cpuSeconds) {
+        this(engine, scenario, seconds, records, checkpoints, failedCheckpoints, cpuSeconds, Double.NaN);
+    }
+
+    /** A run of one window that took {@code cpuSeconds} of CPU time, {@code compilerCpuSeconds} of it the JIT compiler's. */
+    public ScenarioRun(String engine, Scenario scenario, double seconds, long records,
+                       List<CheckpointSample> checkpoints, int failedCheckpoints, double cpuSeconds,
+                       double compilerCpuSeconds) {
         this(engine, scenario, seconds, records, checkpoints, failedCheckpoints,
-                List.of(seconds > 0 ? records / seconds : 0.0), cpuSeconds);
+                List.of(seconds > 0 ? records / seconds : 0.0), cpuSeconds, compilerCpuSeconds);
     }
 
     /**
@@ -72,6 +88,7 @@ public record ScenarioRun(
         long records = 0;
         int failed = 0;
         double cpu = 0;
+        double compiler = 0;
         List<CheckpointSample> checkpoints = new java.util.ArrayList<>();
         List<Double> throughputs = new java.util.ArrayList<>();
         for (ScenarioRun r : rounds) {
@@ -83,15 +100,31 @@ public record ScenarioRun(
             records += r.records();
             failed += r.failedCheckpoints();
             cpu += r.cpuSeconds();
+            compiler += r.compilerCpuSeconds();
             checkpoints.addAll(r.checkpoints());
             throughputs.addAll(r.roundThroughputs());
         }
-        return new ScenarioRun(first.engine(), first.scenario(), seconds, records, checkpoints, failed, throughputs, cpu);
+        return new ScenarioRun(first.engine(), first.scenario(), seconds, records, checkpoints, failed, throughputs, cpu,
+                compiler);
     }
 
     /** CPU microseconds per record through the sink (the whole JVM's CPU over the records); NaN if unknown. */
     public double cpuMicrosPerRecord() {
         return records > 0 ? cpuSeconds * 1e6 / records : Double.NaN;
+    }
+
+    /**
+     * CPU microseconds per record through the sink without the JIT compiler's share: the CPU the
+     * job itself costs once its code is compiled, which a short window otherwise mixes with the
+     * one-time cost of compiling whatever code the window ran first; NaN if unknown.
+     */
+    public double cpuMicrosPerRecordWithoutCompiler() {
+        return records > 0 ? (cpuSeconds - compilerCpuSeconds) * 1e6 / records : Double.NaN;
+    }
+
+    /** CPU microseconds per record the JIT compiler's threads took in the window; NaN if unknown. */
+    public double compilerMicrosPerRecord() {
+        return records > 0 ? compilerCpuSeconds * 1e6 / records : Double.NaN;
     }
 
     /** Records per second through the sink. */

@@ -69,7 +69,7 @@ class OverheadABTest {
         assertEquals("met", met.verdict(), met.describe());
         assertEquals(0.0245, met.cpu().median(), 1e-9);
         assertEquals("missed", OverheadAB.analyse("c", costly, 1).verdict());
-        assertTrue(OverheadAB.markdown(List.of(met), 2000).contains("| +2.4% | [+2.2%, +2.7%] | 0.00 / 0.00 | met |"),
+        assertTrue(OverheadAB.markdown(List.of(met), 2000).contains("| +2.4% | [+2.2%, +2.7%] | n/a | 0.00 / 0.00 | met |"),
                 OverheadAB.markdown(List.of(met), 2000));
     }
 
@@ -82,6 +82,35 @@ class OverheadABTest {
         assertEquals(p.on() / p.off(), (p.coresOn() / p.coresOff()) / (p.cpuOn() / p.cpuOff()), 1e-12);
         String md = OverheadAB.markdown(List.of(OverheadAB.analyse("c", List.of(p), 1)), 3000);
         assertTrue(md.contains("| 1.60 / 1.51 |"), md);
+    }
+
+    @Test
+    void theJitCompilersCpuIsLeftOutOfTheVerdictAndReportedApart() {
+        // Each run with checkpoints spends 5% of its CPU compiling: counted, that is +7.1% and the
+        // cell missed; left out (the job's own CPU 2% more), met, with the compiler's share shown.
+        Scenario offCell = new Scenario(Backpressure.NONE, false, Mode.NONE);
+        Scenario onCell = new Scenario(Backpressure.NONE, false, Mode.UNALIGNED);
+        List<OverheadAB.Pair> pairs = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            double job = 1.02 + i * 0.001; // the job's CPU seconds with checkpoints; 1.0 without
+            ScenarioRun off = new ScenarioRun(ScenarioRun.REFERENCE, offCell, 1, 1_000_000, List.of(), 0, 1.0, 0.0);
+            ScenarioRun on = new ScenarioRun(ScenarioRun.REFERENCE, onCell, 1, 1_000_000, List.of(), 0, job / 0.95,
+                    job / 0.95 * 0.05);
+            pairs.add(OverheadRun.pairOf(off, on, i % 2 == 1));
+        }
+        OverheadAB.Result r = OverheadAB.analyse("c", pairs, 1);
+        assertEquals("met", r.verdict(), r.describe());
+        assertEquals(0.0245, r.cpu().median(), 1e-9);
+        String md = OverheadAB.markdown(List.of(r), 3000);
+        assertTrue(md.contains("| 0.0% / 5.0% |"), md);
+        assertEquals(0.05, pairs.get(0).compilerShareOn(), 1e-9);
+
+        // Where the compiler's CPU is unknown the whole JVM's counts, and the share reads n/a.
+        ScenarioRun offUnknown = new ScenarioRun(ScenarioRun.REFERENCE, offCell, 1, 1_000_000, List.of(), 0, 1.0);
+        ScenarioRun onUnknown = new ScenarioRun(ScenarioRun.REFERENCE, onCell, 1, 1_000_000, List.of(), 0, 1.1);
+        OverheadAB.Pair whole = OverheadRun.pairOf(offUnknown, onUnknown, false);
+        assertEquals(0.1, whole.cpuOverhead(), 1e-9);
+        assertTrue(OverheadAB.markdown(List.of(OverheadAB.analyse("c", List.of(whole), 1)), 3000).contains("| n/a |"));
     }
 
     @Test
@@ -104,7 +133,7 @@ class OverheadABTest {
         assertEquals("missed", OverheadAB.overall(List.of(met, missed, a)));
         assertEquals("not measured", OverheadAB.overall(List.of()));
         assertThrows(IllegalArgumentException.class, () -> OverheadAB.analyse("c", List.of(), 1));
-        assertTrue(OverheadAB.csv(List.of(met)).startsWith("cell,pair,order,off_rps,on_rps,overhead,cpu_off_us,cpu_on_us,cpu_overhead\nm,1,off-on,"));
+        assertTrue(OverheadAB.csv(List.of(met)).startsWith("cell,pair,order,off_rps,on_rps,overhead,cpu_off_us,cpu_on_us,cpu_overhead,compiler_off_us,compiler_on_us\nm,1,off-on,"));
         assertTrue(OverheadAB.markdown(List.of(met, missed), 1000).contains("Overall: missed."));
     }
 

@@ -140,15 +140,18 @@ public final class ReferenceBenchmark {
         long windowEnd;
         long records;
         double cpu;
+        double compiler;
         try {
             awaitFirstRecord(sink, runner, failure);
             sleep(warmup, progress, "warm-up", failure);
             windowStart = System.nanoTime();
             double cpuBefore = Machine.processCpuSeconds();
+            double compilerBefore = Machine.compilerCpuSeconds();
             long before = sink.received();
             sleep(window, progress, "measuring", failure);
             records = sink.received() - before;
             cpu = Machine.processCpuSeconds() - cpuBefore;
+            compiler = Machine.compilerCpuSeconds() - compilerBefore;
             windowEnd = System.nanoTime();
         } finally {
             progress.detail("draining");
@@ -176,7 +179,7 @@ public final class ReferenceBenchmark {
             }
         }
         return new ScenarioRun(engine(), scenario, (windowEnd - windowStart) / 1e9, records, samples,
-                r.abortedCheckpoints(), cpu);
+                r.abortedCheckpoints(), cpu, compiler);
     }
 
     /** A completed checkpoint and when the store had written it (nanoTime). */

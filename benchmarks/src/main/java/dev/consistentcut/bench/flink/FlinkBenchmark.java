@@ -65,16 +65,18 @@ public final class FlinkBenchmark {
             long wallStart = System.currentTimeMillis();
             long start = System.nanoTime();
             double cpuBefore = Machine.processCpuSeconds();
+            double compilerBefore = Machine.compilerCpuSeconds();
             long before = PacedCountingSink.RECEIVED.get();
             sleep(window, progress, "measuring");
             long records = PacedCountingSink.RECEIVED.get() - before;
             double cpu = Machine.processCpuSeconds() - cpuBefore;
+            double compiler = Machine.compilerCpuSeconds() - compilerBefore;
             double seconds = (System.nanoTime() - start) / 1e9;
             long wallEnd = System.currentTimeMillis();
             progress.detail("reading checkpoint statistics");
             List<CheckpointSample> samples = new ArrayList<>();
             int failed = readCheckpoints(job, wallStart, wallEnd, samples);
-            return new ScenarioRun(engine(), scenario, seconds, records, samples, failed, cpu);
+            return new ScenarioRun(engine(), scenario, seconds, records, samples, failed, cpu, compiler);
         } finally {
             cancel(job);
         }
