@@ -54,6 +54,10 @@ Usage: ./benchmark.sh [--quick] [--only LIST] [--engines LIST] [--help] | --char
                the full run left undecided. Results: benchmarks/results/overhead/
   --window S   with --overhead: each run's measurement window in seconds (default 3, the
                full run's); longer windows average out more of a window's noise
+  --forks F    with --overhead: the cells in F fresh JVMs one after another, 10 pairs per
+               cell in each (no more while undecided); the interval resamples the JVMs and
+               then their pairs, so a verdict also holds from one JVM to the next. Each
+               fork's pairs: benchmarks/results/overhead/forks/fork-K.csv
   --max-records N  with --scale: the largest records per source (default 2000000)
   --repeats R  with --scale: runs per point (default 3)
   --help       this text
@@ -98,6 +102,10 @@ while [ $# -gt 0 ]; do
       [ $# -ge 2 ] && [[ "$2" =~ ^[0-9]+$ ]] || { echo "benchmark.sh: $1 needs a whole number of seconds (see --help)" >&2; exit 2; }
       overhead_opts+=("$1" "$2")
       shift ;;
+    --forks)
+      [ $# -ge 2 ] && [[ "$2" =~ ^[0-9]+$ ]] || { echo "benchmark.sh: $1 needs a whole number of JVMs (see --help)" >&2; exit 2; }
+      overhead_opts+=("$1" "$2")
+      shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "benchmark.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -108,7 +116,7 @@ command -v java >/dev/null 2>&1 || { echo "benchmark.sh: java not found: install
 command -v mvn >/dev/null 2>&1 || { echo "benchmark.sh: mvn not found: install Maven 3.8+" >&2; exit 3; }
 
 [ ${#scale_opts[@]} -eq 0 ] || [ -n "$scale" ] || { echo "benchmark.sh: --max-records and --repeats go with --scale (see --help)" >&2; exit 2; }
-[ ${#overhead_opts[@]} -eq 0 ] || [ -n "$overhead" ] || { echo "benchmark.sh: --window goes with --overhead (see --help)" >&2; exit 2; }
+[ ${#overhead_opts[@]} -eq 0 ] || [ -n "$overhead" ] || { echo "benchmark.sh: --window and --forks go with --overhead (see --help)" >&2; exit 2; }
 # A standalone measurement of the benchmarks module (--overhead, --sweep): build, run MAIN with
 # its arguments, report the time; exits with MAIN's code.
 run_standalone() { # results-dir main-class args...
@@ -125,7 +133,7 @@ run_standalone() { # results-dir main-class args...
 }
 if [ -n "$overhead" ]; then
   [ -z "$scale$sweep$quick$only$engines$chart_only" ] && [ ${#scale_opts[@]} -eq 0 ] && [ ${#debug[@]} -eq 0 ] \
-    || { echo "benchmark.sh: --overhead takes only --window (see --help)" >&2; exit 2; }
+    || { echo "benchmark.sh: --overhead takes only --window and --forks (see --help)" >&2; exit 2; }
   run_standalone benchmarks/results/overhead dev.consistentcut.bench.OverheadMain --cells "$overhead" "${overhead_opts[@]}"
 fi
 if [ -n "$sweep" ]; then

@@ -92,13 +92,19 @@ public final class OverheadAB {
      * {@code verdict} the cell's: the CPU overhead's if there is one, else the throughput's.
      */
     public record Result(String cell, List<Pair> pairs, double median, double low, double high, Interval cpu,
-                         String verdict) {
+                         String verdict, int forks) {
+        /** The result of pairs from one JVM. */
+        public Result(String cell, List<Pair> pairs, double median, double low, double high, Interval cpu, String verdict) {
+            this(cell, pairs, median, low, high, cpu, verdict, 1);
+        }
+
         public String describe() {
             String throughput = String.format(Locale.ROOT, "throughput median %+.1f%%, 95%% CI [%+.1f%%, %+.1f%%]",
                     median * 100, low * 100, high * 100);
             String cpuPart = cpu == null ? "" : String.format(Locale.ROOT, "; CPU per record median %+.1f%%, 95%% CI [%+.1f%%, %+.1f%%]",
                     cpu.median() * 100, cpu.low() * 100, cpu.high() * 100);
-            return String.format(Locale.ROOT, "%s: %s%s over %d pairs: %s", cell, throughput, cpuPart, pairs.size(), verdict);
+            return String.format(Locale.ROOT, "%s: %s%s over %d pairs%s: %s", cell, throughput, cpuPart, pairs.size(),
+                    forks > 1 ? " from " + forks + " JVMs" : "", verdict);
         }
     }
 
@@ -116,6 +122,55 @@ public final class OverheadAB {
                 ? null : interval(cpuOverheads, seed);
         return new Result(cell, List.copyOf(pairs), throughput.median(), throughput.low(), throughput.high(), cpu,
                 cpu != null ? cpu.verdict() : throughput.verdict());
+    }
+
+    /**
+     * As {@link #analyse}, for pairs measured in several JVMs, one list per JVM (a fork): the
+     * median over every pair, and an interval that resamples the forks and then the pairs within
+     * each (a two-stage, cluster bootstrap). A JVM's pairs share its compiled code, its heap
+     * layout and its threads' placement on the cores; forks that differ by more than their pairs
+     * vary widen the interval, which the pairs of one JVM could not show. One fork: {@link #analyse}.
+     *
+     * @throws IllegalArgumentException if there is no fork or a fork has no pair
+     */
+    public static Result analyseForks(String cell, List<List<Pair>> forks, long seed) {
+        if (forks.isEmpty() || forks.stream().anyMatch(List::isEmpty)) {
+            throw new IllegalArgumentException(cell + ": a fork without A/B pairs");
+        }
+        List<Pair> all = forks.stream().flatMap(List::stream).toList();
+        if (forks.size() == 1) {
+            return analyse(cell, all, seed);
+        }
+        Interval throughput = clusterInterval(forks.stream()
+                .map(f -> f.stream().mapToDouble(Pair::overhead).toArray()).toList(), seed);
+        List<double[]> cpuByFork = forks.stream().map(f -> f.stream().mapToDouble(Pair::cpuOverhead).toArray()).toList();
+        Interval cpu = cpuByFork.stream().flatMapToDouble(Arrays::stream).anyMatch(v -> Double.isNaN(v) || Double.isInfinite(v))
+                ? null : clusterInterval(cpuByFork, seed);
+        return new Result(cell, all, throughput.median(), throughput.low(), throughput.high(), cpu,
+                cpu != null ? cpu.verdict() : throughput.verdict(), forks.size());
+    }
+
+    /** The median over every fork's values, its two-stage bootstrap 95% interval (seeded) and the verdict. */
+    static Interval clusterInterval(List<double[]> forks, long seed) {
+        double median = median(forks.stream().flatMapToDouble(Arrays::stream).toArray());
+        double[] medians = new double[RESAMPLES];
+        SplittableRandom random = new SplittableRandom(seed);
+        int total = forks.stream().mapToInt(f -> f.length).sum();
+        double[] sample = new double[total];
+        for (int b = 0; b < RESAMPLES; b++) {
+            int n = 0;
+            for (int k = 0; k < forks.size(); k++) {
+                double[] fork = forks.get(random.nextInt(forks.size()));
+                for (int i = 0; i < fork.length; i++) {
+                    sample[n++] = fork[random.nextInt(fork.length)];
+                }
+            }
+            medians[b] = median(Arrays.copyOf(sample, n));
+        }
+        Arrays.sort(medians);
+        double low = medians[(int) Math.floor(0.025 * (RESAMPLES - 1))];
+        double high = medians[(int) Math.ceil(0.975 * (RESAMPLES - 1))];
+        return new Interval(median, low, high, verdict(low, high));
     }
 
     /** The median of {@code x}, its bootstrap 95% interval (seeded) and the verdict. */
@@ -203,6 +258,42 @@ public final class OverheadAB {
         return out.toString();
     }
 
+    /**
+     * The pairs of one cell in a {@link #csv} text, in their order; a CSV of an older layout,
+     * without the compiler columns, gives pairs without them.
+     *
+     * @throws IllegalArgumentException naming the line if a row is not of that layout
+     */
+    public static List<Pair> pairsOf(String csv, String cell) {
+        List<Pair> out = new ArrayList<>();
+        String[] lines = csv.split("\n");
+        for (int n = 1; n < lines.length; n++) {
+            if (lines[n].isBlank()) {
+                continue;
+            }
+            String[] c = lines[n].split(",", -1);
+            if (c.length != 9 && c.length != 11) {
+                throw new IllegalArgumentException("line " + (n + 1) + ": " + c.length + " columns, expected 9 or 11: " + lines[n]);
+            }
+            if (!c[0].equals(cell)) {
+                continue;
+            }
+            try {
+                boolean onFirst = c[2].equals("on-off");
+                double off = Double.parseDouble(c[3]);
+                double on = Double.parseDouble(c[4]);
+                double cpuOff = Double.parseDouble(c[6]);
+                double cpuOn = Double.parseDouble(c[7]);
+                out.add(c.length == 11
+                        ? new Pair(off, on, onFirst, cpuOff, cpuOn, Double.parseDouble(c[9]), Double.parseDouble(c[10]))
+                        : new Pair(off, on, onFirst, cpuOff, cpuOn));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("line " + (n + 1) + ": not a number: " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
     /** The Markdown section: one row per cell, then the overall verdict. */
     public static String markdown(List<Result> results, int windowMillis) {
         List<String> lines = new ArrayList<>();
@@ -222,7 +313,12 @@ public final class OverheadAB {
                 + " pairs ran more, one pair of each order at a time, until decided or at the most pairs allowed (the"
                 + " pairs column counts them all); after such stopping the interval's 95% is nominal. Cores busy:"
                 + " CPU seconds per second of the window (records/s times CPU per record), median of the runs without"
-                + " and with checkpoints: throughput falls by the CPU a record costs more and by the cores left idle.");
+                + " and with checkpoints: throughput falls by the CPU a record costs more and by the cores left idle."
+                + (results.stream().anyMatch(r -> r.forks() > 1) ? " Where pairs came from several JVMs started one"
+                        + " after another (forks, each with its own warm-up run and warm-up pair), the median is over"
+                        + " every pair and the interval a two-stage bootstrap: the forks resampled, then the pairs within"
+                        + " each, so that it also holds the differences from one JVM to the next; no cell then runs"
+                        + " more pairs while undecided." : ""));
         lines.add("");
         lines.add("| cell | pairs | throughput overhead | 95% CI | pairs' range | CPU overhead | 95% CI | JIT share without / with | cores busy without / with | verdict |");
         lines.add("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
@@ -238,8 +334,8 @@ public final class OverheadAB {
             String cores = r.cpu() == null ? "n/a" : String.format(Locale.ROOT, "%.2f / %.2f",
                     median(r.pairs().stream().mapToDouble(Pair::coresOff).toArray()),
                     median(r.pairs().stream().mapToDouble(Pair::coresOn).toArray()));
-            lines.add(String.format(Locale.ROOT, "| %s | %d | %+.1f%% | [%+.1f%%, %+.1f%%] | %+.1f%% to %+.1f%% | %s | %s | %s | %s |",
-                    r.cell(), r.pairs().size(), r.median() * 100, r.low() * 100, r.high() * 100, min * 100,
+            lines.add(String.format(Locale.ROOT, "| %s | %s | %+.1f%% | [%+.1f%%, %+.1f%%] | %+.1f%% to %+.1f%% | %s | %s | %s | %s |",
+                    r.cell(), r.pairs().size() + (r.forks() > 1 ? " (" + r.forks() + " JVMs)" : ""), r.median() * 100, r.low() * 100, r.high() * 100, min * 100,
                     max * 100, cpu, jit, cores, r.verdict()));
         }
         lines.add("");

@@ -113,6 +113,58 @@ class OverheadABTest {
         assertTrue(OverheadAB.markdown(List.of(OverheadAB.analyse("c", List.of(whole), 1)), 3000).contains("| n/a |"));
     }
 
+    private static List<OverheadAB.Pair> cpuPairs(double cpuOverhead, int n) {
+        List<OverheadAB.Pair> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(new OverheadAB.Pair(1000, 980, i % 2 == 1, 1.0, 1.0 + cpuOverhead + (i % 5) * 0.001));
+        }
+        return out;
+    }
+
+    @Test
+    void pairsFromSeveralJvmsAreJudgedByResamplingTheJvmsToo() {
+        // Two JVMs at +2%, one at +6%: pooled as if from one JVM the median +2% looks certain; resampling
+        // the JVMs (a draw may hold the +6% one twice) leaves it undecided.
+        List<List<OverheadAB.Pair>> disagreeing = List.of(cpuPairs(0.02, 20), cpuPairs(0.02, 20), cpuPairs(0.06, 20));
+        List<OverheadAB.Pair> pooled = disagreeing.stream().flatMap(List::stream).toList();
+        assertEquals("met", OverheadAB.analyse("c", pooled, 3).verdict());
+        OverheadAB.Result forks = OverheadAB.analyseForks("c", disagreeing, 3);
+        assertEquals("undecided", forks.verdict(), forks.describe());
+        assertEquals(3, forks.forks());
+        assertEquals(60, forks.pairs().size());
+        assertTrue(forks.cpu().high() > 0.05, forks.describe());
+        assertTrue(forks.describe().contains("over 60 pairs from 3 JVMs"), forks.describe());
+        assertTrue(OverheadAB.markdown(List.of(forks), 3000).contains("| c | 60 (3 JVMs) |"));
+        assertTrue(OverheadAB.markdown(List.of(forks), 3000).contains("two-stage bootstrap"));
+
+        // JVMs that agree decide as one would.
+        OverheadAB.Result agreeing = OverheadAB.analyseForks("c", List.of(cpuPairs(0.02, 20), cpuPairs(0.021, 20),
+                cpuPairs(0.019, 20)), 3);
+        assertEquals("met", agreeing.verdict(), agreeing.describe());
+        // One JVM is the ordinary analysis.
+        List<OverheadAB.Pair> one = cpuPairs(0.03, 10);
+        assertEquals(OverheadAB.analyse("c", one, 5), OverheadAB.analyseForks("c", List.of(one), 5));
+        assertThrows(IllegalArgumentException.class, () -> OverheadAB.analyseForks("c", List.of(one, List.of()), 5));
+    }
+
+    @Test
+    void aForksCsvReadsBackAsItsPairs() {
+        OverheadAB.Pair p = new OverheadAB.Pair(4_000_000, 3_600_000, true, 0.40, 0.42, 0.001, 0.01);
+        OverheadAB.Pair q = new OverheadAB.Pair(3_900_000, 3_700_000, false, 0.41, 0.43, 0.0, 0.002);
+        String csv = OverheadAB.csv(List.of(OverheadAB.analyse("even aligned", List.of(p, q), 1),
+                OverheadAB.analyse("skew aligned", List.of(q), 1)));
+        assertEquals(List.of(p, q), OverheadAB.pairsOf(csv, "even aligned"));
+        assertEquals(List.of(q), OverheadAB.pairsOf(csv, "skew aligned"));
+        assertEquals(List.of(), OverheadAB.pairsOf(csv, "even unaligned"));
+        // The layout before the compiler columns, and a broken row named by its line.
+        String old = "cell,pair,order,off_rps,on_rps,overhead,cpu_off_us,cpu_on_us,cpu_overhead\n"
+                + "even aligned,1,off-on,1000.0,900.0,0.10000,0.5000,0.5500,0.10000\n";
+        assertEquals(List.of(new OverheadAB.Pair(1000, 900, false, 0.5, 0.55)), OverheadAB.pairsOf(old, "even aligned"));
+        String broken = old + "even aligned,2,on-off,1000.0\n";
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> OverheadAB.pairsOf(broken, "even aligned"))
+                .getMessage().startsWith("line 3: 4 columns"));
+    }
+
     @Test
     void widelySpreadPairsAreUndecided() {
         OverheadAB.Result r = OverheadAB.analyse("c", pairs(-0.3, 0.4, -0.1, 0.2, 0.05, -0.2, 0.3, 0.0, 0.1, -0.05), 1);

@@ -28,6 +28,19 @@ class OverheadMainTest {
         assertEquals(6, o.maxPairs());
         assertEquals(Path.of("x"), o.out());
         assertNull(OverheadMain.parse(new String[] {"--help"}));
+        assertEquals(1, o.forks());
+    }
+
+    @Test
+    void forksRunTheirPairsWithoutMoreWhileUndecided() {
+        OverheadMain.Options o = OverheadMain.parse(new String[] {"--cells", "even/aligned", "--forks", "4", "--ab-pairs", "8"});
+        assertEquals(4, o.forks());
+        assertEquals(8, o.minPairs());
+        assertEquals(8, o.maxPairs());
+        assertTrue(refused("--cells", "even/aligned", "--forks", "0").contains("--forks: needs at least 1 JVM"));
+        assertTrue(refused("--cells", "even/aligned", "--forks", "2", "--ab-max-pairs", "20")
+                .contains("--ab-max-pairs does not go with --forks"));
+        assertEquals("skew unaligned", OverheadMain.cellLabel("skew/unaligned"));
     }
 
     @Test
