@@ -49,6 +49,17 @@
 (* need it; so does the prioritisation, which would otherwise reorder the  *)
 (* barriers of two checkpoints).                                           *)
 (*                                                                         *)
+(* Flink's barriers: two options, FALSE here (the engine's barriers, and   *)
+(* every model that does not set them), as in UnalignedCheckpoint.tla: the *)
+(* barrier in flight (BarrierInFlight, ProcessRecordPastBarrier beside     *)
+(* ProcessRecord) and the final barrier of an ended source                 *)
+(* (EndedSourceBarriers, InjectBarrierAfterEnd beside InjectBarrier).      *)
+(* Each adds one step, a disjunct of Progress guarded by the option, and   *)
+(* no other step changes, so a model with the options off checks exactly   *)
+(* what it did before.  A Flink trace turns both on                        *)
+(* (TraceFlinkAlternating.cfg), a model with `... <- InFlightOn`           *)
+(* (MCAlternatingCheckpoint.tla).                                          *)
+(*                                                                         *)
 (* Place in the whole: EXTENDS the shared Dataflow and CutInvariants (the  *)
 (* barrier's aligned field is declared in Dataflow's Barriers);            *)
 (* MCAlternatingCheckpoint.tla gives the models and the bad definitions   *)
@@ -161,6 +172,56 @@ InjectBarrier(s, c) ==
     /\ UNCHANGED <<sourceVars, operatorVars, ckpt, snapProcessed, snapChan, latest,
                    discardedUpTo, failures, endedInputs, endedSources, sinkVars, alternatingVars>>
 
+(* The final barrier of an ended source (EndedSourceBarriers).  A source   *)
+(* that has read its whole log sends end of partition, which stands for    *)
+(* the barrier of every checkpoint it has not injected (SendEndOfPartition *)
+(* records its final offset in them).  In Flink the source task runs on    *)
+(* after its end of data until its final checkpoint completes (FLIP-147)   *)
+(* and broadcasts that checkpoint's barrier, aligned with a timeout as     *)
+(* every barrier of this mode, behind its last records; a timeout may then *)
+(* let it overtake them, at the receiver (the announced barrier converted  *)
+(* to a priority event) or in the source's own subpartition                *)
+(* (PipelinedSubpartition#alignedBarrierTimeout, FLINK-27251).             *)
+(* InjectBarrierAfterEnd puts that aligned barrier ahead of the end of     *)
+(* partition where records are still queued before it; the timeout steps   *)
+(* as they are (TimeoutAlignment's passive branch, Switch,                 *)
+(* PrioritizeBarrier) let it jump over them, persisted as channel state.   *)
+(* Without it a receiver of an ended source could snapshot only after its  *)
+(* last records, at the end of partition.                                  *)
+
+\* Whether a source that has sent its end of partition still injects a pending checkpoint's
+\* barrier while records are queued ahead of that end of partition (the comment above): FALSE,
+\* the engine's sources; set as BarrierInFlight.
+EndedSourceBarriers == FALSE
+
+\* Queue q, whose last message is an end of partition, with message m put just ahead of it.
+AheadOfEnd(q, m) == SubSeq(q, 1, Len(q) - 1) \o <<m, q[Len(q)]>>
+
+\* Source s has sent its end of partition, which SendEndOfPartition let stand for the barrier
+\* of every checkpoint it had not injected: pending checkpoint k has s's final offset, and s
+\* has acknowledged it (TriggerCheckpoint does both for a checkpoint triggered later).  As
+\* Flink's source task, which runs on after its end of data until its final checkpoint
+\* completes, it still sends k's aligned barrier, behind its last records and ahead of the end
+\* of partition, on the outputs where those are still queued (elsewhere the end of partition
+\* stands for it as before).  A timeout may then let the barrier jump over the records (the
+\* comment above).  Not in the engine (EndedSourceBarriers is FALSE there); Flink:
+\* StreamTask#endData, then #afterInvoke waits for the final checkpoint (FLIP-147); in a Flink
+\* trace, hidden (TraceFlinkAlternating.tla).
+InjectBarrierAfterEnd(s, k) ==
+    LET es == {e \in OutputsOf(s) : /\ chan[e] # <<>>
+                                    /\ IsEndOfPartition(chan[e][Len(chan[e])])
+                                    /\ \E j \in 1..Len(chan[e]) : IsRecord(chan[e][j])}
+    IN
+    /\ EndedSourceBarriers
+    /\ s \in endedSources
+    /\ es # {}
+    /\ ckpt[k] = "pending" /\ k > current[s]
+    /\ chan' = [e \in DOMAIN chan |-> IF e \in es THEN AheadOfEnd(chan[e], AlignedBarrier(k)) ELSE chan[e]]
+    /\ current' = [current EXCEPT ![s] = k]
+    /\ UNCHANGED <<sourceVars, operatorVars, ckpt, acked, snapOffset, snapProcessed, snapChan,
+                   latest, discardedUpTo, failures, endedInputs, endedSources, sinkVars,
+                   alternatingVars>>
+
 -----------------------------------------------------------------------------
 (* The steps of an operator.                                               *)
 
@@ -180,6 +241,84 @@ ProcessRecord(t, e) ==
                      THEN [snapChan EXCEPT ![handling[t]][e] = Append(@, r)]
                      ELSE snapChan
     /\ SinkWrite(t, r)
+    /\ UNCHANGED <<sourceVars, handling, arrived, ckpt, acked, snapOffset, snapProcessed,
+                   latest, discardedUpTo, failures, lifecycleVars, alternatingVars>>
+
+(* The barrier in flight (BarrierInFlight).  A task that switches puts its *)
+(* overtaking barrier at the head of its outputs, and it overtakes every   *)
+(* record queued there (Switch, the sender-side part of the channel        *)
+(* state).  In Flink a channel is the sender's subpartition, the network   *)
+(* and the receiver's input channel; the barrier, a priority event,        *)
+(* overtakes what is still in the subpartition (written as output channel  *)
+(* state), not the records already past it, which the receiver may take    *)
+(* before the barrier reaches it.  Which of the overtaken records were     *)
+(* past the sender is decided when the receiver takes them:                *)
+(* ProcessRecordPastBarrier takes the record right behind an overtaking    *)
+(* barrier at the head of a channel, ahead of it, while the receiver has   *)
+(* not taken its snapshot of the barrier's checkpoint and if the barrier   *)
+(* persisted that record first; it leaves the channel state, and the       *)
+(* receiver counts it before its snapshot, as if the barrier had been put  *)
+(* behind it.  The records it does not take so stay channel state, as      *)
+(* Flink's receiver spills the buffers queued in an input channel when the *)
+(* priority barrier reaches it.  A barrier the receiver prioritized        *)
+(* (TimeoutAlignment, PrioritizeBarrier) needs no such step: Flink         *)
+(* converts the barrier where it is queued, and the timeout, a step no     *)
+(* task's output shows, may come after the records in flight were taken.   *)
+(* Flink: PipelinedSubpartition#processPriorityBuffer (the buffers behind  *)
+(* a priority event are written as output channel state),                  *)
+(* RemoteInputChannel#checkpointStarted (spills the queued buffers),       *)
+(* ChannelStatePersister.                                                  *)
+
+\* Whether a switched checkpoint's overtaking barrier may be in flight, with records already
+\* past its sender ahead of it (the comment above): FALSE, the engine's barrier; a model sets
+\* it with `BarrierInFlight <- InFlightOn`, the Flink trace module with
+\* `BarrierInFlight <- TraceFlinkBarriers`.
+BarrierInFlight == FALSE
+
+\* Operator t has not taken its snapshot of checkpoint k: it has not seen k, or it aligns k
+\* (an aligned task snapshots when the alignment ends, a switched one at the switch).
+BeforeSnapshotOf(t, k) == k > current[t] \/ (handling[t] = k /\ ~HandlesUnaligned(t))
+
+\* Record r, right behind the overtaking barrier of checkpoint k at the head of e, was sent
+\* before that barrier: it is the first record of k's channel state on e (the barrier
+\* persisted it when it overtook it; a record sent after the barrier is behind those).
+SentBeforeBarrier(e, k, r) == snapChan[k][e] # <<>> /\ Head(snapChan[k][e]) = r
+
+\* snapChan with the first record of k's channel state on e taken out: the record taken ahead
+\* of k's barrier on e (ProcessRecordPastBarrier).
+LeavePersisted(e, k) == [snapChan EXCEPT ![k][e] = SubSeq(@, 2, Len(@))]
+
+\* Operator t takes the record r right behind the overtaking barrier of pending checkpoint k
+\* at the head of its unblocked input e, ahead of the barrier: r was already past the sender
+\* (Flink: in the network or t's input channel) when the sender switched.  Only while t has
+\* not taken its snapshot of k (BeforeSnapshotOf; it aligns k, or has not seen it), and only a
+\* record the barrier persisted first (SentBeforeBarrier: a record sent after the barrier
+\* stays behind it).  r leaves k's channel state on e (LeavePersisted) and t counts it before
+\* its snapshot of k, so the cut is the one the barrier would have made behind r.  Nothing is
+\* persisted receiver-side: t does not handle k unaligned (an older checkpoint t may still
+\* handle is aborted: one checkpoint is pending at a time).  Only while k is pending: an
+\* aborted checkpoint's cut is never restored, and its barrier may as well be taken first.
+\* Only the record right behind the barrier: a cancellation barrier or an older barrier
+\* between them is taken after it.  Not in the engine (BarrierInFlight is FALSE there); in a
+\* Flink trace, a ProcessRecord event (TraceFlinkAlternating.tla).
+ProcessRecordPastBarrier(t, e) ==
+    LET q == chan[e]
+        k == q[1].ckpt
+        r == q[2]
+    IN
+    /\ BarrierInFlight
+    /\ Len(q) >= 2
+    /\ IsBarrier(q[1]) /\ ~q[1].aligned
+    /\ IsRecord(r)
+    /\ ckpt[k] = "pending"
+    /\ BeforeSnapshotOf(t, k)
+    /\ e \notin Blocked(t)
+    /\ SentBeforeBarrier(e, k, r)
+    /\ HasRoom(t, r)
+    /\ chan' = Enqueue([chan EXCEPT ![e] = <<q[1]>> \o SubSeq(q, 3, Len(q))], RouteOf(t, r), r)
+    /\ processed' = [processed EXCEPT ![t] = @ (+) SetToBag({r})]
+    /\ SinkWrite(t, r)
+    /\ snapChan' = LeavePersisted(e, k)
     /\ UNCHANGED <<sourceVars, handling, arrived, ckpt, acked, snapOffset, snapProcessed,
                    latest, discardedUpTo, failures, lifecycleVars, alternatingVars>>
 
@@ -419,144 +558,6 @@ ReceiveEndOfPartition(t, e) ==
          ELSE UNCHANGED <<handling, arrived, unalignedAt>>
     /\ UNCHANGED <<sourceVars, processed, ckpt, snapOffset, snapChan, latest, discardedUpTo,
                    failures, current, endedSources, switchedAt>>
-
------------------------------------------------------------------------------
-(* Flink's barriers: the barrier in flight and the final barrier of an     *)
-(* ended source.  Two options, FALSE here (the engine's barriers, and      *)
-(* every model that does not set them), as in UnalignedCheckpoint.tla:     *)
-(* each adds one step, a disjunct of Progress guarded by the option, and   *)
-(* no other step changes, so a model with the options off checks exactly   *)
-(* what it did before.  A Flink trace turns both on                        *)
-(* (TraceFlinkAlternating.cfg), a model with `... <- InFlightOn`           *)
-(* (MCAlternatingCheckpoint.tla).                                          *)
-(*                                                                         *)
-(* The barrier in flight (BarrierInFlight).  A task that switches puts its *)
-(* overtaking barrier at the head of its outputs, and it overtakes every   *)
-(* record queued there (Switch, the sender-side part of the channel        *)
-(* state).  In Flink a channel is the sender's subpartition, the network   *)
-(* and the receiver's input channel; the barrier, a priority event,        *)
-(* overtakes what is still in the subpartition (written as output channel  *)
-(* state), not the records already past it, which the receiver may take    *)
-(* before the barrier reaches it.  Which of the overtaken records were     *)
-(* past the sender is decided when the receiver takes them:                *)
-(* ProcessRecordPastBarrier takes the record right behind an overtaking    *)
-(* barrier at the head of a channel, ahead of it, while the receiver has   *)
-(* not taken its snapshot of the barrier's checkpoint and if the barrier   *)
-(* persisted that record first; it leaves the channel state, and the       *)
-(* receiver counts it before its snapshot, as if the barrier had been put  *)
-(* behind it.  The records it does not take so stay channel state, as      *)
-(* Flink's receiver spills the buffers queued in an input channel when the *)
-(* priority barrier reaches it.  A barrier the receiver prioritized        *)
-(* (TimeoutAlignment, PrioritizeBarrier) needs no such step: Flink         *)
-(* converts the barrier where it is queued, and the timeout, a step no     *)
-(* task's output shows, may come after the records in flight were taken.   *)
-(* Flink: PipelinedSubpartition#processPriorityBuffer (the buffers behind  *)
-(* a priority event are written as output channel state),                  *)
-(* RemoteInputChannel#checkpointStarted (spills the queued buffers),       *)
-(* ChannelStatePersister.                                                  *)
-(*                                                                         *)
-(* The final barrier of an ended source (EndedSourceBarriers).  A source   *)
-(* that has read its whole log sends end of partition, which stands for    *)
-(* the barrier of every checkpoint it has not injected (SendEndOfPartition *)
-(* records its final offset in them).  In Flink the source task runs on    *)
-(* after its end of data until its final checkpoint completes (FLIP-147)   *)
-(* and broadcasts that checkpoint's barrier, aligned with a timeout as     *)
-(* every barrier of this mode, behind its last records; a timeout may then *)
-(* let it overtake them, at the receiver (the announced barrier converted  *)
-(* to a priority event) or in the source's own subpartition                *)
-(* (PipelinedSubpartition#alignedBarrierTimeout, FLINK-27251).             *)
-(* InjectBarrierAfterEnd puts that aligned barrier ahead of the end of     *)
-(* partition where records are still queued before it; the timeout steps   *)
-(* as they are (TimeoutAlignment's passive branch, Switch,                 *)
-(* PrioritizeBarrier) let it jump over them, persisted as channel state.   *)
-(* Without it a receiver of an ended source could snapshot only after its  *)
-(* last records, at the end of partition.                                  *)
-
-\* Whether a switched checkpoint's overtaking barrier may be in flight, with records already
-\* past its sender ahead of it (the section comment, "The barrier in flight"): FALSE, the
-\* engine's barrier; a model sets it with `BarrierInFlight <- InFlightOn`, the Flink trace
-\* module with `BarrierInFlight <- TraceFlinkBarriers`.
-BarrierInFlight == FALSE
-
-\* Whether a source that has sent its end of partition still injects a pending checkpoint's
-\* barrier while records are queued ahead of that end of partition (the section comment, "The
-\* final barrier of an ended source"): FALSE, the engine's sources; set as BarrierInFlight.
-EndedSourceBarriers == FALSE
-
-\* Operator t has not taken its snapshot of checkpoint k: it has not seen k, or it aligns k
-\* (an aligned task snapshots when the alignment ends, a switched one at the switch).
-BeforeSnapshotOf(t, k) == k > current[t] \/ (handling[t] = k /\ ~HandlesUnaligned(t))
-
-\* Record r, right behind the overtaking barrier of checkpoint k at the head of e, was sent
-\* before that barrier: it is the first record of k's channel state on e (the barrier
-\* persisted it when it overtook it; a record sent after the barrier is behind those).
-SentBeforeBarrier(e, k, r) == snapChan[k][e] # <<>> /\ Head(snapChan[k][e]) = r
-
-\* snapChan with the first record of k's channel state on e taken out: the record taken ahead
-\* of k's barrier on e (ProcessRecordPastBarrier).
-LeavePersisted(e, k) == [snapChan EXCEPT ![k][e] = SubSeq(@, 2, Len(@))]
-
-\* Operator t takes the record r right behind the overtaking barrier of pending checkpoint k
-\* at the head of its unblocked input e, ahead of the barrier: r was already past the sender
-\* (Flink: in the network or t's input channel) when the sender switched.  Only while t has
-\* not taken its snapshot of k (BeforeSnapshotOf; it aligns k, or has not seen it), and only a
-\* record the barrier persisted first (SentBeforeBarrier: a record sent after the barrier
-\* stays behind it).  r leaves k's channel state on e (LeavePersisted) and t counts it before
-\* its snapshot of k, so the cut is the one the barrier would have made behind r.  Nothing is
-\* persisted receiver-side: t does not handle k unaligned (an older checkpoint t may still
-\* handle is aborted: one checkpoint is pending at a time).  Only while k is pending: an
-\* aborted checkpoint's cut is never restored, and its barrier may as well be taken first.
-\* Only the record right behind the barrier: a cancellation barrier or an older barrier
-\* between them is taken after it.  Not in the engine (BarrierInFlight is FALSE there); in a
-\* Flink trace, a ProcessRecord event (TraceFlinkAlternating.tla).
-ProcessRecordPastBarrier(t, e) ==
-    LET q == chan[e]
-        k == q[1].ckpt
-        r == q[2]
-    IN
-    /\ BarrierInFlight
-    /\ Len(q) >= 2
-    /\ IsBarrier(q[1]) /\ ~q[1].aligned
-    /\ IsRecord(r)
-    /\ ckpt[k] = "pending"
-    /\ BeforeSnapshotOf(t, k)
-    /\ e \notin Blocked(t)
-    /\ SentBeforeBarrier(e, k, r)
-    /\ HasRoom(t, r)
-    /\ chan' = Enqueue([chan EXCEPT ![e] = <<q[1]>> \o SubSeq(q, 3, Len(q))], RouteOf(t, r), r)
-    /\ processed' = [processed EXCEPT ![t] = @ (+) SetToBag({r})]
-    /\ SinkWrite(t, r)
-    /\ snapChan' = LeavePersisted(e, k)
-    /\ UNCHANGED <<sourceVars, handling, arrived, ckpt, acked, snapOffset, snapProcessed,
-                   latest, discardedUpTo, failures, lifecycleVars, alternatingVars>>
-
-\* Queue q, whose last message is an end of partition, with message m put just ahead of it.
-AheadOfEnd(q, m) == SubSeq(q, 1, Len(q) - 1) \o <<m, q[Len(q)]>>
-
-\* Source s has sent its end of partition, which SendEndOfPartition let stand for the barrier
-\* of every checkpoint it had not injected: pending checkpoint k has s's final offset, and s
-\* has acknowledged it (TriggerCheckpoint does both for a checkpoint triggered later).  As
-\* Flink's source task, which runs on after its end of data until its final checkpoint
-\* completes, it still sends k's aligned barrier, behind its last records and ahead of the end
-\* of partition, on the outputs where those are still queued (elsewhere the end of partition
-\* stands for it as before).  A timeout may then let the barrier jump over the records (the
-\* section comment).  Not in the engine (EndedSourceBarriers is FALSE there); Flink:
-\* StreamTask#endData, then #afterInvoke waits for the final checkpoint (FLIP-147); in a Flink
-\* trace, hidden (TraceFlinkAlternating.tla).
-InjectBarrierAfterEnd(s, k) ==
-    LET es == {e \in OutputsOf(s) : /\ chan[e] # <<>>
-                                    /\ IsEndOfPartition(chan[e][Len(chan[e])])
-                                    /\ \E j \in 1..Len(chan[e]) : IsRecord(chan[e][j])}
-    IN
-    /\ EndedSourceBarriers
-    /\ s \in endedSources
-    /\ es # {}
-    /\ ckpt[k] = "pending" /\ k > current[s]
-    /\ chan' = [e \in DOMAIN chan |-> IF e \in es THEN AheadOfEnd(chan[e], AlignedBarrier(k)) ELSE chan[e]]
-    /\ current' = [current EXCEPT ![s] = k]
-    /\ UNCHANGED <<sourceVars, operatorVars, ckpt, acked, snapOffset, snapProcessed, snapChan,
-                   latest, discardedUpTo, failures, endedInputs, endedSources, sinkVars,
-                   alternatingVars>>
 
 -----------------------------------------------------------------------------
 (* The shared steps of Dataflow.tla, framed for the variables of this      *)

@@ -13,13 +13,20 @@ import java.util.stream.Stream;
  * The branches no model needs to reach, each with the reason no behaviour of any model can: the
  * rows of every coverage-exemptions.tsv under the spec directory (a protocol family's folder).
  * Columns, tab-separated: module (or Module!Action: the branch under that action only, as the
- * report names it, without its split or module suffix), the branch (its range L:C-L2:C2, or the
- * start of its source text, which survives edits above it), reason. Lines starting with '#' are
- * comments. Immutable.
+ * report names it, without its split or module suffix), the branch, reason. Lines starting with
+ * '#' are comments. Immutable.
+ *
+ * <p>A row names its branch by the start of the branch's source text (whitespace runs count as
+ * one space), which stays true through edits elsewhere in the module. It must be long enough to
+ * name one branch: a row whose text starts two branches of its module (under its action) is
+ * ambiguous and fails the run ({@link CoverageCheck}). A source range {@code L:C-L2:C2} in the
+ * branch column is refused: a range moves with every line added or removed above the branch, so
+ * spec text would have to be placed for a line number.
  */
 final class CoverageExemptions {
 
     static final String FILE_NAME = "coverage-exemptions.tsv";
+    /** A source range, as TLC's coverage and the report show it: refused as a branch. */
     private static final Pattern RANGE = Pattern.compile("\\d+:\\d+-\\d+:\\d+");
 
     /** One row; {@code where} is the file and line, as messages show it. */
@@ -30,20 +37,19 @@ final class CoverageExemptions {
             return bang < 0 ? module : module.substring(0, bang);
         }
 
+        /** Whether the branch is in the row's module (under its action) and its text starts with the row's. */
         boolean matches(CoverageTally.Branch b) {
-            int bang = module.indexOf('!');
-            String mod = bang < 0 ? module : module.substring(0, bang);
-            if (!b.module().equals(mod)) {
+            if (!b.module().equals(moduleName())) {
                 return false;
             }
+            int bang = module.indexOf('!');
             if (bang >= 0) { // Module!Action: only under that action (its label may go on with a split or a module)
                 String action = module.substring(bang + 1);
                 if (!b.action().equals(action) && !b.action().startsWith(action + " ")) {
                     return false;
                 }
             }
-            return RANGE.matcher(branch).matches() ? b.location().equals(branch)
-                    : b.text().startsWith(SpecSources.collapse(branch));
+            return b.text().startsWith(SpecSources.collapse(branch));
         }
     }
 
@@ -57,15 +63,10 @@ final class CoverageExemptions {
         return rows;
     }
 
-    /** The exemption that covers the branch, or null. */
-    Exemption of(CoverageTally.Branch b) {
-        return rows.stream().filter(e -> e.matches(b)).findFirst().orElse(null);
-    }
-
     /**
      * Reads every exemption file under the spec directory, in path order.
      *
-     * @throws SetupException a row without its three columns
+     * @throws SetupException a row without its three columns, or one that names its branch by range
      */
     static CoverageExemptions read(Setup setup) {
         List<Exemption> rows = new ArrayList<>();
@@ -91,7 +92,12 @@ final class CoverageExemptions {
                 String where = setup.shown(f) + ":" + n;
                 if (c.length != 3 || c[0].isBlank() || c[1].isBlank() || c[2].isBlank()) {
                     throw new SetupException(where + ": an exemption has three tab-separated columns, module, branch "
-                            + "(L:C-L2:C2 or the start of its text) and the reason no behaviour reaches it");
+                            + "(the start of its source text) and the reason no behaviour reaches it");
+                }
+                if (RANGE.matcher(c[1].trim()).matches()) {
+                    throw new SetupException(where + ": the branch '" + c[1].trim() + "' is a source range, which moves "
+                            + "with every edit above it: name the branch by the start of its source text instead (the "
+                            + "text the report's UNREACHED line shows after the range)");
                 }
                 rows.add(new Exemption(where, c[0].trim(), c[1].trim(), c[2].trim()));
             }

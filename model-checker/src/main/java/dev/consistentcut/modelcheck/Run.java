@@ -34,6 +34,7 @@ final class Run {
     int call() throws IOException, InterruptedException {
         Map<String, Model> models = null;
         List<Model> selected = List.of();
+        CoverageExemptions exemptions = null;
         if (!o.tracesMode()) { // --trace reads no manifest
             Manifest manifest = Manifest.read(setup);
             models = SharedPins.resolve(manifest, new StateSpace(setup.specDir()));
@@ -48,6 +49,9 @@ final class Run {
                 return Claims.print(models, setup, out);
             }
             selected = select(models);
+            if (o.coverage) { // a row the check would refuse is refused before the models run
+                exemptions = CoverageExemptions.read(setup);
+            }
             if (o.coverage && o.defaultSet()) {
                 o.coverageSet = CoverageSet.read(setup);
                 if (o.coverageSet != null) {
@@ -107,7 +111,7 @@ final class Run {
             }
         }
         report.table();
-        if (o.coverage && !coverage(ran, runner, models, seconds)) {
+        if (o.coverage && !coverage(ran, runner, models, seconds, exemptions)) {
             report.failed.add("(--coverage)");
         }
         if (o.updateCounts && !pins.update(setup, out)) {
@@ -128,12 +132,13 @@ final class Run {
 
     /**
      * --coverage: the coverage of the models that ran with -coverage ({@link Options#covers})
-     * added up and checked; false when a branch lacks a model, an exemption is stale or the
-     * coverage set names a model that is not a quick one. A run that counted every quick model
-     * also proposes a coverage set for the default run ({@link CoverageSet#propose}).
+     * added up and checked; false when a branch lacks a model, an exemption is stale or
+     * ambiguous, or the coverage set names a model that is not a quick one. A run that counted
+     * every quick model also proposes a coverage set for the default run
+     * ({@link CoverageSet#propose}).
      */
-    private boolean coverage(List<Model> ran, ModelRun runner, Map<String, Model> models, Map<String, Long> seconds)
-            throws IOException {
+    private boolean coverage(List<Model> ran, ModelRun runner, Map<String, Model> models, Map<String, Long> seconds,
+            CoverageExemptions exemptions) throws IOException {
         CoverageTally tally = new CoverageTally(SpecSources.of(setup.specDir()));
         Map<String, Long> counted = new java.util.TreeMap<>();
         for (Model m : ran) {
@@ -143,7 +148,7 @@ final class Run {
             tally.add(m.name(), TlcCoverage.parse(TlcLog.lines(runner.log(m))));
             counted.put(m.name(), seconds.getOrDefault(m.name(), 0L));
         }
-        boolean ok = new CoverageCheck(tally, CoverageExemptions.read(setup)).report(out, setup.outDir().resolve("coverage.tsv"), setup);
+        boolean ok = new CoverageCheck(tally, exemptions).report(out, setup.outDir().resolve("coverage.tsv"), setup);
         if (o.coverageSet != null) {
             List<String> wrong = o.coverageSet.notQuickModels(models);
             wrong.forEach(w -> out.println("COVERAGE SET " + setup.shown(o.coverageSet.file()) + " names " + w));

@@ -7,16 +7,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * --coverage on a real TLC run of a small model whose ELSE arm no behaviour takes, and its broken
- * twins: the unreached arm fails the run (the model's own verdict stays ok), an exemption with its
- * reason lets it pass, and an exemption of a reached branch or of one that does not exist is
- * reported as stale and fails the run.
+ * twins: the unreached arm fails the run (the model's own verdict stays ok), an exemption naming
+ * the start of its text with its reason lets it pass (under its action only, when it names one),
+ * an exemption of a reached branch or of one that does not exist is reported as stale and fails
+ * the run, one whose text starts two branches is reported as ambiguous, exempts neither and fails
+ * it, and one naming its branch by source range is refused as a setup error.
  */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class CoverageRunTest {
 
     private static final String MODULE = """
@@ -86,26 +91,56 @@ class CoverageRunTest {
     void anExemptedBranchPasses() throws IOException {
         String out = runExempting("x' = 0", 0);
         assertTrue(out.contains("    exempted  8:42-8:47  x' = 0  (spec/branches/coverage-exemptions.tsv:2)"), out);
-        assertTrue(out.contains("0 unreached and not exempted, 1 exempted, 0 stale exemption(s)"), out);
+        assertTrue(out.contains("0 unreached and not exempted, 1 exempted, 0 stale exemption(s), 0 ambiguous exemption(s)"), out);
     }
 
+    /** The start of the text is enough, and its whitespace runs count as one space. */
     @Test
-    void anExemptionByLocationPassesToo() throws IOException {
-        runExempting("8:42-8:47", 0);
+    void anExemptionByTheStartOfTheTextPasses() throws IOException {
+        String out = runExempting("x'   =  0", 0);
+        assertTrue(out.contains("    exempted  8:42-8:47  x' = 0  (spec/branches/coverage-exemptions.tsv:2)"), out);
     }
 
     @Test
     void anExemptionNamingTheActionPasses() throws IOException {
-        runExempting("Branches!Step", "8:42-8:47", 0);
+        String out = runExempting("Branches!Step", "x' = 0", 0);
+        assertTrue(out.contains("    exempted  8:42-8:47  x' = 0  (spec/branches/coverage-exemptions.tsv:2)"), out);
     }
 
     /** Module!Action exempts the branch under that action only: under another it exempts nothing. */
     @Test
     void anExemptionNamingAnotherActionExemptsNothing() throws IOException {
-        String out = runExempting("Branches!Done", "8:42-8:47", 1);
+        String out = runExempting("Branches!Done", "x' = 0", 1);
         assertTrue(out.contains("    UNREACHED 8:42-8:47  x' = 0\n"), out);
-        assertTrue(out.contains("STALE EXEMPTION spec/branches/coverage-exemptions.tsv:2: Branches!Done '8:42-8:47': no such branch"),
+        assertTrue(out.contains("STALE EXEMPTION spec/branches/coverage-exemptions.tsv:2: Branches!Done 'x' = 0': no such branch"),
                 out);
+    }
+
+    /**
+     * A range moves with every edit above the branch: a row naming one is a setup error that says
+     * to name the text, before any model runs.
+     */
+    @Test
+    void anExemptionByRangeIsRefused() throws IOException {
+        Files.writeString(folder.resolve(CoverageExemptions.FILE_NAME), "# module\tbranch\treason\nBranches!Step\t8:42-8:47\tx never passes 2\n");
+        Runner.Outcome o = run();
+        assertEquals(3, o.exit(), o.all());
+        assertTrue(o.err().contains("spec/branches/coverage-exemptions.tsv:2: the branch '8:42-8:47' is a source range, which moves "
+                + "with every edit above it: name the branch by the start of its source text instead"), o.err());
+        assertFalse(Files.exists(r.out.resolve("logs/BranchesPass.log")), "refused before any model ran");
+    }
+
+    /**
+     * "x' =" starts both arms of Step's IF: the row is ambiguous, exempts neither (the unreached arm
+     * stays unreached) and fails the run, naming both branches.
+     */
+    @Test
+    void anExemptionWhoseTextStartsTwoBranchesIsAmbiguous() throws IOException {
+        String out = runExempting("Branches!Step", "x' =", 1);
+        assertTrue(out.contains("AMBIGUOUS EXEMPTION spec/branches/coverage-exemptions.tsv:2: Branches!Step 'x' =': the start of 2 "
+                + "branches (8:26-8:35 x' = x + 1; 8:42-8:47 x' = 0): give more of the branch's text, so that it names one"), out);
+        assertTrue(out.contains("    UNREACHED 8:42-8:47  x' = 0\n"), "an ambiguous row exempts nothing: " + out);
+        assertTrue(out.contains("1 unreached and not exempted, 0 exempted, 0 stale exemption(s), 1 ambiguous exemption(s)"), out);
     }
 
     @Test
