@@ -167,10 +167,7 @@ public final class OverheadAB {
             }
             medians[b] = median(Arrays.copyOf(sample, n));
         }
-        Arrays.sort(medians);
-        double low = medians[(int) Math.floor(0.025 * (RESAMPLES - 1))];
-        double high = medians[(int) Math.ceil(0.975 * (RESAMPLES - 1))];
-        return new Interval(median, low, high, verdict(low, high));
+        return percentileInterval(median, medians);
     }
 
     /** The median of {@code x}, its bootstrap 95% interval (seeded) and the verdict. */
@@ -185,9 +182,14 @@ public final class OverheadAB {
             }
             medians[b] = median(sample);
         }
+        return percentileInterval(median, medians);
+    }
+
+    /** The 95% percentile interval of the resampled {@code medians} (sorts them) around {@code median}, and its verdict. */
+    private static Interval percentileInterval(double median, double[] medians) {
         Arrays.sort(medians);
-        double low = medians[(int) Math.floor(0.025 * (RESAMPLES - 1))];
-        double high = medians[(int) Math.ceil(0.975 * (RESAMPLES - 1))];
+        double low = medians[(int) Math.floor(0.025 * (medians.length - 1))];
+        double high = medians[(int) Math.ceil(0.975 * (medians.length - 1))];
         return new Interval(median, low, high, verdict(low, high));
     }
 

@@ -46,12 +46,6 @@ public record ScenarioRun(
         roundThroughputs = List.copyOf(roundThroughputs);
     }
 
-    /** Rounds whose JIT compiler's share of the CPU time is unknown. */
-    public ScenarioRun(String engine, Scenario scenario, double seconds, long records, List<CheckpointSample> checkpoints,
-                       int failedCheckpoints, List<Double> roundThroughputs, double cpuSeconds) {
-        this(engine, scenario, seconds, records, checkpoints, failedCheckpoints, roundThroughputs, cpuSeconds, Double.NaN);
-    }
-
     /** A run of one window, its CPU time unknown. */
     public ScenarioRun(String engine, Scenario scenario, double seconds, long records,
                        List<CheckpointSample> checkpoints, int failedCheckpoints) {
