@@ -6,7 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.consistentcut.message.Record;
+import dev.consistentcut.message.RecordId;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -130,6 +136,18 @@ class CheckpointCodecTest {
         assertEquals(full - CheckpointCodec.encode(noChannels).length,
                 CheckpointCodec.channelStateSize(c.channelState()) - CheckpointCodec.channelStateSize(Map.of()));
         assertEquals(4, CheckpointCodec.stateSize(Map.of())); // just the count
+    }
+
+    @Test
+    void channelStateIsSizedAsUtf8EncodesItsNames() throws IOException {
+        // The size is counted, not encoded: each kind of character must count as the encoder writes it.
+        for (String name : List.of("", "src-1", "é", "€uro", "src-\uD83D\uDE00", "lone-\uD83D", "\uDE00-lone", "end\uD83D")) {
+            assertEquals(name.getBytes(StandardCharsets.UTF_8).length, CheckpointCodec.utf8Length(name), name);
+            Map<String, List<Record>> state = Map.of(name, List.of(new Record(new RecordId(name, 1), 2, 3)));
+            ByteArrayOutputStream encoded = new ByteArrayOutputStream();
+            CheckpointCodec.writeChannelState(new DataOutputStream(encoded), state);
+            assertEquals(encoded.size(), CheckpointCodec.channelStateSize(state), name);
+        }
     }
 
     @Test
