@@ -3,6 +3,7 @@ package dev.consistentcut.checkpoint;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 
 /**
  * Reads the checkpoint files of one {@link DirectoryCheckpointStore} directory and job: whole
@@ -38,19 +39,23 @@ final class CheckpointReader {
     }
 
     /**
-     * Whether checkpoint {@code id}'s file is restorable, without reading its state: a whole
-     * checkpoint decodes; an incremental one's private file decodes and every shared file it
-     * references exists (their checksums are verified when it is restored).
+     * The shared files {@code bytes}, read from checkpoint {@code id}'s {@code file}, reference (none
+     * for a whole checkpoint), once the bytes decode as a checkpoint of this job and id.
      *
-     * @throws CorruptCheckpointException naming the file and why it is not
+     * @throws CorruptCheckpointException naming the file and why it does not decode
      */
-    void verify(Path file, long id) throws IOException {
-        byte[] bytes = Files.readAllBytes(file);
+    Set<String> decodedSharedFiles(Path file, long id, byte[] bytes) throws IOException {
         if (!IncrementalCodec.isIncremental(bytes)) {
-            read(file, id, new SharedStateRegistry());
-            return;
+            CheckpointCodec.Decoded d = CheckpointCodec.decodeWithJob(bytes, file.toString());
+            checkIdentity(file, id, d.jobId(), d.checkpoint().id());
+            return Set.of();
         }
-        String missing = SharedSegmentFiles.missing(metadata(file, bytes, id), dir);
+        return metadata(file, bytes, id).sharedFiles();
+    }
+
+    /** @throws CorruptCheckpointException naming {@code file} if one of {@code shared} is missing */
+    void requireSharedFiles(Path file, Set<String> shared) throws CorruptCheckpointException {
+        String missing = SharedSegmentFiles.missing(shared, dir);
         if (missing != null) {
             throw new CorruptCheckpointException(file.toString(), "references shared file " + missing
                     + ", which is missing");

@@ -7,6 +7,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -94,6 +96,17 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
     private SharedStateRegistry registry;
     /** Reads the checkpoint files of this directory and job. */
     private final CheckpointReader reader;
+    /**
+     * Per checkpoint id, its private file's bytes as last decoded by {@link #prune} and the shared
+     * files they reference; guarded by this. A file whose bytes are still these is not decoded
+     * again: every retained checkpoint is checked at every store, and decoding each one whole
+     * (an unaligned one's channel state too) made each store's work grow with {@code retain}.
+     */
+    private final Map<Long, Decoded> decoded = new HashMap<>();
+
+    /** A private file's bytes and the shared files they reference. */
+    private record Decoded(byte[] bytes, Set<String> sharedFiles) {
+    }
     /**
      * The materialisations' staged uploads of this process by file name (being written, or written
      * and not yet taken over by a checkpoint), and where each of their segments is; guarded by this.
@@ -610,7 +623,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
     }
 
     /**
-     * Keeps the newest {@code retain} checkpoints that are restorable ({@link CheckpointReader#verify}) and
+     * Keeps the newest {@code retain} checkpoints that are restorable ({@link #verify}) and
      * subsumes older ones that are. Files that are not are never deleted and do not count as
      * retained. Every candidate is checked afresh (a few small files per store): the retention
      * rule is then exact, not a guess.
@@ -626,7 +639,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
                 valid = false; // reported already
             } else {
                 try {
-                    reader.verify(file, id);
+                    verify(file, id);
                     valid = true;
                 } catch (IOException e) {
                     warnings.accept(LatestCheckpoint.describe(file, e) + "; not deleted, and not counted as retained");
@@ -652,6 +665,26 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
     }
 
     /**
+     * Whether checkpoint {@code id}'s file is restorable, without reading its state: it decodes as
+     * a checkpoint of this job and id, and every shared file it references exists (their checksums
+     * are verified when it is restored). The file is read each time; it is decoded only if its
+     * bytes differ from those decoded last time, which decode as they did then.
+     *
+     * @throws IOException the file cannot be read; a {@link CorruptCheckpointException} naming the
+     *     file and why it is not restorable
+     */
+    private void verify(Path file, long id) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        Decoded d = decoded.get(id);
+        if (d == null || !Arrays.equals(d.bytes(), bytes)) {
+            decoded.remove(id);
+            d = new Decoded(bytes, reader.decodedSharedFiles(file, id, bytes));
+            decoded.put(id, d);
+        }
+        reader.requireSharedFiles(file, d.sharedFiles());
+    }
+
+    /**
      * Action {@code SubsumeCheckpoint(id)}, then {@code UnregisterCheckpoint(id)} and
      * {@code DeleteFile} of each shared file no registered checkpoint references any more. Only
      * called once a newer checkpoint's private file and the pointer are durable
@@ -667,6 +700,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
             warnings.accept(file + ": could not delete an expired checkpoint: " + e);
             return;
         }
+        decoded.remove(id);
         observer.subsumeCheckpoint(id);
         List<String> unreferenced = registry.unregisterCheckpoint(id);
         observer.unregisterCheckpoint(id);

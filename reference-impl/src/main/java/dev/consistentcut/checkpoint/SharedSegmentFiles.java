@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -244,9 +245,9 @@ final class SharedSegmentFiles {
         return refs;
     }
 
-    /** The first shared file {@code m} references that is not in {@code dir}, or null if all are. */
-    static String missing(IncrementalCodec.Metadata m, Path dir) {
-        for (String f : m.sharedFiles()) {
+    /** The first of the {@code shared} files that is not in {@code dir}, or null if all are. */
+    static String missing(Collection<String> shared, Path dir) {
+        for (String f : shared) {
             if (!Files.isRegularFile(dir.resolve(f))) {
                 return f;
             }

@@ -101,9 +101,9 @@ class SharedSegmentFilesTest {
     void missingNamesTheFirstAbsentSharedFile() throws IOException {
         String task = "count";
         writeShared(SharedSegmentFiles.name(1, task), task, 1, List.of(new byte[] {1}));
-        assertNull(SharedSegmentFiles.missing(metadata(task, List.of(ref(1, task, 0)), List.of(ref(1, task, 0))), dir));
+        assertNull(SharedSegmentFiles.missing(metadata(task, List.of(ref(1, task, 0)), List.of(ref(1, task, 0))).sharedFiles(), dir));
         assertEquals(SharedSegmentFiles.name(2, task), SharedSegmentFiles.missing(
-                metadata(task, List.of(ref(1, task, 0)), List.of(ref(2, task, 0))), dir));
+                metadata(task, List.of(ref(1, task, 0)), List.of(ref(2, task, 0))).sharedFiles(), dir));
     }
 
     @Test
