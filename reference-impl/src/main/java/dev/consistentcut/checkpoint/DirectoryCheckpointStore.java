@@ -107,6 +107,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
     /** A private file's bytes and the shared files they reference. */
     private record Decoded(byte[] bytes, Set<String> sharedFiles) {
     }
+
     /**
      * The materialisations' staged uploads of this process by file name (being written, or written
      * and not yet taken over by a checkpoint), and where each of their segments is; guarded by this.
