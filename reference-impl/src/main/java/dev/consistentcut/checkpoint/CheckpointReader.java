@@ -30,9 +30,7 @@ final class CheckpointReader {
     CompletedCheckpoint read(Path file, long expectedId, SharedStateRegistry registry) throws IOException {
         byte[] bytes = Files.readAllBytes(file);
         if (!IncrementalCodec.isIncremental(bytes)) { // a whole checkpoint, as the store wrote them before
-            CheckpointCodec.Decoded d = CheckpointCodec.decodeWithJob(bytes, file.toString());
-            checkIdentity(file, expectedId, d.jobId(), d.checkpoint().id());
-            return d.checkpoint();
+            return whole(file, bytes, expectedId);
         }
         IncrementalCodec.Metadata m = metadata(file, bytes, expectedId);
         return SharedSegmentFiles.assemble(m, dir, file.toString(), registry);
@@ -46,8 +44,7 @@ final class CheckpointReader {
      */
     Set<String> decodedSharedFiles(Path file, long id, byte[] bytes) throws IOException {
         if (!IncrementalCodec.isIncremental(bytes)) {
-            CheckpointCodec.Decoded d = CheckpointCodec.decodeWithJob(bytes, file.toString());
-            checkIdentity(file, id, d.jobId(), d.checkpoint().id());
+            whole(file, bytes, id);
             return Set.of();
         }
         return metadata(file, bytes, id).sharedFiles();
@@ -60,6 +57,13 @@ final class CheckpointReader {
             throw new CorruptCheckpointException(file.toString(), "references shared file " + missing
                     + ", which is missing");
         }
+    }
+
+    /** The whole checkpoint {@code file} holds, checked to be of this job and of checkpoint {@code expectedId}. */
+    private CompletedCheckpoint whole(Path file, byte[] bytes, long expectedId) throws CorruptCheckpointException {
+        CheckpointCodec.Decoded d = CheckpointCodec.decodeWithJob(bytes, file.toString());
+        checkIdentity(file, expectedId, d.jobId(), d.checkpoint().id());
+        return d.checkpoint();
     }
 
     /** The decoded private file {@code file}, checked to be of this job and of checkpoint {@code expectedId}. */
