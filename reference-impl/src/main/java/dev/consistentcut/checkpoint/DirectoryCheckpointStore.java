@@ -678,7 +678,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
         byte[] bytes = Files.readAllBytes(file);
         Decoded d = decoded.get(id);
         if (d == null || !Arrays.equals(d.bytes(), bytes)) {
-            decoded.remove(id);
+            decoded.remove(id); // first: a file that no longer decodes keeps no entry (it is never subsumed)
             d = new Decoded(bytes, reader.decodedSharedFiles(file, id, bytes));
             decoded.put(id, d);
         }
