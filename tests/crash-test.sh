@@ -40,12 +40,12 @@ record may be committed twice, and after the final resume verify-output must pas
                     that the health check catches it; after each job's final resume, simulate a
                     sink that committed a transaction twice, and require that the output checks
                     catch it (exit 0 iff they caught every case)
-Windows (see CrashPoints): changes-temp-partial, changes-temp-synced, changes-renamed (a
+Windows (see CrashPoints): changes-temp-partial, changes-temp-synced (a
 task's write of its changes since its previous snapshot, on its own thread, before it
 acknowledges the checkpoint: a kill there is one between the write and the checkpoint's
 metadata), checkpoint-temp-partial, checkpoint-temp-synced, checkpoint-renamed, pointer-temp-partial,
 pointer-temp-synced, pointer-renamed, checkpoint-subsumed, materialised-temp-partial,
-materialised-temp-synced, materialised-renamed (a materialisation's write of what it merged, on
+materialised-temp-synced (a materialisation's write of what it merged, on
 its own thread, before a checkpoint takes the file over); plus "random" (SIGKILL from outside
 after 0.3-2 s). Work files in target/crash-test/. Exit 0 iff every job ended exactly-once, every health check passed
 and no finished job's directory holds a shared file no checkpoint references (inspect); 1 if not; 2 bad usage; 3 setup (no java, build failed).
@@ -79,10 +79,10 @@ if [ ${#MODES[@]} -eq 0 ]; then
   java -jar "$JAR" run --help | grep -q 'at-least-once' && MODES+=(at-least-once)
 fi
 if [ $LONG -eq 1 ]; then KILLS=$(( (500 + ${#MODES[@]} - 1) / ${#MODES[@]} )); fi
-WINDOWS=(changes-temp-partial changes-temp-synced changes-renamed
+WINDOWS=(changes-temp-partial changes-temp-synced
          checkpoint-temp-partial checkpoint-temp-synced checkpoint-renamed
          pointer-temp-partial pointer-temp-synced pointer-renamed checkpoint-subsumed
-         materialised-temp-partial materialised-temp-synced materialised-renamed random)
+         materialised-temp-partial materialised-temp-synced random)
 # The broken twin needs kills in the middle of a checkpoint write only.
 [ $BROKEN -eq 0 ] || { WINDOWS=(checkpoint-temp-partial); RESCALE=0; }
 # The modes in which 'resume DIR --parallelism count=N' restores a job at another parallelism

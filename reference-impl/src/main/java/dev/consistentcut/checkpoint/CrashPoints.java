@@ -16,12 +16,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * it reaches {@code WINDOW}, after printing {@code crash point WINDOW reached: SIGKILL} on stderr
  * (the harness counts these lines). The windows, in the order a write passes them:
  * <ul>
- *   <li>{@code changes-temp-partial}, {@code changes-temp-synced}, {@code changes-renamed}: a
- *       task's staged write of its changes since its previous snapshot ({@code changes-<k>-<task>.seg},
- *       {@link DirectoryCheckpointStore#persist}), on the task's thread before it acknowledges
- *       the checkpoint: a kill there leaves changes no checkpoint's metadata references;
- *   <li>{@code shared-temp-partial}, {@code shared-temp-synced}, {@code shared-renamed}: the
- *       same for a shared file the store writes itself (segments no task wrote ahead);
+ *   <li>{@code changes-temp-partial}, {@code changes-temp-synced}: a task's staged write of its
+ *       changes since its previous snapshot ({@code changes-<k>-<task>.seg},
+ *       {@link DirectoryCheckpointStore#persist}; written in place, so it has no rename), on the
+ *       task's thread before it acknowledges the checkpoint: a kill there leaves changes no
+ *       checkpoint's metadata references;
+ *   <li>{@code shared-temp-partial}, {@code shared-temp-synced}, {@code shared-renamed}: a shared
+ *       file the store writes itself (segments no task wrote ahead);
  *   <li>{@code checkpoint-temp-partial}: half of {@code chk-<id>.tmp} written, not synced;
  *   <li>{@code checkpoint-temp-synced}: the temp file complete and fsynced, not yet renamed;
  *   <li>{@code checkpoint-renamed}: {@code chk-<id>.ckpt} in place, the pointer still the old one;
@@ -29,8 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code pointer-renamed}: the new pointer committed, older checkpoints not yet pruned;
  *   <li>{@code checkpoint-subsumed}: a subsumed checkpoint's private file deleted, the shared
  *       files only it referenced not yet;
- *   <li>{@code materialised-temp-partial}, {@code materialised-temp-synced},
- *       {@code materialised-renamed}: the same for a materialisation's staged upload
+ *   <li>{@code materialised-temp-partial}, {@code materialised-temp-synced}: the same as a
+ *       task's changes for a materialisation's staged upload
  *       ({@code materialised-<k>-<task>.seg}), written on the materialiser's thread, whichever
  *       window of a checkpoint's write the coordinator is in meanwhile.
  * </ul>

@@ -40,10 +40,11 @@ import java.util.stream.Stream;
  * statistics, and per task the references to its segments. Whole-checkpoint files of earlier
  * versions ({@link CheckpointCodec}) are still read.
  *
- * <p><b>Writing</b> ({@link #store}): first the new shared files, then the private file, each
- * written to a temporary file, fsynced, atomically renamed and the directory fsynced (where the OS
- * allows it); then the pointer {@code LATEST} the same way (via {@code LATEST.tmp}): the pointer
- * is the commit point. Once the private file is in place, its shared files are registered in the
+ * <p><b>Writing</b> ({@link #store}): first the new shared files (a staged file renamed, or one
+ * the store writes to a temporary file, fsyncs and renames), then one fsync of the directory
+ * (where the OS allows it); then the private file, written to a temporary file, fsynced,
+ * atomically renamed and the directory fsynced; then the pointer {@code LATEST} the same way (via
+ * {@code LATEST.tmp}): the pointer is the commit point. Once the private file is in place, its shared files are registered in the
  * {@link SharedStateRegistry} ({@code RegisterSharedFile}). Finally checkpoints older than the
  * newest {@code retain} restorable ones are subsumed: the private file is deleted
  * ({@code SubsumeCheckpoint}), the reference counts of its shared files drop
@@ -232,14 +233,20 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
                 SharedSegmentFiles.Upload u = e.getValue();
                 for (Map.Entry<String, String> t : u.takenOver().entrySet()) {
                     uploaded.add(t.getValue());
-                    uploadFile(c.id(), e.getKey(), t.getKey(), t.getValue());
+                    takeOver(c.id(), e.getKey(), t.getKey(), t.getValue());
                 }
                 if (!u.segments().isEmpty()) {
                     uploaded.add(u.file());
-                    uploadFile(c.id(), e.getKey(), u.file(), u.segments());
+                    writeShared(c.id(), e.getKey(), u.file(), u.segments());
                 }
                 u.located().forEach(registry::locate);
                 tasks.put(e.getKey(), u.refs());
+            }
+            // One directory fsync makes every shared file's name durable at once, before the
+            // private file that references them is renamed into place: a directory fsync per
+            // file made the store's fsyncs grow with the number of tasks.
+            if (!uploaded.isEmpty()) {
+                files.fsyncDirectory(dir);
             }
             byte[] bytes = IncrementalCodec.encodeMetadata(c, jobId, tasks);
             writeAtomically(bytes, dir.resolve("chk-" + c.id() + ".tmp"), target, "checkpoint");
@@ -285,23 +292,23 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
 
     /**
      * Action {@code UploadFile}: the new segments of {@code task} in checkpoint {@code id} become
-     * the durable shared file {@code file}, before the checkpoint's private file references it.
+     * shared file {@code file}, its content synced; its name is made durable by the caller's
+     * directory fsync, before the checkpoint's private file references it.
      */
-    private void uploadFile(long id, String task, String file, List<Object> segments) throws IOException {
-        writeAtomically(IncrementalCodec.encodeShared(task, id, segments), dir.resolve(file + ".tmp"),
+    private void writeShared(long id, String task, String file, List<Object> segments) throws IOException {
+        writeAndRename(IncrementalCodec.encodeShared(task, id, segments), dir.resolve(file + ".tmp"),
                 dir.resolve(file), "shared");
         observer.uploadFile(id, task, file);
     }
 
     /**
-     * Action {@code UploadFile} of a staged upload: the file materialisation {@code stagedFile}
-     * wrote becomes shared file {@code shared} of checkpoint {@code id} by a rename (the bytes were
-     * written, synced, on the materialiser's thread: {@link #upload}), before the checkpoint's
-     * private file references it.
+     * Action {@code UploadFile} of a staged upload: the file {@code stagedFile} (written and synced
+     * on a materialiser's or a task's thread: {@link #upload}, {@link #persist}) becomes shared
+     * file {@code shared} of checkpoint {@code id} by a rename, made durable by the caller's
+     * directory fsync before the checkpoint's private file references it.
      */
-    private void uploadFile(long id, String task, String stagedFile, String shared) throws IOException {
+    private void takeOver(long id, String task, String stagedFile, String shared) throws IOException {
         files.rename(dir.resolve(stagedFile), dir.resolve(shared));
-        files.fsyncDirectory(dir);
         List<Object> segments = staged.remove(stagedFile);
         if (segments != null) {
             segments.forEach(stagedSegments::remove);
@@ -312,7 +319,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
 
     /**
      * Writes a materialisation's merged segments to a staged file of their own,
-     * {@code materialised-<k>-<task>.seg} (temp file, fsync, rename, directory fsync), on the
+     * {@code materialised-<k>-<task>.seg} (written and fsynced: {@link #writeStaged}), on the
      * calling thread (the materialiser's) and without this store's lock, so that the coordinator
      * goes on storing meanwhile. The checkpoint that first holds them takes the file over (the
      * rename of {@code UploadFile}) instead of writing them. Until then it belongs to no
@@ -402,8 +409,8 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
         }
         boolean written;
         try {
-            writeAtomically(IncrementalCodec.encodeShared(task, 0, segments), dir.resolve(name + ".tmp"),
-                    dir.resolve(name), changes ? "changes" : "materialised", observedUnderLock);
+            writeStaged(IncrementalCodec.encodeShared(task, 0, segments), dir.resolve(name),
+                    changes ? "changes" : "materialised");
             written = true;
         } catch (IOException | UncheckedIOException e) {
             written = false; // the store of the checkpoint that first holds them writes them
@@ -418,6 +425,21 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
             dropStaged(name);
             return false;
         }
+    }
+
+    /**
+     * Writes and syncs a staged file under its own name, without a temporary file, a rename or a
+     * directory fsync: nothing reads a staged file but the store that takes it over, and only once
+     * this write returned; its content is durable here, and its name when the takeover's rename
+     * is made durable by the store's directory fsync. A crash or power loss before that leaves a
+     * file (partial, or its name undone) that no checkpoint references, which the orphan sweep
+     * deletes. The fsyncs a checkpoint costs no longer grow with its tasks' staged writes.
+     */
+    private void writeStaged(byte[] bytes, Path file, String write) throws IOException {
+        observedUnderLock.beforeTempWrite(write, file, bytes);
+        files.write(file, bytes);
+        files.fsync(file);
+        observedUnderLock.tempSynced(write); // a failure before here: the caller drops the file
     }
 
     /**
@@ -495,13 +517,6 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
         public void tempSynced(String write) {
             synchronized (DirectoryCheckpointStore.this) {
                 observer.tempSynced(write);
-            }
-        }
-
-        @Override
-        public void renamed(String write) {
-            synchronized (DirectoryCheckpointStore.this) {
-                observer.renamed(write);
             }
         }
     };
@@ -630,10 +645,12 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
      * rule is then exact, not a guess.
      */
     private void prune() {
-        removeFinishedLeftovers();
+        List<String> names = list(); // one listing: the store's own listings were a cost of every checkpoint
+        List<Long> ids = checkpointIdsDescending(names);
+        removeFinishedLeftovers(names, ids);
         int kept = 0;
         List<Long> expired = new ArrayList<>();
-        for (long id : checkpointIdsDescending()) {
+        for (long id : ids) {
             Path file = dir.resolve(fileName(id));
             boolean valid;
             if (undecodable.contains(id)) {
@@ -717,10 +734,9 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
      * is at or below the newest checkpoint file: ids only count up, so no writer will ever finish
      * them, and without this every crash inside a write would leave one behind for good.
      */
-    private void removeFinishedLeftovers() {
-        List<Long> ids = checkpointIdsDescending();
+    private void removeFinishedLeftovers(List<String> names, List<Long> ids) {
         long newest = ids.isEmpty() ? 0 : ids.get(0);
-        for (String name : list()) {
+        for (String name : names) {
             Matcher m = LEFTOVER_CHECKPOINT_TEMP.matcher(name);
             if (m.matches() && Long.parseLong(m.group(1)) <= newest) {
                 try {
@@ -738,12 +754,15 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
      * {@code write} names the write for the {@link WriteObserver}: {@code checkpoint} or {@code pointer}.
      */
     private void writeAtomically(byte[] bytes, Path temp, Path target, String write) throws IOException {
-        writeAtomically(bytes, temp, target, write, observer);
+        writeAndRename(bytes, temp, target, write);
+        files.fsyncDirectory(dir);
     }
 
-    /** As {@link #writeAtomically(byte[], Path, Path, String)}, its windows seen by {@code observer}. */
-    private void writeAtomically(byte[] bytes, Path temp, Path target, String write, WriteObserver observer)
-            throws IOException {
+    /**
+     * Temp write, fsync, atomic rename, each window seen by the observer: the file's content is
+     * durable, its name only after a directory fsync.
+     */
+    private void writeAndRename(byte[] bytes, Path temp, Path target, String write) throws IOException {
         try {
             observer.beforeTempWrite(write, temp, bytes);
             files.write(temp, bytes);
@@ -759,7 +778,6 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
             }
             throw e;
         }
-        files.fsyncDirectory(dir);
     }
 
     private List<String> list() {
@@ -773,8 +791,13 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
     }
 
     private List<Long> checkpointIdsDescending() {
+        return checkpointIdsDescending(list());
+    }
+
+    /** The checkpoint ids {@code names} name, newest first. */
+    private static List<Long> checkpointIdsDescending(List<String> names) {
         List<Long> ids = new ArrayList<>();
-        for (String name : list()) {
+        for (String name : names) {
             Matcher m = CHECKPOINT_FILE.matcher(name);
             if (m.matches()) {
                 ids.add(Long.parseLong(m.group(1)));

@@ -11,7 +11,9 @@ import java.util.Map;
  * {@link CrashPoints}) without the store knowing whether anything is injected: the store always
  * calls its observer, and production's is {@link #NONE}. A write is named by {@code write}:
  * {@code shared} (a shared segment file {@code shared-<id>-<task>.seg}), {@code checkpoint} (the
- * private file {@code chk-<id>.ckpt}) or {@code pointer} (the file {@code LATEST}).
+ * private file {@code chk-<id>.ckpt}) or {@code pointer} (the file {@code LATEST}); or a staged
+ * write, {@code changes} or {@code materialised}, which writes its file in place: its "temp file"
+ * is the staged file itself, and it has no {@link #renamed} window.
  *
  * <p>It also sees the store's actions of spec/incremental/IncrementalCheckpointStore.tla, each
  * named after its action and called right after the store performed it: the store trace's

@@ -70,16 +70,17 @@ class DirectoryCheckpointStoreCrashTest {
 
     @Test
     void everyFileOperationOfAWriteIsACrashPoint() throws IOException {
-        // The seam covers the whole write: temp write, fsync, rename, directory fsync, for each
-        // task's shared file, the checkpoint's private file and the pointer, then the pruning
-        // deletes (retain 1, one older checkpoint: its private file first, then its shared files).
+        // The seam covers the whole write: temp write, fsync and rename of each task's shared
+        // file, one directory fsync for all of them; temp write, fsync, rename, directory fsync
+        // of the checkpoint's private file and of the pointer; then the pruning deletes (retain 1,
+        // one older checkpoint: its private file first, then its shared files).
         Path initial = prepared(1, 1);
         Path work = copy(initial);
         CrashSimulatingFiles files = new CrashSimulatingFiles(work, -1);
         new DirectoryCheckpointStore(work, 1, w -> { }, files).store(sample(2));
         assertEquals(List.of(
                 "write shared-2-count.seg.tmp", "fsync shared-2-count.seg.tmp",
-                "rename shared-2-count.seg.tmp -> shared-2-count.seg", "fsync directory",
+                "rename shared-2-count.seg.tmp -> shared-2-count.seg",
                 "write shared-2-sink.seg.tmp", "fsync shared-2-sink.seg.tmp",
                 "rename shared-2-sink.seg.tmp -> shared-2-sink.seg", "fsync directory",
                 "write chk-2.tmp", "fsync chk-2.tmp", "rename chk-2.tmp -> chk-2.ckpt", "fsync directory",

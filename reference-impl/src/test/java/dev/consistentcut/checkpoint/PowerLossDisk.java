@@ -39,7 +39,7 @@ import java.util.TreeMap;
 final class PowerLossDisk {
 
     static final int MAX_PENDING = 12;
-    static final int MAX_STATES_PER_CRASH_POINT = 4096;
+    static final int MAX_STATES_PER_CRASH_POINT = 16384;
 
     /** A file's data: as written, and as of its last fsync. Identity matters: a rename moves it. */
     static final class Inode {

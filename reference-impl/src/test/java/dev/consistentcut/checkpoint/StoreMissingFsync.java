@@ -22,12 +22,21 @@ final class StoreMissingFsync implements StoreFiles {
         /** The directory fsync after {@code chk-<id>.tmp} is renamed to {@code chk-<id>.ckpt}. */
         DIRECTORY_FSYNC_AFTER_CHECKPOINT_RENAME,
         /** The directory fsync after {@code LATEST.tmp} is renamed to {@code LATEST}. */
-        DIRECTORY_FSYNC_AFTER_POINTER_RENAME
+        DIRECTORY_FSYNC_AFTER_POINTER_RENAME,
+        /**
+         * The fsync of the first staged file (a task's changes or a materialisation's), before the
+         * store takes it over: one file is enough to lose a checkpoint's state, and every staged
+         * file left unsynced would exceed the power-loss test's bound on states.
+         */
+        STAGED_FILE_FSYNC,
+        /** The one directory fsync after a checkpoint's shared files are renamed into place. */
+        DIRECTORY_FSYNC_AFTER_SHARED_RENAMES
     }
 
     private final StoreFiles files;
     private final Dropped dropped;
     private String lastRenamed = "";
+    private boolean stagedDropped;
 
     StoreMissingFsync(StoreFiles files, Dropped dropped) {
         this.files = files;
@@ -44,7 +53,10 @@ final class StoreMissingFsync implements StoreFiles {
         String name = file.getFileName().toString();
         boolean pointer = name.startsWith(DirectoryCheckpointStore.POINTER);
         boolean checkpoint = name.startsWith("chk-");
-        if (!(pointer && dropped == Dropped.POINTER_FILE_FSYNC || checkpoint && dropped == Dropped.CHECKPOINT_FILE_FSYNC)) {
+        boolean staged = (name.startsWith("changes-") || name.startsWith("materialised-")) && !stagedDropped;
+        stagedDropped |= staged && dropped == Dropped.STAGED_FILE_FSYNC;
+        if (!(pointer && dropped == Dropped.POINTER_FILE_FSYNC || checkpoint && dropped == Dropped.CHECKPOINT_FILE_FSYNC
+                || staged && dropped == Dropped.STAGED_FILE_FSYNC)) {
             files.fsync(file);
         }
     }
@@ -59,8 +71,10 @@ final class StoreMissingFsync implements StoreFiles {
     public void fsyncDirectory(Path dir) {
         boolean pointer = lastRenamed.equals(DirectoryCheckpointStore.POINTER);
         boolean checkpoint = lastRenamed.startsWith("chk-");
+        boolean shared = lastRenamed.startsWith("shared-");
         if (!(pointer && dropped == Dropped.DIRECTORY_FSYNC_AFTER_POINTER_RENAME
-                || checkpoint && dropped == Dropped.DIRECTORY_FSYNC_AFTER_CHECKPOINT_RENAME)) {
+                || checkpoint && dropped == Dropped.DIRECTORY_FSYNC_AFTER_CHECKPOINT_RENAME
+                || shared && dropped == Dropped.DIRECTORY_FSYNC_AFTER_SHARED_RENAMES)) {
             files.fsyncDirectory(dir);
         }
     }
