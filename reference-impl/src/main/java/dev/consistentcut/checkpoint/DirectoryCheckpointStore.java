@@ -44,8 +44,8 @@ import java.util.stream.Stream;
  * the store writes to a temporary file, fsyncs and renames), then one fsync of the directory
  * (where the OS allows it); then the private file, written to a temporary file, fsynced,
  * atomically renamed and the directory fsynced; then the pointer {@code LATEST} the same way (via
- * {@code LATEST.tmp}): the pointer is the commit point. Once the private file is in place, its shared files are registered in the
- * {@link SharedStateRegistry} ({@code RegisterSharedFile}). Finally checkpoints older than the
+ * {@code LATEST.tmp}): the pointer is the commit point. Once the private file is in place, its
+ * shared files are registered in the {@link SharedStateRegistry} ({@code RegisterSharedFile}). Finally checkpoints older than the
  * newest {@code retain} restorable ones are subsumed: the private file is deleted
  * ({@code SubsumeCheckpoint}), the reference counts of its shared files drop
  * ({@code UnregisterCheckpoint}) and those no retained checkpoint references are deleted
@@ -243,8 +243,8 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
                 tasks.put(e.getKey(), u.refs());
             }
             // One directory fsync makes every shared file's name durable at once, before the
-            // private file that references them is renamed into place: a directory fsync per
-            // file made the store's fsyncs grow with the number of tasks.
+            // private file that references them is renamed into place: one per file would make a
+            // checkpoint's fsyncs grow with its number of tasks.
             if (!uploaded.isEmpty()) {
                 files.fsyncDirectory(dir);
             }
@@ -433,7 +433,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
      * this write returned; its content is durable here, and its name when the takeover's rename
      * is made durable by the store's directory fsync. A crash or power loss before that leaves a
      * file (partial, or its name undone) that no checkpoint references, which the orphan sweep
-     * deletes. The fsyncs a checkpoint costs no longer grow with its tasks' staged writes.
+     * deletes. So a task's staged write costs one fsync, on its own thread.
      */
     private void writeStaged(byte[] bytes, Path file, String write) throws IOException {
         observedUnderLock.beforeTempWrite(write, file, bytes);
@@ -645,7 +645,7 @@ public final class DirectoryCheckpointStore implements CheckpointStore, Material
      * rule is then exact, not a guess.
      */
     private void prune() {
-        List<String> names = list(); // one listing: the store's own listings were a cost of every checkpoint
+        List<String> names = list(); // one listing for both: each one is a cost paid at every checkpoint
         List<Long> ids = checkpointIdsDescending(names);
         removeFinishedLeftovers(names, ids);
         int kept = 0;
