@@ -45,10 +45,10 @@ import java.util.stream.Stream;
  * (where the OS allows it); then the private file, written to a temporary file, fsynced,
  * atomically renamed and the directory fsynced; then the pointer {@code LATEST} the same way (via
  * {@code LATEST.tmp}): the pointer is the commit point. Once the private file is in place, its
- * shared files are registered in the {@link SharedStateRegistry} ({@code RegisterSharedFile}). Finally checkpoints older than the
- * newest {@code retain} restorable ones are subsumed: the private file is deleted
- * ({@code SubsumeCheckpoint}), the reference counts of its shared files drop
- * ({@code UnregisterCheckpoint}) and those no retained checkpoint references are deleted
+ * shared files are registered in the {@link SharedStateRegistry} ({@code RegisterSharedFile}).
+ * Finally checkpoints older than the newest {@code retain} restorable ones are subsumed: the
+ * private file is deleted ({@code SubsumeCheckpoint}), the reference counts of its shared files
+ * drop ({@code UnregisterCheckpoint}) and those no retained checkpoint references are deleted
  * ({@code DeleteFile}). A file that cannot be parsed is reported and left in place, so bad input
  * never loses data, and so are the shared files it may reference. A crash at any point leaves
  * either the old or the new pointer, each naming a complete checkpoint; shared files a crash
