@@ -110,7 +110,7 @@ public final class ReferenceBenchmark {
                 .bufferSize(params.bufferSize() == 0 ? BUFFER_SIZE : params.bufferSize())
                 .bufferEncoding(encoding)
                 .store(stores)
-                .onCheckpoint(c -> completed.add(new Durable(c, System.nanoTime())))
+                .onCheckpoint(c -> completed.add(Durable.of(c, System.nanoTime())))
                 .build();
         ThreadedRuntime runtime = new ThreadedRuntime(job, mode, options);
         // The sources' ids in the physical graph: node name and instance 0.
@@ -173,32 +173,35 @@ public final class ReferenceBenchmark {
         }
         List<CheckpointSample> samples = new ArrayList<>();
         for (Durable d : completed) {
-            long trigger = d.checkpoint().stats().triggerTime();
-            if (trigger >= windowStart && d.storedAt() <= windowEnd) {
-                samples.add(sample(d, sampler.at(trigger)));
+            if (d.triggerTime() >= windowStart && d.storedAt() <= windowEnd) {
+                samples.add(d.sample(sampler.at(d.triggerTime())));
             }
         }
         return new ScenarioRun(engine(), scenario, (windowEnd - windowStart) / 1e9, records, samples,
                 r.abortedCheckpoints(), cpu, compiler);
     }
 
-    /** A completed checkpoint and when the store had written it (nanoTime). */
-    record Durable(CompletedCheckpoint checkpoint, long storedAt) {
-    }
+    /**
+     * What a run reports of one completed checkpoint, and when the store had written it
+     * (nanoTime). Only these figures are kept, not the checkpoint: holding every checkpoint of a
+     * run, with its channel state's records, would keep megabytes alive that the engine itself
+     * lets go, and the collector's copying of them would be charged to the checkpoints.
+     */
+    record Durable(long id, long triggerTime, long storedAt, long maxStartDelay, long maxAlignment,
+                   long persistedRecords, long persistedBytes, long stateBytes) {
 
-    static CheckpointSample sample(Durable d, long backlog) {
-        CompletedCheckpoint c = d.checkpoint();
-        CheckpointStats s = c.stats();
-        long maxStartDelay = s.startDelay().values().stream().mapToLong(Long::longValue).max().orElse(0);
-        return new CheckpointSample(
-                c.id(),
-                (d.storedAt() - s.triggerTime()) / 1e6,
-                maxStartDelay / 1e6,
-                s.maxAlignment() / 1e6,
-                s.persistedRecords(),
-                s.persistedBytes(),
-                s.stateBytes() + s.persistedBytes(),
-                backlog);
+        static Durable of(CompletedCheckpoint c, long storedAt) {
+            CheckpointStats s = c.stats();
+            long maxStartDelay = s.startDelay().values().stream().mapToLong(Long::longValue).max().orElse(0);
+            return new Durable(c.id(), s.triggerTime(), storedAt, maxStartDelay, s.maxAlignment(),
+                    s.persistedRecords(), s.persistedBytes(), s.stateBytes());
+        }
+
+        /** This checkpoint as a sample, with {@code backlog} records queued when it was triggered. */
+        CheckpointSample sample(long backlog) {
+            return new CheckpointSample(id, (storedAt - triggerTime) / 1e6, maxStartDelay / 1e6, maxAlignment / 1e6,
+                    persistedRecords, persistedBytes, stateBytes + persistedBytes, backlog);
+        }
     }
 
     private static void awaitFirstRecord(CountingSink sink, Thread runner, AtomicReference<Throwable> failure)
